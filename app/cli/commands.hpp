@@ -1,0 +1,19 @@
+#pragma once
+// Sub-commands of comet-cli. Each returns the process exit code:
+// 0 = a result was produced (feasible or not), 2 = bad input or usage (message on stderr).
+
+#include <span>
+#include <string_view>
+
+namespace comet::cli {
+
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_failure = 1;  // e.g. a validation run outside its bounds when asked to check
+inline constexpr int exit_bad_input = 2;
+
+using Args = std::span<const std::string_view>;
+
+int cmd_eval(Args args);
+int cmd_validate(Args args);
+
+}  // namespace comet::cli

@@ -1,0 +1,45 @@
+#pragma once
+// Cost of collectives on the network tiers a group spans. Ring algorithms; a group that spans
+// several scale-up domains runs hierarchically (inside the domain, then across domains).
+
+#include "comet/spec.hpp"
+
+namespace comet {
+
+// Effective (achievable) link of one tier, per accelerator per direction.
+struct Link {
+    double bytes_per_s = 0;
+    double latency_s = 0;
+};
+
+// Where the members of one communication group sit: `inner` members share a scale-up
+// domain, and `outer` domains take part.
+struct GroupSpan {
+    int inner = 1;
+    int outer = 1;
+    Link up;    // scale-up link
+    Link out;   // scale-out link
+    [[nodiscard]] constexpr int size() const noexcept { return inner * outer; }
+};
+
+// Ring collectives among n ranks on one link; `bytes` is the full buffer size per rank.
+[[nodiscard]] double ring_all_reduce_s(double bytes, int n, Link link) noexcept;
+[[nodiscard]] double ring_reduce_scatter_s(double bytes, int n, Link link) noexcept;
+[[nodiscard]] double ring_all_gather_s(double bytes, int n, Link link) noexcept;
+
+// Collectives on a group that may span both tiers.
+[[nodiscard]] double all_reduce_s(double bytes, const GroupSpan& g) noexcept;
+[[nodiscard]] double reduce_scatter_s(double bytes, const GroupSpan& g) noexcept;
+[[nodiscard]] double all_gather_s(double bytes, const GroupSpan& g) noexcept;
+[[nodiscard]] double all_to_all_s(double bytes, const GroupSpan& g) noexcept;
+// One message between two ranks `stride` apart.
+[[nodiscard]] double p2p_s(double bytes, bool same_domain, const GroupSpan& g) noexcept;
+
+// Placement: ranks are numbered tp fastest, then dp, then pp (Megatron-LM's default order), and
+// consecutive ranks fill a scale-up domain. A group of `size` ranks `stride` apart therefore has
+// min(size, domain/stride) members per domain.
+[[nodiscard]] GroupSpan span_group(int size, int stride, const NodeSpec& node) noexcept;
+[[nodiscard]] Link scale_up_link(const NodeSpec& node) noexcept;
+[[nodiscard]] Link scale_out_link(const NodeSpec& node) noexcept;
+
+}  // namespace comet

@@ -1,0 +1,22 @@
+#pragma once
+// Memory accounting: bytes per parameter for model states, activation bytes per layer
+// (Korthikanti et al. 2022, generalised to GQA, gated MLPs and fused attention).
+
+#include "comet/spec.hpp"
+
+namespace comet {
+
+// Bytes per parameter of each model state in mixed-precision training.
+struct StateBytes {
+    double weights = 2;    // 16-bit working weights
+    double gradients = 4;  // main gradients (fp32 by default)
+    double optimizer = 12; // fp32 master weights + Adam moments
+};
+[[nodiscard]] StateBytes state_bytes_per_parameter(const TrainingSpec& t) noexcept;
+
+// Activation bytes stored for backward by one layer for one microbatch on one TP rank.
+[[nodiscard]] double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& t, int tp,
+                                                bool sequence_parallel, Recompute recompute,
+                                                int microbatch) noexcept;
+
+}  // namespace comet

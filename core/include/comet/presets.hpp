@@ -1,0 +1,42 @@
+#pragma once
+// The preset library shipped in presets/: node and model files, found at run time.
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "comet/scenario.hpp"
+
+namespace comet {
+
+struct NodePreset {
+    std::string id;                    // file stem, e.g. "dgx-a100-80gb"
+    Provenance info;
+    std::vector<std::string> aliases;  // names under which sources refer to this hardware
+    NodeSpec node;
+};
+
+struct ModelPreset {
+    std::string id;
+    Provenance info;
+    ModelSpec model;
+};
+
+// The presets folder: $COMET_PRESETS_DIR if set, else <prefix>/share/comet-explorer/presets
+// next to the running executable, else the source tree's presets/ (builds and tests).
+[[nodiscard]] std::filesystem::path presets_dir();
+
+[[nodiscard]] Loaded<NodePreset> load_node_preset(const std::filesystem::path& file);
+[[nodiscard]] Loaded<ModelPreset> load_model_preset(const std::filesystem::path& file);
+
+// Every *.json file of presets_dir()/nodes (or /models), sorted by id; files that fail to
+// load are skipped and their errors appended to `errors`.
+[[nodiscard]] std::vector<NodePreset> load_node_presets(std::vector<std::string>& errors);
+[[nodiscard]] std::vector<ModelPreset> load_model_presets(std::vector<std::string>& errors);
+
+// The node preset whose id, name or one of whose aliases occurs in `text` (case-insensitive);
+// the longest match wins. nullptr when none does.
+[[nodiscard]] const NodePreset* match_node_preset(const std::vector<NodePreset>& presets, std::string_view text);
+
+}  // namespace comet

@@ -1,0 +1,20 @@
+#pragma once
+// Human-readable and JSON renderings of a result. Not on the evaluation path.
+
+#include <string>
+
+#include "comet/result.hpp"
+#include "comet/scenario.hpp"
+
+namespace comet {
+
+// The reason with its numbers, e.g. "does not fit in HBM: needs 93.2 GiB per accelerator, has 80 GiB".
+[[nodiscard]] std::string explain(const Result& r);
+// Multi-line breakdown for terminals.
+[[nodiscard]] std::string format_result_text(const Scenario& s, const Result& r);
+// The same content as JSON with stable keys (docs/cli.md).
+[[nodiscard]] std::string format_result_json(const Scenario& s, const Result& r);
+// One-line strategy summary, e.g. "tp8 pp64 dp6 mb1 v2 full-recompute zero0".
+[[nodiscard]] std::string format_strategy(const Strategy& s);
+
+}  // namespace comet

@@ -1,0 +1,94 @@
+#pragma once
+// Result of evaluating one configuration. Plain numbers; no strings, no heap.
+
+#include <cstdint>
+#include <string_view>
+
+namespace comet {
+
+// Why a configuration cannot run. `detail_a`/`detail_b` in Result carry the numbers that the
+// message needs (for example the bytes needed and the bytes available).
+enum class Infeasible : std::uint8_t {
+    none = 0,
+    invalid_input,           // a field is out of range (see check_config for the message)
+    too_many_accelerators,   // tp*pp*dp > accelerators in the cluster
+    tp_heads,                // tp does not divide the attention heads
+    tp_kv_heads,             // tp does not divide the KV heads
+    tp_ffn,                  // tp does not divide the MLP width
+    pp_layers,               // pp*interleave does not divide the layers
+    batch_split,             // global batch not divisible by dp*microbatch
+    interleave_needs_pp,     // interleaving with one pipeline stage
+    interleave_microbatches, // interleaving needs the microbatch count to be a multiple of pp
+    sequence_parallel_seq,   // sequence parallelism: tp does not divide seq_len
+    fp8_unsupported,         // fp8 precision on a node without fp8 throughput
+    offload_without_tier,    // offload selected but the node has no expanded tier
+    hbm_capacity,            // per-accelerator HBM overflows
+    expanded_capacity,       // expanded tier overflows
+    count_
+};
+
+[[nodiscard]] std::string_view to_string(Infeasible reason) noexcept;   // short id, e.g. "hbm_capacity"
+[[nodiscard]] std::string_view describe(Infeasible reason) noexcept;    // a sentence
+
+// Iteration time, split so that the parts add up exactly to the total.
+struct TimeBreakdown {
+    double compute_s = 0;        // forward, backward and recompute work of the slowest stage
+    double bubble_s = 0;         // pipeline fill and drain (idle)
+    double tp_comm_s = 0;        // exposed tensor-parallel collectives
+    double pp_comm_s = 0;        // exposed pipeline point-to-point transfers
+    double dp_comm_s = 0;        // exposed data-parallel / ZeRO collectives
+    double memory_s = 0;         // exposed traffic to the expanded memory tier
+    double optimizer_s = 0;      // optimizer step
+    double other_s = 0;          // embedding gradient sync between first and last stage
+
+    [[nodiscard]] constexpr double total() const noexcept {
+        return compute_s + bubble_s + tp_comm_s + pp_comm_s + dp_comm_s + memory_s + optimizer_s +
+               other_s;
+    }
+};
+
+// Bytes per accelerator held in one memory tier.
+struct MemoryFootprint {
+    double weights_bytes = 0;
+    double gradients_bytes = 0;
+    double optimizer_bytes = 0;
+    double activations_bytes = 0;
+    double other_bytes = 0;  // reserved runtime memory, logits, communication buffers
+    double capacity_bytes = 0;
+
+    [[nodiscard]] constexpr double used_bytes() const noexcept {
+        return weights_bytes + gradients_bytes + optimizer_bytes + activations_bytes + other_bytes;
+    }
+};
+
+// Total (un-overlapped) communication time per iteration by kind, before overlap.
+struct CommVolume {
+    double tp_s = 0;
+    double pp_s = 0;
+    double dp_s = 0;
+    double memory_s = 0;  // expanded-tier traffic time
+};
+
+struct Result {
+    bool feasible = false;
+    Infeasible reason = Infeasible::none;
+    double detail_a = 0;  // numbers for the reason's message (e.g. bytes needed)
+    double detail_b = 0;  // (e.g. bytes available)
+
+    double iteration_s = 0;
+    TimeBreakdown time;
+    CommVolume comm;
+    MemoryFootprint hbm;
+    MemoryFootprint expanded;
+
+    int microbatches = 0;        // per pipeline per iteration
+    double parameters = 0;       // whole model
+    double model_flops = 0;      // per iteration, fwd+bwd, no recompute
+    double hardware_flops = 0;   // per iteration, including recompute
+    double tokens_per_s = 0;
+    double model_tflops_per_gpu = 0;     // model_flops / (time * gpus)
+    double hardware_tflops_per_gpu = 0;  // hardware_flops / (time * gpus), as Megatron-LM reports
+    double mfu = 0;                      // model_tflops_per_gpu / peak
+};
+
+}  // namespace comet

@@ -1,0 +1,70 @@
+#pragma once
+// A scenario: one Config plus the names and provenance a person needs, read from and written
+// to versioned `*.comet.json` files (docs/scenario-format.md). Loading never throws: every
+// problem comes back as a message naming the file, the key path, the value and what is allowed.
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "comet/spec.hpp"
+
+namespace comet {
+
+inline constexpr int scenario_format_version = 1;
+inline constexpr std::string_view scenario_format_name = "comet-scenario";
+
+struct Provenance {
+    std::string name;    // e.g. "DGX A100 80GB"
+    std::string source;  // where the numbers come from (datasheet, paper)
+};
+
+struct Scenario {
+    std::string name;
+    std::string description;
+    Provenance model_info;
+    Provenance node_info;
+    Config config;
+};
+
+template <class T>
+struct Loaded {
+    std::optional<T> value;
+    std::vector<std::string> errors;  // each: "<file>: <key path>: <problem>"
+    [[nodiscard]] bool ok() const noexcept { return value.has_value() && errors.empty(); }
+    [[nodiscard]] std::string error_text() const;  // errors joined by newlines
+};
+
+template <class T>
+std::string Loaded<T>::error_text() const {
+    std::string out;
+    for (std::size_t i = 0; i < errors.size(); ++i) {
+        if (i > 0) out += '\n';
+        out += errors[i];
+    }
+    return out;
+}
+
+// Parse scenario JSON text; `label` names the source in messages (usually the file path).
+[[nodiscard]] Loaded<Scenario> parse_scenario(std::string_view json_text, std::string_view label);
+[[nodiscard]] Loaded<Scenario> load_scenario_file(const std::filesystem::path& file);
+
+// Serialise with every key written (stable order), so that a saved file loads back equal.
+[[nodiscard]] std::string scenario_to_json(const Scenario& s);
+// Atomic save: write a temporary file beside the target, flush, then rename over it.
+// Returns an empty string on success, otherwise the reason.
+[[nodiscard]] std::string save_text_atomically(const std::filesystem::path& file, std::string_view text);
+[[nodiscard]] std::string save_scenario_file(const std::filesystem::path& file, const Scenario& s);
+
+// Names of enum values as they appear in files ("fp16", "selective", "per_node", ...).
+[[nodiscard]] std::string_view to_string(Precision v) noexcept;
+[[nodiscard]] std::string_view to_string(Recompute v) noexcept;
+[[nodiscard]] std::string_view to_string(AttentionKernel v) noexcept;
+[[nodiscard]] std::string_view to_string(Optimizer v) noexcept;
+[[nodiscard]] std::string_view to_string(GradDtype v) noexcept;
+[[nodiscard]] std::string_view to_string(ExpandedAttach v) noexcept;
+
+}  // namespace comet

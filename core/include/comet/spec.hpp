@@ -1,0 +1,121 @@
+#pragma once
+// Plain input structs of the model. Units live in the field names; convert with units.hpp.
+// These structs hold no strings and no heap memory, so a configuration can be copied and
+// evaluated millions of times per second. Names and provenance live in Scenario (scenario.hpp).
+
+#include <cstdint>
+
+namespace comet {
+
+enum class Precision : std::uint8_t { fp16, bf16, fp8 };
+enum class Recompute : std::uint8_t { none, selective, full };
+enum class AttentionKernel : std::uint8_t { unfused, fused };  // fused = FlashAttention-style
+enum class Optimizer : std::uint8_t { adam, sgd };
+enum class GradDtype : std::uint8_t { fp32, bf16 };
+enum class ExpandedAttach : std::uint8_t { per_accelerator, per_node, pooled };
+
+// A decoder-only transformer.
+struct ModelSpec {
+    int layers = 0;
+    int hidden = 0;
+    int heads = 0;
+    int kv_heads = 0;    // == heads for multi-head attention; fewer for GQA/MQA
+    int head_dim = 0;    // usually hidden / heads
+    int ffn_hidden = 0;  // width of the MLP (per matrix for gated MLPs)
+    bool gated_mlp = false;  // SwiGLU-style MLP with three matrices
+    int seq_len = 0;
+    int vocab = 0;
+    bool tied_embeddings = true;
+    bool bias = true;  // biases in linear layers and norms (GPT-2/3); false for Llama-style
+    bool learned_position_embeddings = true;  // GPT-style position table; false for RoPE
+};
+
+// Achievable throughput of a GEMM on this accelerator. A kernel reaches at most
+// `max_fraction` of the datasheet peak (clocks under sustained tensor load, wave
+// quantization); each output tile pays a fixed fill and write-back equivalent to
+// `tile_overhead_k` steps of its inner (K) loop, so a GEMM with inner dimension K runs at
+// max_fraction * K / (K + tile_overhead_k); every kernel pays `launch_overhead_us`; and no
+// kernel beats the HBM traffic it needs (roofline).
+struct GemmModel {
+    double max_fraction = 0.8;
+    double tile_overhead_k = 128.0;
+    double launch_overhead_us = 4.0;
+};
+
+// Second memory tier: host DDR behind the CPU, CXL expanders, or a pooled memory box.
+struct ExpandedMemory {
+    double capacity_gib = 0.0;    // per attachment point; 0 = no expanded tier
+    double bandwidth_gbps = 0.0;  // per attachment point, per direction
+    double latency_us = 1.0;
+    ExpandedAttach attach = ExpandedAttach::per_node;
+    int pool_nodes = 1;  // for `pooled`: how many nodes share one pool
+};
+
+struct ScaleUpNetwork {
+    int domain_size = 8;          // accelerators that share the scale-up fabric (NVLink domain)
+    double bandwidth_gbps = 0.0;  // per accelerator, per direction
+    double latency_us = 5.0;
+    double efficiency = 0.8;  // achievable fraction of link bandwidth for large collectives
+};
+
+struct ScaleOutNetwork {
+    double bandwidth_gbps = 0.0;  // per accelerator, per direction
+    double latency_us = 10.0;
+    double efficiency = 0.9;
+};
+
+struct NodeSpec {
+    int accelerators = 8;
+    double matrix_fp16_tflops = 0.0;  // dense, fp16/bf16 tensor cores
+    double matrix_fp8_tflops = 0.0;   // dense fp8; 0 = no fp8 support
+    double vector_tflops = 0.0;       // non-tensor 16-bit throughput (element-wise work)
+    GemmModel gemm;
+    double hbm_capacity_gib = 0.0;
+    double hbm_bandwidth_gbps = 0.0;
+    double hbm_efficiency = 0.9;  // achievable fraction of HBM bandwidth for streaming kernels
+    double hbm_reserved_gib = 0.0;  // runtime context, communication buffers, fragmentation
+    ExpandedMemory expanded;
+    ScaleUpNetwork scale_up;
+    ScaleOutNetwork scale_out;
+};
+
+struct ClusterSpec {
+    int nodes = 1;
+};
+
+struct TrainingSpec {
+    long long global_batch = 0;  // sequences per iteration
+    Precision precision = Precision::bf16;
+    Optimizer optimizer = Optimizer::adam;
+    GradDtype grad_reduce = GradDtype::fp32;  // data-type of the data-parallel gradient reduction
+    AttentionKernel attention = AttentionKernel::unfused;
+    bool dropout = true;  // attention and hidden dropout (masks cost memory and traffic)
+};
+
+struct Strategy {
+    int tp = 1;
+    int pp = 1;
+    int dp = 1;
+    int microbatch = 1;  // sequences per microbatch
+    int interleave = 1;  // virtual pipeline stages per rank
+    Recompute recompute = Recompute::none;
+    bool sequence_parallel = false;
+    int zero_stage = 0;  // 0..3
+    bool offload_optimizer = false;
+    bool offload_weights = false;
+    bool offload_activations = false;
+    bool dp_overlap = true;   // overlap data-parallel gradient reduction with backward
+    bool tp_overlap = false;  // overlap tensor-parallel collectives with GEMMs
+    bool pp_scatter_gather = true;  // split pipeline messages across the TP ranks' links
+};
+
+// Everything needed to evaluate one training configuration.
+struct Config {
+    ModelSpec model;
+    NodeSpec node;
+    ClusterSpec cluster;
+    TrainingSpec training;
+    Strategy strategy;
+};
+
+}  // namespace comet

@@ -1,0 +1,117 @@
+#include "comet/check.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace comet {
+
+namespace {
+constexpr double big = 1e9;
+
+bool violates(const FieldRule& r, double v) noexcept {
+    if (!std::isfinite(v)) return true;
+    if (r.min_exclusive ? !(v > r.min) : !(v >= r.min)) return true;
+    return !(v <= r.max);
+}
+
+#define COMET_GET(expr) [](const Config& c) noexcept -> double { return static_cast<double>(c.expr); }
+
+const std::vector<FieldRule> rules = {
+    {"model.layers", COMET_GET(model.layers), 1, 100000, false, "an integer from 1 to 100000"},
+    {"model.hidden", COMET_GET(model.hidden), 1, 1048576, false, "an integer from 1 to 1048576"},
+    {"model.heads", COMET_GET(model.heads), 1, 65536, false, "an integer from 1 to 65536"},
+    {"model.kv_heads", COMET_GET(model.kv_heads), 1, 65536, false, "an integer from 1 to model.heads that divides it"},
+    {"model.head_dim", COMET_GET(model.head_dim), 1, 65536, false, "an integer from 1 to 65536"},
+    {"model.ffn_hidden", COMET_GET(model.ffn_hidden), 1, 16777216, false, "an integer from 1 to 16777216"},
+    {"model.seq_len", COMET_GET(model.seq_len), 1, 67108864, false, "an integer from 1 to 67108864 tokens"},
+    {"model.vocab", COMET_GET(model.vocab), 1, 67108864, false, "an integer from 1 to 67108864"},
+    {"node.accelerators", COMET_GET(node.accelerators), 1, 65536, false, "an integer from 1 to 65536"},
+    {"node.matrix_fp16_tflops", COMET_GET(node.matrix_fp16_tflops), 0, 1e6, true, "> 0 and at most 1e6 TFLOP/s"},
+    {"node.matrix_fp8_tflops", COMET_GET(node.matrix_fp8_tflops), 0, 1e7, false, "0 (no fp8) up to 1e7 TFLOP/s"},
+    {"node.vector_tflops", COMET_GET(node.vector_tflops), 0, 1e6, true, "> 0 and at most 1e6 TFLOP/s"},
+    {"node.gemm.max_fraction", COMET_GET(node.gemm.max_fraction), 0, 1, true, "a fraction > 0 and <= 1"},
+    {"node.gemm.tile_overhead_k", COMET_GET(node.gemm.tile_overhead_k), 0, 1e6, false, "0 to 1e6 inner-loop steps"},
+    {"node.gemm.launch_overhead_us", COMET_GET(node.gemm.launch_overhead_us), 0, 1e4, false, "0 to 10000 us"},
+    {"node.hbm_capacity_gib", COMET_GET(node.hbm_capacity_gib), 0, 1e6, true, "> 0 and at most 1e6 GiB"},
+    {"node.hbm_bandwidth_gbps", COMET_GET(node.hbm_bandwidth_gbps), 0, 1e7, true, "> 0 and at most 1e7 GB/s"},
+    {"node.hbm_efficiency", COMET_GET(node.hbm_efficiency), 0, 1, true, "a fraction > 0 and <= 1"},
+    {"node.hbm_reserved_gib", COMET_GET(node.hbm_reserved_gib), 0, 1e6, false, "0 or more GiB, less than node.hbm_capacity_gib"},
+    {"node.expanded.capacity_gib", COMET_GET(node.expanded.capacity_gib), 0, 1e9, false, "0 (no expanded tier) up to 1e9 GiB"},
+    {"node.expanded.bandwidth_gbps", COMET_GET(node.expanded.bandwidth_gbps), 0, 1e7, false, "0 to 1e7 GB/s, > 0 when capacity_gib > 0"},
+    {"node.expanded.latency_us", COMET_GET(node.expanded.latency_us), 0, 1e6, false, "0 to 1e6 us"},
+    {"node.expanded.pool_nodes", COMET_GET(node.expanded.pool_nodes), 1, 1e6, false, "an integer from 1 to 1e6"},
+    {"node.scale_up.domain_size", COMET_GET(node.scale_up.domain_size), 1, 1e6, false, "an integer from 1 to 1e6 accelerators"},
+    {"node.scale_up.bandwidth_gbps", COMET_GET(node.scale_up.bandwidth_gbps), 0, 1e7, true, "> 0 and at most 1e7 GB/s"},
+    {"node.scale_up.latency_us", COMET_GET(node.scale_up.latency_us), 0, 1e6, false, "0 to 1e6 us"},
+    {"node.scale_up.efficiency", COMET_GET(node.scale_up.efficiency), 0, 1, true, "a fraction > 0 and <= 1"},
+    {"node.scale_out.bandwidth_gbps", COMET_GET(node.scale_out.bandwidth_gbps), 0, 1e7, true, "> 0 and at most 1e7 GB/s"},
+    {"node.scale_out.latency_us", COMET_GET(node.scale_out.latency_us), 0, 1e6, false, "0 to 1e6 us"},
+    {"node.scale_out.efficiency", COMET_GET(node.scale_out.efficiency), 0, 1, true, "a fraction > 0 and <= 1"},
+    {"cluster.nodes", COMET_GET(cluster.nodes), 1, 1e7, false, "an integer from 1 to 1e7"},
+    {"training.global_batch", COMET_GET(training.global_batch), 1, big, false, "an integer from 1 to 1e9 sequences"},
+    {"strategy.tp", COMET_GET(strategy.tp), 1, 1e7, false, "an integer from 1 to 1e7"},
+    {"strategy.pp", COMET_GET(strategy.pp), 1, 1e7, false, "an integer from 1 to 1e7"},
+    {"strategy.dp", COMET_GET(strategy.dp), 1, 1e7, false, "an integer from 1 to 1e7"},
+    {"strategy.microbatch", COMET_GET(strategy.microbatch), 1, big, false, "an integer from 1 to the global batch"},
+    {"strategy.interleave", COMET_GET(strategy.interleave), 1, 100000, false, "an integer from 1 to model.layers"},
+    {"strategy.zero_stage", COMET_GET(strategy.zero_stage), 0, 3, false, "0, 1, 2 or 3"},
+};
+#undef COMET_GET
+
+// Cross-field rules. Index after the table; returns the violated one or -1.
+enum CrossRule { kv_divides_heads = 0, reserved_below_capacity, expanded_bandwidth, cross_count };
+
+int first_cross_violation(const Config& c) noexcept {
+    if (c.model.kv_heads > c.model.heads || c.model.heads % c.model.kv_heads != 0) return kv_divides_heads;
+    if (c.node.hbm_reserved_gib >= c.node.hbm_capacity_gib) return reserved_below_capacity;
+    if (c.node.expanded.capacity_gib > 0 && !(c.node.expanded.bandwidth_gbps > 0)) return expanded_bandwidth;
+    return -1;
+}
+
+std::string format_value(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    return buf;
+}
+
+}  // namespace
+
+std::string FieldError::message() const {
+    return path + " = " + format_value(value) + ": must be " + allowed;
+}
+
+const std::vector<FieldRule>& field_rules() { return rules; }
+
+int first_invalid_field(const Config& c) noexcept {
+    for (std::size_t i = 0; i < rules.size(); ++i)
+        if (violates(rules[i], rules[i].get(c))) return static_cast<int>(i);
+    if (int x = first_cross_violation(c); x >= 0) return static_cast<int>(rules.size()) + x;
+    return -1;
+}
+
+std::vector<FieldError> check_config(const Config& c) {
+    std::vector<FieldError> out;
+    for (const auto& r : rules) {
+        const double v = r.get(c);
+        if (violates(r, v)) out.push_back({r.path, v, r.allowed});
+    }
+    if (!out.empty()) return out;  // cross rules assume each field is in range
+    switch (first_cross_violation(c)) {
+    case kv_divides_heads:
+        out.push_back({"model.kv_heads", double(c.model.kv_heads),
+                       "a divisor of model.heads (" + format_value(c.model.heads) + ")"});
+        break;
+    case reserved_below_capacity:
+        out.push_back({"node.hbm_reserved_gib", c.node.hbm_reserved_gib,
+                       "less than node.hbm_capacity_gib (" + format_value(c.node.hbm_capacity_gib) + ")"});
+        break;
+    case expanded_bandwidth:
+        out.push_back({"node.expanded.bandwidth_gbps", c.node.expanded.bandwidth_gbps,
+                       "> 0 GB/s when node.expanded.capacity_gib > 0"});
+        break;
+    default: break;
+    }
+    return out;
+}
+
+}  // namespace comet

@@ -1,0 +1,396 @@
+#include "comet/evaluate.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "comet/check.hpp"
+#include "comet/collectives.hpp"
+#include "comet/compute.hpp"
+#include "comet/memory.hpp"
+#include "comet/pipeline.hpp"
+#include "comet/units.hpp"
+#include "comet/workload.hpp"
+
+namespace comet {
+
+long long accelerators_used(const Strategy& s) noexcept {
+    return static_cast<long long>(s.tp) * s.pp * s.dp;
+}
+
+long long accelerators_available(const Config& c) noexcept {
+    return static_cast<long long>(c.cluster.nodes) * c.node.accelerators;
+}
+
+ExpandedShare expanded_share(const NodeSpec& node) noexcept {
+    const ExpandedMemory& x = node.expanded;
+    double sharers = 1.0;
+    if (x.attach == ExpandedAttach::per_node) sharers = node.accelerators;
+    if (x.attach == ExpandedAttach::pooled) sharers = static_cast<double>(node.accelerators) * x.pool_nodes;
+    return {units::gib_to_bytes(x.capacity_gib) / sharers, units::gbps_to_bytes_per_s(x.bandwidth_gbps) / sharers,
+            units::us_to_s(x.latency_us)};
+}
+
+namespace {
+
+Result infeasible(Infeasible why, double a = 0, double b = 0) noexcept {
+    Result r;
+    r.feasible = false;
+    r.reason = why;
+    r.detail_a = a;
+    r.detail_b = b;
+    return r;
+}
+
+// Structural checks: does the strategy divide the cluster, the model and the batch?
+Infeasible structural_problem(const Config& c, double& a, double& b) noexcept {
+    const Strategy& s = c.strategy;
+    const ModelSpec& m = c.model;
+    if (accelerators_used(s) > accelerators_available(c)) {
+        a = double(accelerators_used(s));
+        b = double(accelerators_available(c));
+        return Infeasible::too_many_accelerators;
+    }
+    if (m.heads % s.tp != 0) { a = s.tp; b = m.heads; return Infeasible::tp_heads; }
+    if (m.kv_heads % s.tp != 0) { a = s.tp; b = m.kv_heads; return Infeasible::tp_kv_heads; }
+    if (m.ffn_hidden % s.tp != 0) { a = s.tp; b = m.ffn_hidden; return Infeasible::tp_ffn; }
+    if (s.interleave > 1 && s.pp == 1) { a = s.interleave; return Infeasible::interleave_needs_pp; }
+    if (m.layers % (static_cast<long long>(s.pp) * s.interleave) != 0) {
+        a = double(s.pp) * s.interleave;
+        b = m.layers;
+        return Infeasible::pp_layers;
+    }
+    const long long per_step = static_cast<long long>(s.dp) * s.microbatch;
+    if (c.training.global_batch % per_step != 0) {
+        a = double(per_step);
+        b = double(c.training.global_batch);
+        return Infeasible::batch_split;
+    }
+    if (s.interleave > 1 && (c.training.global_batch / per_step) % s.pp != 0) {
+        a = double(c.training.global_batch / per_step);
+        b = s.pp;
+        return Infeasible::interleave_microbatches;
+    }
+    if (s.sequence_parallel && m.seq_len % s.tp != 0) { a = s.tp; b = m.seq_len; return Infeasible::sequence_parallel_seq; }
+    if (c.training.precision == Precision::fp8 && !(c.node.matrix_fp8_tflops > 0)) return Infeasible::fp8_unsupported;
+    const bool offload = s.offload_optimizer || s.offload_weights || s.offload_activations;
+    if (offload && !(c.node.expanded.capacity_gib > 0)) return Infeasible::offload_without_tier;
+    return Infeasible::none;
+}
+
+struct PassTimes {
+    double fwd_flops = 0;  // hardware-independent shares of the work
+    double bwd_flops = 0;
+    double recompute_flops = 0;
+    double fwd = 0;
+    double bwd = 0;
+    double recompute = 0;
+    double gemm_fwd = 0;  // matrix work that TP collectives can hide behind
+    double gemm_bwd = 0;
+};
+
+PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rates) noexcept {
+    PassTimes p;
+    for (int i = 0; i < lw.count; ++i) {
+        const Op& op = lw.ops[static_cast<std::size_t>(i)];
+        const double f = pass_time_s(op.fwd, op.kind, rates);
+        const double b = pass_time_s(op.bwd, op.kind, rates);
+        p.fwd += f;
+        p.bwd += b;
+        p.fwd_flops += op.fwd.flops;
+        p.bwd_flops += op.bwd.flops;
+        if (rc == Recompute::full || (rc == Recompute::selective && op.attention_core)) {
+            p.recompute += f;
+            p.recompute_flops += op.fwd.flops;
+        }
+        if (op.kind != OpKind::elementwise) {
+            p.gemm_fwd += f;
+            p.gemm_bwd += b;
+        }
+    }
+    return p;
+}
+
+double op_time(const Op& op, const ComputeRates& r) noexcept {
+    return pass_time_s(op.fwd, op.kind, r) + pass_time_s(op.bwd, op.kind, r);
+}
+
+// Time of overlappable communication that cannot hide behind `window` of compute.
+double exposed(double comm, double window, bool overlap) noexcept {
+    return overlap ? std::max(0.0, comm - window) : comm;
+}
+
+}  // namespace
+
+Result evaluate(const Config& c) noexcept {
+    if (const int bad = first_invalid_field(c); bad >= 0) return infeasible(Infeasible::invalid_input, bad);
+    {
+        double a = 0, b = 0;
+        if (const Infeasible why = structural_problem(c, a, b); why != Infeasible::none) return infeasible(why, a, b);
+    }
+
+    const ModelSpec& m = c.model;
+    const NodeSpec& node = c.node;
+    const TrainingSpec& tr = c.training;
+    const Strategy& s = c.strategy;
+    const int t = s.tp, p = s.pp, d = s.dp, v = s.interleave;
+    const bool sp = s.sequence_parallel && t > 1;
+    const int mbs = static_cast<int>(tr.global_batch / (static_cast<long long>(d) * s.microbatch));
+    const double layers_per_rank = static_cast<double>(m.layers) / p;
+
+    const ComputeRates rates = compute_rates(node, tr.precision);
+    const WorkShape shape{t, sp, s.microbatch};
+    const LayerWork lw = layer_work(m, tr, shape);
+    const EndsWork ends = ends_work(m, tr, shape);
+    const PassTimes lt = layer_times(lw, s.recompute, rates);
+
+    // --- Tensor parallelism: two collectives per layer in forward, two in backward, two more
+    // when the forward is recomputed. Sequence parallelism turns each all-reduce into a
+    // reduce-scatter plus an all-gather of the same bytes.
+    const GroupSpan tp_group = span_group(t, 1, node);
+    double tp_one = 0;
+    if (t > 1)
+        tp_one = sp ? reduce_scatter_s(lw.tp_bytes, tp_group) + all_gather_s(lw.tp_bytes, tp_group)
+                    : all_reduce_s(lw.tp_bytes, tp_group);
+    const double tp_fwd = 2.0 * tp_one;
+    const double tp_bwd = 2.0 * tp_one;
+    const double tp_rec = s.recompute == Recompute::full ? tp_fwd : 0.0;
+    const double tp_layer_total = tp_fwd + tp_bwd + tp_rec;
+    const double tp_layer_exposed = exposed(tp_fwd, lt.gemm_fwd, s.tp_overlap) +
+                                    exposed(tp_bwd, lt.gemm_bwd, s.tp_overlap) +
+                                    exposed(tp_rec, lt.recompute, s.tp_overlap);
+
+    // --- Work per microbatch on the first and the last pipeline rank (the model's ends add
+    // the embedding to the first, the final norm, LM head and loss to the last).
+    const double layers_compute = layers_per_rank * (lt.fwd + lt.bwd + lt.recompute);
+    const double first_extra = op_time(ends.embedding, rates);
+    const double last_extra = op_time(ends.final_norm, rates) + op_time(ends.lm_head, rates) + op_time(ends.loss, rates);
+    // The vocabulary-parallel embedding reduces its output over TP; the LM head reduces its
+    // input gradient.
+    const double first_tp = tp_one;
+    const double last_tp = tp_one;
+    double compute_mb = 0, tp_mb = 0;
+    {
+        const double first_compute = layers_compute + first_extra + (p == 1 ? last_extra : 0.0);
+        const double first_tpx = layers_per_rank * tp_layer_exposed + first_tp + (p == 1 ? last_tp : 0.0);
+        const double last_compute = layers_compute + last_extra;
+        const double last_tpx = layers_per_rank * tp_layer_exposed + last_tp;
+        if (p == 1 || first_compute + first_tpx >= last_compute + last_tpx) {
+            compute_mb = first_compute;
+            tp_mb = first_tpx;
+        } else {
+            compute_mb = last_compute;
+            tp_mb = last_tpx;
+        }
+    }
+
+    // --- Pipeline point-to-point: each microbatch crosses v chunk boundaries per rank in each
+    // direction. Scatter/gather (or sequence parallelism) sends 1/t of the message per TP rank
+    // and all-gathers it inside the TP group on arrival.
+    double pp_mb = 0;
+    if (p > 1) {
+        const bool split = sp || (s.pp_scatter_gather && t > 1);
+        const double msg = split ? lw.pp_bytes / t : lw.pp_bytes;
+        const long long pp_stride = static_cast<long long>(t) * d;
+        const bool same_domain = pp_stride * p <= node.scale_up.domain_size;
+        const GroupSpan pp_span = span_group(2, static_cast<int>(std::min<long long>(pp_stride, 1 << 30)), node);
+        double one = p2p_s(msg, same_domain, pp_span);
+        if (split && !sp) one += all_gather_s(lw.pp_bytes, tp_group);
+        pp_mb = 2.0 * v * one;
+    }
+
+    // --- Parameters and model states on one rank.
+    const StateBytes sb = state_bytes_per_parameter(tr);
+    const double layer_params_rank = layers_per_rank * layer_parameters(m) / t;
+    const double first_params = layer_params_rank + embedding_parameters(m) / t + (p == 1 ? (lm_head_parameters(m) / t + final_norm_parameters(m)) : 0.0);
+    // A pipeline keeps a copy of tied embeddings on the last stage for the LM head.
+    const double head_params = (m.tied_embeddings ? embedding_parameters(m) : lm_head_parameters(m)) / t;
+    const double last_params = layer_params_rank + (p == 1 ? first_params - layer_params_rank : head_params + final_norm_parameters(m));
+    const double rank_params = std::max(first_params, last_params);
+
+    // --- Data parallelism and ZeRO.
+    const GroupSpan dp_group = span_group(d, t, node);
+    const double grad_bytes = rank_params * sb.gradients;
+    const double weight_bytes = rank_params * sb.weights;
+    double dp_per_iter_total = 0, dp_per_iter_exposed = 0, dp_mb_total = 0, dp_mb_exposed = 0;
+    double dp_grad_reduce = 0, dp_weight_gather = 0;  // once per iteration (ZeRO 0-2)
+    if (d > 1) {
+        if (s.zero_stage <= 0) {
+            dp_grad_reduce = all_reduce_s(grad_bytes, dp_group);
+        } else if (s.zero_stage <= 2) {
+            dp_grad_reduce = reduce_scatter_s(grad_bytes, dp_group);
+            dp_weight_gather = all_gather_s(weight_bytes, dp_group);
+        } else {
+            // ZeRO-3 / FSDP: gather weights for forward, again for backward (and for the
+            // recomputed forward), reduce-scatter gradients, every microbatch; prefetching
+            // hides them behind the layers' compute.
+            const double ag = all_gather_s(weight_bytes, dp_group);
+            const double rs = reduce_scatter_s(grad_bytes, dp_group);
+            const double gathers = s.recompute == Recompute::full ? 3.0 : 2.0;
+            dp_mb_total = gathers * ag + rs;
+        }
+    }
+
+    // --- Expanded memory tier: traffic per microbatch for offloaded weights and activations,
+    // prefetched behind compute.
+    const ExpandedShare xs = expanded_share(node);
+    const double act_layer = activation_bytes_per_layer(m, tr, t, sp, s.recompute, s.microbatch);
+    const double act_layer_full = activation_bytes_per_layer(m, tr, t, sp, Recompute::none, s.microbatch);
+    double mem_mb_total = 0, mem_mb_exposed = 0;
+    if (s.offload_weights || s.offload_activations) {
+        double bytes = 0, transfers = 0;
+        if (s.offload_weights) {
+            const double passes = s.recompute == Recompute::full ? 3.0 : 2.0;
+            bytes += passes * weight_bytes / (s.zero_stage >= 3 ? d : 1);
+            transfers += passes * layers_per_rank;
+        }
+        if (s.offload_activations) {
+            bytes += 2.0 * layers_per_rank * act_layer;  // out after forward, back before backward
+            transfers += 2.0 * layers_per_rank;
+        }
+        mem_mb_total = bytes / xs.bytes_per_s + transfers * xs.latency_s;
+    }
+    // ZeRO-3 gathers (network) and offload traffic (memory tier) prefetch behind the
+    // microbatch's compute (with its exposed TP collectives) and run side by side: the
+    // microbatch takes the longest of the three; what exceeds compute is charged to DP
+    // first, then to memory.
+    const double busy_mb = compute_mb + tp_mb;
+    dp_mb_exposed = exposed(dp_mb_total, busy_mb, s.dp_overlap);
+    mem_mb_exposed = std::max(0.0, mem_mb_total - (busy_mb + dp_mb_exposed));
+
+    // --- Per-microbatch time of the slowest rank, and the pipeline around it.
+    const double t_mb = compute_mb + tp_mb + pp_mb + dp_mb_exposed + mem_mb_exposed;
+    const double bubble = pipeline_bubble_s(p, v, t_mb);
+
+    // --- Once-per-iteration DP traffic hides behind the last microbatch's backward (gradient
+    // reduction) and the first microbatch's forward (weight gather). Those windows are the
+    // passes' FLOP shares of the microbatch's wall time, so that faster compute never exposes
+    // more communication than it saves.
+    dp_per_iter_total = dp_grad_reduce + dp_weight_gather;
+    {
+        const double work = lt.fwd_flops + lt.bwd_flops + lt.recompute_flops;
+        const double wall = t_mb - pp_mb;
+        dp_per_iter_exposed = exposed(dp_grad_reduce, wall * lt.bwd_flops / work, s.dp_overlap) +
+                              exposed(dp_weight_gather, wall * lt.fwd_flops / work, s.dp_overlap);
+    }
+
+    // --- Optimizer step: streams the local model states once.
+    const double opt_params = rank_params / (s.zero_stage >= 1 ? d : 1);
+    const double opt_bytes_per_param = sb.gradients + 2.0 * sb.optimizer + sb.weights;  // read grad, r/w states, write weights
+    const double opt_hbm_s = opt_params * opt_bytes_per_param / rates.hbm_bytes_per_s + layers_per_rank * rates.launch_s;
+    double opt_mem_exposed = 0;
+    if (s.offload_optimizer) {
+        // States live in the expanded tier: the step streams them there and back, and the
+        // gradients go down and the new weights come up.
+        const double bytes = opt_params * (2.0 * sb.optimizer + sb.gradients + sb.weights);
+        const double t_tier = bytes / xs.bytes_per_s + layers_per_rank * xs.latency_s;
+        opt_mem_exposed = std::max(0.0, t_tier - opt_hbm_s);
+    }
+
+    // --- Tied embeddings with a pipeline: first and last stage all-reduce the embedding
+    // gradient once per iteration.
+    double other = 0;
+    if (p > 1 && m.tied_embeddings) {
+        const long long stride = static_cast<long long>(t) * d * (p - 1);
+        const GroupSpan pair = span_group(2, static_cast<int>(std::min<long long>(stride, 1 << 30)), node);
+        other = all_reduce_s(embedding_parameters(m) / t * sb.gradients, pair);
+    }
+
+    Result r;
+    r.feasible = true;
+    r.microbatches = mbs;
+    r.time.compute_s = mbs * compute_mb;
+    r.time.tp_comm_s = mbs * tp_mb;
+    r.time.pp_comm_s = mbs * pp_mb;
+    r.time.dp_comm_s = mbs * dp_mb_exposed + dp_per_iter_exposed;
+    r.time.memory_s = mbs * mem_mb_exposed + opt_mem_exposed;
+    r.time.bubble_s = bubble;
+    r.time.optimizer_s = opt_hbm_s;
+    r.time.other_s = other;
+    r.iteration_s = r.time.total();
+
+    r.comm.tp_s = mbs * (layers_per_rank * tp_layer_total + first_tp + last_tp);
+    r.comm.pp_s = mbs * pp_mb;
+    r.comm.dp_s = mbs * dp_mb_total + dp_per_iter_total;
+    r.comm.memory_s = mbs * mem_mb_total + (s.offload_optimizer ? opt_mem_exposed + opt_hbm_s : 0.0);
+
+    // --- Memory per tier on the fuller of the first and last rank.
+    const double first_act = act_layer * in_flight_layer_microbatches(m.layers, p, v, mbs);
+    const double last_act = act_layer * last_rank_layer_microbatches(m.layers, p, v, mbs);
+    const double recompute_working = s.recompute == Recompute::full ? act_layer_full
+                                     : s.recompute == Recompute::selective ? act_layer_full - act_layer
+                                                                          : 0.0;
+    const double tokens = static_cast<double>(s.microbatch) * m.seq_len;
+    const double logits = tokens * m.vocab / t * 4.0 * 2.0;  // fp32 logits and their gradient
+    const double zero_w = s.zero_stage >= 3 ? d : 1.0;
+    const double zero_g = s.zero_stage >= 2 ? d : 1.0;
+    const double zero_o = s.zero_stage >= 1 ? d : 1.0;
+    const double reserved = units::gib_to_bytes(node.hbm_reserved_gib);
+
+    auto footprint = [&](double params, double act, double extra_act, MemoryFootprint& hbm, MemoryFootprint& ex) noexcept {
+        const double layer_w = layer_parameters(m) / t * sb.weights;
+        double w = params * sb.weights / zero_w;
+        if (s.zero_stage >= 3) w += 2.0 * layer_w;  // gathered layers in flight (prefetch)
+        const double g = params * sb.gradients / zero_g;
+        const double o = params * sb.optimizer / zero_o;
+        const double a = act + recompute_working + extra_act;
+        hbm = MemoryFootprint{};
+        ex = MemoryFootprint{};
+        hbm.capacity_bytes = units::gib_to_bytes(node.hbm_capacity_gib);
+        ex.capacity_bytes = xs.capacity_bytes;
+        hbm.other_bytes = reserved;
+        if (s.offload_weights) { ex.weights_bytes = w; hbm.weights_bytes = 2.0 * layer_w; }
+        else hbm.weights_bytes = w;
+        hbm.gradients_bytes = g;
+        if (s.offload_optimizer) ex.optimizer_bytes = o; else hbm.optimizer_bytes = o;
+        if (s.offload_activations) {
+            ex.activations_bytes = act;
+            hbm.activations_bytes = 2.0 * act_layer + recompute_working + extra_act;  // double buffer
+        } else {
+            hbm.activations_bytes = a;
+        }
+    };
+    MemoryFootprint hbm_first, ex_first, hbm_last, ex_last;
+    const double emb_act = 2.0 * tokens * m.hidden / (sp ? t : 1);
+    footprint(first_params, first_act, emb_act + (p == 1 ? logits : 0.0), hbm_first, ex_first);
+    footprint(last_params, last_act, logits, hbm_last, ex_last);
+    const bool first_fuller = hbm_first.used_bytes() >= hbm_last.used_bytes();
+    r.hbm = first_fuller ? hbm_first : hbm_last;
+    r.expanded = first_fuller ? ex_first : ex_last;
+
+    // --- Throughput metrics.
+    const double gpus = static_cast<double>(accelerators_used(s));
+    const double fwd_flops = forward_gemm_flops_per_sequence(m);
+    const double head_fwd = 2.0 * m.seq_len * static_cast<double>(m.hidden) * m.vocab;
+    const double layers_fwd = fwd_flops - head_fwd;
+    double recompute_flops = 0;
+    if (s.recompute == Recompute::full) recompute_flops = layers_fwd;
+    if (s.recompute == Recompute::selective)
+        recompute_flops = m.layers * 4.0 * m.seq_len * double(m.seq_len) * m.heads * m.head_dim;
+    const double B = static_cast<double>(tr.global_batch);
+    r.parameters = total_parameters(m);
+    r.model_flops = 3.0 * B * fwd_flops;
+    r.hardware_flops = B * (3.0 * fwd_flops + recompute_flops);
+    r.tokens_per_s = B * m.seq_len / r.iteration_s;
+    r.model_tflops_per_gpu = units::flops_to_tflops(r.model_flops / (r.iteration_s * gpus));
+    r.hardware_tflops_per_gpu = units::flops_to_tflops(r.hardware_flops / (r.iteration_s * gpus));
+    const double peak = tr.precision == Precision::fp8 ? node.matrix_fp8_tflops : node.matrix_fp16_tflops;
+    r.mfu = r.model_tflops_per_gpu / peak;
+
+    // --- Capacity.
+    const MemoryFootprint& hbm_max = first_fuller ? hbm_first : hbm_last;
+    const double ex_used = std::max(ex_first.used_bytes(), ex_last.used_bytes());
+    if (hbm_max.used_bytes() > hbm_max.capacity_bytes) {
+        r.feasible = false;
+        r.reason = Infeasible::hbm_capacity;
+        r.detail_a = hbm_max.used_bytes();
+        r.detail_b = hbm_max.capacity_bytes;
+    } else if (ex_used > xs.capacity_bytes) {
+        r.feasible = false;
+        r.reason = Infeasible::expanded_capacity;
+        r.detail_a = ex_used;
+        r.detail_b = xs.capacity_bytes;
+    }
+    return r;
+}
+
+}  // namespace comet

@@ -1,0 +1,51 @@
+#include "comet/memory.hpp"
+
+#include <algorithm>
+
+namespace comet {
+
+StateBytes state_bytes_per_parameter(const TrainingSpec& t) noexcept {
+    StateBytes s;
+    s.weights = 2.0;
+    s.gradients = t.grad_reduce == GradDtype::fp32 ? 4.0 : 2.0;
+    s.optimizer = t.optimizer == Optimizer::adam ? 12.0 : 8.0;  // master + (m, v) or momentum
+    return s;
+}
+
+double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& tr, int tp, bool sp,
+                                  Recompute recompute, int microbatch) noexcept {
+    const double t = tp;
+    const double sbh = static_cast<double>(m.seq_len) * microbatch * m.hidden;
+    const double sb = static_cast<double>(m.seq_len) * microbatch;
+    const double split = sp ? t : 1.0;  // sequence parallelism splits the replicated part
+    if (recompute == Recompute::full) return 2.0 * sbh / split;  // only the layer input
+
+    const double q = static_cast<double>(m.heads) * m.head_dim;
+    const double kv = static_cast<double>(m.kv_heads) * m.head_dim;
+    const double f = m.ffn_hidden;
+    const double mask = tr.dropout ? 1.0 : 0.0;
+
+    // Replicated across TP ranks unless sequence parallel: two norm inputs (2+2), the QKV
+    // input (2), the MLP input (2) and the two hidden-dropout masks.
+    const double replicated = (4.0 + 2.0 + 2.0 + 2.0 * mask) * sbh;
+    // Split across TP ranks: Q and K (2 each), V (2), projection input (2), MLP activation
+    // input (2 per up matrix) and MLP output-projection input (2).
+    const double up_inputs = m.gated_mlp ? 2.0 : 1.0;
+    const double split_part = (2.0 * q + 2.0 * kv + 2.0 * kv + 2.0 * q) * sb + 2.0 * up_inputs * f * sb +
+                              2.0 * f * sb;
+    // Attention score tensors: softmax output (2), dropout mask (1) and dropout output (2)
+    // per score; none with a fused kernel (only the softmax statistics, 4 bytes per row).
+    double scores = 0;
+    const double s = m.seq_len;
+    const double a = m.heads;
+    if (recompute != Recompute::selective) {
+        if (tr.attention == AttentionKernel::unfused) {
+            scores = (2.0 + 3.0 * mask) * a * s * s * microbatch;
+        } else {
+            scores = 4.0 * a * s * microbatch;
+        }
+    }
+    return replicated / split + (split_part + scores) / t;
+}
+
+}  // namespace comet

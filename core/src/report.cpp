@@ -1,0 +1,166 @@
+#include "comet/report.hpp"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "comet/check.hpp"
+#include "comet/evaluate.hpp"
+#include "comet/units.hpp"
+#include "comet/workload.hpp"
+
+namespace comet {
+namespace {
+
+std::string fmt(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+std::string gib(double bytes) { return fmt("%.1f", units::bytes_to_gib(bytes)) + " GiB"; }
+
+std::string seconds(double s) {
+    if (s == 0.0) return "0 s";
+    if (s >= 1.0) return fmt("%.3f", s) + " s";
+    if (s >= 1e-3) return fmt("%.2f", s * 1e3) + " ms";
+    return fmt("%.1f", s * 1e6) + " us";
+}
+
+std::string percent(double part, double whole) {
+    return whole > 0 ? fmt("%5.1f", 100.0 * part / whole) + " %" : std::string("    - %");
+}
+
+nlohmann::json memory_json(const MemoryFootprint& m) {
+    return {{"weights_gib", units::bytes_to_gib(m.weights_bytes)},
+            {"gradients_gib", units::bytes_to_gib(m.gradients_bytes)},
+            {"optimizer_gib", units::bytes_to_gib(m.optimizer_bytes)},
+            {"activations_gib", units::bytes_to_gib(m.activations_bytes)},
+            {"other_gib", units::bytes_to_gib(m.other_bytes)},
+            {"used_gib", units::bytes_to_gib(m.used_bytes())},
+            {"capacity_gib", units::bytes_to_gib(m.capacity_bytes)}};
+}
+
+}  // namespace
+
+std::string format_strategy(const Strategy& s) {
+    std::string out = "tp" + std::to_string(s.tp) + " pp" + std::to_string(s.pp) + " dp" + std::to_string(s.dp) +
+                      " mb" + std::to_string(s.microbatch);
+    if (s.interleave > 1) out += " v" + std::to_string(s.interleave);
+    out += " recompute=" + std::string(to_string(s.recompute));
+    if (s.sequence_parallel) out += " sp";
+    if (s.zero_stage > 0) out += " zero" + std::to_string(s.zero_stage);
+    if (s.offload_optimizer) out += " offload-opt";
+    if (s.offload_weights) out += " offload-weights";
+    if (s.offload_activations) out += " offload-act";
+    if (!s.dp_overlap) out += " no-dp-overlap";
+    if (s.tp_overlap) out += " tp-overlap";
+    return out;
+}
+
+std::string explain(const Result& r) {
+    std::string text(describe(r.reason));
+    switch (r.reason) {
+    case Infeasible::invalid_input: {
+        const auto& rules = field_rules();
+        const auto i = static_cast<std::size_t>(r.detail_a);
+        if (i < rules.size()) text += ": " + std::string(rules[i].path) + " must be " + rules[i].allowed;
+        break;
+    }
+    case Infeasible::too_many_accelerators:
+        text += ": needs " + fmt("%.0f", r.detail_a) + ", has " + fmt("%.0f", r.detail_b);
+        break;
+    case Infeasible::tp_heads:
+    case Infeasible::tp_kv_heads:
+    case Infeasible::tp_ffn:
+    case Infeasible::sequence_parallel_seq:
+        text += ": tp " + fmt("%.0f", r.detail_a) + " vs " + fmt("%.0f", r.detail_b);
+        break;
+    case Infeasible::pp_layers:
+        text += ": pp x interleave = " + fmt("%.0f", r.detail_a) + ", layers = " + fmt("%.0f", r.detail_b);
+        break;
+    case Infeasible::batch_split:
+        text += ": dp x microbatch = " + fmt("%.0f", r.detail_a) + ", global batch = " + fmt("%.0f", r.detail_b);
+        break;
+    case Infeasible::hbm_capacity:
+    case Infeasible::expanded_capacity:
+        text += ": needs " + gib(r.detail_a) + " per accelerator, has " + gib(r.detail_b);
+        break;
+    default: break;
+    }
+    return text;
+}
+
+std::string format_result_text(const Scenario& sc, const Result& r) {
+    const Config& c = sc.config;
+    std::string o;
+    o += "Scenario    " + (sc.name.empty() ? std::string("(unnamed)") : sc.name) + "\n";
+    o += "Model       " + (sc.model_info.name.empty() ? std::string("(unnamed)") : sc.model_info.name) + ", " +
+         fmt("%.1f", total_parameters(c.model) / 1e9) + " B parameters\n";
+    o += "Cluster     " + std::to_string(c.cluster.nodes) + " x " +
+         (sc.node_info.name.empty() ? std::string("node") : sc.node_info.name) + " (" +
+         std::to_string(accelerators_available(c)) + " accelerators)\n";
+    o += "Strategy    " + format_strategy(c.strategy) + "\n";
+    if (r.reason == Infeasible::invalid_input || (!r.feasible && r.iteration_s <= 0)) {
+        o += "Result      INFEASIBLE: " + explain(r) + "\n";
+        return o;
+    }
+    o += std::string("Result      ") + (r.feasible ? "feasible" : "INFEASIBLE: " + explain(r)) + "\n\n";
+    const double T = r.iteration_s;
+    {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "Iteration time          %12s\n", seconds(T).c_str());
+        o += buf;
+    }
+    auto row = [&](const char* name, double v) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "  %s%12s  %s\n", name, seconds(v).c_str(), percent(v, T).c_str());
+        o += buf;
+    };
+    row("compute               ", r.time.compute_s);
+    row("pipeline bubble       ", r.time.bubble_s);
+    row("exposed TP comm       ", r.time.tp_comm_s);
+    row("exposed PP comm       ", r.time.pp_comm_s);
+    row("exposed DP comm       ", r.time.dp_comm_s);
+    row("exposed memory        ", r.time.memory_s);
+    row("optimizer step        ", r.time.optimizer_s);
+    row("other                 ", r.time.other_s);
+    o += "\nThroughput              " + fmt("%.0f", r.tokens_per_s) + " tokens/s\n";
+    o += "Model TFLOP/s per GPU   " + fmt("%.1f", r.model_tflops_per_gpu) + "  (MFU " + fmt("%.1f", 100 * r.mfu) + " %)\n";
+    o += "Hardware TFLOP/s per GPU " + fmt("%.1f", r.hardware_tflops_per_gpu) + "  (incl. recompute)\n";
+    o += "Microbatches / pipeline " + std::to_string(r.microbatches) + "\n";
+    auto mem = [&](const char* tier, const MemoryFootprint& m) {
+        o += std::string("\n") + tier + "  " + gib(m.used_bytes()) + " of " + gib(m.capacity_bytes) + " per accelerator\n";
+        o += "  weights " + gib(m.weights_bytes) + ", gradients " + gib(m.gradients_bytes) + ", optimizer " +
+             gib(m.optimizer_bytes) + ", activations " + gib(m.activations_bytes) + ", other " + gib(m.other_bytes) + "\n";
+    };
+    mem("HBM     ", r.hbm);
+    if (r.expanded.capacity_bytes > 0 || r.expanded.used_bytes() > 0) mem("Expanded", r.expanded);
+    return o;
+}
+
+std::string format_result_json(const Scenario& sc, const Result& r) {
+    nlohmann::ordered_json j;
+    j["scenario"] = sc.name;
+    j["strategy"] = format_strategy(sc.config.strategy);
+    j["feasible"] = r.feasible;
+    j["reason"] = std::string(to_string(r.reason));
+    j["reason_text"] = r.feasible ? std::string() : explain(r);
+    if (r.reason != Infeasible::invalid_input && r.iteration_s > 0) {
+        j["iteration_s"] = r.iteration_s;
+        j["time_s"] = {{"compute", r.time.compute_s},     {"pipeline_bubble", r.time.bubble_s},
+                       {"tp_comm", r.time.tp_comm_s},     {"pp_comm", r.time.pp_comm_s},
+                       {"dp_comm", r.time.dp_comm_s},     {"memory", r.time.memory_s},
+                       {"optimizer", r.time.optimizer_s}, {"other", r.time.other_s}};
+        j["comm_total_s"] = {{"tp", r.comm.tp_s}, {"pp", r.comm.pp_s}, {"dp", r.comm.dp_s}, {"memory", r.comm.memory_s}};
+        j["tokens_per_s"] = r.tokens_per_s;
+        j["model_tflops_per_gpu"] = r.model_tflops_per_gpu;
+        j["hardware_tflops_per_gpu"] = r.hardware_tflops_per_gpu;
+        j["mfu"] = r.mfu;
+        j["microbatches"] = r.microbatches;
+        j["parameters"] = r.parameters;
+        j["memory"] = {{"hbm", memory_json(r.hbm)}, {"expanded", memory_json(r.expanded)}};
+    }
+    return j.dump(2) + "\n";
+}
+
+}  // namespace comet

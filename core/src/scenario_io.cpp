@@ -1,0 +1,232 @@
+#include "comet/scenario.hpp"
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <system_error>
+#include <utility>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "comet/check.hpp"
+#include "json_reader.hpp"
+#include "scenario_sections.hpp"
+
+namespace comet {
+
+namespace {
+
+using nlohmann::ordered_json;
+using namespace sections;
+
+// Returns false when the rest of the file should not be read: it is not a scenario, or it is
+// from a newer format whose keys this build would only misreport as unknown.
+bool read_header(ObjectReader& top) {
+    bool readable = true;
+    std::string format;
+    if (top.required_string("format", format) && format != scenario_format_name) {
+        top.reader().error("format = " + quote_for_message(format),
+                           "must be \"" + std::string(scenario_format_name) + "\" (not a COMET Explorer scenario file)");
+        readable = false;
+    }
+    int version = 0;
+    if (top.required_int("version", version)) {
+        const std::string current = std::to_string(scenario_format_version);
+        if (version > scenario_format_version) {
+            top.error("version", "file was written by a newer COMET Explorer (format version " +
+                                     std::to_string(version) + "); this build reads versions up to " + current);
+            readable = false;
+        } else if (version < 1) {
+            top.reader().error("version = " + std::to_string(version), "must be a format version from 1 to " + current);
+        }
+    }
+    return readable;
+}
+
+void read_scenario(ObjectReader& top, Scenario& s, Derived& derived) {
+    if (!read_header(top)) {
+        top.allow_all();
+        return;
+    }
+    top.optional_string("name", s.name);
+    top.optional_string("description", s.description);
+    Config& c = s.config;
+    top.required_object("model", [&](ObjectReader& o) { read_model(o, c.model, s.model_info, derived); });
+    top.required_object("node", [&](ObjectReader& o) { read_node(o, c.node, s.node_info); });
+    top.required_object("cluster", [&](ObjectReader& o) { o.required_int("nodes", c.cluster.nodes); });
+    top.required_object("training", [&](ObjectReader& o) { read_training(o, c.training); });
+    top.required_object("strategy", [&](ObjectReader& o) { read_strategy(o, c.strategy); });
+}
+
+bool source_has_error(const std::vector<FieldError>& errors, std::string_view source) {
+    for (const auto& e : errors)
+        if (e.path == source) return true;
+    return false;
+}
+
+// Range and cross-field rules live in check_config(); run only on a structurally sound file.
+void check_ranges(JsonReader& r, const Config& c, const Derived& derived) {
+    const std::vector<FieldError> errors = check_config(c);
+    const bool heads_bad = source_has_error(errors, "model.heads");
+    const bool hidden_bad = source_has_error(errors, "model.hidden");
+    for (const FieldError& e : errors) {
+        std::string line = e.message();
+        if (derived.kv_heads && e.path == "model.kv_heads") {
+            if (heads_bad) continue;
+            line += " (model.kv_heads defaults to model.heads)";
+        }
+        if (derived.head_dim && e.path == "model.head_dim") {
+            if (heads_bad || hidden_bad) continue;
+            line += " (model.head_dim defaults to model.hidden / model.heads)";
+        }
+        r.error("", line);
+    }
+}
+
+Loaded<Scenario> finish(JsonReader& r, std::optional<Scenario> s) {
+    Loaded<Scenario> out;
+    out.errors = r.take_errors();
+    if (out.errors.empty()) out.value = std::move(s);
+    return out;
+}
+
+// ---- atomic save -------------------------------------------------------------------------
+
+std::string errno_text(int err) { return std::generic_category().message(err); }
+
+// Unique enough among concurrent savers; O_EXCL catches the rest.
+std::string temp_suffix() {
+    static std::atomic<std::uint64_t> counter{0};
+    std::uint64_t x = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+                      (static_cast<std::uint64_t>(::getpid()) << 32) ^ (counter.fetch_add(1) * 0x9E3779B97F4A7C15ull);
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    char buf[20];
+    std::snprintf(buf, sizeof buf, "%012llx", static_cast<unsigned long long>(x & 0xFFFFFFFFFFFFull));
+    return buf;
+}
+
+// Opens a new temporary file beside `file`; returns the descriptor or -1 with errno set.
+int create_temp_beside(const std::filesystem::path& file, std::filesystem::path& temp) {
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        temp = file;
+        temp += ".tmp-" + temp_suffix();
+        const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    return -1;
+}
+
+std::string write_all(int fd, std::string_view text) {
+    while (!text.empty()) {
+        const ssize_t n = ::write(fd, text.data(), text.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return "cannot write: " + errno_text(errno);
+        text.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return {};
+}
+
+// A replaced file keeps its permissions instead of getting the umask default.
+void copy_mode(int fd, const std::filesystem::path& file) {
+    struct stat st {};
+    if (::stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode)) (void)::fchmod(fd, st.st_mode & 07777);
+}
+
+// Writes, flushes and closes; returns the problem or an empty string.
+std::string write_and_sync(int fd, const std::filesystem::path& file, std::string_view text) {
+    copy_mode(fd, file);
+    std::string problem = write_all(fd, text);
+    if (problem.empty() && ::fsync(fd) != 0) problem = "cannot flush to disk: " + errno_text(errno);
+    if (::close(fd) != 0 && problem.empty()) problem = "cannot close: " + errno_text(errno);
+    return problem;
+}
+
+// Makes the rename itself durable; failure here does not endanger either file version.
+void sync_directory(const std::filesystem::path& dir) {
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    (void)::fsync(fd);
+    ::close(fd);
+}
+
+}  // namespace
+
+// ---- public API --------------------------------------------------------------------------
+
+
+Loaded<Scenario> parse_scenario(std::string_view json_text, std::string_view label) {
+    JsonReader r{std::string(label)};
+    try {
+        r.set_allowed_hint(allowed_by_rule);
+        const std::optional<nlohmann::json> doc = r.parse(json_text);
+        if (!doc) return finish(r, std::nullopt);
+        Scenario s;
+        Derived derived;
+        r.object(*doc, [&](ObjectReader& top) { read_scenario(top, s, derived); });
+        if (r.ok()) check_ranges(r, s.config, derived);
+        return finish(r, std::move(s));
+    } catch (const std::exception& e) {  // allocation failure on hostile input
+        r.error("", std::string("could not be read: ") + e.what());
+        return finish(r, std::nullopt);
+    }
+}
+
+Loaded<Scenario> load_scenario_file(const std::filesystem::path& file) {
+    std::string text;
+    if (std::string problem = read_json_file(file, text); !problem.empty()) {
+        Loaded<Scenario> out;
+        out.errors.push_back(file.string() + ": " + problem);
+        return out;
+    }
+    return parse_scenario(text, file.string());
+}
+
+std::string scenario_to_json(const Scenario& s) {
+    const Config& c = s.config;
+    ordered_json j;
+    j["format"] = scenario_format_name;
+    j["version"] = scenario_format_version;
+    j["name"] = s.name;
+    j["description"] = s.description;
+    j["model"] = model_json(c.model, s.model_info);
+    j["node"] = node_json(c.node, s.node_info);
+    j["cluster"]["nodes"] = c.cluster.nodes;
+    j["training"] = training_json(c.training);
+    j["strategy"] = strategy_json(c.strategy);
+    return j.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::string save_text_atomically(const std::filesystem::path& file, std::string_view text) {
+    const std::string failed = "cannot save " + file.string() + ": ";
+    if (!file.has_filename()) return failed + "not a file name";
+    std::filesystem::path temp;
+    const int fd = create_temp_beside(file, temp);
+    if (fd < 0) return failed + "cannot create a temporary file beside it: " + errno_text(errno);
+    std::string problem = write_and_sync(fd, file, text);
+    if (problem.empty() && ::rename(temp.c_str(), file.c_str()) != 0)
+        problem = "cannot replace it: " + errno_text(errno);
+    if (!problem.empty()) {
+        ::unlink(temp.c_str());
+        return failed + problem;
+    }
+    sync_directory(file.has_parent_path() ? file.parent_path() : std::filesystem::path("."));
+    return {};
+}
+
+std::string save_scenario_file(const std::filesystem::path& file, const Scenario& s) {
+    try {
+        return save_text_atomically(file, scenario_to_json(s));
+    } catch (const std::exception& e) {
+        return "cannot save " + file.string() + ": " + e.what();
+    }
+}
+
+}  // namespace comet

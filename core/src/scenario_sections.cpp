@@ -1,0 +1,224 @@
+#include "scenario_sections.hpp"
+
+#include "comet/check.hpp"
+
+namespace comet {
+namespace sections {
+
+using nlohmann::ordered_json;
+
+// ---- reading -----------------------------------------------------------------------------
+
+std::string allowed_by_rule(std::string_view path) {
+    for (const FieldRule& r : field_rules())
+        if (path == r.path) return r.allowed;
+    return {};
+}
+
+static void derive_head_dim(ObjectReader& o, ModelSpec& m) {
+    if (m.heads <= 0) return;  // reported by the range check
+    if (m.hidden % m.heads != 0) {
+        o.error("head_dim", "missing; required because model.hidden (" + std::to_string(m.hidden) +
+                                ") is not divisible by model.heads (" + std::to_string(m.heads) + ")");
+        return;
+    }
+    m.head_dim = m.hidden / m.heads;
+}
+
+void read_model(ObjectReader& o, ModelSpec& m, Provenance& info, Derived& derived) {
+    o.optional_string("name", info.name);
+    o.optional_string("source", info.source);
+    o.required_int("layers", m.layers);
+    const bool hidden_ok = o.required_int("hidden", m.hidden);
+    const bool heads_ok = o.required_int("heads", m.heads);
+    if (!o.optional_int("kv_heads", m.kv_heads) && !o.has("kv_heads")) {
+        m.kv_heads = m.heads;
+        derived.kv_heads = true;
+    }
+    if (!o.optional_int("head_dim", m.head_dim) && !o.has("head_dim")) {
+        derived.head_dim = true;
+        if (hidden_ok && heads_ok) derive_head_dim(o, m);
+    }
+    o.required_int("ffn_hidden", m.ffn_hidden);
+    o.optional_bool("gated_mlp", m.gated_mlp);
+    o.required_int("seq_len", m.seq_len);
+    o.required_int("vocab", m.vocab);
+    o.optional_bool("tied_embeddings", m.tied_embeddings);
+    o.optional_bool("bias", m.bias);
+    o.optional_bool("learned_position_embeddings", m.learned_position_embeddings);
+}
+
+static void read_expanded(ObjectReader& o, ExpandedMemory& e) {
+    o.optional_number("capacity_gib", e.capacity_gib);
+    o.optional_number("bandwidth_gbps", e.bandwidth_gbps);
+    o.optional_number("latency_us", e.latency_us);
+    o.optional_enum("attach", e.attach, attach_names);
+    o.optional_int("pool_nodes", e.pool_nodes);
+}
+
+void read_node(ObjectReader& o, NodeSpec& n, Provenance& info) {
+    o.optional_string("name", info.name);
+    o.optional_string("source", info.source);
+    o.required_int("accelerators", n.accelerators);
+    o.required_number("matrix_fp16_tflops", n.matrix_fp16_tflops);
+    o.optional_number("matrix_fp8_tflops", n.matrix_fp8_tflops);
+    o.required_number("vector_tflops", n.vector_tflops);
+    o.optional_object("gemm", [&](ObjectReader& g) {
+        g.optional_number("max_fraction", n.gemm.max_fraction);
+        g.optional_number("tile_overhead_k", n.gemm.tile_overhead_k);
+        g.optional_number("launch_overhead_us", n.gemm.launch_overhead_us);
+    });
+    o.required_number("hbm_capacity_gib", n.hbm_capacity_gib);
+    o.required_number("hbm_bandwidth_gbps", n.hbm_bandwidth_gbps);
+    o.optional_number("hbm_efficiency", n.hbm_efficiency);
+    o.optional_number("hbm_reserved_gib", n.hbm_reserved_gib);
+    o.optional_object("expanded", [&](ObjectReader& e) { read_expanded(e, n.expanded); });
+    o.required_object("scale_up", [&](ObjectReader& s) {
+        s.required_int("domain_size", n.scale_up.domain_size);
+        s.required_number("bandwidth_gbps", n.scale_up.bandwidth_gbps);
+        s.optional_number("latency_us", n.scale_up.latency_us);
+        s.optional_number("efficiency", n.scale_up.efficiency);
+    });
+    o.required_object("scale_out", [&](ObjectReader& s) {
+        s.required_number("bandwidth_gbps", n.scale_out.bandwidth_gbps);
+        s.optional_number("latency_us", n.scale_out.latency_us);
+        s.optional_number("efficiency", n.scale_out.efficiency);
+    });
+}
+
+void read_training(ObjectReader& o, TrainingSpec& t) {
+    o.required_int("global_batch", t.global_batch);
+    o.optional_enum("precision", t.precision, precision_names);
+    o.optional_enum("optimizer", t.optimizer, optimizer_names);
+    o.optional_enum("grad_reduce", t.grad_reduce, grad_dtype_names);
+    o.optional_enum("attention", t.attention, attention_names);
+    o.optional_bool("dropout", t.dropout);
+}
+
+void read_strategy(ObjectReader& o, Strategy& s) {
+    o.required_int("tp", s.tp);
+    o.required_int("pp", s.pp);
+    o.required_int("dp", s.dp);
+    o.required_int("microbatch", s.microbatch);
+    o.optional_int("interleave", s.interleave);
+    o.optional_enum("recompute", s.recompute, recompute_names);
+    o.optional_bool("sequence_parallel", s.sequence_parallel);
+    o.optional_int("zero_stage", s.zero_stage);
+    o.optional_bool("offload_optimizer", s.offload_optimizer);
+    o.optional_bool("offload_weights", s.offload_weights);
+    o.optional_bool("offload_activations", s.offload_activations);
+    o.optional_bool("dp_overlap", s.dp_overlap);
+    o.optional_bool("tp_overlap", s.tp_overlap);
+    o.optional_bool("pp_scatter_gather", s.pp_scatter_gather);
+}
+
+// ---- writing -----------------------------------------------------------------------------
+
+ordered_json model_json(const ModelSpec& m, const Provenance& info) {
+    ordered_json j;
+    j["name"] = info.name;
+    j["source"] = info.source;
+    j["layers"] = m.layers;
+    j["hidden"] = m.hidden;
+    j["heads"] = m.heads;
+    j["kv_heads"] = m.kv_heads;
+    j["head_dim"] = m.head_dim;
+    j["ffn_hidden"] = m.ffn_hidden;
+    j["gated_mlp"] = m.gated_mlp;
+    j["seq_len"] = m.seq_len;
+    j["vocab"] = m.vocab;
+    j["tied_embeddings"] = m.tied_embeddings;
+    j["bias"] = m.bias;
+    j["learned_position_embeddings"] = m.learned_position_embeddings;
+    return j;
+}
+
+static ordered_json network_json(const ScaleUpNetwork& s) {
+    ordered_json j;
+    j["domain_size"] = s.domain_size;
+    j["bandwidth_gbps"] = s.bandwidth_gbps;
+    j["latency_us"] = s.latency_us;
+    j["efficiency"] = s.efficiency;
+    return j;
+}
+
+static ordered_json network_json(const ScaleOutNetwork& s) {
+    ordered_json j;
+    j["bandwidth_gbps"] = s.bandwidth_gbps;
+    j["latency_us"] = s.latency_us;
+    j["efficiency"] = s.efficiency;
+    return j;
+}
+
+static ordered_json expanded_json(const ExpandedMemory& e) {
+    ordered_json j;
+    j["capacity_gib"] = e.capacity_gib;
+    j["bandwidth_gbps"] = e.bandwidth_gbps;
+    j["latency_us"] = e.latency_us;
+    j["attach"] = to_string(e.attach);
+    j["pool_nodes"] = e.pool_nodes;
+    return j;
+}
+
+ordered_json node_json(const NodeSpec& n, const Provenance& info) {
+    ordered_json j;
+    j["name"] = info.name;
+    j["source"] = info.source;
+    j["accelerators"] = n.accelerators;
+    j["matrix_fp16_tflops"] = n.matrix_fp16_tflops;
+    j["matrix_fp8_tflops"] = n.matrix_fp8_tflops;
+    j["vector_tflops"] = n.vector_tflops;
+    j["gemm"]["max_fraction"] = n.gemm.max_fraction;
+    j["gemm"]["tile_overhead_k"] = n.gemm.tile_overhead_k;
+    j["gemm"]["launch_overhead_us"] = n.gemm.launch_overhead_us;
+    j["hbm_capacity_gib"] = n.hbm_capacity_gib;
+    j["hbm_bandwidth_gbps"] = n.hbm_bandwidth_gbps;
+    j["hbm_efficiency"] = n.hbm_efficiency;
+    j["hbm_reserved_gib"] = n.hbm_reserved_gib;
+    j["expanded"] = expanded_json(n.expanded);
+    j["scale_up"] = network_json(n.scale_up);
+    j["scale_out"] = network_json(n.scale_out);
+    return j;
+}
+
+ordered_json training_json(const TrainingSpec& t) {
+    ordered_json j;
+    j["global_batch"] = t.global_batch;
+    j["precision"] = to_string(t.precision);
+    j["optimizer"] = to_string(t.optimizer);
+    j["grad_reduce"] = to_string(t.grad_reduce);
+    j["attention"] = to_string(t.attention);
+    j["dropout"] = t.dropout;
+    return j;
+}
+
+ordered_json strategy_json(const Strategy& s) {
+    ordered_json j;
+    j["tp"] = s.tp;
+    j["pp"] = s.pp;
+    j["dp"] = s.dp;
+    j["microbatch"] = s.microbatch;
+    j["interleave"] = s.interleave;
+    j["recompute"] = to_string(s.recompute);
+    j["sequence_parallel"] = s.sequence_parallel;
+    j["zero_stage"] = s.zero_stage;
+    j["offload_optimizer"] = s.offload_optimizer;
+    j["offload_weights"] = s.offload_weights;
+    j["offload_activations"] = s.offload_activations;
+    j["dp_overlap"] = s.dp_overlap;
+    j["tp_overlap"] = s.tp_overlap;
+    j["pp_scatter_gather"] = s.pp_scatter_gather;
+    return j;
+}
+
+}  // namespace sections
+
+std::string_view to_string(Precision v) noexcept { return sections::name_of(sections::precision_names, v); }
+std::string_view to_string(Recompute v) noexcept { return sections::name_of(sections::recompute_names, v); }
+std::string_view to_string(AttentionKernel v) noexcept { return sections::name_of(sections::attention_names, v); }
+std::string_view to_string(Optimizer v) noexcept { return sections::name_of(sections::optimizer_names, v); }
+std::string_view to_string(GradDtype v) noexcept { return sections::name_of(sections::grad_dtype_names, v); }
+std::string_view to_string(ExpandedAttach v) noexcept { return sections::name_of(sections::attach_names, v); }
+
+
+}  // namespace comet

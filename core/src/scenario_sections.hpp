@@ -1,0 +1,55 @@
+#pragma once
+// Readers and writers of the sections shared by scenario and preset files (model, node,
+// training, strategy), and the names of enum values as they appear in files. Internal to core.
+
+#include <array>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "comet/scenario.hpp"
+#include "json_reader.hpp"
+
+namespace comet::sections {
+
+inline constexpr std::array<EnumName<Precision>, 3> precision_names{
+    {{"fp16", Precision::fp16}, {"bf16", Precision::bf16}, {"fp8", Precision::fp8}}};
+inline constexpr std::array<EnumName<Recompute>, 3> recompute_names{
+    {{"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}}};
+inline constexpr std::array<EnumName<AttentionKernel>, 2> attention_names{
+    {{"unfused", AttentionKernel::unfused}, {"fused", AttentionKernel::fused}}};
+inline constexpr std::array<EnumName<Optimizer>, 2> optimizer_names{{{"adam", Optimizer::adam}, {"sgd", Optimizer::sgd}}};
+inline constexpr std::array<EnumName<GradDtype>, 2> grad_dtype_names{{{"fp32", GradDtype::fp32}, {"bf16", GradDtype::bf16}}};
+inline constexpr std::array<EnumName<ExpandedAttach>, 3> attach_names{{{"per_accelerator", ExpandedAttach::per_accelerator},
+                                                                 {"per_node", ExpandedAttach::per_node},
+                                                                 {"pooled", ExpandedAttach::pooled}}};
+
+template <class E, std::size_t N>
+inline constexpr std::string_view name_of(const std::array<EnumName<E>, N>& names, E v) noexcept {
+    for (const auto& n : names)
+        if (n.value == v) return n.name;
+    return "invalid";
+}
+
+// Keys the file left out whose defaults derive from other keys; a range error on them is
+// only a consequence of an error on their source, so it is not reported twice.
+struct Derived {
+    bool kv_heads = false;
+    bool head_dim = false;
+};
+
+// What is allowed at a key path, from the range-rule table (for type-error messages).
+[[nodiscard]] std::string allowed_by_rule(std::string_view path);
+
+void read_model(ObjectReader& o, ModelSpec& m, Provenance& info, Derived& derived);
+void read_node(ObjectReader& o, NodeSpec& n, Provenance& info);
+void read_training(ObjectReader& o, TrainingSpec& t);
+void read_strategy(ObjectReader& o, Strategy& s);
+
+[[nodiscard]] nlohmann::ordered_json model_json(const ModelSpec& m, const Provenance& info);
+[[nodiscard]] nlohmann::ordered_json node_json(const NodeSpec& n, const Provenance& info);
+[[nodiscard]] nlohmann::ordered_json training_json(const TrainingSpec& t);
+[[nodiscard]] nlohmann::ordered_json strategy_json(const Strategy& s);
+
+}  // namespace comet::sections

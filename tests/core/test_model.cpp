@@ -1,0 +1,1619 @@
+// Unit tests of the core model (comet_core) against closed forms written here from the published
+// formulas (see /work/shared/model-notes.md): Narayanan et al. 2021 (parameters eq. 2, FLOPs eq. 3,
+// pipeline bubble), Korthikanti et al. 2022 (activation memory, Table 2), ring collectives, plus
+// structural properties of evaluate(): the time breakdown adds up, faster hardware is never slower,
+// impossible or invalid inputs are reported with a reason and never produce NaN.
+
+#include <QByteArray>
+#include <QString>
+#include <QTest>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "comet/check.hpp"
+#include "comet/collectives.hpp"
+#include "comet/evaluate.hpp"
+#include "comet/memory.hpp"
+#include "comet/pipeline.hpp"
+#include "comet/result.hpp"
+#include "comet/spec.hpp"
+#include "comet/workload.hpp"
+
+using namespace comet;
+
+Q_DECLARE_METATYPE(comet::Config)
+Q_DECLARE_METATYPE(comet::ModelSpec)
+Q_DECLARE_METATYPE(comet::Infeasible)
+Q_DECLARE_METATYPE(comet::Recompute)
+
+namespace {
+
+constexpr double gib = 1073741824.0;
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures: models and a DGX-A100-like node, written out here so the tests do not depend on
+// preset files.
+
+ModelSpec gpt_model(int layers, int hidden, int heads, int seq_len = 2048, int vocab = 51200) {
+    ModelSpec m;
+    m.layers = layers;
+    m.hidden = hidden;
+    m.heads = heads;
+    m.kv_heads = heads;
+    m.head_dim = hidden / heads;
+    m.ffn_hidden = 4 * hidden;
+    m.gated_mlp = false;
+    m.seq_len = seq_len;
+    m.vocab = vocab;
+    m.tied_embeddings = true;
+    m.bias = true;
+    m.learned_position_embeddings = true;
+    return m;
+}
+
+ModelSpec llama_model(int layers, int hidden, int heads, int kv_heads, int ffn, int vocab, int seq_len) {
+    ModelSpec m;
+    m.layers = layers;
+    m.hidden = hidden;
+    m.heads = heads;
+    m.kv_heads = kv_heads;
+    m.head_dim = hidden / heads;
+    m.ffn_hidden = ffn;
+    m.gated_mlp = true;
+    m.seq_len = seq_len;
+    m.vocab = vocab;
+    m.tied_embeddings = false;
+    m.bias = false;
+    m.learned_position_embeddings = false;
+    return m;
+}
+
+// DGX A100 80GB: 8 GPUs, 312 TFLOP/s dense fp16, 78 TFLOP/s vector, 80 GiB at 2039 GB/s,
+// NVLink 300 GB/s per direction in a domain of 8, 25 GB/s scale-out per GPU (200 Gb/s HDR).
+NodeSpec dgx_a100() {
+    NodeSpec n;
+    n.accelerators = 8;
+    n.matrix_fp16_tflops = 312;
+    n.matrix_fp8_tflops = 0;
+    n.vector_tflops = 78;
+    n.hbm_capacity_gib = 80;
+    n.hbm_bandwidth_gbps = 2039;
+    n.scale_up.domain_size = 8;
+    n.scale_up.bandwidth_gbps = 300;
+    n.scale_out.bandwidth_gbps = 25;
+    return n;
+}
+
+Config make_config(const ModelSpec& m, int nodes, int tp, int pp, int dp, int microbatch, long long global_batch,
+                   Recompute rc = Recompute::none) {
+    Config c;
+    c.model = m;
+    c.node = dgx_a100();
+    c.cluster.nodes = nodes;
+    c.training.global_batch = global_batch;
+    c.training.precision = Precision::fp16;
+    c.strategy.tp = tp;
+    c.strategy.pp = pp;
+    c.strategy.dp = dp;
+    c.strategy.microbatch = microbatch;
+    c.strategy.recompute = rc;
+    return c;
+}
+
+// A baseline that fits: GPT 1.3B (24 x 2048, 16 heads) on 4 DGX nodes, tp 2, pp 2, dp 8.
+Config baseline() {
+    return make_config(gpt_model(24, 2048, 16), 4, 2, 2, 8, 2, 128);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers.
+
+bool close_rel(double actual, double expected, double rel) {
+    return std::abs(actual - expected) <= rel * std::max(std::abs(actual), std::abs(expected));
+}
+
+QByteArray qs(std::string_view s) { return QByteArray(s.data(), static_cast<qsizetype>(s.size())); }
+
+QByteArray num(double v) { return QByteArray::number(v, 'g', 17); }
+
+// Every number in a Result (allocation-free, so it can run in a forked child).
+std::array<std::pair<const char*, double>, 34> result_numbers(const Result& r) {
+    return {{{"detail_a", r.detail_a},
+            {"detail_b", r.detail_b},
+            {"iteration_s", r.iteration_s},
+            {"time.compute_s", r.time.compute_s},
+            {"time.bubble_s", r.time.bubble_s},
+            {"time.tp_comm_s", r.time.tp_comm_s},
+            {"time.pp_comm_s", r.time.pp_comm_s},
+            {"time.dp_comm_s", r.time.dp_comm_s},
+            {"time.memory_s", r.time.memory_s},
+            {"time.optimizer_s", r.time.optimizer_s},
+            {"time.other_s", r.time.other_s},
+            {"comm.tp_s", r.comm.tp_s},
+            {"comm.pp_s", r.comm.pp_s},
+            {"comm.dp_s", r.comm.dp_s},
+            {"comm.memory_s", r.comm.memory_s},
+            {"hbm.weights_bytes", r.hbm.weights_bytes},
+            {"hbm.gradients_bytes", r.hbm.gradients_bytes},
+            {"hbm.optimizer_bytes", r.hbm.optimizer_bytes},
+            {"hbm.activations_bytes", r.hbm.activations_bytes},
+            {"hbm.other_bytes", r.hbm.other_bytes},
+            {"hbm.capacity_bytes", r.hbm.capacity_bytes},
+            {"expanded.weights_bytes", r.expanded.weights_bytes},
+            {"expanded.gradients_bytes", r.expanded.gradients_bytes},
+            {"expanded.optimizer_bytes", r.expanded.optimizer_bytes},
+            {"expanded.activations_bytes", r.expanded.activations_bytes},
+            {"expanded.other_bytes", r.expanded.other_bytes},
+            {"expanded.capacity_bytes", r.expanded.capacity_bytes},
+            {"parameters", r.parameters},
+            {"model_flops", r.model_flops},
+            {"hardware_flops", r.hardware_flops},
+            {"tokens_per_s", r.tokens_per_s},
+            {"model_tflops_per_gpu", r.model_tflops_per_gpu},
+            {"hardware_tflops_per_gpu", r.hardware_tflops_per_gpu},
+            {"mfu", r.mfu}}};
+}
+
+bool all_finite(const Result& r) {
+    for (const auto& [name, v] : result_numbers(r))
+        if (!std::isfinite(v)) return false;
+    return true;
+}
+
+// Name of the first non-finite number in the result, or empty.
+QByteArray first_nonfinite(const Result& r) {
+    for (const auto& [name, v] : result_numbers(r))
+        if (!std::isfinite(v)) return QByteArray(name) + " = " + num(v);
+    return {};
+}
+
+// Ring collectives among n ranks, message S bytes, per-rank bandwidth beta, latency alpha
+// (model-notes, "Time").
+double ring_ar(double S, int n, double beta, double alpha) {
+    if (n <= 1) return 0.0;
+    return 2.0 * (n - 1) / n * S / beta + 2.0 * (n - 1) * alpha;
+}
+double ring_rs(double S, int n, double beta, double alpha) {
+    if (n <= 1) return 0.0;
+    return static_cast<double>(n - 1) / n * S / beta + (n - 1) * alpha;
+}
+
+// Korthikanti et al. 2022, Table 2: activation bytes per layer per microbatch (16-bit
+// activations, 1-byte dropout masks, unfused attention).
+double korthikanti(double s, double b, double h, double a, double t, bool sp, Recompute rc) {
+    const double sbh = s * b * h;
+    switch (rc) {
+    case Recompute::full: return 2.0 * sbh / (sp ? t : 1.0);
+    case Recompute::selective: return sp ? sbh * 34.0 / t : sbh * (10.0 + 24.0 / t);
+    case Recompute::none: break;
+    }
+    return sp ? sbh * (34.0 + 5.0 * a * s / h) / t : sbh * (10.0 + 24.0 / t + 5.0 * a * s / (h * t));
+}
+
+// Narayanan 2021 eq. 2.
+double narayanan_params(double L, double h, double V, double s) {
+    return 12.0 * L * h * h * (1.0 + 13.0 / (12.0 * h) + (V + s) / (12.0 * L * h));
+}
+
+// Narayanan 2021 eq. 3 (full recompute: forward twice), B sequences.
+double narayanan_flops_full(double B, double s, double L, double h, double V) {
+    return 96.0 * B * s * L * h * h * (1.0 + s / (6.0 * h) + V / (16.0 * L * h));
+}
+
+// The same count without recomputation: three passes of the forward GEMMs.
+double narayanan_flops_none(double B, double s, double L, double h, double V) {
+    return 72.0 * B * s * L * h * h * (1.0 + s / (6.0 * h) + V / (12.0 * L * h));
+}
+
+// Inputs that the monotonicity tests scale.
+struct Knob {
+    const char* name;
+    double& (*ref)(Config&);
+};
+
+const std::vector<Knob>& speed_knobs() {
+    static const std::vector<Knob> knobs = {
+        {"node.matrix_fp16_tflops", [](Config& c) -> double& { return c.node.matrix_fp16_tflops; }},
+        {"node.vector_tflops", [](Config& c) -> double& { return c.node.vector_tflops; }},
+        {"node.hbm_bandwidth_gbps", [](Config& c) -> double& { return c.node.hbm_bandwidth_gbps; }},
+        {"node.scale_up.bandwidth_gbps", [](Config& c) -> double& { return c.node.scale_up.bandwidth_gbps; }},
+        {"node.scale_out.bandwidth_gbps", [](Config& c) -> double& { return c.node.scale_out.bandwidth_gbps; }},
+        {"node.expanded.bandwidth_gbps", [](Config& c) -> double& { return c.node.expanded.bandwidth_gbps; }},
+    };
+    return knobs;
+}
+
+const std::vector<Knob>& latency_knobs() {
+    static const std::vector<Knob> knobs = {
+        {"node.scale_up.latency_us", [](Config& c) -> double& { return c.node.scale_up.latency_us; }},
+        {"node.scale_out.latency_us", [](Config& c) -> double& { return c.node.scale_out.latency_us; }},
+        {"node.expanded.latency_us", [](Config& c) -> double& { return c.node.expanded.latency_us; }},
+        {"node.gemm.launch_overhead_us", [](Config& c) -> double& { return c.node.gemm.launch_overhead_us; }},
+    };
+    return knobs;
+}
+
+const std::vector<Knob>& capacity_knobs() {
+    static const std::vector<Knob> knobs = {
+        {"node.hbm_capacity_gib", [](Config& c) -> double& { return c.node.hbm_capacity_gib; }},
+        {"node.expanded.capacity_gib", [](Config& c) -> double& { return c.node.expanded.capacity_gib; }},
+    };
+    return knobs;
+}
+
+// Every double input of NodeSpec, with its key path.
+const std::vector<Knob>& double_fields() {
+    static const std::vector<Knob> fields = {
+        {"node.matrix_fp16_tflops", [](Config& c) -> double& { return c.node.matrix_fp16_tflops; }},
+        {"node.matrix_fp8_tflops", [](Config& c) -> double& { return c.node.matrix_fp8_tflops; }},
+        {"node.vector_tflops", [](Config& c) -> double& { return c.node.vector_tflops; }},
+        {"node.gemm.max_fraction", [](Config& c) -> double& { return c.node.gemm.max_fraction; }},
+        {"node.gemm.tile_overhead_k", [](Config& c) -> double& { return c.node.gemm.tile_overhead_k; }},
+        {"node.gemm.launch_overhead_us", [](Config& c) -> double& { return c.node.gemm.launch_overhead_us; }},
+        {"node.hbm_capacity_gib", [](Config& c) -> double& { return c.node.hbm_capacity_gib; }},
+        {"node.hbm_bandwidth_gbps", [](Config& c) -> double& { return c.node.hbm_bandwidth_gbps; }},
+        {"node.hbm_efficiency", [](Config& c) -> double& { return c.node.hbm_efficiency; }},
+        {"node.hbm_reserved_gib", [](Config& c) -> double& { return c.node.hbm_reserved_gib; }},
+        {"node.expanded.capacity_gib", [](Config& c) -> double& { return c.node.expanded.capacity_gib; }},
+        {"node.expanded.bandwidth_gbps", [](Config& c) -> double& { return c.node.expanded.bandwidth_gbps; }},
+        {"node.expanded.latency_us", [](Config& c) -> double& { return c.node.expanded.latency_us; }},
+        {"node.scale_up.bandwidth_gbps", [](Config& c) -> double& { return c.node.scale_up.bandwidth_gbps; }},
+        {"node.scale_up.latency_us", [](Config& c) -> double& { return c.node.scale_up.latency_us; }},
+        {"node.scale_up.efficiency", [](Config& c) -> double& { return c.node.scale_up.efficiency; }},
+        {"node.scale_out.bandwidth_gbps", [](Config& c) -> double& { return c.node.scale_out.bandwidth_gbps; }},
+        {"node.scale_out.latency_us", [](Config& c) -> double& { return c.node.scale_out.latency_us; }},
+        {"node.scale_out.efficiency", [](Config& c) -> double& { return c.node.scale_out.efficiency; }},
+    };
+    return fields;
+}
+
+// Every integer input, with its key path.
+struct IntField {
+    const char* name;
+    void (*set)(Config&, long long);
+};
+
+const std::vector<IntField>& int_fields() {
+    static const std::vector<IntField> fields = {
+        {"model.layers", [](Config& c, long long v) { c.model.layers = static_cast<int>(v); }},
+        {"model.hidden", [](Config& c, long long v) { c.model.hidden = static_cast<int>(v); }},
+        {"model.heads", [](Config& c, long long v) { c.model.heads = static_cast<int>(v); }},
+        {"model.kv_heads", [](Config& c, long long v) { c.model.kv_heads = static_cast<int>(v); }},
+        {"model.head_dim", [](Config& c, long long v) { c.model.head_dim = static_cast<int>(v); }},
+        {"model.ffn_hidden", [](Config& c, long long v) { c.model.ffn_hidden = static_cast<int>(v); }},
+        {"model.seq_len", [](Config& c, long long v) { c.model.seq_len = static_cast<int>(v); }},
+        {"model.vocab", [](Config& c, long long v) { c.model.vocab = static_cast<int>(v); }},
+        {"node.accelerators", [](Config& c, long long v) { c.node.accelerators = static_cast<int>(v); }},
+        {"node.expanded.pool_nodes", [](Config& c, long long v) { c.node.expanded.pool_nodes = static_cast<int>(v); }},
+        {"node.scale_up.domain_size", [](Config& c, long long v) { c.node.scale_up.domain_size = static_cast<int>(v); }},
+        {"cluster.nodes", [](Config& c, long long v) { c.cluster.nodes = static_cast<int>(v); }},
+        {"training.global_batch", [](Config& c, long long v) { c.training.global_batch = v; }},
+        {"strategy.tp", [](Config& c, long long v) { c.strategy.tp = static_cast<int>(v); }},
+        {"strategy.pp", [](Config& c, long long v) { c.strategy.pp = static_cast<int>(v); }},
+        {"strategy.dp", [](Config& c, long long v) { c.strategy.dp = static_cast<int>(v); }},
+        {"strategy.microbatch", [](Config& c, long long v) { c.strategy.microbatch = static_cast<int>(v); }},
+        {"strategy.interleave", [](Config& c, long long v) { c.strategy.interleave = static_cast<int>(v); }},
+        {"strategy.zero_stage", [](Config& c, long long v) { c.strategy.zero_stage = static_cast<int>(v); }},
+    };
+    return fields;
+}
+
+// Starting points for the monotonicity tests; each must be feasible.
+std::vector<std::pair<const char*, Config>> monotonic_bases() {
+    std::vector<std::pair<const char*, Config>> out;
+    out.emplace_back("1.3B dp32", make_config(gpt_model(24, 2048, 16), 4, 1, 1, 32, 4, 512));
+    out.emplace_back("18.4B tp8 dp32 full", make_config(gpt_model(40, 6144, 48), 32, 8, 1, 32, 1, 1024, Recompute::full));
+    {
+        Config c = make_config(gpt_model(48, 8192, 64), 64, 8, 2, 32, 1, 1536, Recompute::full);
+        c.strategy.interleave = 2;
+        out.emplace_back("39.1B tp8 pp2 v2", c);
+    }
+    {
+        Config c = baseline();
+        c.strategy.sequence_parallel = true;
+        c.strategy.recompute = Recompute::selective;
+        c.strategy.tp_overlap = true;
+        c.strategy.zero_stage = 1;
+        out.emplace_back("1.3B sp selective tp_overlap zero1", c);
+    }
+    {
+        Config c = baseline();
+        c.strategy.zero_stage = 3;
+        c.strategy.tp = 1;
+        c.strategy.pp = 1;
+        c.strategy.dp = 32;
+        c.strategy.microbatch = 1;
+        out.emplace_back("1.3B zero3 dp32", c);
+    }
+    {
+        Config c = baseline();
+        c.node.expanded.capacity_gib = 1024;
+        c.node.expanded.bandwidth_gbps = 200;
+        c.strategy.offload_optimizer = true;
+        c.strategy.offload_weights = true;
+        c.strategy.offload_activations = true;
+        // Fails: weight/activation offload and the overlapped DP all-reduce (dp 8) share one
+        // compute window -- see the BUG note at monotonicitySweep_data().
+        out.emplace_back("1.3B offload all", c);
+    }
+    {
+        // ZeRO-3 weight gathers across a slow scale-out network and activations offloaded
+        // to a slow expanded tier: both streams are longer than the compute they overlap.
+        // Fails: the two streams each subtract the same compute window -- see the BUG note at
+        // monotonicitySweep_data().
+        Config c = make_config(gpt_model(24, 2048, 16), 4, 1, 1, 32, 1, 128);
+        c.node.scale_out.bandwidth_gbps = 5;
+        c.node.expanded.capacity_gib = 1024;
+        c.node.expanded.bandwidth_gbps = 40;
+        c.strategy.zero_stage = 3;
+        c.strategy.offload_activations = true;
+        out.emplace_back("1.3B zero3 + activation offload, both exposed", c);
+    }
+    {
+        ModelSpec m = llama_model(32, 4096, 32, 8, 14336, 128256, 8192);
+        Config c = make_config(m, 4, 4, 2, 4, 1, 64, Recompute::selective);
+        c.training.precision = Precision::bf16;
+        c.training.attention = AttentionKernel::fused;
+        c.training.dropout = false;
+        c.strategy.sequence_parallel = true;
+        out.emplace_back("Llama-3-8B fused tp4 pp2 dp4", c);
+    }
+    return out;
+}
+
+}  // namespace
+
+class TestModel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void gptParameters_data();
+    void gptParameters();
+    void llamaParameters_data();
+    void llamaParameters();
+    void forwardGemmFlops_data();
+    void forwardGemmFlops();
+    void iterationFlops_data();
+    void iterationFlops();
+    void layerWorkFlops_data();
+    void layerWorkFlops();
+    void activationMemory_data();
+    void activationMemory();
+    void ringCollectives_data();
+    void ringCollectives();
+    void hierarchicalCollectives();
+    void spanGroup_data();
+    void spanGroup();
+    void pipelineBubble_data();
+    void pipelineBubble();
+    void inFlightMicrobatches_data();
+    void inFlightMicrobatches();
+    void tensorParallelTraffic_data();
+    void tensorParallelTraffic();
+    void pipelineTraffic_data();
+    void pipelineTraffic();
+    void dataParallelTraffic_data();
+    void dataParallelTraffic();
+    void breakdownAddsUp();
+    void monotonicity_data();
+    void monotonicity();
+    void monotonicitySweep_data();
+    void monotonicitySweep();
+    void structuralInfeasibility_data();
+    void structuralInfeasibility();
+    void hugeModelOverflowsHbm();
+    void interleaveProductOverflow();
+    void badInputs_data();
+    void badInputs();
+    void nonFiniteAndOutOfRangeEverywhere();
+    void crossFieldRules_data();
+    void crossFieldRules();
+    void recomputeOrdering_data();
+    void recomputeOrdering();
+    void sequenceParallelSavesMemory_data();
+    void sequenceParallelSavesMemory();
+};
+
+// ---------------------------------------------------------------------------------------------
+// 1. Parameter count.
+
+void TestModel::gptParameters_data() {
+    // Narayanan et al. 2021, Table 1 (validation/megatron-narayanan-2021.json): layers, hidden,
+    // heads, the published size in billions, and how far the rounded published size may sit
+    // from eq. 2. For the two smallest models the table's sizes are 2.8 % and 1.05 % above
+    // eq. 2 (the paper does not say why); the others agree to better than 0.3 %.
+    QTest::addColumn<int>("layers");
+    QTest::addColumn<int>("hidden");
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<double>("published_billion");
+    QTest::addColumn<double>("tolerance");
+    QTest::newRow("1.7B") << 24 << 2304 << 24 << 1.7 << 0.03;
+    QTest::newRow("3.6B") << 30 << 3072 << 32 << 3.6 << 0.015;
+    QTest::newRow("7.5B") << 36 << 4096 << 32 << 7.5 << 0.005;
+    QTest::newRow("18.4B") << 40 << 6144 << 48 << 18.4 << 0.005;
+    QTest::newRow("39.1B") << 48 << 8192 << 64 << 39.1 << 0.005;
+    QTest::newRow("76.1B") << 60 << 10240 << 80 << 76.1 << 0.005;
+    QTest::newRow("145.6B") << 80 << 12288 << 96 << 145.6 << 0.005;
+    QTest::newRow("310.1B") << 96 << 16384 << 128 << 310.1 << 0.005;
+    QTest::newRow("529.6B") << 105 << 20480 << 128 << 529.6 << 0.005;
+    QTest::newRow("1T") << 128 << 25600 << 160 << 1008.0 << 0.005;
+}
+
+void TestModel::gptParameters() {
+    QFETCH(int, layers);
+    QFETCH(int, hidden);
+    QFETCH(int, heads);
+    QFETCH(double, published_billion);
+    QFETCH(double, tolerance);
+    const ModelSpec m = gpt_model(layers, hidden, heads);
+    const double expected = narayanan_params(layers, hidden, m.vocab, m.seq_len);
+    const double got = total_parameters(m) - final_norm_parameters(m);
+    QVERIFY2(close_rel(got, expected, 1e-12), "eq. 2: got " + num(got) + ", expected " + num(expected));
+    // The final norm of a GPT model is a LayerNorm: weight and bias.
+    QCOMPARE(final_norm_parameters(m), 2.0 * hidden);
+    // Tied embeddings: no separate LM head; learned positions are part of the embedding.
+    QCOMPARE(lm_head_parameters(m), 0.0);
+    QCOMPARE(embedding_parameters(m), (static_cast<double>(m.vocab) + m.seq_len) * hidden);
+    QVERIFY2(close_rel(expected / 1e9, published_billion, tolerance),
+             "published " + num(published_billion) + "B vs eq. 2 " + num(expected / 1e9) + "B");
+}
+
+void TestModel::llamaParameters_data() {
+    QTest::addColumn<ModelSpec>("model");
+    QTest::addColumn<double>("published");
+    // Exact parameter counts of the released checkpoints (as Hugging Face num_parameters() reports).
+    QTest::newRow("Llama-2-7B") << llama_model(32, 4096, 32, 32, 11008, 32000, 4096) << 6738415616.0;
+    QTest::newRow("Llama-3-8B (GQA 8)") << llama_model(32, 4096, 32, 8, 14336, 128256, 8192) << 8030261248.0;
+    QTest::newRow("Llama-2-70B (GQA 8)") << llama_model(80, 8192, 64, 8, 28672, 32000, 4096) << 68976648192.0;
+}
+
+void TestModel::llamaParameters() {
+    QFETCH(ModelSpec, model);
+    QFETCH(double, published);
+    const double h = model.hidden;
+    const double dh = model.head_dim;
+    const double q = model.heads * dh;
+    const double kv = model.kv_heads * dh;
+    const double f = model.ffn_hidden;
+    // Per layer: W_q [h,q], W_k [h,kv], W_v [h,kv], W_o [q,h], gate [h,f], up [h,f], down [f,h],
+    // two RMSNorm weights [h]. No biases.
+    const double per_layer = h * q + h * kv + h * kv + q * h + 3.0 * h * f + 2.0 * h;
+    // Untied: token embedding [V,h] and LM head [V,h]; final RMSNorm [h]; RoPE has no table.
+    const double expected = model.layers * per_layer + 2.0 * model.vocab * h + h;
+    QCOMPARE(total_parameters(model), expected);
+    QCOMPARE(total_parameters(model), published);
+    QCOMPARE(lm_head_parameters(model), static_cast<double>(model.vocab) * h);
+    QCOMPARE(final_norm_parameters(model), h);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. GEMM FLOPs.
+
+void TestModel::forwardGemmFlops_data() {
+    QTest::addColumn<ModelSpec>("model");
+    QTest::newRow("1.7B") << gpt_model(24, 2304, 24);
+    QTest::newRow("18.4B") << gpt_model(40, 6144, 48);
+    QTest::newRow("1T") << gpt_model(128, 25600, 160);
+    QTest::newRow("s=8192") << gpt_model(32, 4096, 32, 8192, 50257);
+    QTest::newRow("Llama-3-8B") << llama_model(32, 4096, 32, 8, 14336, 128256, 8192);
+    QTest::newRow("Llama-2-70B") << llama_model(80, 8192, 64, 8, 28672, 32000, 4096);
+}
+
+void TestModel::forwardGemmFlops() {
+    QFETCH(ModelSpec, model);
+    const double s = model.seq_len, h = model.hidden, V = model.vocab, L = model.layers;
+    const double fwd = forward_gemm_flops_per_sequence(model);
+    if (!model.gated_mlp && model.bias && model.kv_heads == model.heads && model.ffn_hidden == 4 * model.hidden &&
+        model.head_dim * model.heads == model.hidden) {
+        // GPT shape: 3 passes without recompute = 72 s L h^2 (1 + s/6h + V/12Lh) per sequence,
+        // i.e. 72 s L h^2 + 12 s^2 L h + 6 s h V.
+        QVERIFY2(close_rel(3.0 * fwd, narayanan_flops_none(1, s, L, h, V), 1e-12), num(3.0 * fwd));
+        QVERIFY(close_rel(3.0 * fwd, 72.0 * s * L * h * h + 12.0 * s * s * L * h + 6.0 * s * h * V, 1e-12));
+        // 4 passes (forward recomputed) = eq. 3.
+        QVERIFY(close_rel(4.0 * fwd - 2.0 * s * h * V, narayanan_flops_full(1, s, L, h, V), 1e-12));
+    }
+    // Any shape: a GEMM does 2 FLOPs per weight per token, plus the attention products
+    // (QK^T and AV: 2 * 2 * s^2 * heads * head_dim per layer) and the logit layer.
+    const double dh = model.head_dim;
+    const double q = model.heads * dh, kv = model.kv_heads * dh, f = model.ffn_hidden;
+    const double weights = h * (q + 2.0 * kv) + q * h + h * f * (model.gated_mlp ? 2.0 : 1.0) + f * h;
+    const double expected = L * (2.0 * s * weights + 4.0 * s * s * q) + 2.0 * s * h * V;
+    QVERIFY2(close_rel(fwd, expected, 1e-12), "got " + num(fwd) + ", expected " + num(expected));
+}
+
+void TestModel::iterationFlops_data() {
+    // Rows of Narayanan 2021 Table 1 with their published tp/pp/dp and batch; microbatch 1.
+    QTest::addColumn<int>("layers");
+    QTest::addColumn<int>("hidden");
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<int>("tp");
+    QTest::addColumn<int>("pp");
+    QTest::addColumn<int>("dp");
+    QTest::addColumn<int>("batch");
+    QTest::newRow("1.7B") << 24 << 2304 << 24 << 1 << 1 << 32 << 512;
+    QTest::newRow("7.5B") << 36 << 4096 << 32 << 4 << 1 << 32 << 512;
+    QTest::newRow("18.4B") << 40 << 6144 << 48 << 8 << 1 << 32 << 1024;
+    QTest::newRow("39.1B") << 48 << 8192 << 64 << 8 << 2 << 32 << 1536;
+    QTest::newRow("145.6B") << 80 << 12288 << 96 << 8 << 8 << 24 << 2304;
+    QTest::newRow("1T") << 128 << 25600 << 160 << 8 << 64 << 6 << 3072;
+}
+
+void TestModel::iterationFlops() {
+    QFETCH(int, layers);
+    QFETCH(int, hidden);
+    QFETCH(int, heads);
+    QFETCH(int, tp);
+    QFETCH(int, pp);
+    QFETCH(int, dp);
+    QFETCH(int, batch);
+    const ModelSpec m = gpt_model(layers, hidden, heads);
+    const int gpus = tp * pp * dp;
+    const double B = batch, s = m.seq_len, L = layers, h = hidden, V = m.vocab;
+
+    const Result full = evaluate(make_config(m, gpus / 8, tp, pp, dp, 1, batch, Recompute::full));
+    QVERIFY2(full.feasible, qs(to_string(full.reason)));
+    const double F96 = narayanan_flops_full(B, s, L, h, V);
+    const double F72 = narayanan_flops_none(B, s, L, h, V);
+    QVERIFY2(close_rel(full.hardware_flops, F96, 1e-9),
+             "hardware_flops " + num(full.hardware_flops) + " vs eq. 3 " + num(F96));
+    QVERIFY2(close_rel(full.model_flops, F72, 1e-9), "model_flops " + num(full.model_flops) + " vs " + num(F72));
+    // Megatron's "TFLOP/s per GPU" is F / (time * GPUs).
+    QVERIFY(close_rel(full.hardware_tflops_per_gpu, F96 / (full.iteration_s * gpus) * 1e-12, 1e-9));
+    QVERIFY(close_rel(full.model_tflops_per_gpu, F72 / (full.iteration_s * gpus) * 1e-12, 1e-9));
+    QVERIFY(close_rel(full.mfu, full.model_tflops_per_gpu / 312.0, 1e-12));
+    QVERIFY(close_rel(full.parameters, narayanan_params(L, h, V, s) + 2.0 * h, 1e-12));
+
+    // Without recompute, hardware and model FLOPs are both 72 B s L h^2 (1 + s/6h + V/12Lh)
+    // (whether or not the activations fit: the count does not depend on memory).
+    const Result none = evaluate(make_config(m, gpus / 8, tp, pp, dp, 1, batch, Recompute::none));
+    QVERIFY(none.reason == Infeasible::none || none.reason == Infeasible::hbm_capacity);
+    QVERIFY2(close_rel(none.model_flops, F72, 1e-9), num(none.model_flops));
+    QVERIFY2(close_rel(none.hardware_flops, F72, 1e-9), num(none.hardware_flops));
+    QVERIFY(close_rel(none.model_flops, B * (72.0 * s * L * h * h + 12.0 * s * s * L * h + 6.0 * s * h * V), 1e-12));
+
+    // Selective recompute repeats only the attention products: 4 s^2 h per layer per sequence.
+    const Result sel = evaluate(make_config(m, gpus / 8, tp, pp, dp, 1, batch, Recompute::selective));
+    QVERIFY(close_rel(sel.hardware_flops, F72 + B * L * 4.0 * s * s * h, 1e-9));
+    QVERIFY(close_rel(sel.model_flops, F72, 1e-9));
+}
+
+void TestModel::layerWorkFlops_data() {
+    QTest::addColumn<ModelSpec>("model");
+    QTest::addColumn<int>("tp");
+    QTest::addColumn<int>("microbatch");
+    QTest::addColumn<bool>("sp");
+    QTest::newRow("1.7B t1 b1") << gpt_model(24, 2304, 24) << 1 << 1 << false;
+    QTest::newRow("1.7B t2 b4") << gpt_model(24, 2304, 24) << 2 << 4 << false;
+    QTest::newRow("18.4B t8 b2 sp") << gpt_model(40, 6144, 48) << 8 << 2 << true;
+    QTest::newRow("1T t8 b1") << gpt_model(128, 25600, 160) << 8 << 1 << false;
+    QTest::newRow("Llama-3-8B t4 b2") << llama_model(32, 4096, 32, 8, 14336, 128256, 8192) << 4 << 2 << true;
+}
+
+void TestModel::layerWorkFlops() {
+    QFETCH(ModelSpec, model);
+    QFETCH(int, tp);
+    QFETCH(int, microbatch);
+    QFETCH(bool, sp);
+    TrainingSpec tr;
+    tr.attention = AttentionKernel::unfused;
+    const LayerWork lw = layer_work(model, tr, WorkShape{tp, sp, microbatch});
+    QVERIFY(lw.count > 0 && lw.count <= max_layer_ops);
+    double gemm_fwd = 0, gemm_bwd = 0;
+    for (int i = 0; i < lw.count; ++i) {
+        const Op& op = lw.ops[static_cast<std::size_t>(i)];
+        QVERIFY(op.kind != OpKind::fused_attention);  // unfused kernel asked for
+        if (op.kind == OpKind::gemm) {
+            gemm_fwd += op.fwd.flops;
+            gemm_bwd += op.bwd.flops;
+        }
+    }
+    const double s = model.seq_len, h = model.hidden, V = model.vocab;
+    const double layers_part = forward_gemm_flops_per_sequence(model) - 2.0 * s * h * V;
+    QVERIFY2(close_rel(gemm_fwd * tp * model.layers, layers_part * microbatch, 1e-12),
+             "layer ops " + num(gemm_fwd * tp * model.layers) + " vs " + num(layers_part * microbatch));
+    if (!model.gated_mlp && model.kv_heads == model.heads) {
+        const double per_layer = 24.0 * s * h * h + 4.0 * s * s * h;  // Narayanan 2021, per sequence
+        QVERIFY(close_rel(gemm_fwd * tp, per_layer * microbatch, 1e-12));
+    }
+    // Backward of a GEMM is two GEMMs of the same size.
+    QVERIFY(close_rel(gemm_bwd, 2.0 * gemm_fwd, 1e-12));
+    // The TP collective and the pipeline message carry one 16-bit s*b*h activation.
+    QCOMPARE(lw.tp_bytes, 2.0 * s * microbatch * h);
+    QCOMPARE(lw.pp_bytes, 2.0 * s * microbatch * h);
+    // The logit layer: 2 s b h V, split over tp.
+    const EndsWork ends = ends_work(model, tr, WorkShape{tp, sp, microbatch});
+    QVERIFY(close_rel(ends.lm_head.fwd.flops * tp, 2.0 * s * microbatch * h * V, 1e-12));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Activation memory (Korthikanti 2022, Table 2).
+
+void TestModel::activationMemory_data() {
+    QTest::addColumn<int>("seq");
+    QTest::addColumn<int>("micro");
+    QTest::addColumn<int>("hidden");
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<int>("tp");
+    QTest::addColumn<bool>("sp");
+    QTest::addColumn<Recompute>("recompute");
+    struct Shape {
+        int s, b, h, a;
+    };
+    const Shape shapes[] = {{2048, 1, 2304, 24}, {2048, 4, 12288, 96}, {1024, 2, 4096, 32}, {4096, 1, 25600, 160}};
+    const std::pair<Recompute, const char*> modes[] = {
+        {Recompute::none, "none"}, {Recompute::selective, "selective"}, {Recompute::full, "full"}};
+    for (const Shape& sh : shapes)
+        for (int t : {1, 2, 4, 8})
+            for (bool sp : {false, true}) {
+                if (sp && t == 1) continue;
+                for (const auto& [rc, rc_name] : modes) {
+                    const QByteArray name = "s" + QByteArray::number(sh.s) + " b" + QByteArray::number(sh.b) + " h" +
+                                            QByteArray::number(sh.h) + " t" + QByteArray::number(t) +
+                                            (sp ? " sp " : " ") + rc_name;
+                    QTest::newRow(name.constData()) << sh.s << sh.b << sh.h << sh.a << t << sp << rc;
+                }
+            }
+}
+
+void TestModel::activationMemory() {
+    QFETCH(int, seq);
+    QFETCH(int, micro);
+    QFETCH(int, hidden);
+    QFETCH(int, heads);
+    QFETCH(int, tp);
+    QFETCH(bool, sp);
+    QFETCH(Recompute, recompute);
+    const ModelSpec m = gpt_model(24, hidden, heads, seq);
+    TrainingSpec tr;
+    tr.dropout = true;
+    tr.attention = AttentionKernel::unfused;
+    const double got = activation_bytes_per_layer(m, tr, tp, sp, recompute, micro);
+    const double expected = korthikanti(seq, micro, hidden, heads, tp, sp, recompute);
+    QVERIFY2(close_rel(got, expected, 1e-12), "got " + num(got) + ", Table 2 " + num(expected));
+    if (tp == 1 && recompute == Recompute::none) {
+        const double sbh = static_cast<double>(seq) * micro * hidden;
+        QVERIFY(close_rel(got, sbh * (34.0 + 5.0 * heads * seq / static_cast<double>(hidden)), 1e-12));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Collectives.
+
+void TestModel::ringCollectives_data() {
+    QTest::addColumn<int>("n");
+    QTest::addColumn<double>("bytes");
+    QTest::addColumn<double>("beta");
+    QTest::addColumn<double>("alpha");
+    QTest::newRow("n1") << 1 << 1e9 << 100e9 << 5e-6;
+    QTest::newRow("n2") << 2 << 1e9 << 100e9 << 5e-6;
+    QTest::newRow("n3 odd") << 3 << 12345678.0 << 20e9 << 1e-5;
+    QTest::newRow("n8 nvlink") << 8 << 50331648.0 << 240e9 << 5e-6;
+    QTest::newRow("n64 ib") << 64 << 3.2e9 << 22.5e9 << 1e-5;
+    QTest::newRow("n1000 tiny") << 1000 << 4096.0 << 50e9 << 2e-6;
+    QTest::newRow("zero latency") << 16 << 1e8 << 10e9 << 0.0;
+}
+
+void TestModel::ringCollectives() {
+    QFETCH(int, n);
+    QFETCH(double, bytes);
+    QFETCH(double, beta);
+    QFETCH(double, alpha);
+    const Link link{beta, alpha};
+    const double ar = ring_all_reduce_s(bytes, n, link);
+    const double rs = ring_reduce_scatter_s(bytes, n, link);
+    const double ag = ring_all_gather_s(bytes, n, link);
+    QVERIFY2(close_rel(ar, ring_ar(bytes, n, beta, alpha), 1e-12), num(ar));
+    QVERIFY2(close_rel(rs, ring_rs(bytes, n, beta, alpha), 1e-12), num(rs));
+    QVERIFY2(close_rel(ag, ring_rs(bytes, n, beta, alpha), 1e-12), num(ag));
+    if (n == 1) {
+        QCOMPARE(ar, 0.0);
+        QCOMPARE(rs, 0.0);
+        QCOMPARE(ag, 0.0);
+    }
+    // A group inside one domain is a plain ring on the scale-up link, and a group with one
+    // member per domain is a plain ring on the scale-out link.
+    const Link other{1e9, 1e-3};
+    const GroupSpan inside{n, 1, link, other};
+    const GroupSpan across{1, n, other, link};
+    QVERIFY(close_rel(all_reduce_s(bytes, inside), ring_ar(bytes, n, beta, alpha), 1e-12));
+    QVERIFY(close_rel(all_reduce_s(bytes, across), ring_ar(bytes, n, beta, alpha), 1e-12));
+    QVERIFY(close_rel(reduce_scatter_s(bytes, inside), ring_rs(bytes, n, beta, alpha), 1e-12));
+    QVERIFY(close_rel(all_gather_s(bytes, across), ring_rs(bytes, n, beta, alpha), 1e-12));
+}
+
+void TestModel::hierarchicalCollectives() {
+    const Link up{300e9 * 0.8, 5e-6};
+    const Link out{25e9 * 0.9, 10e-6};
+    const GroupSpan g{8, 4, up, out};
+    QCOMPARE(g.size(), 32);
+    for (double S : {1e6, 7.5e8, 4.4e9}) {
+        // Reduce-scatter inside the domain, all-reduce of S/inner across domains, all-gather
+        // inside the domain (model-notes, hierarchical all-reduce).
+        const double expected = ring_rs(S, 8, up.bytes_per_s, up.latency_s) +
+                                ring_ar(S / 8, 4, out.bytes_per_s, out.latency_s) +
+                                ring_rs(S, 8, up.bytes_per_s, up.latency_s);
+        const double got = all_reduce_s(S, g);
+        QVERIFY2(close_rel(got, expected, 1e-12), "S " + num(S) + ": got " + num(got) + ", expected " + num(expected));
+        // Cheaper than one flat ring of 32 on the slow link; for large messages dearer than a flat
+        // ring on the fast link (for small ones the hierarchy saves latency steps).
+        QVERIFY(got < ring_ar(S, 32, out.bytes_per_s, out.latency_s));
+        if (S >= 1e8) QVERIFY(got > ring_ar(S, 32, up.bytes_per_s, up.latency_s));
+    }
+    const GroupSpan single{1, 1, up, out};
+    QCOMPARE(all_reduce_s(1e9, single), 0.0);
+    QCOMPARE(reduce_scatter_s(1e9, single), 0.0);
+    QCOMPARE(all_gather_s(1e9, single), 0.0);
+    QCOMPARE(all_to_all_s(1e9, single), 0.0);
+}
+
+void TestModel::spanGroup_data() {
+    QTest::addColumn<int>("domain");
+    QTest::addColumn<int>("size");
+    QTest::addColumn<int>("stride");
+    QTest::addColumn<int>("inner");
+    QTest::addColumn<int>("outer");
+    QTest::newRow("tp8 on DGX") << 8 << 8 << 1 << 8 << 1;
+    QTest::newRow("tp4 on DGX") << 8 << 4 << 1 << 4 << 1;
+    QTest::newRow("dp32 stride 8") << 8 << 32 << 8 << 1 << 32;
+    QTest::newRow("dp32 stride 1") << 8 << 32 << 1 << 8 << 4;
+    QTest::newRow("dp32 stride 2") << 8 << 32 << 2 << 4 << 8;
+    QTest::newRow("dp16 stride 4 NVL72") << 72 << 16 << 4 << 16 << 1;
+    QTest::newRow("dp1") << 8 << 1 << 4 << 1 << 1;
+    QTest::newRow("pp pair stride 64") << 8 << 2 << 64 << 1 << 2;
+}
+
+void TestModel::spanGroup() {
+    QFETCH(int, domain);
+    QFETCH(int, size);
+    QFETCH(int, stride);
+    QFETCH(int, inner);
+    QFETCH(int, outer);
+    NodeSpec node = dgx_a100();
+    node.accelerators = domain;
+    node.scale_up.domain_size = domain;
+    const GroupSpan g = span_group(size, stride, node);
+    QCOMPARE(g.inner, inner);
+    QCOMPARE(g.outer, outer);
+    QCOMPARE(g.size(), size);
+    // Links are the achievable ones: bandwidth times efficiency, latency in seconds.
+    QVERIFY(close_rel(g.up.bytes_per_s, 300e9 * node.scale_up.efficiency, 1e-15));
+    QVERIFY(close_rel(g.out.bytes_per_s, 25e9 * node.scale_out.efficiency, 1e-15));
+    QVERIFY(close_rel(g.up.latency_s, node.scale_up.latency_us * 1e-6, 1e-15));
+    QVERIFY(close_rel(g.out.latency_s, node.scale_out.latency_us * 1e-6, 1e-15));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Pipeline.
+
+void TestModel::pipelineBubble_data() {
+    QTest::addColumn<int>("p");
+    QTest::addColumn<int>("v");
+    QTest::addColumn<double>("t");
+    QTest::newRow("p1") << 1 << 1 << 0.25;
+    QTest::newRow("p2") << 2 << 1 << 0.25;
+    QTest::newRow("p8 v1") << 8 << 1 << 1.5;
+    QTest::newRow("p8 v2") << 8 << 2 << 1.5;
+    QTest::newRow("p64 v3") << 64 << 3 << 0.0123;
+}
+
+void TestModel::pipelineBubble() {
+    QFETCH(int, p);
+    QFETCH(int, v);
+    QFETCH(double, t);
+    const double expected = (p - 1.0) / v * t;
+    QVERIFY(close_rel(pipeline_bubble_s(p, v, t), expected, 1e-15));
+    if (p == 1) QCOMPARE(pipeline_bubble_s(p, v, t), 0.0);
+}
+
+void TestModel::inFlightMicrobatches_data() {
+    QTest::addColumn<int>("L");
+    QTest::addColumn<int>("p");
+    QTest::addColumn<int>("v");
+    QTest::addColumn<int>("m");
+    QTest::newRow("L24 p4 m8") << 24 << 4 << 1 << 8;
+    QTest::newRow("L24 p4 m4") << 24 << 4 << 1 << 4;
+    QTest::newRow("L24 p4 m2 (fewer than p)") << 24 << 4 << 1 << 2;
+    QTest::newRow("L24 p1 m16") << 24 << 1 << 1 << 16;
+    QTest::newRow("L96 p16 m64") << 96 << 16 << 1 << 64;
+    QTest::newRow("L24 p4 v2 m8") << 24 << 4 << 2 << 8;
+    QTest::newRow("L48 p4 v3 m16") << 48 << 4 << 3 << 16;
+    QTest::newRow("L128 p8 v2 m64") << 128 << 8 << 2 << 64;
+    QTest::newRow("L24 p4 v2 m4") << 24 << 4 << 2 << 4;
+    QTest::newRow("L24 p4 v2 m1") << 24 << 4 << 2 << 1;
+    QTest::newRow("L128 p64 v2 m128") << 128 << 64 << 2 << 128;
+}
+
+void TestModel::inFlightMicrobatches() {
+    QFETCH(int, L);
+    QFETCH(int, p);
+    QFETCH(int, v);
+    QFETCH(int, m);
+    const double got = in_flight_layer_microbatches(L, p, v, m);
+    const double cap = static_cast<double>(m) * L / p;  // all m microbatches of L/p layers
+    QVERIFY2(got <= cap * (1 + 1e-15), "got " + num(got) + " > m L / p = " + num(cap));
+    QVERIFY(got > 0);
+    if (v == 1 && m >= p) QVERIFY2(close_rel(got, L, 1e-15), num(got));
+    // Interleaved: Megatron-LM warms up 2(p-1) + (v-1)p chunks on rank 0, so with enough
+    // microbatches (m v >= p v + p - 1 chunks) it holds L (1 + (p-1)/(p v)).
+    if (v > 1 && static_cast<long long>(m) * v >= static_cast<long long>(p) * v + p - 1)
+        QVERIFY2(close_rel(got, L * (1.0 + (p - 1.0) / (static_cast<double>(p) * v)), 1e-12), num(got));
+    // The last rank holds less than (or as much as) the first.
+    QVERIFY(last_rank_layer_microbatches(L, p, v, m) <= got * (1 + 1e-15));
+    if (p == 1) QCOMPARE(last_rank_layer_microbatches(L, p, v, m), got);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Communication volumes of evaluate() against the ring closed forms (model-notes, "Time").
+
+namespace {
+struct Links {
+    double up_bw, up_lat, out_bw, out_lat;
+};
+// Achievable per-GPU links of a node: bandwidth x efficiency, latency in seconds.
+Links links_of(const NodeSpec& n) {
+    return {n.scale_up.bandwidth_gbps * 1e9 * n.scale_up.efficiency, n.scale_up.latency_us * 1e-6,
+            n.scale_out.bandwidth_gbps * 1e9 * n.scale_out.efficiency, n.scale_out.latency_us * 1e-6};
+}
+}  // namespace
+
+void TestModel::tensorParallelTraffic_data() {
+    QTest::addColumn<bool>("sp");
+    QTest::addColumn<Recompute>("recompute");
+    QTest::addColumn<int>("collectives_per_layer");
+    // Megatron TP: two all-reduces of s*b*h in forward, two in backward, two more when the
+    // forward is recomputed in full (selective recomputation stays inside the TP region).
+    QTest::newRow("none") << false << Recompute::none << 4;
+    QTest::newRow("selective") << false << Recompute::selective << 4;
+    QTest::newRow("full") << false << Recompute::full << 6;
+    QTest::newRow("sp none") << true << Recompute::none << 4;
+    QTest::newRow("sp full") << true << Recompute::full << 6;
+}
+
+void TestModel::tensorParallelTraffic() {
+    QFETCH(bool, sp);
+    QFETCH(Recompute, recompute);
+    QFETCH(int, collectives_per_layer);
+    // GPT 1.3B, tp 8 inside one DGX, pp 1, dp 4; no TP overlap, so all of it is exposed.
+    Config c = make_config(gpt_model(24, 2048, 16), 4, 8, 1, 4, 2, 64, recompute);
+    c.strategy.sequence_parallel = sp;
+    c.strategy.tp_overlap = false;
+    const Result r = evaluate(c);
+    QVERIFY2(r.feasible, qs(to_string(r.reason)));
+    const Links l = links_of(c.node);
+    const double msg = 2.0 * c.model.seq_len * c.strategy.microbatch * c.model.hidden;  // 16-bit s*b*h
+    // Within one tier a reduce-scatter plus an all-gather costs exactly one all-reduce.
+    const double one = sp ? 2.0 * ring_rs(msg, 8, l.up_bw, l.up_lat) : ring_ar(msg, 8, l.up_bw, l.up_lat);
+    // Plus the vocabulary-parallel embedding (forward) and LM head (backward): one each.
+    const double expected = r.microbatches * (c.model.layers * collectives_per_layer + 2) * one;
+    QVERIFY2(close_rel(r.comm.tp_s, expected, 1e-12), "comm.tp_s " + num(r.comm.tp_s) + " vs " + num(expected));
+    QVERIFY2(close_rel(r.time.tp_comm_s, expected, 1e-12), num(r.time.tp_comm_s));
+}
+
+void TestModel::pipelineTraffic_data() {
+    QTest::addColumn<Config>("config");
+    QTest::addColumn<bool>("crosses_nodes");
+    const ModelSpec m = gpt_model(24, 2048, 16);
+    QTest::newRow("pp2 in one node") << make_config(m, 1, 1, 2, 1, 2, 16) << false;
+    {
+        Config c = make_config(m, 1, 1, 2, 1, 2, 16);
+        c.strategy.interleave = 2;
+        QTest::newRow("pp2 v2 in one node") << c << false;
+    }
+    QTest::newRow("pp2 across nodes (dp 8)") << make_config(m, 2, 1, 2, 8, 1, 64) << true;
+    QTest::newRow("tp2 pp2 across nodes, scatter/gather") << make_config(m, 2, 2, 2, 4, 1, 64) << true;
+    {
+        Config c = make_config(m, 2, 2, 2, 4, 1, 64);
+        c.strategy.pp_scatter_gather = false;
+        QTest::newRow("tp2 pp2 across nodes, whole message") << c << true;
+    }
+    {
+        Config c = make_config(m, 2, 2, 2, 4, 1, 64);
+        c.strategy.sequence_parallel = true;
+        QTest::newRow("tp2 pp2 across nodes, sp") << c << true;
+    }
+}
+
+void TestModel::pipelineTraffic() {
+    QFETCH(Config, config);
+    QFETCH(bool, crosses_nodes);
+    const Result r = evaluate(config);
+    QVERIFY2(r.feasible, qs(to_string(r.reason)));
+    const Links l = links_of(config.node);
+    const Strategy& st = config.strategy;
+    const double msg = 2.0 * config.model.seq_len * st.microbatch * config.model.hidden;  // s*b*h, 16 bit
+    const double bw = crosses_nodes ? l.out_bw : l.up_bw;
+    const double lat = crosses_nodes ? l.out_lat : l.up_lat;
+    double one = 0;
+    if (st.sequence_parallel) {
+        one = msg / st.tp / bw + lat;  // each TP rank sends its own sequence shard
+    } else if (st.pp_scatter_gather && st.tp > 1) {
+        // Scatter over the TP ranks' links, all-gather inside the TP group on arrival.
+        one = msg / st.tp / bw + lat + ring_rs(msg, st.tp, l.up_bw, l.up_lat);
+    } else {
+        one = msg / bw + lat;
+    }
+    // Forward activations and backward gradients, once per chunk boundary (v per rank).
+    const double expected = r.microbatches * 2.0 * st.interleave * one;
+    QVERIFY2(close_rel(r.comm.pp_s, expected, 1e-12), "comm.pp_s " + num(r.comm.pp_s) + " vs " + num(expected));
+    QVERIFY(close_rel(r.time.pp_comm_s, expected, 1e-12));
+}
+
+void TestModel::dataParallelTraffic_data() {
+    QTest::addColumn<int>("zero");
+    QTest::addColumn<Recompute>("recompute");
+    QTest::newRow("zero 0") << 0 << Recompute::none;
+    QTest::newRow("zero 1") << 1 << Recompute::none;
+    QTest::newRow("zero 2") << 2 << Recompute::none;
+    QTest::newRow("zero 3") << 3 << Recompute::none;
+    QTest::newRow("zero 3 full recompute") << 3 << Recompute::full;
+}
+
+void TestModel::dataParallelTraffic() {
+    QFETCH(int, zero);
+    QFETCH(Recompute, recompute);
+    // GPT 1.3B, dp 32 over 4 DGX nodes: 8 ranks per NVLink domain, 4 domains.
+    Config c = make_config(gpt_model(24, 2048, 16), 4, 1, 1, 32, 1, 128, recompute);
+    c.strategy.zero_stage = zero;
+    c.strategy.dp_overlap = false;
+    const Result r = evaluate(c);
+    QVERIFY2(r.feasible, qs(to_string(r.reason)));
+    const Links l = links_of(c.node);
+    const double phi = total_parameters(c.model);
+    const double grads = 4.0 * phi;    // fp32 gradients (Megatron-LM default)
+    const double weights = 2.0 * phi;  // 16-bit weights
+    // Hierarchical collectives: inside the domain (8 ranks), then across domains (4) on a shard.
+    auto ar = [&](double S) {
+        return ring_rs(S, 8, l.up_bw, l.up_lat) + ring_ar(S / 8, 4, l.out_bw, l.out_lat) +
+               ring_rs(S, 8, l.up_bw, l.up_lat);
+    };
+    auto rs = [&](double S) { return ring_rs(S, 8, l.up_bw, l.up_lat) + ring_rs(S / 8, 4, l.out_bw, l.out_lat); };
+    auto ag = rs;  // an all-gather mirrors the reduce-scatter
+    double expected = 0;
+    if (zero == 0) expected = ar(grads);  // once per iteration
+    else if (zero <= 2) expected = rs(grads) + ag(weights);
+    else expected = r.microbatches * ((recompute == Recompute::full ? 3.0 : 2.0) * ag(weights) + rs(grads));
+    QVERIFY2(close_rel(r.comm.dp_s, expected, 1e-12), "comm.dp_s " + num(r.comm.dp_s) + " vs " + num(expected));
+    QVERIFY(close_rel(r.time.dp_comm_s, expected, 1e-12));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. Breakdown adds up.
+
+namespace {
+
+// A grid of strategies for GPT 1.3B (24 layers, 16 heads) on 8 DGX nodes, with an expanded
+// tier of 512 GiB per node for the offload variants. Each entry carries a label for messages.
+struct GridPoint {
+    Config config;
+    QByteArray label;
+};
+
+struct GridAxes {
+    std::vector<int> tp, pp, interleave, dp, microbatch, zero;
+    std::vector<Recompute> recompute;
+    std::vector<double> scale_out_gbps;
+    double expanded_gbps = 128;
+    bool combined_offload = true;  // also offload optimizer, weights and activations at once
+    long long global_batch = 64;
+};
+
+std::vector<GridPoint> strategy_grid(const GridAxes& ax) {
+    const ModelSpec model = gpt_model(24, 2048, 16);
+    std::vector<GridPoint> out;
+    const int offload_variants = ax.combined_offload ? 5 : 4;
+    for (int tp : ax.tp)
+        for (int pp : ax.pp)
+            for (int v : ax.interleave) {
+                if (v > 1 && pp == 1) continue;
+                for (int dp : ax.dp)
+                    for (int mb : ax.microbatch)
+                        for (Recompute rc : ax.recompute)
+                            for (bool sp : {false, true})
+                                for (int zero : ax.zero)
+                                    for (int overlap = 0; overlap < 4; ++overlap)
+                                        for (int off = 0; off < offload_variants; ++off)
+                                            for (double out_gbps : ax.scale_out_gbps) {
+                                                Config c = make_config(model, 8, tp, pp, dp, mb, ax.global_batch, rc);
+                                                Strategy& s = c.strategy;
+                                                s.interleave = v;
+                                                s.sequence_parallel = sp;
+                                                s.zero_stage = zero;
+                                                s.dp_overlap = (overlap & 1) != 0;
+                                                s.tp_overlap = (overlap & 2) != 0;
+                                                s.offload_optimizer = off == 1 || off == 4;
+                                                s.offload_weights = off == 2 || off == 4;
+                                                s.offload_activations = off == 3 || off == 4;
+                                                c.node.scale_out.bandwidth_gbps = out_gbps;
+                                                c.node.expanded.capacity_gib = 512;
+                                                c.node.expanded.bandwidth_gbps = ax.expanded_gbps;
+                                                const QByteArray label =
+                                                    "tp" + QByteArray::number(tp) + " pp" + QByteArray::number(pp) +
+                                                    " v" + QByteArray::number(v) + " dp" + QByteArray::number(dp) +
+                                                    " mb" + QByteArray::number(mb) + " rc" +
+                                                    QByteArray::number(static_cast<int>(rc)) + " sp" +
+                                                    QByteArray::number(sp) + " zero" + QByteArray::number(zero) +
+                                                    " overlap" + QByteArray::number(overlap) + " offload" +
+                                                    QByteArray::number(off) + " out " + num(out_gbps);
+                                                out.push_back({c, label});
+                                            }
+            }
+    return out;
+}
+
+}  // namespace
+
+void TestModel::breakdownAddsUp() {
+    GridAxes ax;
+    ax.tp = {1, 2, 4, 8};
+    ax.pp = {1, 2, 4};
+    ax.interleave = {1, 2};
+    ax.dp = {1, 2, 8};
+    ax.microbatch = {1, 4};
+    ax.zero = {0, 1, 2, 3};
+    ax.recompute = {Recompute::none, Recompute::selective, Recompute::full};
+    ax.scale_out_gbps = {25};
+    long long evaluated = 0, feasible = 0, memory_infeasible = 0;
+    for (const GridPoint& g : strategy_grid(ax)) {
+        const Config& c = g.config;
+        const Strategy& st = c.strategy;
+        const Result r = evaluate(c);
+        ++evaluated;
+        const QByteArray nf = first_nonfinite(r);
+        QVERIFY2(nf.isEmpty(), g.label + ": " + nf);
+        if (r.feasible) {
+            ++feasible;
+        } else if (r.reason == Infeasible::hbm_capacity || r.reason == Infeasible::expanded_capacity) {
+            ++memory_infeasible;
+        } else {
+            QVERIFY2(r.iteration_s == 0.0, g.label);  // structural: no estimate
+            continue;
+        }
+        QVERIFY2(r.iteration_s > 0, g.label);
+        QVERIFY2(std::abs(r.time.total() - r.iteration_s) <= 1e-12 * r.iteration_s, g.label);
+        const TimeBreakdown& t = r.time;
+        for (double part : {t.compute_s, t.bubble_s, t.tp_comm_s, t.pp_comm_s, t.dp_comm_s, t.memory_s,
+                            t.optimizer_s, t.other_s})
+            QVERIFY2(part >= 0 && std::isfinite(part), g.label);
+        QVERIFY2(t.compute_s > 0 && t.optimizer_s > 0, g.label);
+        QVERIFY2(close_rel(r.tokens_per_s * r.iteration_s,
+                           static_cast<double>(c.training.global_batch) * c.model.seq_len, 1e-12),
+                 g.label);
+        QCOMPARE(r.microbatches, static_cast<int>(c.training.global_batch / (st.dp * st.microbatch)));
+        // Costs that a missing kind of parallelism cannot have.
+        if (st.pp == 1) {
+            QVERIFY2(t.bubble_s == 0.0 && t.pp_comm_s == 0.0 && t.other_s == 0.0, g.label);
+        }
+        if (st.tp == 1) QVERIFY2(t.tp_comm_s == 0.0, g.label);
+        if (st.dp == 1) QVERIFY2(t.dp_comm_s == 0.0, g.label);
+        if (!st.offload_optimizer && !st.offload_weights && !st.offload_activations)
+            QVERIFY2(t.memory_s == 0.0, g.label);
+        // Exposed communication never exceeds its total volume.
+        QVERIFY2(t.pp_comm_s <= r.comm.pp_s * (1 + 1e-12), g.label);
+        QVERIFY2(t.dp_comm_s <= r.comm.dp_s * (1 + 1e-12), g.label);
+    }
+    qInfo("breakdownAddsUp: %lld configurations, %lld feasible, %lld over a memory capacity", evaluated, feasible,
+          memory_infeasible);
+    QVERIFY(feasible > 1000);
+    QVERIFY(memory_infeasible > 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7. Monotonicity.
+
+void TestModel::monotonicity_data() {
+    QTest::addColumn<Config>("config");
+    for (const auto& [name, c] : monotonic_bases()) QTest::newRow(name) << c;
+}
+
+void TestModel::monotonicity() {
+    QFETCH(Config, config);
+    const Result base = evaluate(config);
+    QVERIFY2(base.feasible, qs(to_string(base.reason)));
+    for (const Knob& k : speed_knobs()) {
+        if (k.ref(config) <= 0) continue;  // e.g. no expanded tier
+        for (double factor : {1.1, 2.0, 10.0}) {
+            Config c = config;
+            k.ref(c) *= factor;
+            const Result r = evaluate(c);
+            QVERIFY2(r.feasible, QByteArray(k.name) + " x" + num(factor) + ": " + qs(to_string(r.reason)));
+            QVERIFY2(r.iteration_s <= base.iteration_s * (1 + 1e-12),
+                     QByteArray(k.name) + " x" + num(factor) + " slowed the iteration from " + num(base.iteration_s) +
+                         " s to " + num(r.iteration_s) + " s");
+        }
+    }
+    for (const Knob& k : latency_knobs())
+        for (double factor : {0.5, 0.1, 0.0}) {
+            Config c = config;
+            k.ref(c) *= factor;
+            const Result r = evaluate(c);
+            QVERIFY2(r.iteration_s <= base.iteration_s * (1 + 1e-12),
+                     QByteArray(k.name) + " x" + num(factor) + " slowed the iteration");
+        }
+    for (const Knob& k : capacity_knobs()) {
+        if (k.ref(config) <= 0) continue;
+        for (double factor : {1.1, 2.0, 10.0}) {
+            Config c = config;
+            k.ref(c) *= factor;
+            const Result r = evaluate(c);
+            QVERIFY2(r.feasible, QByteArray(k.name) + " x" + num(factor) + " made it infeasible");
+            QCOMPARE(r.iteration_s, base.iteration_s);  // capacity is not speed
+        }
+    }
+}
+
+namespace {
+// Communication streams that evaluate() hides behind compute in this configuration.
+int overlapped_streams(const Config& c) {
+    const Strategy& s = c.strategy;
+    return int(s.tp_overlap && s.tp > 1) + int(s.dp_overlap && s.dp > 1) +
+           int(s.offload_weights || s.offload_activations);
+}
+}  // namespace
+
+// The same properties over a grid of strategies (x2 on each speed, /2 on each latency), split
+// by how many communication streams overlap with compute.
+void TestModel::monotonicitySweep_data() {
+    QTest::addColumn<bool>("several_streams");
+    QTest::newRow("at most one overlapped stream") << false;
+    // BUG (core/src/evaluate.cpp, lines 150-152, 212-217, 226, 248, summed at 252): every
+    // overlapped stream (TP collectives with tp_overlap, the DP all-reduce / ZeRO collectives
+    // with dp_overlap, expanded-tier weight/activation traffic) subtracts the same compute
+    // window independently via exposed(comm, window). With k streams longer than the window the
+    // time is sum(streams) - (k-1) * window, which falls as compute gets slower: faster
+    // matrix/vector/HBM throughput or a smaller launch overhead lengthens the iteration.
+    // A window can hide at most its own length once (e.g. max(compute, stream_1, ...) for
+    // independent links, or compute + max(0, sum(streams) - compute) for shared ones).
+    QTest::newRow("several overlapped streams") << true;
+}
+
+void TestModel::monotonicitySweep() {
+    QFETCH(bool, several_streams);
+    GridAxes ax;
+    ax.tp = {1, 2, 8};
+    ax.pp = {1, 2};
+    ax.interleave = {1};
+    ax.dp = {1, 4, 16};
+    ax.microbatch = {1};
+    ax.zero = {0, 1, 3};
+    ax.recompute = {Recompute::none, Recompute::full};
+    ax.scale_out_gbps = {25, 3};
+    ax.expanded_gbps = 64;
+    ax.combined_offload = false;
+    long long configs = 0, checked = 0, slower = 0, lost = 0;
+    QByteArray first_failure;
+    for (const GridPoint& g : strategy_grid(ax)) {
+        if ((overlapped_streams(g.config) > 1) != several_streams) continue;
+        const Result base = evaluate(g.config);
+        if (!base.feasible) continue;
+        ++configs;
+        auto check = [&](const Knob& k, double factor, bool must_stay_feasible) {
+            Config x = g.config;
+            k.ref(x) *= factor;
+            const Result r = evaluate(x);
+            ++checked;
+            QByteArray why;
+            if (must_stay_feasible && !r.feasible) {
+                ++lost;
+                why = "became infeasible";
+            } else if (r.iteration_s > base.iteration_s * (1 + 1e-12)) {
+                ++slower;
+                why = "slowed " + num(base.iteration_s) + " s -> " + num(r.iteration_s) + " s";
+            }
+            if (!why.isEmpty() && first_failure.isEmpty())
+                first_failure = QByteArray(k.name) + " x" + num(factor) + " " + why + " at " + g.label;
+        };
+        for (const Knob& k : speed_knobs()) check(k, 2.0, true);
+        for (const Knob& k : latency_knobs()) check(k, 0.5, false);
+        for (const Knob& k : capacity_knobs()) check(k, 2.0, true);
+    }
+    qInfo("monotonicitySweep: %lld feasible configurations, %lld perturbations, %lld slower, %lld lost feasibility",
+          configs, checked, slower, lost);
+    QVERIFY(configs > 500);
+    QVERIFY2(slower == 0 && lost == 0, QByteArray::number(slower) + " slower, " + QByteArray::number(lost) +
+                                           " infeasible; first: " + first_failure);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 8. Structural infeasibility.
+
+void TestModel::structuralInfeasibility_data() {
+    QTest::addColumn<Config>("config");
+    QTest::addColumn<Infeasible>("reason");
+    QTest::addColumn<double>("detail_a");  // NaN: not checked
+    QTest::addColumn<double>("detail_b");
+    const double any = std::numeric_limits<double>::quiet_NaN();
+    const Config ok = baseline();  // GPT 1.3B: 24 layers, 16 heads, 4 nodes, tp2 pp2 dp8
+    {
+        Config c = ok;
+        c.strategy.tp = 3;
+        c.strategy.pp = 1;
+        c.strategy.dp = 2;
+        c.strategy.microbatch = 1;
+        QTest::newRow("tp 3 vs 16 heads") << c << Infeasible::tp_heads << 3.0 << 16.0;
+    }
+    {
+        Config c = ok;
+        c.model.kv_heads = 2;  // GQA with 2 KV heads, tp 4
+        c.strategy.tp = 4;
+        c.strategy.dp = 4;
+        QTest::newRow("tp 4 vs 2 kv heads") << c << Infeasible::tp_kv_heads << 4.0 << 2.0;
+    }
+    {
+        Config c = ok;
+        c.strategy.pp = 5;
+        c.strategy.dp = 1;
+        QTest::newRow("pp 5 vs 24 layers") << c << Infeasible::pp_layers << 5.0 << 24.0;
+    }
+    {
+        Config c = ok;
+        c.strategy.pp = 4;
+        c.strategy.interleave = 4;
+        c.strategy.dp = 4;
+        QTest::newRow("pp 4 x v 4 vs 24 layers") << c << Infeasible::pp_layers << 16.0 << 24.0;
+    }
+    {
+        Config c = ok;
+        c.training.global_batch = 100;
+        c.strategy.dp = 8;
+        c.strategy.microbatch = 1;
+        QTest::newRow("batch 100 vs dp 8") << c << Infeasible::batch_split << 8.0 << 100.0;
+    }
+    {
+        Config c = ok;
+        c.training.global_batch = 128;
+        c.strategy.dp = 8;
+        c.strategy.microbatch = 3;
+        QTest::newRow("batch 128 vs dp 8 x mb 3") << c << Infeasible::batch_split << 24.0 << 128.0;
+    }
+    {
+        Config c = ok;
+        c.cluster.nodes = 1;
+        c.strategy.tp = 8;
+        c.strategy.pp = 2;
+        c.strategy.dp = 1;
+        QTest::newRow("16 GPUs on one node") << c << Infeasible::too_many_accelerators << 16.0 << 8.0;
+    }
+    {
+        Config c = ok;
+        c.strategy.dp = 16;  // 2*2*16 = 64 > 32
+        QTest::newRow("64 GPUs on 4 nodes") << c << Infeasible::too_many_accelerators << 64.0 << 32.0;
+    }
+    {
+        Config c = ok;
+        c.strategy.pp = 1;
+        c.strategy.interleave = 2;
+        QTest::newRow("interleave without pp") << c << Infeasible::interleave_needs_pp << 2.0 << any;
+    }
+    {
+        Config c = ok;
+        c.strategy.offload_optimizer = true;
+        QTest::newRow("offload optimizer, no tier") << c << Infeasible::offload_without_tier << any << any;
+    }
+    {
+        Config c = ok;
+        c.strategy.offload_activations = true;
+        QTest::newRow("offload activations, no tier") << c << Infeasible::offload_without_tier << any << any;
+    }
+    {
+        Config c = ok;
+        c.training.precision = Precision::fp8;
+        QTest::newRow("fp8 on A100") << c << Infeasible::fp8_unsupported << any << any;
+    }
+    {
+        Config c = ok;
+        c.strategy.sequence_parallel = true;
+        c.strategy.tp = 8;
+        c.strategy.dp = 2;
+        c.model.seq_len = 2044;
+        QTest::newRow("sp, tp 8 vs seq 2044") << c << Infeasible::sequence_parallel_seq << 8.0 << 2044.0;
+    }
+}
+
+void TestModel::structuralInfeasibility() {
+    QFETCH(Config, config);
+    QFETCH(Infeasible, reason);
+    QFETCH(double, detail_a);
+    QFETCH(double, detail_b);
+    QCOMPARE(first_invalid_field(config), -1);  // every field is in range: the problem is structural
+    QVERIFY(check_config(config).empty());
+    const Result r = evaluate(config);
+    QVERIFY(!r.feasible);
+    QCOMPARE(qs(to_string(r.reason)), qs(to_string(reason)));
+    const QByteArray nf = first_nonfinite(r);
+    QVERIFY2(nf.isEmpty(), nf);
+    if (!std::isnan(detail_a)) QCOMPARE(r.detail_a, detail_a);
+    if (!std::isnan(detail_b)) QCOMPARE(r.detail_b, detail_b);
+    QVERIFY(!describe(r.reason).empty());
+}
+
+void TestModel::hugeModelOverflowsHbm() {
+    // GPT-3 175B (96 x 12288, 96 heads) on a single A100 80GB.
+    const ModelSpec m = gpt_model(96, 12288, 96);
+    const Config c = make_config(m, 1, 1, 1, 1, 1, 8);
+    const Result r = evaluate(c);
+    QVERIFY(!r.feasible);
+    QCOMPARE(qs(to_string(r.reason)), QByteArray("hbm_capacity"));
+    const QByteArray nf = first_nonfinite(r);
+    QVERIFY2(nf.isEmpty(), nf);
+    QVERIFY(r.detail_a > r.detail_b);
+    QCOMPARE(r.detail_b, 80.0 * gib);
+    // Model states alone are 18 bytes per parameter (fp16 weights, fp32 gradients, fp32
+    // master weights and Adam moments) without sharding.
+    const double states = 18.0 * narayanan_params(96, 12288, m.vocab, m.seq_len);
+    QVERIFY2(r.detail_a >= states, num(r.detail_a) + " < " + num(states));
+    QVERIFY(close_rel(r.hbm.weights_bytes + r.hbm.gradients_bytes + r.hbm.optimizer_bytes,
+                      18.0 * total_parameters(m), 1e-12));
+    QCOMPARE(r.detail_a, r.hbm.used_bytes());
+    // Still a full time estimate, so a user sees what it would cost.
+    QVERIFY(r.iteration_s > 0);
+}
+
+// pp * interleave is computed in int. With pp = interleave = 65536 (both in range, on 8192
+// nodes of 8 GPUs) the product wraps to 0 and `layers % 0` raises SIGFPE inside evaluate(),
+// which is declared noexcept and "never throws". Run it in a child process so that a crash
+// fails this test instead of killing the test program.
+void TestModel::interleaveProductOverflow() {
+    Config c = make_config(gpt_model(24, 2048, 16), 8192, 1, 65536, 1, 1, 65536);
+    c.strategy.interleave = 65536;
+    QCOMPARE(first_invalid_field(c), -1);
+    std::fflush(nullptr);
+    const pid_t child = fork();
+    QVERIFY(child >= 0);
+    if (child == 0) {
+        // Plain default handlers: let a crash end the child quietly (no Qt stack dump).
+        std::signal(SIGFPE, SIG_DFL);
+        std::signal(SIGSEGV, SIG_DFL);
+        std::signal(SIGABRT, SIG_DFL);
+        const Result r = evaluate(c);
+        // 24 layers cannot be split into 2^32 chunks.
+        _exit(!r.feasible && r.reason == Infeasible::pp_layers && all_finite(r) ? 0 : 1);
+    }
+    int status = 0;
+    QCOMPARE(waitpid(child, &status, 0), child);
+    // BUG (core/src/evaluate.cpp line 57, structural_problem: `m.layers % (s.pp * s.interleave)`):
+    // signed int overflow (UB); 65536 * 65536 wraps to 0 and the modulo divides by zero. The
+    // product must be formed in long long, as line 58 already does for detail_a.
+    QVERIFY2(!WIFSIGNALED(status),
+             "evaluate() crashed with signal " + QByteArray::number(WTERMSIG(status)) +
+                 " for pp = interleave = 65536 (int overflow of pp * interleave in evaluate.cpp)");
+    QVERIFY2(WIFEXITED(status) && WEXITSTATUS(status) == 0, "expected pp_layers");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 9. Bad inputs.
+
+void TestModel::badInputs_data() {
+    QTest::addColumn<Config>("config");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("value_text");
+    QTest::addColumn<QString>("allowed_fragment");
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    const Config ok = baseline();
+    auto row = [&](const char* name, auto mutate, const char* path, const char* value, const char* allowed) {
+        Config c = ok;
+        mutate(c);
+        QTest::newRow(name) << c << QString::fromLatin1(path) << QString::fromLatin1(value) << QString::fromLatin1(allowed);
+    };
+    row("hbm bandwidth 0", [](Config& c) { c.node.hbm_bandwidth_gbps = 0; }, "node.hbm_bandwidth_gbps", "= 0", "> 0");
+    row("hbm bandwidth -5", [](Config& c) { c.node.hbm_bandwidth_gbps = -5; }, "node.hbm_bandwidth_gbps", "-5", "> 0");
+    row("hbm bandwidth NaN", [nan](Config& c) { c.node.hbm_bandwidth_gbps = nan; }, "node.hbm_bandwidth_gbps", "nan",
+        "GB/s");
+    row("scale-up bandwidth 0", [](Config& c) { c.node.scale_up.bandwidth_gbps = 0; }, "node.scale_up.bandwidth_gbps",
+        "= 0", "> 0");
+    row("scale-out bandwidth -25", [](Config& c) { c.node.scale_out.bandwidth_gbps = -25; },
+        "node.scale_out.bandwidth_gbps", "-25", "> 0");
+    row("expanded bandwidth -1", [](Config& c) { c.node.expanded.bandwidth_gbps = -1; },
+        "node.expanded.bandwidth_gbps", "-1", "GB/s");
+    row("zero layers", [](Config& c) { c.model.layers = 0; }, "model.layers", "= 0", "from 1");
+    row("negative layers", [](Config& c) { c.model.layers = -24; }, "model.layers", "-24", "from 1");
+    row("negative fp16 TFLOP/s", [](Config& c) { c.node.matrix_fp16_tflops = -312; }, "node.matrix_fp16_tflops",
+        "-312", "TFLOP/s");
+    row("zero vector TFLOP/s", [](Config& c) { c.node.vector_tflops = 0; }, "node.vector_tflops", "= 0", "> 0");
+    row("negative fp8 TFLOP/s", [](Config& c) { c.node.matrix_fp8_tflops = -1; }, "node.matrix_fp8_tflops", "-1",
+        "TFLOP/s");
+    row("NaN TFLOP/s", [nan](Config& c) { c.node.matrix_fp16_tflops = nan; }, "node.matrix_fp16_tflops", "nan",
+        "TFLOP/s");
+    row("inf HBM capacity", [inf](Config& c) { c.node.hbm_capacity_gib = inf; }, "node.hbm_capacity_gib", "inf",
+        "GiB");
+    row("-inf latency", [inf](Config& c) { c.node.scale_out.latency_us = -inf; }, "node.scale_out.latency_us", "-inf",
+        "us");
+    row("inf efficiency", [inf](Config& c) { c.node.hbm_efficiency = inf; }, "node.hbm_efficiency", "inf", "1");
+    row("efficiency 1.5", [](Config& c) { c.node.scale_up.efficiency = 1.5; }, "node.scale_up.efficiency", "1.5",
+        "<= 1");
+    row("zero global batch", [](Config& c) { c.training.global_batch = 0; }, "training.global_batch", "= 0", "1");
+    row("zero stage 4", [](Config& c) { c.strategy.zero_stage = 4; }, "strategy.zero_stage", "4", "3");
+    row("tp 0", [](Config& c) { c.strategy.tp = 0; }, "strategy.tp", "= 0", "1");
+}
+
+void TestModel::badInputs() {
+    QFETCH(Config, config);
+    QFETCH(QString, path);
+    QFETCH(QString, value_text);
+    QFETCH(QString, allowed_fragment);
+    const Result r = evaluate(config);
+    QVERIFY(!r.feasible);
+    QCOMPARE(qs(to_string(r.reason)), QByteArray("invalid_input"));
+    const QByteArray nf = first_nonfinite(r);
+    QVERIFY2(nf.isEmpty(), nf);
+    // detail_a is the index of the violated rule.
+    const int index = first_invalid_field(config);
+    QVERIFY(index >= 0 && index < static_cast<int>(field_rules().size()));
+    QCOMPARE(r.detail_a, static_cast<double>(index));
+    QCOMPARE(QString::fromLatin1(field_rules()[static_cast<std::size_t>(index)].path), path);
+
+    const std::vector<FieldError> errors = check_config(config);
+    QCOMPARE(static_cast<int>(errors.size()), 1);  // exactly the field we broke
+    QCOMPARE(QString::fromStdString(errors[0].path), path);
+    const QString msg = QString::fromStdString(errors[0].message());
+    QVERIFY2(msg.contains(path), qPrintable(msg));
+    QVERIFY2(msg.contains(value_text, Qt::CaseInsensitive), qPrintable(msg + " lacks " + value_text));
+    QVERIFY2(msg.contains(allowed_fragment), qPrintable(msg + " lacks " + allowed_fragment));
+    QVERIFY2(msg.contains(QString::fromStdString(errors[0].allowed)), qPrintable(msg));
+}
+
+// Every double input rejects NaN, +inf, -inf and a negative value; every integer input rejects
+// 0 or a negative value (zero_stage: -1 and 4). Nothing crashes and nothing is NaN.
+void TestModel::nonFiniteAndOutOfRangeEverywhere() {
+    const double inf = std::numeric_limits<double>::infinity();
+    int cases = 0;
+    auto expect_invalid = [&](const Config& c, const char* path, const QByteArray& what) {
+        ++cases;
+        const Result r = evaluate(c);
+        const QByteArray where = QByteArray(path) + " = " + what;
+        QVERIFY2(!r.feasible && r.reason == Infeasible::invalid_input, where + ": " + qs(to_string(r.reason)));
+        const QByteArray nf = first_nonfinite(r);
+        QVERIFY2(nf.isEmpty(), where + ": " + nf);
+        const std::vector<FieldError> errors = check_config(c);
+        QVERIFY2(!errors.empty(), where);
+        bool named = false;
+        for (const FieldError& e : errors) named = named || e.path == path;
+        QVERIFY2(named, where + ": not reported by check_config");
+    };
+    for (const Knob& f : double_fields())
+        for (double bad : {std::numeric_limits<double>::quiet_NaN(), inf, -inf, -1.0, 1e300}) {
+            Config c = baseline();
+            f.ref(c) = bad;
+            expect_invalid(c, f.name, num(bad));
+            if (QTest::currentTestFailed()) return;
+        }
+    for (const IntField& f : int_fields()) {
+        const bool zero_stage = std::string_view(f.name) == "strategy.zero_stage";
+        for (long long bad : zero_stage ? std::vector<long long>{-1, 4} : std::vector<long long>{0, -1}) {
+            Config c = baseline();
+            f.set(c, bad);
+            expect_invalid(c, f.name, QByteArray::number(bad));
+            if (QTest::currentTestFailed()) return;
+        }
+    }
+    QVERIFY(cases > 100);
+}
+
+void TestModel::crossFieldRules_data() {
+    QTest::addColumn<Config>("config");
+    QTest::addColumn<QString>("path");
+    const Config ok = baseline();
+    {
+        Config c = ok;
+        c.model.kv_heads = 3;
+        QTest::newRow("kv 3 vs 16 heads") << c << QStringLiteral("model.kv_heads");
+    }
+    {
+        Config c = ok;
+        c.model.kv_heads = 32;
+        QTest::newRow("kv 32 > 16 heads") << c << QStringLiteral("model.kv_heads");
+    }
+    {
+        Config c = ok;
+        c.node.hbm_reserved_gib = 80;
+        QTest::newRow("reserved = capacity") << c << QStringLiteral("node.hbm_reserved_gib");
+    }
+    {
+        Config c = ok;
+        c.node.expanded.capacity_gib = 256;
+        c.node.expanded.bandwidth_gbps = 0;
+        QTest::newRow("tier without bandwidth") << c << QStringLiteral("node.expanded.bandwidth_gbps");
+    }
+}
+
+void TestModel::crossFieldRules() {
+    QFETCH(Config, config);
+    QFETCH(QString, path);
+    const Result r = evaluate(config);
+    QVERIFY(!r.feasible);
+    QCOMPARE(qs(to_string(r.reason)), QByteArray("invalid_input"));
+    const QByteArray nf = first_nonfinite(r);
+    QVERIFY2(nf.isEmpty(), nf);
+    const std::vector<FieldError> errors = check_config(config);
+    QCOMPARE(static_cast<int>(errors.size()), 1);
+    QCOMPARE(QString::fromStdString(errors[0].path), path);
+    QVERIFY(QString::fromStdString(errors[0].message()).startsWith(path));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 10. Recompute and sequence parallelism.
+
+void TestModel::recomputeOrdering_data() {
+    QTest::addColumn<Config>("config");
+    QTest::newRow("1.3B tp2 pp2 dp8") << baseline();
+    QTest::newRow("1.3B dp32 mb4") << make_config(gpt_model(24, 2048, 16), 4, 1, 1, 32, 4, 512);
+    {
+        Config c = make_config(gpt_model(40, 6144, 48), 32, 8, 1, 32, 1, 1024);
+        c.strategy.sequence_parallel = true;
+        QTest::newRow("18.4B tp8 sp") << c;
+    }
+    {
+        Config c = make_config(gpt_model(48, 8192, 64), 64, 8, 2, 32, 1, 1536);
+        c.strategy.sequence_parallel = true;
+        c.strategy.interleave = 2;
+        QTest::newRow("39.1B tp8 pp2 v2 sp") << c;
+    }
+}
+
+void TestModel::recomputeOrdering() {
+    QFETCH(Config, config);
+    Config c = config;
+    c.strategy.recompute = Recompute::none;
+    const Result none = evaluate(c);
+    c.strategy.recompute = Recompute::selective;
+    const Result sel = evaluate(c);
+    c.strategy.recompute = Recompute::full;
+    const Result full = evaluate(c);
+    QVERIFY2(none.feasible, qs(to_string(none.reason)));
+    QVERIFY(sel.feasible && full.feasible);
+    QVERIFY2(full.iteration_s > none.iteration_s, num(full.iteration_s) + " vs " + num(none.iteration_s));
+    QVERIFY(sel.iteration_s >= none.iteration_s);
+    QVERIFY(sel.iteration_s <= full.iteration_s);
+    QVERIFY(full.time.compute_s > sel.time.compute_s);
+    // And memory the other way round.
+    QVERIFY(full.hbm.activations_bytes < sel.hbm.activations_bytes);
+    QVERIFY(sel.hbm.activations_bytes < none.hbm.activations_bytes);
+}
+
+void TestModel::sequenceParallelSavesMemory_data() {
+    QTest::addColumn<Config>("config");
+    QTest::addColumn<Recompute>("recompute");
+    const std::pair<Recompute, const char*> modes[] = {
+        {Recompute::none, "none"}, {Recompute::selective, "selective"}, {Recompute::full, "full"}};
+    for (const auto& [rc, name] : modes) {
+        QTest::newRow((QByteArray("1.3B tp2 ") + name).constData()) << baseline() << rc;
+        QTest::newRow((QByteArray("18.4B tp8 ") + name).constData())
+            << make_config(gpt_model(40, 6144, 48), 32, 8, 1, 32, 1, 1024) << rc;
+    }
+}
+
+void TestModel::sequenceParallelSavesMemory() {
+    QFETCH(Config, config);
+    QFETCH(Recompute, recompute);
+    Config c = config;
+    c.strategy.recompute = recompute;
+    c.strategy.sequence_parallel = false;
+    const Result off = evaluate(c);
+    c.strategy.sequence_parallel = true;
+    const Result on = evaluate(c);
+    QVERIFY(off.reason == Infeasible::none || off.reason == Infeasible::hbm_capacity);
+    QVERIFY(on.reason == Infeasible::none || on.reason == Infeasible::hbm_capacity);
+    QVERIFY2(on.hbm.activations_bytes < off.hbm.activations_bytes,
+             num(on.hbm.activations_bytes) + " vs " + num(off.hbm.activations_bytes));
+    // Nothing else in HBM grows.
+    QVERIFY(on.hbm.weights_bytes <= off.hbm.weights_bytes);
+    QVERIFY(on.hbm.used_bytes() < off.hbm.used_bytes());
+    // Sequence parallelism keeps the tensor-parallel traffic volume (RS + AG = AR) but not
+    // more; allow the latency of the extra collective.
+    QVERIFY(on.comm.tp_s <= off.comm.tp_s * 1.05);
+}
+
+QTEST_APPLESS_MAIN(TestModel)
+#include "test_model.moc"

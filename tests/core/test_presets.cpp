@@ -1,0 +1,118 @@
+// Every shipped preset loads, the default scenario is built from them, and each evaluates.
+#include <QtTest>
+
+#include <filesystem>
+
+#include "comet/evaluate.hpp"
+#include "comet/presets.hpp"
+#include "comet/scenario.hpp"
+
+using namespace comet;
+namespace fs = std::filesystem;
+
+class TestPresets : public QObject {
+    Q_OBJECT
+private slots:
+    void presetsDirectoryIsTheSourceTree();
+    void everyNodePresetLoads();
+    void everyModelPresetLoads();
+    void everyScenarioLoadsAndEvaluates();
+    void defaultScenarioUsesThePresets();
+    void aliasesFindTheirNode();
+    void malformedPresetIsRefusedWithPath();
+};
+
+void TestPresets::presetsDirectoryIsTheSourceTree() {
+    QVERIFY(fs::is_directory(presets_dir() / "nodes"));
+    QVERIFY(fs::is_directory(presets_dir() / "models"));
+    QVERIFY(fs::is_regular_file(presets_dir() / "scenarios" / "default.comet.json"));
+}
+
+void TestPresets::everyNodePresetLoads() {
+    std::vector<std::string> errors;
+    const auto nodes = load_node_presets(errors);
+    for (const auto& e : errors) qWarning("%s", e.c_str());
+    QVERIFY(errors.empty());
+    QVERIFY(nodes.size() >= 2);
+    for (const auto& n : nodes) {
+        QVERIFY2(!n.info.name.empty(), n.id.c_str());
+        QVERIFY2(n.info.source.size() > 40, ("a preset must cite its source: " + n.id).c_str());
+        QVERIFY(n.node.matrix_fp16_tflops > 0);
+        QVERIFY(n.node.hbm_bandwidth_gbps > 0);
+    }
+}
+
+void TestPresets::everyModelPresetLoads() {
+    std::vector<std::string> errors;
+    const auto models = load_model_presets(errors);
+    for (const auto& e : errors) qWarning("%s", e.c_str());
+    QVERIFY(errors.empty());
+    QVERIFY(models.size() >= 10);
+    for (const auto& m : models) {
+        QVERIFY2(!m.info.source.empty(), m.id.c_str());
+        QCOMPARE(m.model.heads % m.model.kv_heads, 0);
+    }
+}
+
+void TestPresets::everyScenarioLoadsAndEvaluates() {
+    int count = 0;
+    for (const auto& e : fs::directory_iterator(presets_dir() / "scenarios")) {
+        const auto s = load_scenario_file(e.path());
+        QVERIFY2(s.ok(), s.error_text().c_str());
+        const Result r = evaluate(s.value->config);
+        QVERIFY2(r.feasible, e.path().c_str());
+        QVERIFY(r.iteration_s > 0);
+        ++count;
+    }
+    QVERIFY(count >= 1);
+}
+
+void TestPresets::defaultScenarioUsesThePresets() {
+    const auto s = load_scenario_file(presets_dir() / "scenarios" / "default.comet.json");
+    QVERIFY2(s.ok(), s.error_text().c_str());
+    const auto node = load_node_preset(presets_dir() / "nodes" / "dgx-a100-80gb.json");
+    const auto model = load_model_preset(presets_dir() / "models" / "megatron-1t.json");
+    QVERIFY2(node.ok(), node.error_text().c_str());
+    QVERIFY2(model.ok(), model.error_text().c_str());
+    // Embedded copies must not drift from the library they were taken from.
+    const std::string a = scenario_to_json(*s.value);
+    Scenario rebuilt = *s.value;
+    rebuilt.config.node = node.value->node;
+    rebuilt.node_info = node.value->info;
+    rebuilt.config.model = model.value->model;
+    rebuilt.model_info = model.value->info;
+    QCOMPARE(QString::fromStdString(scenario_to_json(rebuilt)), QString::fromStdString(a));
+    QCOMPARE(accelerators_used(s.value->config.strategy), 3072LL);
+}
+
+void TestPresets::aliasesFindTheirNode() {
+    std::vector<std::string> errors;
+    const auto nodes = load_node_presets(errors);
+    const NodePreset* a100 = match_node_preset(nodes, "DGX A100 80GB (Selene): 8 A100-SXM4-80GB per node");
+    QVERIFY(a100);
+    QCOMPARE(QString::fromStdString(a100->id), QStringLiteral("dgx-a100-80gb"));
+    const NodePreset* h100 = match_node_preset(nodes, "a cluster of h100-sxm5-80gb");
+    QVERIFY(h100);
+    QCOMPARE(QString::fromStdString(h100->id), QStringLiteral("dgx-h100"));
+    QVERIFY(!match_node_preset(nodes, "a cluster of toasters"));
+}
+
+void TestPresets::malformedPresetIsRefusedWithPath() {
+    QTemporaryDir dir;
+    const fs::path file = fs::path(dir.path().toStdString()) / "bad-node.json";
+    {
+        QFile f(QString::fromStdString(file.string()));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "comet-node", "version": 1, "node": {"accelerators": 8, "matrix_fp16_tflops": 0,
+                  "vector_tflops": 10, "hbm_capacity_gib": 80, "hbm_bandwidth_gbps": "fast",
+                  "scale_up": {"domain_size": 8, "bandwidth_gbps": 300}, "scale_out": {"bandwidth_gbps": 25}, "colour": 1}})");
+    }
+    const auto l = load_node_preset(file);
+    QVERIFY(!l.ok());
+    const QString text = QString::fromStdString(l.error_text());
+    QVERIFY2(text.contains("bad-node.json: node.hbm_bandwidth_gbps"), qPrintable(text));
+    QVERIFY2(text.contains("node.colour: unknown key"), qPrintable(text));
+}
+
+QTEST_APPLESS_MAIN(TestPresets)
+#include "test_presets.moc"

@@ -1,0 +1,699 @@
+// Scenario files: round trip, every documented error, hostile input and atomic saving.
+#include <QtTest>
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+
+#include <csignal>
+#include <filesystem>
+#include <string>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "comet/check.hpp"
+#include "comet/scenario.hpp"
+
+using namespace comet;
+
+namespace {
+
+const QString label = QStringLiteral("bad.comet.json");
+
+Scenario full_scenario() {
+    Scenario s;
+    s.name = "Round trip \xE2\x80\x94 every field \"quoted\" \xC3\xBC";
+    s.description = "line one\nline two\ttab \\ backslash";
+    s.model_info = {"Model X", "paper, table 3"};
+    s.node_info = {"Node Y", "datasheet"};
+    ModelSpec& m = s.config.model;
+    m = {96, 6144, 48, 8, 96, 16384, true, 4096, 50257, false, false, false};
+    NodeSpec& n = s.config.node;
+    n.accelerators = 4;
+    n.matrix_fp16_tflops = 989.4;
+    n.matrix_fp8_tflops = 1978.9;
+    n.vector_tflops = 100.0 / 3.0;
+    n.gemm = {0.1 + 0.2, 192.5, 4.000000000000001};
+    n.hbm_capacity_gib = 141;
+    n.hbm_bandwidth_gbps = 4800.5;
+    n.hbm_efficiency = 0.87;
+    n.hbm_reserved_gib = 2.75;
+    n.expanded = {480, 450.25, 0.75, ExpandedAttach::pooled, 4};
+    n.scale_up = {72, 900, 0.25, 0.85};
+    n.scale_out = {50, 7.5, 0.95};
+    s.config.cluster.nodes = 1234;
+    s.config.training = {1536, Precision::fp8, Optimizer::sgd, GradDtype::bf16, AttentionKernel::fused, false};
+    s.config.strategy = {4, 12, 7, 2, 3, Recompute::selective, true, 2, true, true, true, false, true, false};
+    return s;
+}
+
+// Only the required keys.
+const char* const minimal_json = R"({
+  "format": "comet-scenario", "version": 1,
+  "model": { "layers": 24, "hidden": 2048, "heads": 16, "ffn_hidden": 8192, "seq_len": 2048, "vocab": 50257 },
+  "node": { "accelerators": 8, "matrix_fp16_tflops": 312, "vector_tflops": 78,
+            "hbm_capacity_gib": 80, "hbm_bandwidth_gbps": 2039,
+            "scale_up": { "domain_size": 8, "bandwidth_gbps": 300 },
+            "scale_out": { "bandwidth_gbps": 25 } },
+  "cluster": { "nodes": 4 },
+  "training": { "global_batch": 512 },
+  "strategy": { "tp": 8, "pp": 1, "dp": 4, "microbatch": 1 }
+})";
+
+Loaded<Scenario> parse(const QByteArray& text) {
+    return parse_scenario(std::string_view(text.constData(), static_cast<std::size_t>(text.size())),
+                          label.toStdString());
+}
+
+QStringList lines_of(const Loaded<Scenario>& l) {
+    QStringList out;
+    for (const auto& e : l.errors) out << QString::fromStdString(e);
+    return out;
+}
+
+// ---- editing documents through QJson (key order does not matter to the reader) ----
+
+QJsonObject object_of(const QByteArray& text) { return QJsonDocument::fromJson(text).object(); }
+QByteArray text_of(const QJsonObject& o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
+
+QJsonObject set_at(QJsonObject o, QStringList path, const QJsonValue& v) {
+    const QString head = path.takeFirst();
+    if (path.isEmpty()) {
+        if (v.isUndefined()) o.remove(head);
+        else o.insert(head, v);
+        return o;
+    }
+    o.insert(head, set_at(o.value(head).toObject(), path, v));
+    return o;
+}
+
+QByteArray with(const QByteArray& text, const QString& path, const QJsonValue& v) {
+    return text_of(set_at(object_of(text), path.split('.'), v));
+}
+QByteArray without(const QByteArray& text, const QString& path) {
+    return with(text, path, QJsonValue(QJsonValue::Undefined));
+}
+// Puts raw JSON text at `path`, for numbers that QJson would reformat.
+QByteArray with_raw(const QByteArray& text, const QString& path, const QByteArray& raw) {
+    return with(text, path, QStringLiteral("@@RAW@@")).replace("\"@@RAW@@\"", raw);
+}
+
+void collect_paths(const QJsonObject& o, const QString& prefix, QStringList& leaves, QStringList& sections) {
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const QString path = prefix.isEmpty() ? it.key() : prefix + '.' + it.key();
+        if (it.value().isObject()) {
+            sections << path;
+            collect_paths(it.value().toObject(), path, leaves, sections);
+        } else {
+            leaves << path;
+        }
+    }
+}
+
+QByteArray full_text() { return QByteArray::fromStdString(scenario_to_json(full_scenario())); }
+
+bool has_line_starting(const QStringList& lines, const QString& start) {
+    for (const auto& l : lines)
+        if (l.startsWith(start)) return true;
+    return false;
+}
+
+QStringList dir_entries(const QString& dir) {
+    return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+}
+
+QByteArray read_all(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<unreadable>");
+}
+
+bool write_file(const QString& path, const QByteArray& data) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
+}
+
+// Exact comparison: QCOMPARE on doubles is fuzzy, and a round trip must be exact.
+#define SAME(field)                                                                                          \
+    QVERIFY2(a.field == b.field, qPrintable(QStringLiteral(#field ": %1 vs %2")                             \
+                                                .arg(QVariant::fromValue(a.field).toString(),               \
+                                                     QVariant::fromValue(b.field).toString())))
+#define SAME_STR(field) QCOMPARE(QString::fromStdString(a.field), QString::fromStdString(b.field))
+#define SAME_ENUM(field) QCOMPARE(static_cast<int>(a.field), static_cast<int>(b.field))
+
+void compare_scenarios(const Scenario& a, const Scenario& b) {
+    SAME_STR(name);
+    SAME_STR(description);
+    SAME_STR(model_info.name);
+    SAME_STR(model_info.source);
+    SAME_STR(node_info.name);
+    SAME_STR(node_info.source);
+    SAME(config.model.layers);
+    SAME(config.model.hidden);
+    SAME(config.model.heads);
+    SAME(config.model.kv_heads);
+    SAME(config.model.head_dim);
+    SAME(config.model.ffn_hidden);
+    SAME(config.model.gated_mlp);
+    SAME(config.model.seq_len);
+    SAME(config.model.vocab);
+    SAME(config.model.tied_embeddings);
+    SAME(config.model.bias);
+    SAME(config.model.learned_position_embeddings);
+    SAME(config.node.accelerators);
+    SAME(config.node.matrix_fp16_tflops);
+    SAME(config.node.matrix_fp8_tflops);
+    SAME(config.node.vector_tflops);
+    SAME(config.node.gemm.max_fraction);
+    SAME(config.node.gemm.tile_overhead_k);
+    SAME(config.node.gemm.launch_overhead_us);
+    SAME(config.node.hbm_capacity_gib);
+    SAME(config.node.hbm_bandwidth_gbps);
+    SAME(config.node.hbm_efficiency);
+    SAME(config.node.hbm_reserved_gib);
+    SAME(config.node.expanded.capacity_gib);
+    SAME(config.node.expanded.bandwidth_gbps);
+    SAME(config.node.expanded.latency_us);
+    SAME_ENUM(config.node.expanded.attach);
+    SAME(config.node.expanded.pool_nodes);
+    SAME(config.node.scale_up.domain_size);
+    SAME(config.node.scale_up.bandwidth_gbps);
+    SAME(config.node.scale_up.latency_us);
+    SAME(config.node.scale_up.efficiency);
+    SAME(config.node.scale_out.bandwidth_gbps);
+    SAME(config.node.scale_out.latency_us);
+    SAME(config.node.scale_out.efficiency);
+    SAME(config.cluster.nodes);
+    SAME(config.training.global_batch);
+    SAME_ENUM(config.training.precision);
+    SAME_ENUM(config.training.optimizer);
+    SAME_ENUM(config.training.grad_reduce);
+    SAME_ENUM(config.training.attention);
+    SAME(config.training.dropout);
+    SAME(config.strategy.tp);
+    SAME(config.strategy.pp);
+    SAME(config.strategy.dp);
+    SAME(config.strategy.microbatch);
+    SAME(config.strategy.interleave);
+    SAME_ENUM(config.strategy.recompute);
+    SAME(config.strategy.sequence_parallel);
+    SAME(config.strategy.zero_stage);
+    SAME(config.strategy.offload_optimizer);
+    SAME(config.strategy.offload_weights);
+    SAME(config.strategy.offload_activations);
+    SAME(config.strategy.dp_overlap);
+    SAME(config.strategy.tp_overlap);
+    SAME(config.strategy.pp_scatter_gather);
+}
+
+// Every failure must be reported, never thrown, and every line must name the file.
+void expect_failure(const Loaded<Scenario>& l) {
+    QVERIFY(!l.ok());
+    QVERIFY(!l.value.has_value());
+    QVERIFY(!l.errors.empty());
+    for (const auto& line : lines_of(l)) {
+        QVERIFY2(line.startsWith(label + ": "), qPrintable(line));
+        QVERIFY2(!line.contains('\n'), qPrintable(line));
+        QVERIFY2(line.size() < 2000, "message is not bounded");
+    }
+}
+
+}  // namespace
+
+class TestScenarioIo : public QObject {
+    Q_OBJECT
+
+private slots:
+    void fullScenarioIsValid() { QVERIFY(check_config(full_scenario().config).empty()); }
+
+    void roundTripThroughFile() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::filesystem::path file = dir.filePath("x.comet.json").toStdString();
+        const Scenario original = full_scenario();
+        QCOMPARE(QString::fromStdString(save_scenario_file(file, original)), QString());
+        const Loaded<Scenario> loaded = load_scenario_file(file);
+        QVERIFY2(loaded.ok(), loaded.error_text().c_str());
+        compare_scenarios(*loaded.value, original);
+        QCOMPARE(scenario_to_json(*loaded.value), scenario_to_json(original));
+        QCOMPARE(dir_entries(dir.path()), QStringList{"x.comet.json"});
+    }
+
+    void writesEveryKeyInDocumentedOrder() {
+        const std::string text = scenario_to_json(Scenario{});
+        QVERIFY(text.starts_with("{\n  \"format\": \"comet-scenario\",\n  \"version\": 1,\n  \"name\": \"\","));
+        QVERIFY(text.ends_with("}\n"));
+        const char* order[] = {"\"format\"", "\"version\"", "\"name\"", "\"description\"", "\"model\"",
+                               "\"layers\"", "\"learned_position_embeddings\"", "\"node\"", "\"accelerators\"",
+                               "\"gemm\"", "\"max_fraction\"", "\"tile_overhead_k\"", "\"launch_overhead_us\"", "\"hbm_capacity_gib\"", "\"expanded\"",
+                               "\"pool_nodes\"", "\"scale_up\"", "\"scale_out\"", "\"cluster\"", "\"training\"",
+                               "\"dropout\"", "\"strategy\"", "\"tp\"", "\"pp_scatter_gather\""};
+        std::size_t last = 0;
+        for (const char* key : order) {
+            const std::size_t at = text.find(key, last);
+            QVERIFY2(at != std::string::npos, key);
+            last = at;
+        }
+        QStringList leaves, sections;
+        collect_paths(object_of(QByteArray::fromStdString(text)), {}, leaves, sections);
+        QCOMPARE(leaves.size(), 64);
+        QCOMPARE(sections.size(), 9);
+    }
+
+    void minimalFileUsesDefaults() {
+        const Loaded<Scenario> l = parse(minimal_json);
+        QVERIFY2(l.ok(), l.error_text().c_str());
+        const Config& c = l.value->config;
+        const Config d;
+        QCOMPARE(c.model.kv_heads, 16);
+        QCOMPARE(c.model.head_dim, 128);
+        QCOMPARE(c.model.gated_mlp, d.model.gated_mlp);
+        QCOMPARE(c.model.tied_embeddings, d.model.tied_embeddings);
+        QVERIFY(c.node.gemm.max_fraction == d.node.gemm.max_fraction);
+        QVERIFY(c.node.hbm_efficiency == d.node.hbm_efficiency);
+        QVERIFY(c.node.expanded.capacity_gib == d.node.expanded.capacity_gib);
+        QCOMPARE(static_cast<int>(c.node.expanded.attach), static_cast<int>(d.node.expanded.attach));
+        QVERIFY(c.node.scale_up.latency_us == d.node.scale_up.latency_us);
+        QVERIFY(c.node.scale_out.efficiency == d.node.scale_out.efficiency);
+        QCOMPARE(static_cast<int>(c.training.precision), static_cast<int>(d.training.precision));
+        QCOMPARE(c.strategy.interleave, d.strategy.interleave);
+        QCOMPARE(c.strategy.dp_overlap, d.strategy.dp_overlap);
+        QVERIFY(l.value->name.empty() && l.value->description.empty());
+        QVERIFY(l.value->model_info.name.empty() && l.value->node_info.source.empty());
+    }
+
+    void integralFloatsAreIntegers() {
+        const Loaded<Scenario> l = parse(with_raw(minimal_json, "model.layers", "96.0"));
+        QVERIFY2(l.ok(), l.error_text().c_str());
+        QCOMPARE(l.value->config.model.layers, 96);
+    }
+
+    void errorMessages_data() {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QStringList>("expected");  // all in one line
+        const QByteArray m = minimal_json;
+        const QString f = label + ": ";
+
+        QTest::newRow("range") << with(m, "node.hbm_bandwidth_gbps", -5)
+                               << QStringList{f + "node.hbm_bandwidth_gbps = -5: must be > 0 and at most 1e7 GB/s"};
+        QTest::newRow("zero bandwidth") << with(m, "node.scale_out.bandwidth_gbps", 0)
+                                        << QStringList{f + "node.scale_out.bandwidth_gbps = 0: must be > 0"};
+        QTest::newRow("negative zero") << with_raw(m, "node.scale_up.bandwidth_gbps", "-0.0")
+                                       << QStringList{f + "node.scale_up.bandwidth_gbps = ", ": must be > 0"};
+        QTest::newRow("zero stage") << with(m, "strategy.zero_stage", 4)
+                                    << QStringList{f + "strategy.zero_stage = 4: must be 0, 1, 2 or 3"};
+        QTest::newRow("int as string") << with(m, "model.layers", "many")
+                                       << QStringList{f + "model.layers: expected an integer, got string \"many\""};
+        QTest::newRow("int fractional") << with_raw(m, "model.layers", "1.5")
+                                        << QStringList{f + "model.layers: expected an integer, got 1.5"};
+        QTest::newRow("int huge float")
+            << with_raw(m, "model.layers", "1e300")
+            << QStringList{f + "model.layers: expected an integer, got 1e+300 (out of range)",
+                           "must be an integer from 1 to 100000"};
+        QTest::newRow("int beyond int") << with_raw(m, "model.layers", "3000000000")
+                                        << QStringList{f + "model.layers: expected an integer, got 3000000000 (out of range)"};
+        QTest::newRow("int beyond int64")
+            << with_raw(m, "training.global_batch", "18446744073709551615")
+            << QStringList{f + "training.global_batch: expected an integer, got 18446744073709551615 (out of range)"};
+        QTest::newRow("int 2^63 float") << with_raw(m, "training.global_batch", "9.223372036854775808e18")
+                                        << QStringList{f + "training.global_batch: expected an integer, got", "(out of range)"};
+        QTest::newRow("int -1e19") << with_raw(m, "training.global_batch", "-1e19")
+                                   << QStringList{f + "training.global_batch: expected an integer, got -1e+19 (out of range)"};
+        QTest::newRow("int null") << with(m, "model.layers", QJsonValue::Null)
+                                  << QStringList{f + "model.layers: expected an integer, got null"};
+        QTest::newRow("unknown key near") << with(m, "model.laers", 5)
+                                          << QStringList{f + "model.laers: unknown key (did you mean \"layers\"?)"};
+        QTest::newRow("unknown key case") << with(m, "strategy.TP", 5)
+                                          << QStringList{f + "strategy.TP: unknown key (did you mean \"tp\"?)"};
+        QTest::newRow("unknown key far") << with(m, "node.zzzzqq", 5)
+                                         << QStringList{f + "node.zzzzqq: unknown key (allowed keys: name, source, "
+                                                            "accelerators, matrix_fp16_tflops,",
+                                                        "scale_out)"};
+        QTest::newRow("unknown top key") << with(m, "modle", QJsonObject{})
+                                         << QStringList{f + "modle: unknown key (did you mean \"model\"?)"};
+        QTest::newRow("odd unknown key") << with(m, "cluster.a\"b\nc", 1)
+                                         << QStringList{f + "cluster.\"a\\\"b\\nc\": unknown key"};
+        QTest::newRow("missing required") << without(m, "strategy.tp")
+                                          << QStringList{f + "strategy.tp: missing (required)"};
+        QTest::newRow("missing section") << without(m, "cluster") << QStringList{f + "cluster: missing (required)"};
+        QTest::newRow("enum") << with(m, "training.precision", "fp12")
+                              << QStringList{f + "training.precision = \"fp12\": must be one of fp16, bf16, fp8"};
+        QTest::newRow("enum optimizer") << with(m, "training.optimizer", "adamw")
+                                        << QStringList{f + "training.optimizer = \"adamw\": must be one of adam, sgd"};
+        QTest::newRow("enum grad_reduce") << with(m, "training.grad_reduce", "fp16")
+                                          << QStringList{f + "training.grad_reduce = \"fp16\": must be one of fp32, bf16"};
+        QTest::newRow("enum attention") << with(m, "training.attention", "flash")
+                                        << QStringList{f + "training.attention = \"flash\": must be one of unfused, fused"};
+        QTest::newRow("enum recompute") << with(m, "strategy.recompute", "partial")
+                                        << QStringList{f + "strategy.recompute = \"partial\": must be one of none, "
+                                                           "selective, full"};
+        QTest::newRow("enum attach") << with(m, "node.expanded.attach", "shared")
+                                     << QStringList{f + "node.expanded.attach = \"shared\": must be one of "
+                                                        "per_accelerator, per_node, pooled"};
+        QTest::newRow("enum wrong type") << with(m, "training.precision", 16)
+                                         << QStringList{f + "training.precision: expected a string (one of fp16, "
+                                                            "bf16, fp8), got 16"};
+        QTest::newRow("bool wrong type") << with(m, "model.gated_mlp", 1)
+                                         << QStringList{f + "model.gated_mlp: expected true or false, got 1"};
+        QTest::newRow("bool as string") << with(m, "strategy.dp_overlap", "true")
+                                        << QStringList{f + "strategy.dp_overlap: expected true or false, got string \"true\""};
+        QTest::newRow("NaN string") << with(m, "node.vector_tflops", "NaN")
+                                    << QStringList{f + "node.vector_tflops: expected a number, got string \"NaN\""};
+        QTest::newRow("inf string") << with(m, "node.scale_up.latency_us", "-Infinity")
+                                    << QStringList{f + "node.scale_up.latency_us: expected a number, got string \"-Infinity\""};
+        QTest::newRow("string wrong type") << with(m, "name", 5) << QStringList{f + "name: expected a string, got 5"};
+        QTest::newRow("syntax error") << QByteArray("{\"format\": \"comet-scenario\",, }")
+                                      << QStringList{f + "not valid JSON: ", "line 1, column 29", "(byte 29)"};
+        QTest::newRow("NaN literal") << with_raw(m, "node.vector_tflops", "NaN") << QStringList{f + "not valid JSON: "};
+        QTest::newRow("number overflow") << with_raw(m, "node.vector_tflops", "1e400")
+                                         << QStringList{f + "not valid JSON: ", "1e400"};
+        QTest::newRow("trailing garbage") << m + "x" << QStringList{f + "not valid JSON: "};
+        QTest::newRow("comment") << "// hi\n" + m << QStringList{f + "not valid JSON: "};
+        QTest::newRow("top level array") << QByteArray("[1, 2]")
+                                         << QStringList{f + "expected a JSON object at the top level, got an array"};
+        QTest::newRow("top level string") << QByteArray("\"comet\"")
+                                          << QStringList{f + "expected a JSON object at the top level, got string \"comet\""};
+        QTest::newRow("section not object") << with(m, "node", 5) << QStringList{f + "node: expected an object, got 5"};
+        QTest::newRow("nested not object") << with(m, "node.gemm", QJsonArray{})
+                                           << QStringList{f + "node.gemm: expected an object, got an array"};
+        QTest::newRow("empty") << QByteArray() << QStringList{f + "is empty"};
+        QTest::newRow("whitespace") << QByteArray(" \n\t\r\n") << QStringList{f + "contains only whitespace"};
+        QTest::newRow("newer version")
+            << with(m, "version", 7)
+            << QStringList{f + "version: file was written by a newer COMET Explorer (format version 7); this build "
+                               "reads versions up to 1"};
+        QTest::newRow("version zero") << with(m, "version", 0)
+                                      << QStringList{f + "version = 0: must be a format version from 1 to 1"};
+        QTest::newRow("version string") << with(m, "version", "1")
+                                        << QStringList{f + "version: expected an integer, got string \"1\""};
+        QTest::newRow("wrong format") << with(m, "format", "comet-sweep")
+                                      << QStringList{f + "format = \"comet-sweep\": must be \"comet-scenario\""};
+        QTest::newRow("missing format") << without(m, "format") << QStringList{f + "format: missing (required)"};
+        QTest::newRow("duplicate key") << QByteArray(minimal_json).replace("\"layers\": 24", "\"layers\": 24, \"layers\": 25")
+                                       << QStringList{f + "model.layers: duplicate key"};
+        QTest::newRow("head_dim underivable")
+            << with(with(m, "model.hidden", 100), "model.heads", 7)
+            << QStringList{f + "model.head_dim: missing; required because model.hidden (100) is not divisible by "
+                               "model.heads (7)"};
+        QTest::newRow("derived head_dim out of range")
+            << with(with(m, "model.hidden", 1048576), "model.heads", 1)
+            << QStringList{f + "model.head_dim = 1048576: must be an integer from 1 to 65536 (model.head_dim "
+                               "defaults to model.hidden / model.heads)"};
+        QTest::newRow("kv_heads not divisor") << with(m, "model.kv_heads", 3)
+                                              << QStringList{f + "model.kv_heads = 3: must be a divisor of model.heads (16)"};
+        QTest::newRow("reserved above capacity")
+            << with(m, "node.hbm_reserved_gib", 80)
+            << QStringList{f + "node.hbm_reserved_gib = 80: must be less than node.hbm_capacity_gib (80)"};
+        QTest::newRow("expanded without bandwidth")
+            << with(m, "node.expanded", QJsonObject{{"capacity_gib", 512}})
+            << QStringList{f + "node.expanded.bandwidth_gbps = 0: must be > 0 GB/s when node.expanded.capacity_gib > 0"};
+    }
+
+    void errorMessages() {
+        QFETCH(QByteArray, text);
+        QFETCH(QStringList, expected);
+        const Loaded<Scenario> l = parse(text);
+        expect_failure(l);
+        const QStringList lines = lines_of(l);
+        bool found = false;
+        for (const auto& line : lines) {
+            bool all = true;
+            for (const auto& part : expected) all = all && line.contains(part);
+            found = found || all;
+        }
+        QVERIFY2(found, qPrintable("expected a line with: " + expected.join(" | ") + "\ngot:\n" + lines.join('\n')));
+    }
+
+    void newerVersionStopsReading() {
+        const Loaded<Scenario> l = parse(with(with(QByteArray(minimal_json), "version", 7), "future_key", 1));
+        expect_failure(l);
+        QCOMPARE(l.errors.size(), std::size_t{1});
+    }
+
+    void collectsAllStructuralErrors() {
+        QByteArray t = with(QByteArray(minimal_json), "model.layers", "x");
+        t = without(t, "strategy.tp");
+        t = with(t, "node.gemm.max_fractoin", 0.5);
+        t = with(t, "node.hbm_bandwidth_gbps", -5);  // a range error: reported only once the structure is sound
+        const Loaded<Scenario> l = parse(t);
+        expect_failure(l);
+        const QStringList lines = lines_of(l);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(has_line_starting(lines, label + ": model.layers: expected an integer"));
+        QVERIFY(has_line_starting(lines, label + ": strategy.tp: missing"));
+        QVERIFY(has_line_starting(lines, label + ": node.gemm.max_fractoin: unknown key (did you mean \"max_fraction\"?)"));
+    }
+
+    void collectsAllRangeErrors() {
+        QByteArray t = with(QByteArray(minimal_json), "node.hbm_bandwidth_gbps", -5);
+        t = with(t, "cluster.nodes", 0);
+        t = with(t, "node.gemm", QJsonObject{{"max_fraction", 1.5}});
+        const QStringList lines = lines_of(parse(t));
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(has_line_starting(lines, label + ": node.hbm_bandwidth_gbps = -5: must be"));
+        QVERIFY(has_line_starting(lines, label + ": cluster.nodes = 0: must be an integer from 1"));
+        QVERIFY(has_line_starting(lines, label + ": node.gemm.max_fraction = 1.5: must be a fraction"));
+    }
+
+    void derivedDefaultsAreNotReportedTwice() {
+        const Loaded<Scenario> l = parse(with(QByteArray(minimal_json), "model.heads", 0));
+        expect_failure(l);
+        QCOMPARE(lines_of(l), QStringList{label + ": model.heads = 0: must be an integer from 1 to 65536"});
+    }
+
+    void everyLeafWithWrongType() {
+        const QByteArray full = full_text();
+        QStringList leaves, sections;
+        collect_paths(object_of(full), {}, leaves, sections);
+        QVERIFY(leaves.size() > 50);
+        for (const QString& path : leaves) {
+            for (const QJsonValue& bad : {QJsonValue(QJsonObject{{"x", 1}}), QJsonValue(QJsonArray{1}),
+                                          QJsonValue(QJsonValue::Null)}) {
+                const Loaded<Scenario> l = parse(with(full, path, bad));
+                expect_failure(l);
+                QVERIFY2(has_line_starting(lines_of(l), label + ": " + path + ": expected "),
+                         qPrintable(path + ":\n" + lines_of(l).join('\n')));
+            }
+        }
+    }
+
+    void everySectionWithWrongType() {
+        const QByteArray full = full_text();
+        QStringList leaves, sections;
+        collect_paths(object_of(full), {}, leaves, sections);
+        QCOMPARE(sections.size(), 9);
+        for (const QString& path : sections) {
+            for (const QJsonValue& bad : {QJsonValue(1), QJsonValue("x"), QJsonValue(QJsonArray{}),
+                                          QJsonValue(QJsonValue::Null), QJsonValue(true), QJsonValue(1.5)}) {
+                const Loaded<Scenario> l = parse(with(full, path, bad));
+                expect_failure(l);
+                QVERIFY2(has_line_starting(lines_of(l), label + ": " + path + ": expected an object, got "),
+                         qPrintable(path + ":\n" + lines_of(l).join('\n')));
+            }
+        }
+    }
+
+    void requiredAndOptionalKeys() {
+        const QStringList required = {
+            "format", "version", "model", "node", "cluster", "training", "strategy",
+            "model.layers", "model.hidden", "model.heads", "model.ffn_hidden", "model.seq_len", "model.vocab",
+            "node.accelerators", "node.matrix_fp16_tflops", "node.vector_tflops", "node.hbm_capacity_gib",
+            "node.hbm_bandwidth_gbps", "node.scale_up", "node.scale_up.domain_size", "node.scale_up.bandwidth_gbps",
+            "node.scale_out", "node.scale_out.bandwidth_gbps", "cluster.nodes", "training.global_batch",
+            "strategy.tp", "strategy.pp", "strategy.dp", "strategy.microbatch"};
+        const QByteArray full = full_text();
+        QStringList leaves, sections;
+        collect_paths(object_of(full), {}, leaves, sections);
+        for (const QString& path : leaves + sections) {
+            const Loaded<Scenario> l = parse(without(full, path));
+            if (required.contains(path)) {
+                expect_failure(l);
+                QVERIFY2(lines_of(l).contains(label + ": " + path + ": missing (required)"),
+                         qPrintable(path + ":\n" + lines_of(l).join('\n')));
+            } else if (path == "node.expanded.bandwidth_gbps") {
+                // Optional, but this scenario has an expanded tier, which needs a bandwidth.
+                QVERIFY(has_line_starting(lines_of(l), label + ": node.expanded.bandwidth_gbps = 0: must be"));
+            } else {
+                QVERIFY2(l.ok(), qPrintable(path + ":\n" + QString::fromStdString(l.error_text())));
+            }
+        }
+    }
+
+    void deepNestingIsRefused() {
+        for (const QByteArray& unit : {QByteArray("["), QByteArray("{\"a\":")}) {
+            const Loaded<Scenario> l = parse(unit.repeated(100000));
+            expect_failure(l);
+            QVERIFY2(lines_of(l).join('\n').contains("nested deeper than 64 levels"), l.error_text().c_str());
+        }
+        // 1 (top level) + 63 arrays is allowed and then reported as an unknown key; 1 + 64 is not.
+        const QByteArray ok_depth = with_raw(minimal_json, "extra", QByteArray("[").repeated(63) + QByteArray("]").repeated(63));
+        QCOMPARE(lines_of(parse(ok_depth)), QStringList{label + ": extra: unknown key (allowed keys: format, version, "
+                                                                "name, description, model, node, cluster, training, strategy)"});
+        const QByteArray too_deep = with_raw(minimal_json, "extra", QByteArray("[").repeated(64) + QByteArray("]").repeated(64));
+        QVERIFY(lines_of(parse(too_deep)).join('\n').contains("nested deeper than 64 levels"));
+    }
+
+    void binaryGarbageIsRefused() {
+        QRandomGenerator rng(12345);
+        for (int round = 0; round < 20; ++round) {
+            QByteArray garbage(4096 + round * 777, Qt::Uninitialized);
+            for (auto& c : garbage) c = static_cast<char>(rng.bounded(256));
+            if (round % 2 == 1) garbage.prepend("{\"format\": \"");  // garbage inside a string
+            const Loaded<Scenario> l = parse(garbage);
+            expect_failure(l);
+            for (const auto& e : l.errors) {
+                const QByteArray bytes = QByteArray::fromStdString(e);
+                QCOMPARE(QString::fromUtf8(bytes).toUtf8(), bytes);  // messages stay valid UTF-8
+            }
+        }
+    }
+
+    void oversizedInputIsRefused() {
+        QByteArray big = QByteArray(minimal_json);
+        big.append(QByteArray(20 << 20, ' '));
+        const Loaded<Scenario> l = parse(big);
+        expect_failure(l);
+        QVERIFY2(lines_of(l).join('\n').contains("is too large"), l.error_text().c_str());
+        QVERIFY(lines_of(l).join('\n').contains("16 MiB"));
+    }
+
+    void hostileValuesAreBounded() {
+        // A huge unknown key is shortened in the message; a huge name is fine.
+        const QString long_key(100000, 'k');
+        expect_failure(parse(with(minimal_json, "model." + long_key, 1)));
+        const Loaded<Scenario> named = parse(with(minimal_json, "name", QString(1 << 20, 'n')));
+        QVERIFY(named.ok());
+        QCOMPARE(named.value->name.size(), std::size_t{1} << 20);
+        // Many unknown keys: the list of errors is capped.
+        QJsonObject many = object_of(minimal_json);
+        for (int i = 0; i < 20000; ++i) many.insert(QStringLiteral("junk%1").arg(i), i);
+        const Loaded<Scenario> l = parse(text_of(many));
+        expect_failure(l);
+        QVERIFY(l.errors.size() <= 51);
+        QVERIFY(lines_of(l).last().endsWith("more errors not shown"));
+        // Control characters and invalid UTF-8 inside strings.
+        expect_failure(parse(QByteArray("{\"format\": \"a\x01\"}")));
+        expect_failure(parse(QByteArray("{\"format\": \"\xff\xfe\"}")));
+        expect_failure(parse(QByteArray("{\"format\": \"\\ud800\"}")));
+        expect_failure(parse(QByteArray("\0\0\0\0", 4)));
+    }
+
+    void fileErrors() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString missing = dir.filePath("missing.comet.json");
+        QCOMPARE(lines_of(load_scenario_file(missing.toStdString())),
+                 QStringList{missing + ": cannot open: No such file or directory"});
+        QCOMPARE(lines_of(load_scenario_file(dir.path().toStdString())),
+                 QStringList{dir.path() + ": cannot open: Is a directory"});
+
+        const QString empty = dir.filePath("empty.comet.json");
+        QVERIFY(write_file(empty, {}));
+        QCOMPARE(lines_of(load_scenario_file(empty.toStdString())), QStringList{empty + ": is empty (expected a JSON object)"});
+
+        const QString big = dir.filePath("big.comet.json");
+        QVERIFY(write_file(big, QByteArray(minimal_json) + QByteArray(20 << 20, ' ')));
+        const QStringList lines = lines_of(load_scenario_file(big.toStdString()));
+        QCOMPARE(lines.size(), 1);
+        QVERIFY2(lines[0].startsWith(big + ": is too large (") && lines[0].contains("16 MiB"), qPrintable(lines[0]));
+
+        const QString bad = dir.filePath("bad.json");
+        QVERIFY(write_file(bad, with(minimal_json, "strategy.tp", "eight")));
+        QCOMPARE(lines_of(load_scenario_file(bad.toStdString())),
+                 QStringList{bad + ": strategy.tp: expected an integer, got string \"eight\""});
+    }
+
+    void atomicSaveReplacesAndKeepsMode() {
+        QTemporaryDir dir;
+        const QString target = dir.filePath("s.comet.json");
+        QVERIFY(write_file(target, "old"));
+        QVERIFY(QFile::setPermissions(target, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup));
+        QCOMPARE(QString::fromStdString(save_text_atomically(target.toStdString(), "new text")), QString());
+        QCOMPARE(read_all(target), QByteArray("new text"));
+        using std::filesystem::perms;
+        QVERIFY(std::filesystem::status(target.toStdString()).permissions() ==
+                (perms::owner_read | perms::owner_write | perms::group_read));
+        QCOMPARE(dir_entries(dir.path()), QStringList{"s.comet.json"});
+    }
+
+    void atomicSaveIntoRegularFileFails() {
+        QTemporaryDir dir;
+        const QString parent = dir.filePath("not-a-dir");
+        QVERIFY(write_file(parent, "precious"));
+        const QString target = parent + "/s.comet.json";
+        const QString message = QString::fromStdString(save_text_atomically(target.toStdString(), "x"));
+        QVERIFY2(message.contains(target) && message.contains("Not a directory"), qPrintable(message));
+        QCOMPARE(read_all(parent), QByteArray("precious"));
+        QCOMPARE(dir_entries(dir.path()), QStringList{"not-a-dir"});
+    }
+
+    void atomicSaveOverDirectoryFailsCleanly() {
+        QTemporaryDir dir;
+        const QString target = dir.filePath("taken");
+        QVERIFY(QDir(dir.path()).mkpath("taken/inner"));
+        const QString message = QString::fromStdString(save_text_atomically(target.toStdString(), "x"));
+        QVERIFY2(message.contains(target) && message.contains("cannot replace"), qPrintable(message));
+        QVERIFY(QFileInfo(target + "/inner").isDir());
+        QCOMPARE(dir_entries(dir.path()), QStringList{"taken"});
+    }
+
+    void atomicSaveFailedWriteKeepsOldFile() {
+        // A file size limit makes write() fail part-way (EFBIG), even for root.
+        QTemporaryDir dir;
+        const QString target = dir.filePath("s.comet.json");
+        QVERIFY(write_file(target, "old contents"));
+        rlimit saved{};
+        QVERIFY(::getrlimit(RLIMIT_FSIZE, &saved) == 0);
+        const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit small = saved;
+        small.rlim_cur = 4096;
+        QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+        const std::string message = save_text_atomically(target.toStdString(), std::string(1 << 20, 'x'));
+        ::setrlimit(RLIMIT_FSIZE, &saved);
+        std::signal(SIGXFSZ, previous);
+        QVERIFY2(QString::fromStdString(message).contains(target), message.c_str());
+        QVERIFY2(QString::fromStdString(message).contains("File too large"), message.c_str());
+        QCOMPARE(read_all(target), QByteArray("old contents"));
+        QCOMPARE(dir_entries(dir.path()), QStringList{"s.comet.json"});
+    }
+
+    void atomicSaveIntoReadOnlyDirectoryKeepsOldFile() {
+        QTemporaryDir dir;
+        const QString sub = dir.filePath("ro");
+        QVERIFY(QDir(dir.path()).mkdir("ro"));
+        const QString target = sub + "/s.comet.json";
+        QVERIFY(write_file(target, "old contents"));
+        QVERIFY(QFile::setPermissions(sub, QFile::ReadOwner | QFile::ExeOwner));
+        const bool privileged = ::access(sub.toLocal8Bit().constData(), W_OK) == 0;
+        const std::string message = privileged ? std::string() : save_text_atomically(target.toStdString(), "new");
+        QFile::setPermissions(sub, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        if (privileged) QSKIP("running with privileges that ignore directory permissions");
+        QVERIFY2(QString::fromStdString(message).contains(target), message.c_str());
+        QVERIFY2(QString::fromStdString(message).contains("Permission denied"), message.c_str());
+        QCOMPARE(read_all(target), QByteArray("old contents"));
+        QCOMPARE(dir_entries(sub), QStringList{"s.comet.json"});
+    }
+
+    void errorTextJoinsLines() {
+        Loaded<Scenario> l;
+        l.errors = {"a: x", "b: y"};
+        QCOMPARE(l.error_text(), std::string("a: x\nb: y"));
+        QVERIFY(!l.ok());
+    }
+
+    void enumNames() {
+        QCOMPARE(to_string(Precision::fp8), std::string_view("fp8"));
+        QCOMPARE(to_string(Recompute::selective), std::string_view("selective"));
+        QCOMPARE(to_string(AttentionKernel::fused), std::string_view("fused"));
+        QCOMPARE(to_string(Optimizer::sgd), std::string_view("sgd"));
+        QCOMPARE(to_string(GradDtype::bf16), std::string_view("bf16"));
+        QCOMPARE(to_string(ExpandedAttach::per_accelerator), std::string_view("per_accelerator"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestScenarioIo)
+#include "test_scenario_io.moc"
