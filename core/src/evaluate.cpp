@@ -10,6 +10,7 @@
 #include "comet/pipeline.hpp"
 #include "comet/units.hpp"
 #include "comet/workload.hpp"
+#include "stages.hpp"
 
 namespace comet {
 
@@ -30,9 +31,7 @@ ExpandedShare expanded_share(const NodeSpec& node) noexcept {
             units::us_to_s(x.latency_us)};
 }
 
-namespace {
-
-Result infeasible(Infeasible why, double a = 0, double b = 0) noexcept {
+Result infeasible(Infeasible why, double a, double b) noexcept {
     Result r;
     r.feasible = false;
     r.reason = why;
@@ -41,8 +40,20 @@ Result infeasible(Infeasible why, double a = 0, double b = 0) noexcept {
     return r;
 }
 
-// Structural checks: does the strategy divide the cluster, the model and the batch?
-Infeasible structural_problem(const Config& c, double& a, double& b) noexcept {
+// Checks that only depend on the tensor-parallel shape of the work.
+Infeasible rank_problem(const Config& c, double& a, double& b) noexcept {
+    const Strategy& s = c.strategy;
+    const ModelSpec& m = c.model;
+    if (m.heads % s.tp != 0) { a = s.tp; b = m.heads; return Infeasible::tp_heads; }
+    if (m.kv_heads % s.tp != 0) { a = s.tp; b = m.kv_heads; return Infeasible::tp_kv_heads; }
+    if (m.ffn_hidden % s.tp != 0) { a = s.tp; b = m.ffn_hidden; return Infeasible::tp_ffn; }
+    if (s.sequence_parallel && m.seq_len % s.tp != 0) { a = s.tp; b = m.seq_len; return Infeasible::sequence_parallel_seq; }
+    if (c.training.precision == Precision::fp8 && !(c.node.matrix_fp8_tflops > 0)) return Infeasible::fp8_unsupported;
+    return Infeasible::none;
+}
+
+// Checks of the rest of the strategy: does it divide the cluster, the layers and the batch?
+Infeasible split_problem(const Config& c, double& a, double& b) noexcept {
     const Strategy& s = c.strategy;
     const ModelSpec& m = c.model;
     if (accelerators_used(s) > accelerators_available(c)) {
@@ -50,9 +61,6 @@ Infeasible structural_problem(const Config& c, double& a, double& b) noexcept {
         b = double(accelerators_available(c));
         return Infeasible::too_many_accelerators;
     }
-    if (m.heads % s.tp != 0) { a = s.tp; b = m.heads; return Infeasible::tp_heads; }
-    if (m.kv_heads % s.tp != 0) { a = s.tp; b = m.kv_heads; return Infeasible::tp_kv_heads; }
-    if (m.ffn_hidden % s.tp != 0) { a = s.tp; b = m.ffn_hidden; return Infeasible::tp_ffn; }
     if (s.interleave > 1 && s.pp == 1) { a = s.interleave; return Infeasible::interleave_needs_pp; }
     if (m.layers % (static_cast<long long>(s.pp) * s.interleave) != 0) {
         a = double(s.pp) * s.interleave;
@@ -70,23 +78,12 @@ Infeasible structural_problem(const Config& c, double& a, double& b) noexcept {
         b = s.pp;
         return Infeasible::interleave_microbatches;
     }
-    if (s.sequence_parallel && m.seq_len % s.tp != 0) { a = s.tp; b = m.seq_len; return Infeasible::sequence_parallel_seq; }
-    if (c.training.precision == Precision::fp8 && !(c.node.matrix_fp8_tflops > 0)) return Infeasible::fp8_unsupported;
     const bool offload = s.offload_optimizer || s.offload_weights || s.offload_activations;
     if (offload && !(c.node.expanded.capacity_gib > 0)) return Infeasible::offload_without_tier;
     return Infeasible::none;
 }
 
-struct PassTimes {
-    double fwd_flops = 0;  // hardware-independent shares of the work
-    double bwd_flops = 0;
-    double recompute_flops = 0;
-    double fwd = 0;
-    double bwd = 0;
-    double recompute = 0;
-    double gemm_fwd = 0;  // matrix work that TP collectives can hide behind
-    double gemm_bwd = 0;
-};
+namespace {
 
 PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rates) noexcept {
     PassTimes p;
@@ -121,13 +118,63 @@ double exposed(double comm, double window, bool overlap) noexcept {
 
 }  // namespace
 
-Result evaluate(const Config& c) noexcept {
-    if (const int bad = first_invalid_field(c); bad >= 0) return infeasible(Infeasible::invalid_input, bad);
-    {
-        double a = 0, b = 0;
-        if (const Infeasible why = structural_problem(c, a, b); why != Infeasible::none) return infeasible(why, a, b);
-    }
+RankWork rank_work(const Config& c) noexcept {
+    const ModelSpec& m = c.model;
+    const NodeSpec& node = c.node;
+    const TrainingSpec& tr = c.training;
+    const Strategy& s = c.strategy;
+    const int t = s.tp;
+    const bool sp = s.sequence_parallel && t > 1;
 
+    RankWork w;
+    const ComputeRates rates = compute_rates(node, tr.precision);
+    w.hbm_bytes_per_s = rates.hbm_bytes_per_s;
+    w.launch_s = rates.launch_s;
+    const WorkShape shape{t, sp, s.microbatch};
+    const LayerWork lw = layer_work(m, tr, shape);
+    const EndsWork ends = ends_work(m, tr, shape);
+    w.layer = layer_times(lw, s.recompute, rates);
+    w.tp_bytes = lw.tp_bytes;
+    w.pp_bytes = lw.pp_bytes;
+
+    // Tensor parallelism: two collectives per layer in forward, two in backward, two more when
+    // the forward is recomputed. Sequence parallelism turns each all-reduce into a
+    // reduce-scatter plus an all-gather of the same bytes.
+    w.tp_group = span_group(t, 1, node);
+    if (t > 1)
+        w.tp_one = sp ? reduce_scatter_s(lw.tp_bytes, w.tp_group) + all_gather_s(lw.tp_bytes, w.tp_group)
+                      : all_reduce_s(lw.tp_bytes, w.tp_group);
+    const double tp_fwd = 2.0 * w.tp_one;
+    const double tp_bwd = 2.0 * w.tp_one;
+    const double tp_rec = s.recompute == Recompute::full ? tp_fwd : 0.0;
+    w.tp_layer_total = tp_fwd + tp_bwd + tp_rec;
+    w.tp_layer_exposed[0] = w.tp_layer_total;
+    w.tp_layer_exposed[1] = exposed(tp_fwd, w.layer.gemm_fwd, true) + exposed(tp_bwd, w.layer.gemm_bwd, true) +
+                            exposed(tp_rec, w.layer.recompute, true);
+
+    // The model's ends: the embedding on the first rank, final norm, LM head and loss on the
+    // last. The vocabulary-parallel embedding reduces its output over TP, and the LM head its
+    // input gradient: one TP collective each.
+    w.first_extra = op_time(ends.embedding, rates);
+    w.last_extra = op_time(ends.final_norm, rates) + op_time(ends.lm_head, rates) + op_time(ends.loss, rates);
+
+    // Pipeline messages split across the TP ranks are all-gathered inside the TP group.
+    if (t > 1 && !sp) w.pp_gather = all_gather_s(lw.pp_bytes, w.tp_group);
+
+    w.act_layer = activation_bytes_per_layer(m, tr, t, sp, s.recompute, s.microbatch);
+    w.act_layer_full = activation_bytes_per_layer(m, tr, t, sp, Recompute::none, s.microbatch);
+
+    const double fwd_flops = forward_gemm_flops_per_sequence(m);
+    const double head_fwd = 2.0 * m.seq_len * static_cast<double>(m.hidden) * m.vocab;
+    w.model_flops_per_sequence = 3.0 * fwd_flops;
+    w.recompute_flops_per_sequence = 0;
+    if (s.recompute == Recompute::full) w.recompute_flops_per_sequence = fwd_flops - head_fwd;
+    if (s.recompute == Recompute::selective)
+        w.recompute_flops_per_sequence = m.layers * 4.0 * m.seq_len * double(m.seq_len) * m.heads * m.head_dim;
+    return w;
+}
+
+Result compose(const Config& c, const RankWork& w) noexcept {
     const ModelSpec& m = c.model;
     const NodeSpec& node = c.node;
     const TrainingSpec& tr = c.training;
@@ -136,44 +183,17 @@ Result evaluate(const Config& c) noexcept {
     const bool sp = s.sequence_parallel && t > 1;
     const int mbs = static_cast<int>(tr.global_batch / (static_cast<long long>(d) * s.microbatch));
     const double layers_per_rank = static_cast<double>(m.layers) / p;
+    const PassTimes& lt = w.layer;
 
-    const ComputeRates rates = compute_rates(node, tr.precision);
-    const WorkShape shape{t, sp, s.microbatch};
-    const LayerWork lw = layer_work(m, tr, shape);
-    const EndsWork ends = ends_work(m, tr, shape);
-    const PassTimes lt = layer_times(lw, s.recompute, rates);
-
-    // --- Tensor parallelism: two collectives per layer in forward, two in backward, two more
-    // when the forward is recomputed. Sequence parallelism turns each all-reduce into a
-    // reduce-scatter plus an all-gather of the same bytes.
-    const GroupSpan tp_group = span_group(t, 1, node);
-    double tp_one = 0;
-    if (t > 1)
-        tp_one = sp ? reduce_scatter_s(lw.tp_bytes, tp_group) + all_gather_s(lw.tp_bytes, tp_group)
-                    : all_reduce_s(lw.tp_bytes, tp_group);
-    const double tp_fwd = 2.0 * tp_one;
-    const double tp_bwd = 2.0 * tp_one;
-    const double tp_rec = s.recompute == Recompute::full ? tp_fwd : 0.0;
-    const double tp_layer_total = tp_fwd + tp_bwd + tp_rec;
-    const double tp_layer_exposed = exposed(tp_fwd, lt.gemm_fwd, s.tp_overlap) +
-                                    exposed(tp_bwd, lt.gemm_bwd, s.tp_overlap) +
-                                    exposed(tp_rec, lt.recompute, s.tp_overlap);
-
-    // --- Work per microbatch on the first and the last pipeline rank (the model's ends add
-    // the embedding to the first, the final norm, LM head and loss to the last).
+    // --- Work per microbatch on the first and on the last pipeline rank; the slower sets the pace.
     const double layers_compute = layers_per_rank * (lt.fwd + lt.bwd + lt.recompute);
-    const double first_extra = op_time(ends.embedding, rates);
-    const double last_extra = op_time(ends.final_norm, rates) + op_time(ends.lm_head, rates) + op_time(ends.loss, rates);
-    // The vocabulary-parallel embedding reduces its output over TP; the LM head reduces its
-    // input gradient.
-    const double first_tp = tp_one;
-    const double last_tp = tp_one;
+    const double tp_layers = layers_per_rank * w.tp_layer_exposed[s.tp_overlap ? 1 : 0];
     double compute_mb = 0, tp_mb = 0;
     {
-        const double first_compute = layers_compute + first_extra + (p == 1 ? last_extra : 0.0);
-        const double first_tpx = layers_per_rank * tp_layer_exposed + first_tp + (p == 1 ? last_tp : 0.0);
-        const double last_compute = layers_compute + last_extra;
-        const double last_tpx = layers_per_rank * tp_layer_exposed + last_tp;
+        const double first_compute = layers_compute + w.first_extra + (p == 1 ? w.last_extra : 0.0);
+        const double first_tpx = tp_layers + w.tp_one + (p == 1 ? w.tp_one : 0.0);
+        const double last_compute = layers_compute + w.last_extra;
+        const double last_tpx = tp_layers + w.tp_one;
         if (p == 1 || first_compute + first_tpx >= last_compute + last_tpx) {
             compute_mb = first_compute;
             tp_mb = first_tpx;
@@ -184,34 +204,34 @@ Result evaluate(const Config& c) noexcept {
     }
 
     // --- Pipeline point-to-point: each microbatch crosses v chunk boundaries per rank in each
-    // direction. Scatter/gather (or sequence parallelism) sends 1/t of the message per TP rank
-    // and all-gathers it inside the TP group on arrival.
+    // direction. Scatter/gather (or sequence parallelism) sends 1/t of the message per TP rank.
+    // A pipeline whose stages do not all share one scale-up domain crosses scale-out.
     double pp_mb = 0;
     if (p > 1) {
         const bool split = sp || (s.pp_scatter_gather && t > 1);
-        const double msg = split ? lw.pp_bytes / t : lw.pp_bytes;
+        const double msg = split ? w.pp_bytes / t : w.pp_bytes;
         const long long pp_stride = static_cast<long long>(t) * d;
         const bool same_domain = pp_stride * p <= node.scale_up.domain_size;
-        const GroupSpan pp_span = span_group(2, static_cast<int>(std::min<long long>(pp_stride, 1 << 30)), node);
-        double one = p2p_s(msg, same_domain, pp_span);
-        if (split && !sp) one += all_gather_s(lw.pp_bytes, tp_group);
+        double one = p2p_s(msg, same_domain, w.tp_group);
+        if (split && !sp) one += w.pp_gather;
         pp_mb = 2.0 * v * one;
     }
 
-    // --- Parameters and model states on one rank.
+    // --- Parameters and model states on one rank. A pipeline keeps a copy of tied embeddings
+    // on the last stage for the LM head.
     const StateBytes sb = state_bytes_per_parameter(tr);
     const double layer_params_rank = layers_per_rank * layer_parameters(m) / t;
-    const double first_params = layer_params_rank + embedding_parameters(m) / t + (p == 1 ? (lm_head_parameters(m) / t + final_norm_parameters(m)) : 0.0);
-    // A pipeline keeps a copy of tied embeddings on the last stage for the LM head.
+    const double ends_params = embedding_parameters(m) / t + lm_head_parameters(m) / t + final_norm_parameters(m);
     const double head_params = (m.tied_embeddings ? embedding_parameters(m) : lm_head_parameters(m)) / t;
-    const double last_params = layer_params_rank + (p == 1 ? first_params - layer_params_rank : head_params + final_norm_parameters(m));
+    const double first_params = layer_params_rank + (p == 1 ? ends_params : embedding_parameters(m) / t);
+    const double last_params = layer_params_rank + (p == 1 ? ends_params : head_params + final_norm_parameters(m));
     const double rank_params = std::max(first_params, last_params);
 
     // --- Data parallelism and ZeRO.
     const GroupSpan dp_group = span_group(d, t, node);
     const double grad_bytes = rank_params * sb.gradients;
     const double weight_bytes = rank_params * sb.weights;
-    double dp_per_iter_total = 0, dp_per_iter_exposed = 0, dp_mb_total = 0, dp_mb_exposed = 0;
+    double dp_mb_total = 0;
     double dp_grad_reduce = 0, dp_weight_gather = 0;  // once per iteration (ZeRO 0-2)
     if (d > 1) {
         if (s.zero_stage <= 0) {
@@ -221,21 +241,15 @@ Result evaluate(const Config& c) noexcept {
             dp_weight_gather = all_gather_s(weight_bytes, dp_group);
         } else {
             // ZeRO-3 / FSDP: gather weights for forward, again for backward (and for the
-            // recomputed forward), reduce-scatter gradients, every microbatch; prefetching
-            // hides them behind the layers' compute.
-            const double ag = all_gather_s(weight_bytes, dp_group);
-            const double rs = reduce_scatter_s(grad_bytes, dp_group);
+            // recomputed forward), reduce-scatter gradients, every microbatch.
             const double gathers = s.recompute == Recompute::full ? 3.0 : 2.0;
-            dp_mb_total = gathers * ag + rs;
+            dp_mb_total = gathers * all_gather_s(weight_bytes, dp_group) + reduce_scatter_s(grad_bytes, dp_group);
         }
     }
 
-    // --- Expanded memory tier: traffic per microbatch for offloaded weights and activations,
-    // prefetched behind compute.
+    // --- Expanded memory tier: traffic per microbatch for offloaded weights and activations.
     const ExpandedShare xs = expanded_share(node);
-    const double act_layer = activation_bytes_per_layer(m, tr, t, sp, s.recompute, s.microbatch);
-    const double act_layer_full = activation_bytes_per_layer(m, tr, t, sp, Recompute::none, s.microbatch);
-    double mem_mb_total = 0, mem_mb_exposed = 0;
+    double mem_mb_total = 0;
     if (s.offload_weights || s.offload_activations) {
         double bytes = 0, transfers = 0;
         if (s.offload_weights) {
@@ -244,7 +258,7 @@ Result evaluate(const Config& c) noexcept {
             transfers += passes * layers_per_rank;
         }
         if (s.offload_activations) {
-            bytes += 2.0 * layers_per_rank * act_layer;  // out after forward, back before backward
+            bytes += 2.0 * layers_per_rank * w.act_layer;  // out after forward, back before backward
             transfers += 2.0 * layers_per_rank;
         }
         mem_mb_total = bytes / xs.bytes_per_s + transfers * xs.latency_s;
@@ -254,18 +268,18 @@ Result evaluate(const Config& c) noexcept {
     // microbatch takes the longest of the three; what exceeds compute is charged to DP
     // first, then to memory.
     const double busy_mb = compute_mb + tp_mb;
-    dp_mb_exposed = exposed(dp_mb_total, busy_mb, s.dp_overlap);
-    mem_mb_exposed = std::max(0.0, mem_mb_total - (busy_mb + dp_mb_exposed));
+    const double dp_mb_exposed = exposed(dp_mb_total, busy_mb, s.dp_overlap);
+    const double mem_mb_exposed = std::max(0.0, mem_mb_total - (busy_mb + dp_mb_exposed));
 
     // --- Per-microbatch time of the slowest rank, and the pipeline around it.
-    const double t_mb = compute_mb + tp_mb + pp_mb + dp_mb_exposed + mem_mb_exposed;
+    const double t_mb = busy_mb + pp_mb + dp_mb_exposed + mem_mb_exposed;
     const double bubble = pipeline_bubble_s(p, v, t_mb);
 
     // --- Once-per-iteration DP traffic hides behind the last microbatch's backward (gradient
     // reduction) and the first microbatch's forward (weight gather). Those windows are the
     // passes' FLOP shares of the microbatch's wall time, so that faster compute never exposes
     // more communication than it saves.
-    dp_per_iter_total = dp_grad_reduce + dp_weight_gather;
+    double dp_per_iter_exposed = 0;
     {
         const double work = lt.fwd_flops + lt.bwd_flops + lt.recompute_flops;
         const double wall = t_mb - pp_mb;
@@ -273,10 +287,11 @@ Result evaluate(const Config& c) noexcept {
                               exposed(dp_weight_gather, wall * lt.fwd_flops / work, s.dp_overlap);
     }
 
-    // --- Optimizer step: streams the local model states once.
+    // --- Optimizer step: streams the local model states once (read gradient, read and write
+    // the states, write the new 16-bit weights).
     const double opt_params = rank_params / (s.zero_stage >= 1 ? d : 1);
-    const double opt_bytes_per_param = sb.gradients + 2.0 * sb.optimizer + sb.weights;  // read grad, r/w states, write weights
-    const double opt_hbm_s = opt_params * opt_bytes_per_param / rates.hbm_bytes_per_s + layers_per_rank * rates.launch_s;
+    const double opt_bytes_per_param = sb.gradients + 2.0 * sb.optimizer + sb.weights;
+    const double opt_hbm_s = opt_params * opt_bytes_per_param / w.hbm_bytes_per_s + layers_per_rank * w.launch_s;
     double opt_mem_exposed = 0;
     if (s.offload_optimizer) {
         // States live in the expanded tier: the step streams them there and back, and the
@@ -308,45 +323,44 @@ Result evaluate(const Config& c) noexcept {
     r.time.other_s = other;
     r.iteration_s = r.time.total();
 
-    r.comm.tp_s = mbs * (layers_per_rank * tp_layer_total + first_tp + last_tp);
+    r.comm.tp_s = mbs * (layers_per_rank * w.tp_layer_total + 2.0 * w.tp_one);
     r.comm.pp_s = mbs * pp_mb;
-    r.comm.dp_s = mbs * dp_mb_total + dp_per_iter_total;
+    r.comm.dp_s = mbs * dp_mb_total + dp_grad_reduce + dp_weight_gather;
     r.comm.memory_s = mbs * mem_mb_total + (s.offload_optimizer ? opt_mem_exposed + opt_hbm_s : 0.0);
 
     // --- Memory per tier on the fuller of the first and last rank.
-    const double first_act = act_layer * in_flight_layer_microbatches(m.layers, p, v, mbs);
-    const double last_act = act_layer * last_rank_layer_microbatches(m.layers, p, v, mbs);
-    const double recompute_working = s.recompute == Recompute::full ? act_layer_full
-                                     : s.recompute == Recompute::selective ? act_layer_full - act_layer
-                                                                          : 0.0;
+    const double first_act = w.act_layer * in_flight_layer_microbatches(m.layers, p, v, mbs);
+    const double last_act = w.act_layer * last_rank_layer_microbatches(m.layers, p, v, mbs);
+    const double recompute_working = s.recompute == Recompute::full        ? w.act_layer_full
+                                     : s.recompute == Recompute::selective ? w.act_layer_full - w.act_layer
+                                                                           : 0.0;
     const double tokens = static_cast<double>(s.microbatch) * m.seq_len;
     const double logits = tokens * m.vocab / t * 4.0 * 2.0;  // fp32 logits and their gradient
     const double zero_w = s.zero_stage >= 3 ? d : 1.0;
     const double zero_g = s.zero_stage >= 2 ? d : 1.0;
     const double zero_o = s.zero_stage >= 1 ? d : 1.0;
     const double reserved = units::gib_to_bytes(node.hbm_reserved_gib);
+    const double layer_w = layer_parameters(m) / t * sb.weights;
 
     auto footprint = [&](double params, double act, double extra_act, MemoryFootprint& hbm, MemoryFootprint& ex) noexcept {
-        const double layer_w = layer_parameters(m) / t * sb.weights;
-        double w = params * sb.weights / zero_w;
-        if (s.zero_stage >= 3) w += 2.0 * layer_w;  // gathered layers in flight (prefetch)
-        const double g = params * sb.gradients / zero_g;
-        const double o = params * sb.optimizer / zero_o;
-        const double a = act + recompute_working + extra_act;
-        hbm = MemoryFootprint{};
-        ex = MemoryFootprint{};
+        double wb = params * sb.weights / zero_w;
+        if (s.zero_stage >= 3) wb += 2.0 * layer_w;  // gathered layers in flight (prefetch)
         hbm.capacity_bytes = units::gib_to_bytes(node.hbm_capacity_gib);
         ex.capacity_bytes = xs.capacity_bytes;
         hbm.other_bytes = reserved;
-        if (s.offload_weights) { ex.weights_bytes = w; hbm.weights_bytes = 2.0 * layer_w; }
-        else hbm.weights_bytes = w;
-        hbm.gradients_bytes = g;
-        if (s.offload_optimizer) ex.optimizer_bytes = o; else hbm.optimizer_bytes = o;
+        if (s.offload_weights) {
+            ex.weights_bytes = wb;
+            hbm.weights_bytes = 2.0 * layer_w;  // double buffer of fetched layers
+        } else {
+            hbm.weights_bytes = wb;
+        }
+        hbm.gradients_bytes = params * sb.gradients / zero_g;
+        (s.offload_optimizer ? ex : hbm).optimizer_bytes = params * sb.optimizer / zero_o;
         if (s.offload_activations) {
             ex.activations_bytes = act;
-            hbm.activations_bytes = 2.0 * act_layer + recompute_working + extra_act;  // double buffer
+            hbm.activations_bytes = 2.0 * w.act_layer + recompute_working + extra_act;  // double buffer
         } else {
-            hbm.activations_bytes = a;
+            hbm.activations_bytes = act + recompute_working + extra_act;
         }
     };
     MemoryFootprint hbm_first, ex_first, hbm_last, ex_last;
@@ -359,17 +373,10 @@ Result evaluate(const Config& c) noexcept {
 
     // --- Throughput metrics.
     const double gpus = static_cast<double>(accelerators_used(s));
-    const double fwd_flops = forward_gemm_flops_per_sequence(m);
-    const double head_fwd = 2.0 * m.seq_len * static_cast<double>(m.hidden) * m.vocab;
-    const double layers_fwd = fwd_flops - head_fwd;
-    double recompute_flops = 0;
-    if (s.recompute == Recompute::full) recompute_flops = layers_fwd;
-    if (s.recompute == Recompute::selective)
-        recompute_flops = m.layers * 4.0 * m.seq_len * double(m.seq_len) * m.heads * m.head_dim;
     const double B = static_cast<double>(tr.global_batch);
     r.parameters = total_parameters(m);
-    r.model_flops = 3.0 * B * fwd_flops;
-    r.hardware_flops = B * (3.0 * fwd_flops + recompute_flops);
+    r.model_flops = B * w.model_flops_per_sequence;
+    r.hardware_flops = B * (w.model_flops_per_sequence + w.recompute_flops_per_sequence);
     r.tokens_per_s = B * m.seq_len / r.iteration_s;
     r.model_tflops_per_gpu = units::flops_to_tflops(r.model_flops / (r.iteration_s * gpus));
     r.hardware_tflops_per_gpu = units::flops_to_tflops(r.hardware_flops / (r.iteration_s * gpus));
@@ -377,13 +384,12 @@ Result evaluate(const Config& c) noexcept {
     r.mfu = r.model_tflops_per_gpu / peak;
 
     // --- Capacity.
-    const MemoryFootprint& hbm_max = first_fuller ? hbm_first : hbm_last;
     const double ex_used = std::max(ex_first.used_bytes(), ex_last.used_bytes());
-    if (hbm_max.used_bytes() > hbm_max.capacity_bytes) {
+    if (r.hbm.used_bytes() > r.hbm.capacity_bytes) {
         r.feasible = false;
         r.reason = Infeasible::hbm_capacity;
-        r.detail_a = hbm_max.used_bytes();
-        r.detail_b = hbm_max.capacity_bytes;
+        r.detail_a = r.hbm.used_bytes();
+        r.detail_b = r.hbm.capacity_bytes;
     } else if (ex_used > xs.capacity_bytes) {
         r.feasible = false;
         r.reason = Infeasible::expanded_capacity;
@@ -391,6 +397,14 @@ Result evaluate(const Config& c) noexcept {
         r.detail_b = xs.capacity_bytes;
     }
     return r;
+}
+
+Result evaluate(const Config& c) noexcept {
+    if (const int bad = first_invalid_field(c); bad >= 0) return infeasible(Infeasible::invalid_input, bad);
+    double a = 0, b = 0;
+    if (const Infeasible why = rank_problem(c, a, b); why != Infeasible::none) return infeasible(why, a, b);
+    if (const Infeasible why = split_problem(c, a, b); why != Infeasible::none) return infeasible(why, a, b);
+    return compose(c, rank_work(c));
 }
 
 }  // namespace comet

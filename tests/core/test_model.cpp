@@ -344,15 +344,14 @@ std::vector<std::pair<const char*, Config>> monotonic_bases() {
         c.strategy.offload_optimizer = true;
         c.strategy.offload_weights = true;
         c.strategy.offload_activations = true;
-        // Fails: weight/activation offload and the overlapped DP all-reduce (dp 8) share one
-        // compute window -- see the BUG note at monotonicitySweep_data().
+        // Weight/activation offload and the overlapped DP all-reduce (dp 8) share one compute
+        // window (see the regression note at monotonicitySweep_data()).
         out.emplace_back("1.3B offload all", c);
     }
     {
         // ZeRO-3 weight gathers across a slow scale-out network and activations offloaded
         // to a slow expanded tier: both streams are longer than the compute they overlap.
-        // Fails: the two streams each subtract the same compute window -- see the BUG note at
-        // monotonicitySweep_data().
+        // The two streams share one compute window (see monotonicitySweep_data()).
         Config c = make_config(gpt_model(24, 2048, 16), 4, 1, 1, 32, 1, 128);
         c.node.scale_out.bandwidth_gbps = 5;
         c.node.expanded.capacity_gib = 1024;
@@ -1167,14 +1166,13 @@ int overlapped_streams(const Config& c) {
 void TestModel::monotonicitySweep_data() {
     QTest::addColumn<bool>("several_streams");
     QTest::newRow("at most one overlapped stream") << false;
-    // BUG (core/src/evaluate.cpp, lines 150-152, 212-217, 226, 248, summed at 252): every
-    // overlapped stream (TP collectives with tp_overlap, the DP all-reduce / ZeRO collectives
-    // with dp_overlap, expanded-tier weight/activation traffic) subtracts the same compute
-    // window independently via exposed(comm, window). With k streams longer than the window the
-    // time is sum(streams) - (k-1) * window, which falls as compute gets slower: faster
-    // matrix/vector/HBM throughput or a smaller launch overhead lengthens the iteration.
-    // A window can hide at most its own length once (e.g. max(compute, stream_1, ...) for
-    // independent links, or compute + max(0, sum(streams) - compute) for shared ones).
+    // Regression guard. An earlier evaluate.cpp let every overlapped stream (TP collectives
+    // with tp_overlap, the DP all-reduce / ZeRO collectives with dp_overlap, expanded-tier
+    // weight/activation traffic) subtract the same compute window independently, through
+    // exposed(comm, window). With k streams longer than the window the time was
+    // sum(streams) - (k-1) * window, which grows as compute gets faster: 1766 of these 23040
+    // perturbations (faster matrix/vector/HBM throughput, smaller launch overhead) slowed the
+    // iteration. A window can hide at most its own length once.
     QTest::newRow("several overlapped streams") << true;
 }
 
@@ -1360,10 +1358,9 @@ void TestModel::hugeModelOverflowsHbm() {
     QVERIFY(r.iteration_s > 0);
 }
 
-// pp * interleave is computed in int. With pp = interleave = 65536 (both in range, on 8192
-// nodes of 8 GPUs) the product wraps to 0 and `layers % 0` raises SIGFPE inside evaluate(),
-// which is declared noexcept and "never throws". Run it in a child process so that a crash
-// fails this test instead of killing the test program.
+// pp = interleave = 65536 are both in range (on 8192 nodes of 8 GPUs), and their product 2^32
+// does not fit in an int. evaluate() must still report pp_layers rather than crash. Run it in
+// a child process so that a crash fails this test instead of killing the test program.
 void TestModel::interleaveProductOverflow() {
     Config c = make_config(gpt_model(24, 2048, 16), 8192, 1, 65536, 1, 1, 65536);
     c.strategy.interleave = 65536;
@@ -1382,12 +1379,11 @@ void TestModel::interleaveProductOverflow() {
     }
     int status = 0;
     QCOMPARE(waitpid(child, &status, 0), child);
-    // BUG (core/src/evaluate.cpp line 57, structural_problem: `m.layers % (s.pp * s.interleave)`):
-    // signed int overflow (UB); 65536 * 65536 wraps to 0 and the modulo divides by zero. The
-    // product must be formed in long long, as line 58 already does for detail_a.
+    // Regression guard: an earlier evaluate.cpp formed `m.layers % (s.pp * s.interleave)` in int;
+    // 65536 * 65536 overflowed (UB), wrapped to 0 and the modulo raised SIGFPE.
     QVERIFY2(!WIFSIGNALED(status),
              "evaluate() crashed with signal " + QByteArray::number(WTERMSIG(status)) +
-                 " for pp = interleave = 65536 (int overflow of pp * interleave in evaluate.cpp)");
+                 " for pp = interleave = 65536 (int overflow of pp * interleave?)");
     QVERIFY2(WIFEXITED(status) && WEXITSTATUS(status) == 0, "expected pp_layers");
 }
 
