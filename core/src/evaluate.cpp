@@ -112,8 +112,11 @@ double op_time(const Op& op, const ComputeRates& r) noexcept {
 }
 
 // Time of overlappable communication that cannot hide behind `window` of compute.
+// Overlapped, a collective's kernels still take streaming multiprocessors and HBM bandwidth
+// from the computation they hide behind: the hidden part costs `overlap_contention` of itself.
 double exposed(double comm, double window, bool overlap) noexcept {
-    return overlap ? std::max(0.0, comm - window) : comm;
+    if (!overlap) return comm;
+    return std::max(0.0, comm - window) + overlap_contention * std::min(comm, window);
 }
 
 }  // namespace
@@ -149,8 +152,12 @@ RankWork rank_work(const Config& c) noexcept {
     const double tp_rec = s.recompute == Recompute::full ? tp_fwd : 0.0;
     w.tp_layer_total = tp_fwd + tp_bwd + tp_rec;
     w.tp_layer_exposed[0] = w.tp_layer_total;
-    w.tp_layer_exposed[1] = exposed(tp_fwd, w.layer.gemm_fwd, true) + exposed(tp_bwd, w.layer.gemm_bwd, true) +
-                            exposed(tp_rec, w.layer.recompute, true);
+    // Overlapping TP collectives with GEMMs (as Transformer Engine's userbuffers do) needs the
+    // peers' memory over the scale-up fabric: a TP group that leaves the domain cannot.
+    const bool can_overlap = w.tp_group.outer == 1;
+    w.tp_layer_exposed[1] = can_overlap ? exposed(tp_fwd, w.layer.gemm_fwd, true) + exposed(tp_bwd, w.layer.gemm_bwd, true) +
+                                              exposed(tp_rec, w.layer.recompute, true)
+                                        : w.tp_layer_total;
 
     // The model's ends: the embedding on the first rank, final norm, LM head and loss on the
     // last. The vocabulary-parallel embedding reduces its output over TP, and the LM head its

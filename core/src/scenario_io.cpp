@@ -16,6 +16,7 @@
 
 #include "comet/check.hpp"
 #include "json_reader.hpp"
+#include "scenario_internal.hpp"
 #include "scenario_sections.hpp"
 
 namespace comet {
@@ -31,7 +32,7 @@ bool read_header(ObjectReader& top) {
     bool readable = true;
     std::string format;
     if (top.required_string("format", format) && format != scenario_format_name) {
-        top.reader().error("format = " + quote_for_message(format),
+        top.reader().error(top.path_of("format") + " = " + quote_for_message(format),
                            "must be \"" + std::string(scenario_format_name) + "\" (not a COMET Explorer scenario file)");
         readable = false;
     }
@@ -43,7 +44,7 @@ bool read_header(ObjectReader& top) {
                                      std::to_string(version) + "); this build reads versions up to " + current);
             readable = false;
         } else if (version < 1) {
-            top.reader().error("version = " + std::to_string(version), "must be a format version from 1 to " + current);
+            top.reader().error(top.path_of("version") + " = " + std::to_string(version), "must be a format version from 1 to " + current);
         }
     }
     return readable;
@@ -71,7 +72,8 @@ bool source_has_error(const std::vector<FieldError>& errors, std::string_view so
 }
 
 // Range and cross-field rules live in check_config(); run only on a structurally sound file.
-void check_ranges(JsonReader& r, const Config& c, const Derived& derived) {
+// `prefix` is the key path of the scenario object ("" at the top level of a file).
+void check_ranges(JsonReader& r, const Config& c, const Derived& derived, std::string_view prefix) {
     const std::vector<FieldError> errors = check_config(c);
     const bool heads_bad = source_has_error(errors, "model.heads");
     const bool hidden_bad = source_has_error(errors, "model.hidden");
@@ -85,6 +87,7 @@ void check_ranges(JsonReader& r, const Config& c, const Derived& derived) {
             if (heads_bad || hidden_bad) continue;
             line += " (model.head_dim defaults to model.hidden / model.heads)";
         }
+        if (!prefix.empty()) line = std::string(prefix) + "." + line;
         r.error("", line);
     }
 }
@@ -159,6 +162,31 @@ void sync_directory(const std::filesystem::path& dir) {
 
 }  // namespace
 
+// ---- internal API (scenario_internal.hpp) --------------------------------------------------
+
+std::optional<Scenario> read_scenario_json(JsonReader& r, const nlohmann::json& doc, std::string_view path_prefix) {
+    const std::size_t errors_before = r.error_count();
+    Scenario s;
+    Derived derived;
+    const auto read = [&](ObjectReader& top) { read_scenario(top, s, derived); };
+    if (path_prefix.empty()) {
+        if (!r.object(doc, read)) return std::nullopt;
+    } else {
+        if (!doc.is_object()) {
+            r.error(path_prefix, "expected a scenario object, got " + describe_json_value(doc));
+            return std::nullopt;
+        }
+        ObjectReader top(r, doc, std::string(path_prefix));
+        read(top);
+        top.report_unknown_keys();
+    }
+    if (r.error_count() == errors_before) check_ranges(r, s.config, derived, path_prefix);
+    if (r.error_count() != errors_before) return std::nullopt;
+    return s;
+}
+
+std::string scenario_allowed_hint(std::string_view path) { return allowed_by_rule(path); }
+
 // ---- public API --------------------------------------------------------------------------
 
 
@@ -168,11 +196,7 @@ Loaded<Scenario> parse_scenario(std::string_view json_text, std::string_view lab
         r.set_allowed_hint(allowed_by_rule);
         const std::optional<nlohmann::json> doc = r.parse(json_text);
         if (!doc) return finish(r, std::nullopt);
-        Scenario s;
-        Derived derived;
-        r.object(*doc, [&](ObjectReader& top) { read_scenario(top, s, derived); });
-        if (r.ok()) check_ranges(r, s.config, derived);
-        return finish(r, std::move(s));
+        return finish(r, read_scenario_json(r, *doc, ""));
     } catch (const std::exception& e) {  // allocation failure on hostile input
         r.error("", std::string("could not be read: ") + e.what());
         return finish(r, std::nullopt);

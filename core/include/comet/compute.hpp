@@ -22,6 +22,11 @@ struct ComputeRates {
 // roughly 70 % of GEMM throughput.
 inline constexpr double fused_attention_fraction_of_gemm = 0.7;
 
+// Communication overlapped with computation is not free: NCCL's kernels occupy streaming
+// multiprocessors and HBM bandwidth (Calculon assumes 15 % of the processor for NVLink
+// collectives). The hidden part of a collective costs this fraction of its duration.
+inline constexpr double overlap_contention = 0.15;
+
 [[nodiscard]] ComputeRates compute_rates(const NodeSpec& node, Precision precision) noexcept;
 [[nodiscard]] double pass_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noexcept;
 

@@ -1,0 +1,56 @@
+#pragma once
+// Every knob a sweep axis or a search can move, and the one place that maps a knob to the
+// Config field(s) it sets.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "comet/spec.hpp"
+
+namespace comet {
+
+enum class Knob : std::uint8_t {
+    // strategy
+    tp, pp, dp, microbatch, interleave, recompute, sequence_parallel, zero_stage,
+    offload_optimizer, offload_weights, offload_activations, dp_overlap, tp_overlap,
+    // hardware
+    matrix_tflops, vector_tflops, hbm_gib, hbm_gbps, expanded_gib, expanded_gbps,
+    scale_up_gbps, scale_up_latency_us, scale_up_domain, scale_out_gbps, scale_out_latency_us,
+    accelerators_per_node, nodes,
+    // workload
+    seq_len, global_batch, layers, hidden,
+    count_
+};
+
+enum class KnobKind : std::uint8_t { strategy, hardware, workload };
+
+struct KnobInfo {
+    Knob knob;
+    std::string_view id;     // as written in files and on the command line, e.g. "hbm_gbps"
+    std::string_view label;  // for people, e.g. "HBM bandwidth"
+    std::string_view unit;   // e.g. "GB/s"; empty for counts
+    KnobKind kind;
+    bool integer;  // values are whole numbers (booleans and enums are 0/1/2...)
+    double min;    // allowed range of values
+    double max;
+};
+
+[[nodiscard]] std::span<const KnobInfo> all_knobs() noexcept;
+[[nodiscard]] const KnobInfo& knob_info(Knob k) noexcept;
+[[nodiscard]] std::optional<Knob> knob_from_id(std::string_view id) noexcept;
+
+// Sets the field(s) behind a knob. Values are rounded for integer knobs. Derived fields follow:
+// `hidden` keeps head_dim = hidden / heads and the ffn_hidden / hidden ratio; `nodes` and
+// `accelerators_per_node` keep tp and pp and give dp the rest of the cluster; `recompute`
+// takes 0 none, 1 selective, 2 full; `matrix_tflops` scales fp8 with fp16.
+void set_knob(Config& c, Knob k, double value) noexcept;
+[[nodiscard]] double get_knob(const Config& c, Knob k) noexcept;
+
+// Bit set of strategy knobs (bit i = Knob i), for choosing what a search varies.
+using KnobSet = std::uint32_t;
+[[nodiscard]] constexpr KnobSet knob_bit(Knob k) noexcept { return KnobSet{1} << static_cast<unsigned>(k); }
+inline constexpr KnobSet all_strategy_knobs = (KnobSet{1} << (static_cast<unsigned>(Knob::tp_overlap) + 1)) - 1;
+
+}  // namespace comet
