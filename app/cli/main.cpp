@@ -16,6 +16,8 @@ struct Command {
 
 constexpr Command commands[] = {
     {"eval", "evaluate one scenario and print its time and memory breakdown", comet::cli::cmd_eval},
+    {"search", "find the best parallelisation strategies for a scenario", comet::cli::cmd_search},
+    {"sweep", "evaluate a scenario over one or two axes of knobs (a sweep file)", comet::cli::cmd_sweep},
     {"validate", "compare the model with the published measurements it ships", comet::cli::cmd_validate},
 };
 
@@ -25,7 +27,8 @@ void print_help() {
     std::printf("Usage: comet-cli COMMAND [ARGS]\n\nCommands:\n");
     for (const auto& c : commands) std::printf("  %-10s %.*s\n", std::string(c.name).c_str(), int(c.summary.size()), c.summary.data());
     std::printf("\n'comet-cli COMMAND --help' describes a command.\n"
-                "Exit status: 0 result produced (feasible or not), 1 failure, 2 bad input or usage.\n");
+                "Exit status: 0 result produced (feasible or not), 1 failure, 2 bad input or usage,\n"
+                "130 cancelled with Ctrl-C.\n");
 }
 
 }  // namespace

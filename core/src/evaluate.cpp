@@ -121,16 +121,15 @@ double exposed(double comm, double window, bool overlap) noexcept {
 
 }  // namespace
 
-RankWork rank_work(const Config& c) noexcept {
+RankCompute rank_compute(const Config& c) noexcept {
     const ModelSpec& m = c.model;
-    const NodeSpec& node = c.node;
     const TrainingSpec& tr = c.training;
     const Strategy& s = c.strategy;
     const int t = s.tp;
     const bool sp = s.sequence_parallel && t > 1;
 
-    RankWork w;
-    const ComputeRates rates = compute_rates(node, tr.precision);
+    RankCompute w;
+    const ComputeRates rates = compute_rates(c.node, tr.precision);
     w.hbm_bytes_per_s = rates.hbm_bytes_per_s;
     w.launch_s = rates.launch_s;
     const WorkShape shape{t, sp, s.microbatch};
@@ -140,36 +139,18 @@ RankWork rank_work(const Config& c) noexcept {
     w.tp_bytes = lw.tp_bytes;
     w.pp_bytes = lw.pp_bytes;
 
-    // Tensor parallelism: two collectives per layer in forward, two in backward, two more when
-    // the forward is recomputed. Sequence parallelism turns each all-reduce into a
-    // reduce-scatter plus an all-gather of the same bytes.
-    w.tp_group = span_group(t, 1, node);
-    if (t > 1)
-        w.tp_one = sp ? reduce_scatter_s(lw.tp_bytes, w.tp_group) + all_gather_s(lw.tp_bytes, w.tp_group)
-                      : all_reduce_s(lw.tp_bytes, w.tp_group);
-    const double tp_fwd = 2.0 * w.tp_one;
-    const double tp_bwd = 2.0 * w.tp_one;
-    const double tp_rec = s.recompute == Recompute::full ? tp_fwd : 0.0;
-    w.tp_layer_total = tp_fwd + tp_bwd + tp_rec;
-    w.tp_layer_exposed[0] = w.tp_layer_total;
-    // Overlapping TP collectives with GEMMs (as Transformer Engine's userbuffers do) needs the
-    // peers' memory over the scale-up fabric: a TP group that leaves the domain cannot.
-    const bool can_overlap = w.tp_group.outer == 1;
-    w.tp_layer_exposed[1] = can_overlap ? exposed(tp_fwd, w.layer.gemm_fwd, true) + exposed(tp_bwd, w.layer.gemm_bwd, true) +
-                                              exposed(tp_rec, w.layer.recompute, true)
-                                        : w.tp_layer_total;
-
-    // The model's ends: the embedding on the first rank, final norm, LM head and loss on the
-    // last. The vocabulary-parallel embedding reduces its output over TP, and the LM head its
-    // input gradient: one TP collective each.
+    // The model's ends: the embedding on the first rank, final norm, LM head and loss on the last.
     w.first_extra = op_time(ends.embedding, rates);
     w.last_extra = op_time(ends.final_norm, rates) + op_time(ends.lm_head, rates) + op_time(ends.loss, rates);
 
-    // Pipeline messages split across the TP ranks are all-gathered inside the TP group.
-    if (t > 1 && !sp) w.pp_gather = all_gather_s(lw.pp_bytes, w.tp_group);
-
     w.act_layer = activation_bytes_per_layer(m, tr, t, sp, s.recompute, s.microbatch);
     w.act_layer_full = activation_bytes_per_layer(m, tr, t, sp, Recompute::none, s.microbatch);
+
+    w.layer_params = layer_parameters(m);
+    w.embedding_params = embedding_parameters(m);
+    w.head_params = lm_head_parameters(m);
+    w.final_norm_params = final_norm_parameters(m);
+    w.total_params = total_parameters(m);
 
     const double fwd_flops = forward_gemm_flops_per_sequence(m);
     const double head_fwd = 2.0 * m.seq_len * static_cast<double>(m.hidden) * m.vocab;
@@ -181,15 +162,140 @@ RankWork rank_work(const Config& c) noexcept {
     return w;
 }
 
-Result compose(const Config& c, const RankWork& w) noexcept {
+RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
+    const Strategy& s = c.strategy;
+    const int t = s.tp;
+    const bool sp = s.sequence_parallel && t > 1;
+    RankWork w;
+    static_cast<RankCompute&>(w) = rc;
+
+    // Tensor parallelism: two collectives per layer in forward, two in backward, two more when
+    // the forward is recomputed. Sequence parallelism turns each all-reduce into a
+    // reduce-scatter plus an all-gather of the same bytes. The vocabulary-parallel embedding
+    // reduces its output over TP, and the LM head its input gradient: one collective each.
+    w.tp_group = span_group(t, 1, c.node);
+    if (t > 1)
+        w.tp_one = sp ? reduce_scatter_s(rc.tp_bytes, w.tp_group) + all_gather_s(rc.tp_bytes, w.tp_group)
+                      : all_reduce_s(rc.tp_bytes, w.tp_group);
+    const double tp_fwd = 2.0 * w.tp_one;
+    const double tp_bwd = 2.0 * w.tp_one;
+    const double tp_rec = s.recompute == Recompute::full ? tp_fwd : 0.0;
+    w.tp_layer_total = tp_fwd + tp_bwd + tp_rec;
+    w.tp_layer_exposed[0] = w.tp_layer_total;
+    // Overlapping TP collectives with GEMMs (as Transformer Engine's userbuffers do) needs the
+    // peers' memory over the scale-up fabric: a TP group that leaves the domain cannot.
+    const bool can_overlap = w.tp_group.outer == 1;
+    w.tp_layer_exposed[1] = can_overlap ? exposed(tp_fwd, rc.layer.gemm_fwd, true) + exposed(tp_bwd, rc.layer.gemm_bwd, true) +
+                                              exposed(tp_rec, rc.layer.recompute, true)
+                                        : w.tp_layer_total;
+
+    // Pipeline messages split across the TP ranks are all-gathered inside the TP group.
+    if (t > 1 && !sp) w.pp_gather = all_gather_s(rc.pp_bytes, w.tp_group);
+    return w;
+}
+
+Placement place(const Config& c, const RankWork& w) noexcept {
+    const Strategy& s = c.strategy;
+    Placement pl;
+    pl.t = s.tp;
+    pl.p = s.pp;
+    pl.d = s.dp;
+    pl.v = s.interleave;
+    pl.sp = s.sequence_parallel && s.tp > 1;
+    pl.mbs = static_cast<int>(c.training.global_batch / (static_cast<long long>(s.dp) * s.microbatch));
+    pl.layers_per_rank = static_cast<double>(c.model.layers) / s.pp;
+    pl.sb = state_bytes_per_parameter(c.training);
+    // A pipeline keeps a copy of tied embeddings on the last stage for the LM head.
+    const double t = s.tp;
+    const double layer_params_rank = pl.layers_per_rank * w.layer_params / t;
+    const double ends_params = w.embedding_params / t + w.head_params / t + w.final_norm_params;
+    const double head_copy = (c.model.tied_embeddings ? w.embedding_params : w.head_params) / t;
+    pl.first_params = layer_params_rank + (s.pp == 1 ? ends_params : w.embedding_params / t);
+    pl.last_params = layer_params_rank + (s.pp == 1 ? ends_params : head_copy + w.final_norm_params);
+    pl.rank_params = std::max(pl.first_params, pl.last_params);
+    pl.xs = expanded_share(c.node);
+    return pl;
+}
+
+bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r) noexcept {
+    const ModelSpec& m = c.model;
+    const NodeSpec& node = c.node;
+    const Strategy& s = c.strategy;
+    const int t = pl.t, p = pl.p, d = pl.d, v = pl.v, mbs = pl.mbs;
+    const bool sp = pl.sp;
+    const StateBytes& sb = pl.sb;
+    const ExpandedShare& xs = pl.xs;
+    const double first_act = w.act_layer * in_flight_layer_microbatches(m.layers, p, v, mbs);
+    const double last_act = w.act_layer * last_rank_layer_microbatches(m.layers, p, v, mbs);
+    const double recompute_working = s.recompute == Recompute::full        ? w.act_layer_full
+                                     : s.recompute == Recompute::selective ? w.act_layer_full - w.act_layer
+                                                                           : 0.0;
+    const double tokens = static_cast<double>(s.microbatch) * m.seq_len;
+    const double logits = tokens * m.vocab / t * 4.0 * 2.0;  // fp32 logits and their gradient
+    const double zero_w = s.zero_stage >= 3 ? d : 1.0;
+    const double zero_g = s.zero_stage >= 2 ? d : 1.0;
+    const double zero_o = s.zero_stage >= 1 ? d : 1.0;
+    const double reserved = units::gib_to_bytes(node.hbm_reserved_gib);
+    const double layer_w = w.layer_params / t * sb.weights;
+
+    auto footprint = [&](double params, double act, double extra_act, MemoryFootprint& hbm, MemoryFootprint& ex) noexcept {
+        double wb = params * sb.weights / zero_w;
+        if (s.zero_stage >= 3) wb += 2.0 * layer_w;  // gathered layers in flight (prefetch)
+        hbm.capacity_bytes = units::gib_to_bytes(node.hbm_capacity_gib);
+        ex.capacity_bytes = xs.capacity_bytes;
+        hbm.other_bytes = reserved;
+        if (s.offload_weights) {
+            ex.weights_bytes = wb;
+            hbm.weights_bytes = 2.0 * layer_w;  // double buffer of fetched layers
+        } else {
+            hbm.weights_bytes = wb;
+        }
+        hbm.gradients_bytes = params * sb.gradients / zero_g;
+        (s.offload_optimizer ? ex : hbm).optimizer_bytes = params * sb.optimizer / zero_o;
+        if (s.offload_activations) {
+            ex.activations_bytes = act;
+            hbm.activations_bytes = 2.0 * w.act_layer + recompute_working + extra_act;  // double buffer
+        } else {
+            hbm.activations_bytes = act + recompute_working + extra_act;
+        }
+    };
+    MemoryFootprint hbm_first, ex_first, hbm_last, ex_last;
+    const double emb_act = 2.0 * tokens * m.hidden / (sp ? t : 1);
+    footprint(pl.first_params, first_act, emb_act + (p == 1 ? logits : 0.0), hbm_first, ex_first);
+    footprint(pl.last_params, last_act, logits, hbm_last, ex_last);
+    const bool first_fuller = hbm_first.used_bytes() >= hbm_last.used_bytes();
+    r.hbm = first_fuller ? hbm_first : hbm_last;
+    r.expanded = first_fuller ? ex_first : ex_last;
+
+    r.feasible = true;
+    r.reason = Infeasible::none;
+    const double ex_used = std::max(ex_first.used_bytes(), ex_last.used_bytes());
+    if (r.hbm.used_bytes() > r.hbm.capacity_bytes) {
+        r.feasible = false;
+        r.reason = Infeasible::hbm_capacity;
+        r.detail_a = r.hbm.used_bytes();
+        r.detail_b = r.hbm.capacity_bytes;
+    } else if (ex_used > xs.capacity_bytes) {
+        r.feasible = false;
+        r.reason = Infeasible::expanded_capacity;
+        r.detail_a = ex_used;
+        r.detail_b = xs.capacity_bytes;
+    }
+    return r.feasible;
+}
+
+
+void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) noexcept {
     const ModelSpec& m = c.model;
     const NodeSpec& node = c.node;
     const TrainingSpec& tr = c.training;
     const Strategy& s = c.strategy;
-    const int t = s.tp, p = s.pp, d = s.dp, v = s.interleave;
-    const bool sp = s.sequence_parallel && t > 1;
-    const int mbs = static_cast<int>(tr.global_batch / (static_cast<long long>(d) * s.microbatch));
-    const double layers_per_rank = static_cast<double>(m.layers) / p;
+    const int t = pl.t, p = pl.p, d = pl.d, v = pl.v, mbs = pl.mbs;
+    const bool sp = pl.sp;
+    const double layers_per_rank = pl.layers_per_rank;
+    const StateBytes& sb = pl.sb;
+    const double rank_params = pl.rank_params;
+    const ExpandedShare& xs = pl.xs;
     const PassTimes& lt = w.layer;
 
     // --- Work per microbatch on the first and on the last pipeline rank; the slower sets the pace.
@@ -224,16 +330,6 @@ Result compose(const Config& c, const RankWork& w) noexcept {
         pp_mb = 2.0 * v * one;
     }
 
-    // --- Parameters and model states on one rank. A pipeline keeps a copy of tied embeddings
-    // on the last stage for the LM head.
-    const StateBytes sb = state_bytes_per_parameter(tr);
-    const double layer_params_rank = layers_per_rank * layer_parameters(m) / t;
-    const double ends_params = embedding_parameters(m) / t + lm_head_parameters(m) / t + final_norm_parameters(m);
-    const double head_params = (m.tied_embeddings ? embedding_parameters(m) : lm_head_parameters(m)) / t;
-    const double first_params = layer_params_rank + (p == 1 ? ends_params : embedding_parameters(m) / t);
-    const double last_params = layer_params_rank + (p == 1 ? ends_params : head_params + final_norm_parameters(m));
-    const double rank_params = std::max(first_params, last_params);
-
     // --- Data parallelism and ZeRO.
     const GroupSpan dp_group = span_group(d, t, node);
     const double grad_bytes = rank_params * sb.gradients;
@@ -255,7 +351,6 @@ Result compose(const Config& c, const RankWork& w) noexcept {
     }
 
     // --- Expanded memory tier: traffic per microbatch for offloaded weights and activations.
-    const ExpandedShare xs = expanded_share(node);
     double mem_mb_total = 0;
     if (s.offload_weights || s.offload_activations) {
         double bytes = 0, transfers = 0;
@@ -314,11 +409,9 @@ Result compose(const Config& c, const RankWork& w) noexcept {
     if (p > 1 && m.tied_embeddings) {
         const long long stride = static_cast<long long>(t) * d * (p - 1);
         const GroupSpan pair = span_group(2, static_cast<int>(std::min<long long>(stride, 1 << 30)), node);
-        other = all_reduce_s(embedding_parameters(m) / t * sb.gradients, pair);
+        other = all_reduce_s(w.embedding_params / t * sb.gradients, pair);
     }
 
-    Result r;
-    r.feasible = true;
     r.microbatches = mbs;
     r.time.compute_s = mbs * compute_mb;
     r.time.tp_comm_s = mbs * tp_mb;
@@ -335,53 +428,10 @@ Result compose(const Config& c, const RankWork& w) noexcept {
     r.comm.dp_s = mbs * dp_mb_total + dp_grad_reduce + dp_weight_gather;
     r.comm.memory_s = mbs * mem_mb_total + (s.offload_optimizer ? opt_mem_exposed + opt_hbm_s : 0.0);
 
-    // --- Memory per tier on the fuller of the first and last rank.
-    const double first_act = w.act_layer * in_flight_layer_microbatches(m.layers, p, v, mbs);
-    const double last_act = w.act_layer * last_rank_layer_microbatches(m.layers, p, v, mbs);
-    const double recompute_working = s.recompute == Recompute::full        ? w.act_layer_full
-                                     : s.recompute == Recompute::selective ? w.act_layer_full - w.act_layer
-                                                                           : 0.0;
-    const double tokens = static_cast<double>(s.microbatch) * m.seq_len;
-    const double logits = tokens * m.vocab / t * 4.0 * 2.0;  // fp32 logits and their gradient
-    const double zero_w = s.zero_stage >= 3 ? d : 1.0;
-    const double zero_g = s.zero_stage >= 2 ? d : 1.0;
-    const double zero_o = s.zero_stage >= 1 ? d : 1.0;
-    const double reserved = units::gib_to_bytes(node.hbm_reserved_gib);
-    const double layer_w = layer_parameters(m) / t * sb.weights;
-
-    auto footprint = [&](double params, double act, double extra_act, MemoryFootprint& hbm, MemoryFootprint& ex) noexcept {
-        double wb = params * sb.weights / zero_w;
-        if (s.zero_stage >= 3) wb += 2.0 * layer_w;  // gathered layers in flight (prefetch)
-        hbm.capacity_bytes = units::gib_to_bytes(node.hbm_capacity_gib);
-        ex.capacity_bytes = xs.capacity_bytes;
-        hbm.other_bytes = reserved;
-        if (s.offload_weights) {
-            ex.weights_bytes = wb;
-            hbm.weights_bytes = 2.0 * layer_w;  // double buffer of fetched layers
-        } else {
-            hbm.weights_bytes = wb;
-        }
-        hbm.gradients_bytes = params * sb.gradients / zero_g;
-        (s.offload_optimizer ? ex : hbm).optimizer_bytes = params * sb.optimizer / zero_o;
-        if (s.offload_activations) {
-            ex.activations_bytes = act;
-            hbm.activations_bytes = 2.0 * w.act_layer + recompute_working + extra_act;  // double buffer
-        } else {
-            hbm.activations_bytes = act + recompute_working + extra_act;
-        }
-    };
-    MemoryFootprint hbm_first, ex_first, hbm_last, ex_last;
-    const double emb_act = 2.0 * tokens * m.hidden / (sp ? t : 1);
-    footprint(first_params, first_act, emb_act + (p == 1 ? logits : 0.0), hbm_first, ex_first);
-    footprint(last_params, last_act, logits, hbm_last, ex_last);
-    const bool first_fuller = hbm_first.used_bytes() >= hbm_last.used_bytes();
-    r.hbm = first_fuller ? hbm_first : hbm_last;
-    r.expanded = first_fuller ? ex_first : ex_last;
-
     // --- Throughput metrics.
     const double gpus = static_cast<double>(accelerators_used(s));
     const double B = static_cast<double>(tr.global_batch);
-    r.parameters = total_parameters(m);
+    r.parameters = w.total_params;
     r.model_flops = B * w.model_flops_per_sequence;
     r.hardware_flops = B * (w.model_flops_per_sequence + w.recompute_flops_per_sequence);
     r.tokens_per_s = B * m.seq_len / r.iteration_s;
@@ -390,19 +440,20 @@ Result compose(const Config& c, const RankWork& w) noexcept {
     const double peak = tr.precision == Precision::fp8 ? node.matrix_fp8_tflops : node.matrix_fp16_tflops;
     r.mfu = r.model_tflops_per_gpu / peak;
 
-    // --- Capacity.
-    const double ex_used = std::max(ex_first.used_bytes(), ex_last.used_bytes());
-    if (r.hbm.used_bytes() > r.hbm.capacity_bytes) {
-        r.feasible = false;
-        r.reason = Infeasible::hbm_capacity;
-        r.detail_a = r.hbm.used_bytes();
-        r.detail_b = r.hbm.capacity_bytes;
-    } else if (ex_used > xs.capacity_bytes) {
-        r.feasible = false;
-        r.reason = Infeasible::expanded_capacity;
-        r.detail_a = ex_used;
-        r.detail_b = xs.capacity_bytes;
-    }
+}
+
+Result compose(const Config& c, const RankWork& w) noexcept {
+    const Placement pl = place(c, w);
+    Result r;
+    fits(c, w, pl, r);
+    timing(c, w, pl, r);
+    return r;
+}
+
+Result compose_if_fits(const Config& c, const RankWork& w) noexcept {
+    const Placement pl = place(c, w);
+    Result r;
+    if (fits(c, w, pl, r)) timing(c, w, pl, r);
     return r;
 }
 

@@ -1,29 +1,27 @@
 #include "comet/search.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <numeric>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
 
 #include "comet/check.hpp"
+#include "comet/collectives.hpp"
 #include "comet/evaluate.hpp"
-#include "comet/units.hpp"
-#include "stages.hpp"
+#include "comet/workload.hpp"
+#include "search_engine.hpp"
 
 namespace comet {
 namespace {
 
 constexpr double infinity = std::numeric_limits<double>::infinity();
-
-// The part of the space that shares one rank_work(): a (tp, pp, dp) split with a
-// sequence-parallel choice, a microbatch and a recompute mode.
-struct Group {
-    int tp, pp, dp, microbatch;
-    bool sp;
-    Recompute recompute;
-    std::uint64_t first_index;  // enumeration index of its first configuration
-    std::uint32_t size;         // configurations in the group
-};
+// Lower bounds and exact scores are computed in different orders: never prune on rounding.
+bool beyond(double lower_bound, double bound) noexcept {
+    return lower_bound - std::abs(lower_bound) * 1e-9 > bound;
+}
 
 std::vector<int> divisors(long long n) {
     std::vector<int> out;
@@ -38,41 +36,24 @@ std::vector<int> divisors(long long n) {
 
 bool searched(const SearchOptions& o, Knob k) { return (o.knobs & knob_bit(k)) != 0; }
 
-// Values of one knob: the base value when not searched, else the candidates.
-template <class T>
-std::vector<T> choices(const SearchOptions& o, Knob k, T base, std::initializer_list<T> all) {
-    if (!searched(o, k)) return {base};
-    return std::vector<T>(all);
-}
-
-// Inner knobs of a group, enumerated in a fixed order.
-struct InnerSpace {
-    std::vector<int> zero;
-    std::vector<int> offload;  // bit 0 optimizer, 1 weights, 2 activations
-    std::vector<bool> dp_overlap;
-    std::vector<bool> tp_overlap;
-    [[nodiscard]] std::uint32_t per_interleave(bool dp_gt_1) const {
-        const auto z = dp_gt_1 ? zero.size() : 1;
-        return static_cast<std::uint32_t>(z * offload.size() * dp_overlap.size() * tp_overlap.size());
-    }
-};
-
-std::vector<int> interleave_choices(const SearchOptions& o, const Config& base, int pp) {
-    if (!searched(o, Knob::interleave)) return {base.strategy.interleave};
-    if (pp == 1 || base.model.layers % pp != 0) return {1};
-    return divisors(base.model.layers / pp);
-}
-
+// The k best candidates seen, best first. Capacity is reserved once; offer() never allocates.
 struct TopK {
-    std::vector<Candidate> items;  // sorted best first; capacity reserved once
+    std::vector<Candidate> items;
     std::vector<double> scores;
     std::size_t k = 1;
+
+    explicit TopK(std::size_t k_) : k(k_) {
+        items.reserve(k + 1);
+        scores.reserve(k + 1);
+    }
     [[nodiscard]] double bound() const noexcept { return items.size() < k ? infinity : scores.back(); }
+    static bool better(double s1, std::uint64_t i1, double s2, std::uint64_t i2) noexcept {
+        return s1 < s2 || (s1 == s2 && i1 < i2);
+    }
     void offer(const Strategy& s, const Result& r, double score, std::uint64_t index) {
-        if (items.size() == k && !(score < scores.back() || (score == scores.back() && index < items.back().index)))
-            return;
+        if (items.size() == k && !better(score, index, scores.back(), items.back().index)) return;
         std::size_t pos = items.size();
-        while (pos > 0 && (scores[pos - 1] > score || (scores[pos - 1] == score && items[pos - 1].index > index))) --pos;
+        while (pos > 0 && better(score, index, scores[pos - 1], items[pos - 1].index)) --pos;
         if (items.size() == k) {
             items.pop_back();
             scores.pop_back();
@@ -82,12 +63,30 @@ struct TopK {
     }
 };
 
-struct Local {
-    TopK top;
-    SearchStats stats;
-};
+// Per-microbatch compute of the slowest pipeline rank (as compose() picks it when the TP
+// exposure of the two ends is equal, which it is for pp > 1).
+double slowest_compute(const RankCompute& w, int layers, int pp) noexcept {
+    const double per_rank = static_cast<double>(layers) / pp * (w.layer.fwd + w.layer.bwd + w.layer.recompute);
+    return pp == 1 ? per_rank + w.first_extra + w.last_extra : per_rank + std::max(w.first_extra, w.last_extra);
+}
+
+void add(SearchStats& to, const SearchStats& from) noexcept {
+    to.evaluated += from.evaluated;
+    to.pruned += from.pruned;
+    to.feasible += from.feasible;
+    for (std::size_t i = 0; i < to.infeasible.size(); ++i) to.infeasible[i] += from.infeasible[i];
+}
 
 }  // namespace
+
+// Per-thread scan state.
+struct Scan {
+    TopK top;
+    SearchStats stats;
+    double seed_bound = infinity;
+    explicit Scan(std::size_t k) : top(k) {}
+    [[nodiscard]] double bound() const noexcept { return std::min(seed_bound, top.bound()); }
+};
 
 std::uint64_t SearchStats::infeasible_total() const noexcept {
     std::uint64_t n = 0;
@@ -99,107 +98,104 @@ double objective_score(const Result& r, Objective o) noexcept {
     return o == Objective::mfu ? -r.mfu : r.iteration_s;
 }
 
-SearchResult search(const Config& base, const SearchOptions& opt, const SearchControl& ctl) {
-    SearchResult out;
-    const std::size_t k = static_cast<std::size_t>(std::max(1, opt.top_k));
+SearchEngine::SearchEngine(const Config& base, const SearchOptions& options) : base_(base), options_(options) {
+    // Inputs other than the searched knobs must be valid; searched knobs are probed at their minimum.
+    Config probe = base;
+    for (const auto& info : all_knobs())
+        if (info.kind == KnobKind::strategy && searched(options, info.knob)) set_knob(probe, info.knob, info.min);
+    invalid_ = first_invalid_field(probe) >= 0;
+    if (!invalid_) enumerate();
+}
 
-    // Inputs other than the searched knobs must be valid; searched knobs start from 1.
-    {
-        Config probe = base;
-        for (const auto& info : all_knobs())
-            if (info.kind == KnobKind::strategy && searched(opt, info.knob)) set_knob(probe, info.knob, info.min);
-        if (first_invalid_field(probe) >= 0) {
-            out.stats.space = 1;
-            out.stats.evaluated = 1;
-            out.stats.infeasible[static_cast<std::size_t>(Infeasible::invalid_input)] = 1;
-            return out;
-        }
-    }
+std::vector<int> SearchEngine::interleaves(int pp) const {
+    if (!searched(options_, Knob::interleave)) return {base_.strategy.interleave};
+    if (pp == 1 || base_.model.layers % pp != 0) return {1};
+    return divisors(base_.model.layers / pp);
+}
 
-    const long long gpus = accelerators_available(base);
-    const Strategy& bs = base.strategy;
-    InnerSpace inner;
-    inner.zero = choices<int>(opt, Knob::zero_stage, bs.zero_stage, {0, 1, 2, 3});
+void SearchEngine::enumerate() {
+    const SearchOptions& o = options_;
+    const Strategy& bs = base_.strategy;
+    const long long gpus = accelerators_available(base_);
+
+    zero_ = searched(o, Knob::zero_stage) ? std::vector<int>{0, 1, 2, 3} : std::vector<int>{bs.zero_stage};
     {
-        const bool tier = base.node.expanded.capacity_gib > 0;
         const int base_mask = (bs.offload_optimizer ? 1 : 0) | (bs.offload_weights ? 2 : 0) | (bs.offload_activations ? 4 : 0);
-        std::vector<int> masks{0};
-        if (tier) masks = {0, 1, 2, 3, 4, 5, 6, 7};
-        // A knob that is not searched keeps its base value in every mask.
-        auto keep = [&](int mask, Knob knob, int bit) {
-            return searched(opt, knob) || ((mask & bit) == (base_mask & bit));
-        };
-        for (int mask : tier ? masks : std::vector<int>{base_mask})
+        const bool tier = base_.node.expanded.capacity_gib > 0;
+        auto keep = [&](int mask, Knob knob, int bit) { return searched(o, knob) || (mask & bit) == (base_mask & bit); };
+        for (int mask = 0; mask < (tier ? 8 : 1); ++mask)
             if (keep(mask, Knob::offload_optimizer, 1) && keep(mask, Knob::offload_weights, 2) &&
                 keep(mask, Knob::offload_activations, 4))
-                inner.offload.push_back(mask);
+                offload_.push_back(mask);
+        if (offload_.empty()) offload_.push_back(base_mask);  // offload without a tier: infeasible, still counted
     }
-    inner.dp_overlap = searched(opt, Knob::dp_overlap) ? std::vector<bool>{true, false} : std::vector<bool>{bs.dp_overlap};
-    inner.tp_overlap = searched(opt, Knob::tp_overlap) ? std::vector<bool>{false, true} : std::vector<bool>{bs.tp_overlap};
-    const std::vector<Recompute> recomputes =
-        choices<Recompute>(opt, Knob::recompute, bs.recompute, {Recompute::none, Recompute::selective, Recompute::full});
+    dp_overlap_ = searched(o, Knob::dp_overlap) ? std::vector<char>{1, 0} : std::vector<char>{bs.dp_overlap};
+    tp_overlap_ = searched(o, Knob::tp_overlap) ? std::vector<char>{0, 1} : std::vector<char>{bs.tp_overlap};
+    const std::vector<Recompute> recomputes = searched(o, Knob::recompute)
+                                                  ? std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full}
+                                                  : std::vector<Recompute>{bs.recompute};
 
-    // --- Enumerate the groups.
-    std::vector<Group> groups;
     std::uint64_t index = 0;
-    const std::vector<int> cluster_divisors = divisors(gpus);
-    const std::vector<int> tps = searched(opt, Knob::tp) ? cluster_divisors : std::vector<int>{bs.tp};
+    const std::vector<int> tps = searched(o, Knob::tp) ? divisors(gpus) : std::vector<int>{bs.tp};
     for (int tp : tps) {
-        const std::vector<int> pps =
-            searched(opt, Knob::pp) ? (gpus % tp == 0 ? divisors(gpus / tp) : std::vector<int>{}) : std::vector<int>{bs.pp};
+        std::vector<int> pps{bs.pp};
+        if (searched(o, Knob::pp)) pps = gpus % tp == 0 ? divisors(gpus / tp) : std::vector<int>{};
         for (int pp : pps) {
             const long long tp_pp = static_cast<long long>(tp) * pp;
-            std::vector<int> dps;
-            if (!searched(opt, Knob::dp)) dps = {bs.dp};
-            else if (tp_pp <= gpus && gpus % tp_pp == 0)
-                dps = opt.all_accelerators ? std::vector<int>{static_cast<int>(gpus / tp_pp)} : divisors(gpus / tp_pp);
+            std::vector<int> dps{bs.dp};
+            if (searched(o, Knob::dp)) {
+                dps.clear();
+                if (tp_pp <= gpus && gpus % tp_pp == 0)
+                    dps = o.all_accelerators ? std::vector<int>{static_cast<int>(gpus / tp_pp)} : divisors(gpus / tp_pp);
+            }
             for (int dp : dps) {
-                const long long replica_batch = base.training.global_batch / dp;
                 std::vector<int> mbs{bs.microbatch};
-                if (searched(opt, Knob::microbatch)) {
-                    mbs = base.training.global_batch % dp == 0 ? divisors(replica_batch) : std::vector<int>{1};
-                    if (opt.max_microbatch > 0)
-                        std::erase_if(mbs, [&](int b) { return b > opt.max_microbatch; });
+                if (searched(o, Knob::microbatch)) {
+                    mbs = base_.training.global_batch % dp == 0 ? divisors(base_.training.global_batch / dp)
+                                                                : std::vector<int>{1};
+                    if (o.max_microbatch > 0) std::erase_if(mbs, [&](int b) { return b > o.max_microbatch; });
                 }
-                const std::vector<bool> sps = searched(opt, Knob::sequence_parallel)
-                                                  ? (tp > 1 ? std::vector<bool>{false, true} : std::vector<bool>{false})
-                                                  : std::vector<bool>{bs.sequence_parallel};
-                const auto n_v = static_cast<std::uint32_t>(interleave_choices(opt, base, pp).size());
-                const std::uint32_t size = n_v * inner.per_interleave(dp > 1);
-                for (bool sp : sps)
+                std::vector<char> sps{bs.sequence_parallel};
+                if (searched(o, Knob::sequence_parallel)) sps = tp > 1 ? std::vector<char>{0, 1} : std::vector<char>{0};
+                const auto zeros = static_cast<std::uint32_t>(dp > 1 || !searched(o, Knob::zero_stage) ? zero_.size() : 1);
+                const auto per_v = static_cast<std::uint32_t>(zeros * offload_.size() * dp_overlap_.size() * tp_overlap_.size());
+                const auto size = static_cast<std::uint32_t>(interleaves(pp).size()) * per_v;
+                for (char sp : sps)
                     for (int mb : mbs)
                         for (Recompute rc : recomputes) {
-                            groups.push_back(Group{tp, pp, dp, mb, sp, rc, index, size});
+                            groups_.push_back(Group{tp, pp, dp, mb, sp != 0, rc, index, size, per_v});
                             index += size;
                         }
             }
         }
     }
-    out.stats.space = index;
+    space_ = index;
+}
 
-    // --- Evaluate the groups in parallel.
-    tbb::enumerable_thread_specific<Local> locals([k] {
-        Local l;
-        l.top.k = k;
-        l.top.items.reserve(k + 1);
-        l.top.scores.reserve(k + 1);
-        return l;
-    });
-    std::atomic<std::uint64_t> done{0};
+double SearchEngine::score_bound(double time_s, const Group& g) const noexcept {
+    if (options_.objective == Objective::time) return time_s;
+    // Upper bound of MFU from a lower bound of time, as Result::mfu is computed.
+    const Config& c = base_;
+    const double peak = c.training.precision == Precision::fp8 ? c.node.matrix_fp8_tflops : c.node.matrix_fp16_tflops;
+    const double gpus = static_cast<double>(g.tp) * g.pp * g.dp;
+    const double flops = static_cast<double>(c.training.global_batch) * 3.0 * forward_gemm_flops_per_sequence(c.model);
+    return -(flops / (time_s * gpus) * 1e-12 / peak);
+}
+
+bool SearchEngine::prepare(const SearchControl& control) {
+    prepared_.assign(groups_.size(), Prepared{});
     std::atomic<bool> cancelled{false};
-    const std::uint64_t total = groups.size();
-    const double gpus_used_for_mfu = 0;  // filled per configuration via Result
-    (void)gpus_used_for_mfu;
-
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups.size(), 1), [&](const tbb::blocked_range<std::size_t>& range) {
-        Local& local = locals.local();
-        for (std::size_t gi = range.begin(); gi != range.end(); ++gi) {
-            if (ctl.cancel && ctl.cancel->load(std::memory_order_relaxed)) {
-                cancelled.store(true, std::memory_order_relaxed);
-                return;
-            }
-            const Group& g = groups[gi];
-            Config c = base;
+    std::atomic<std::uint64_t> done{0};
+    const std::uint32_t n_overlap = static_cast<std::uint32_t>(dp_overlap_.size() * tp_overlap_.size());
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups_.size(), 16), [&](const tbb::blocked_range<std::size_t>& r) {
+        if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
+            cancelled.store(true, std::memory_order_relaxed);
+            return;
+        }
+        Config c = base_;
+        for (std::size_t gi = r.begin(); gi != r.end(); ++gi) {
+            const Group& g = groups_[gi];
+            Prepared& p = prepared_[gi];
             Strategy& s = c.strategy;
             s.tp = g.tp;
             s.pp = g.pp;
@@ -208,65 +204,220 @@ SearchResult search(const Config& base, const SearchOptions& opt, const SearchCo
             s.sequence_parallel = g.sp;
             s.recompute = g.recompute;
             double a = 0, b = 0;
-            if (const Infeasible why = rank_problem(c, a, b); why != Infeasible::none) {
-                local.stats.evaluated += g.size;
-                local.stats.infeasible[static_cast<std::size_t>(why)] += g.size;
-            } else {
-                const RankWork w = rank_work(c);
-                std::uint64_t idx = g.first_index;
-                const std::vector<int> vs = interleave_choices(opt, base, g.pp);
-                const std::uint32_t per_v = inner.per_interleave(g.dp > 1);
-                for (int v : vs) {
-                    s.interleave = v;
-                    for (std::size_t zi = 0; zi < (g.dp > 1 ? inner.zero.size() : 1); ++zi) {
-                        s.zero_stage = g.dp > 1 ? inner.zero[zi] : (searched(opt, Knob::zero_stage) ? 0 : base.strategy.zero_stage);
-                        for (int mask : inner.offload) {
-                            s.offload_optimizer = mask & 1;
-                            s.offload_weights = mask & 2;
-                            s.offload_activations = mask & 4;
-                            for (bool dpo : inner.dp_overlap) {
-                                s.dp_overlap = dpo;
-                                for (bool tpo : inner.tp_overlap) {
-                                    s.tp_overlap = tpo;
-                                    ++local.stats.evaluated;
-                                    if (const Infeasible bad = split_problem(c, a, b); bad != Infeasible::none) {
-                                        ++local.stats.infeasible[static_cast<std::size_t>(bad)];
-                                    } else {
-                                        const Result r = compose(c, w);
-                                        if (!r.feasible) {
-                                            ++local.stats.infeasible[static_cast<std::size_t>(r.reason)];
-                                        } else {
-                                            ++local.stats.feasible;
-                                            local.top.offer(s, r, objective_score(r, opt.objective), idx);
-                                        }
-                                    }
-                                    ++idx;
-                                }
-                            }
+            p.problem = rank_problem(c, a, b);
+            if (p.problem == Infeasible::none &&
+                base_.training.global_batch % (static_cast<long long>(g.dp) * g.microbatch) != 0)
+                p.problem = Infeasible::batch_split;
+            if (p.problem != Infeasible::none) {
+                p.rejected.evaluated = g.size;
+                p.rejected.infeasible[static_cast<std::size_t>(p.problem)] = g.size;
+                continue;
+            }
+            p.compute = rank_compute(c);
+            p.compute_mb = slowest_compute(p.compute, c.model.layers, g.pp);
+            const double mbs = static_cast<double>(base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch));
+            const std::vector<int> vs = interleaves(g.pp);
+            p.lower_bound = score_bound((mbs + (g.pp - 1.0) / vs.back()) * p.compute_mb, g);
+
+            // Structure and memory do not depend on what varies inside a class (networks,
+            // HBM bandwidth) nor on the overlap switches: decide them once per inner choice.
+            RankWork w;
+            static_cast<RankCompute&>(w) = p.compute;
+            const std::size_t n_zero = g.dp > 1 || !searched(options_, Knob::zero_stage) ? zero_.size() : 1;
+            std::uint32_t offset = 0;
+            for (int v : vs) {
+                s.interleave = v;
+                for (std::size_t zi = 0; zi < n_zero; ++zi) {
+                    s.zero_stage = g.dp > 1 || !searched(options_, Knob::zero_stage) ? zero_[zi] : 0;
+                    for (int mask : offload_) {
+                        s.offload_optimizer = (mask & 1) != 0;
+                        s.offload_weights = (mask & 2) != 0;
+                        s.offload_activations = (mask & 4) != 0;
+                        Infeasible why = split_problem(c, a, b);
+                        if (why == Infeasible::none) {
+                            Result verdict;
+                            if (!fits(c, w, place(c, w), verdict)) why = verdict.reason;
                         }
+                        if (why == Infeasible::none) {
+                            p.combos.push_back(Combo{v, s.zero_stage, mask, offset});
+                        } else {
+                            p.rejected.evaluated += n_overlap;
+                            p.rejected.infeasible[static_cast<std::size_t>(why)] += n_overlap;
+                        }
+                        offset += n_overlap;
                     }
-                    (void)per_v;
                 }
             }
-            const std::uint64_t n = done.fetch_add(1, std::memory_order_relaxed) + 1;
-            if (ctl.progress) ctl.progress(n, total);
         }
+        if (control.progress) control.progress(done.fetch_add(r.size()) + r.size(), groups_.size());
+    });
+    if (cancelled.load()) return false;
+    // What prepare() rejected is counted once here, not revisited by every run().
+    rejected_ = SearchStats{};
+    order_.clear();
+    for (std::uint32_t gi = 0; gi < groups_.size(); ++gi) {
+        add(rejected_, prepared_[gi].rejected);
+        if (!prepared_[gi].combos.empty()) order_.push_back(gi);
+    }
+    std::stable_sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return prepared_[a].lower_bound < prepared_[b].lower_bound;
+    });
+    return true;
+}
+
+void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) const {
+    const Group& g = groups_[gi];
+    const Prepared& p = prepared_[gi];
+    SearchStats& st = scan.stats;
+    Config c = cell;
+    Strategy& s = c.strategy;
+    s.tp = g.tp;
+    s.pp = g.pp;
+    s.dp = g.dp;
+    s.microbatch = g.microbatch;
+    s.sequence_parallel = g.sp;
+    s.recompute = g.recompute;
+    const RankWork w = rank_comm(c, p.compute);
+    const double mbs = static_cast<double>(c.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch));
+    const double layers_per_rank = static_cast<double>(c.model.layers) / g.pp;
+    // Lower bound of the per-microbatch time: compute, the least TP exposure, and one pipeline
+    // exchange per chunk (message time only).
+    const double tp_min = layers_per_rank * std::min(w.tp_layer_exposed[0], w.tp_layer_exposed[1]) +
+                          (g.pp == 1 ? 2.0 : 1.0) * w.tp_one;
+    double pp_one = 0;
+    if (g.pp > 1) {
+        const bool split = s.sequence_parallel ? g.tp > 1 : (s.pp_scatter_gather && g.tp > 1);
+        const double msg = split ? w.pp_bytes / g.tp : w.pp_bytes;
+        const long long stride = static_cast<long long>(g.tp) * g.dp;
+        pp_one = p2p_s(msg, stride * g.pp <= c.node.scale_up.domain_size, w.tp_group);
+    }
+    const std::uint64_t n_overlap = dp_overlap_.size() * tp_overlap_.size();
+    int last_v = 0;
+    bool v_pruned = false;
+    for (const Combo& combo : p.combos) {
+        if (combo.v != last_v) {
+            last_v = combo.v;
+            const double t_mb_min = p.compute_mb + tp_min + 2.0 * combo.v * pp_one;
+            v_pruned = options_.prune && beyond(score_bound((mbs + (g.pp - 1.0) / combo.v) * t_mb_min, g), scan.bound());
+        }
+        if (v_pruned) {
+            st.pruned += n_overlap;
+            continue;
+        }
+        s.interleave = combo.v;
+        s.zero_stage = combo.zero;
+        s.offload_optimizer = (combo.offload & 1) != 0;
+        s.offload_weights = (combo.offload & 2) != 0;
+        s.offload_activations = (combo.offload & 4) != 0;
+        const Placement pl = place(c, w);
+        Result r;
+        fits(c, w, pl, r);  // fills the memory breakdown; the verdict is known to be "fits"
+        std::uint64_t index = g.first_index + combo.offset;
+        for (char dpo : dp_overlap_) {
+            s.dp_overlap = dpo != 0;
+            for (char tpo : tp_overlap_) {
+                s.tp_overlap = tpo != 0;
+                timing(c, w, pl, r);
+                ++st.evaluated;
+                ++st.feasible;
+                scan.top.offer(s, r, objective_score(r, options_.objective), index);
+                ++index;
+            }
+        }
+    }
+}
+
+SearchResult SearchEngine::run(const Config& cell, const std::vector<Strategy>& seeds, bool parallel,
+                               const SearchControl& control) const {
+    SearchResult out;
+    const std::size_t k = static_cast<std::size_t>(std::max(1, options_.top_k));
+    out.stats.space = space_;
+    if (invalid_) {
+        out.stats.space = 1;
+        out.stats.evaluated = 1;
+        out.stats.infeasible[static_cast<std::size_t>(Infeasible::invalid_input)] = 1;
+        return out;
+    }
+
+    // Seeds give a first bound: if k of them are feasible, the k-th best of the whole space is
+    // no worse than the k-th best seed.
+    double seed_bound = infinity;
+    if (options_.prune && seeds.size() >= k) {
+        std::vector<double> scores;
+        for (const Strategy& st : seeds) {
+            Config c = cell;
+            c.strategy = st;
+            const Result r = evaluate(c);
+            if (r.feasible) scores.push_back(objective_score(r, options_.objective));
+        }
+        if (scores.size() >= k) {
+            std::sort(scores.begin(), scores.end());
+            seed_bound = scores[k - 1];
+        }
+    }
+
+    const std::uint64_t n_overlap = dp_overlap_.size() * tp_overlap_.size();
+    auto visit = [&](Scan& scan, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            const std::uint32_t gi = order_[i];
+            const Prepared& p = prepared_[gi];
+            // Groups come in increasing lower bound: once one is out of reach, so is the rest.
+            if (options_.prune && beyond(p.lower_bound, scan.bound())) {
+                for (std::size_t j = i; j < end; ++j) scan.stats.pruned += prepared_[order_[j]].combos.size() * n_overlap;
+                return;
+            }
+            scan_group(cell, gi, scan);
+        }
+    };
+
+    std::atomic<bool> cancelled{false};
+    if (!parallel) {
+        Scan scan(k);
+        scan.seed_bound = seed_bound;
+        visit(scan, 0, order_.size());
+        out.top = std::move(scan.top.items);
+        add(out.stats, scan.stats);
+        add(out.stats, rejected_);
+        return out;
+    }
+
+    tbb::enumerable_thread_specific<Scan> scans([&] {
+        Scan s(k);
+        s.seed_bound = seed_bound;
+        return s;
+    });
+    std::atomic<std::uint64_t> done{0};
+    const std::size_t chunk = std::max<std::size_t>(1, order_.size() / 256);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, order_.size(), chunk), [&](const tbb::blocked_range<std::size_t>& r) {
+        if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
+            cancelled.store(true, std::memory_order_relaxed);
+            return;
+        }
+        visit(scans.local(), r.begin(), r.end());
+        if (control.progress) control.progress(done.fetch_add(r.size()) + r.size(), order_.size());
     });
 
-    // --- Merge thread-local results deterministically.
-    TopK merged;
-    merged.k = k;
-    for (Local& l : locals) {
-        for (std::size_t i = 0; i < l.top.items.size(); ++i)
-            merged.offer(l.top.items[i].strategy, l.top.items[i].result, l.top.scores[i], l.top.items[i].index);
-        out.stats.evaluated += l.stats.evaluated;
-        out.stats.pruned += l.stats.pruned;
-        out.stats.feasible += l.stats.feasible;
-        for (std::size_t i = 0; i < out.stats.infeasible.size(); ++i) out.stats.infeasible[i] += l.stats.infeasible[i];
+    TopK merged(k);
+    for (Scan& s : scans) {
+        for (std::size_t i = 0; i < s.top.items.size(); ++i)
+            merged.offer(s.top.items[i].strategy, s.top.items[i].result, s.top.scores[i], s.top.items[i].index);
+        add(out.stats, s.stats);
     }
+    add(out.stats, rejected_);
     out.top = std::move(merged.items);
     out.cancelled = cancelled.load();
     return out;
+}
+
+SearchResult search(const Config& base, const SearchOptions& options, const SearchControl& control) {
+    SearchEngine engine(base, options);
+    if (!engine.invalid() && !engine.prepare(control)) {
+        SearchResult r;
+        r.cancelled = true;
+        r.stats.space = engine.space_size();
+        return r;
+    }
+    return engine.run(base, {}, true, control);
 }
 
 }  // namespace comet

@@ -9,6 +9,8 @@
 // memory), cheap arithmetic.
 
 #include "comet/collectives.hpp"
+#include "comet/evaluate.hpp"
+#include "comet/memory.hpp"
 #include "comet/result.hpp"
 #include "comet/spec.hpp"
 
@@ -25,14 +27,12 @@ struct PassTimes {
     double gemm_bwd = 0;
 };
 
-struct RankWork {
+// Compute side of stage 1: reads the model, the training setup, the node's compute and HBM
+// fields and (tp, sequence_parallel, microbatch, recompute). The expensive part.
+struct RankCompute {
     PassTimes layer;
     double first_extra = 0;  // embedding, forward + backward
     double last_extra = 0;   // final norm, LM head and loss, forward + backward
-    double tp_one = 0;       // one TP collective on the layer activation
-    double tp_layer_total = 0;
-    double tp_layer_exposed[2] = {0, 0};  // without / with tp_overlap
-    double pp_gather = 0;    // all-gather of a scattered pipeline message in the TP group
     double tp_bytes = 0;
     double pp_bytes = 0;
     double act_layer = 0;       // activation bytes stored per layer and microbatch
@@ -41,6 +41,20 @@ struct RankWork {
     double recompute_flops_per_sequence = 0;
     double hbm_bytes_per_s = 0;
     double launch_s = 0;
+    // Parameter counts of the model (per layer and of its ends), computed once.
+    double layer_params = 0;
+    double embedding_params = 0;
+    double head_params = 0;
+    double final_norm_params = 0;
+    double total_params = 0;
+};
+
+// Stage 1 complete: the compute side plus the TP collectives on the node's networks (cheap).
+struct RankWork : RankCompute {
+    double tp_one = 0;  // one TP collective on the layer activation
+    double tp_layer_total = 0;
+    double tp_layer_exposed[2] = {0, 0};  // without / with tp_overlap
+    double pp_gather = 0;  // all-gather of a scattered pipeline message in the TP group
     GroupSpan tp_group;
 };
 
@@ -48,8 +62,29 @@ struct RankWork {
 [[nodiscard]] Infeasible rank_problem(const Config& c, double& a, double& b) noexcept;
 [[nodiscard]] Infeasible split_problem(const Config& c, double& a, double& b) noexcept;
 
-[[nodiscard]] RankWork rank_work(const Config& c) noexcept;
+[[nodiscard]] RankCompute rank_compute(const Config& c) noexcept;
+[[nodiscard]] RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept;
+[[nodiscard]] inline RankWork rank_work(const Config& c) noexcept { return rank_comm(c, rank_compute(c)); }
+// Stage 2 in parts: the placement of the split (shared), the memory verdict (does not read
+// the overlap switches) and the timing. compose() runs all three.
+struct Placement {
+    int t, p, d, v;
+    bool sp;
+    int mbs;  // microbatches per pipeline per iteration
+    double layers_per_rank;
+    StateBytes sb;
+    double first_params, last_params, rank_params;  // parameters held by the first / last / fuller rank
+    ExpandedShare xs;
+};
+[[nodiscard]] Placement place(const Config& c, const RankWork& w) noexcept;
+// Fills r.hbm, r.expanded and the verdict (feasible, reason, details); returns r.feasible.
+bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r) noexcept;
+// Fills the time breakdown, communication totals and throughput metrics.
+void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) noexcept;
+
 [[nodiscard]] Result compose(const Config& c, const RankWork& w) noexcept;
+// The same, but skips the timing when the configuration does not fit (for the search).
+[[nodiscard]] Result compose_if_fits(const Config& c, const RankWork& w) noexcept;
 [[nodiscard]] Result infeasible(Infeasible why, double a = 0, double b = 0) noexcept;
 
 }  // namespace comet

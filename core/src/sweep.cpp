@@ -6,6 +6,7 @@
 #include <tbb/parallel_for.h>
 
 #include "comet/evaluate.hpp"
+#include "search_engine.hpp"
 
 namespace comet {
 
@@ -31,6 +32,75 @@ std::vector<double> log_values(double from, double to, int steps) {
     return v;
 }
 
+namespace {
+
+// Cells whose configurations agree on everything SearchEngine::prepare() reads share one engine:
+// the model, the training setup, the node's compute side and memory capacities, the cluster's
+// accelerator count and the strategy knobs the search keeps fixed.
+struct ClassKey {
+    Config config;
+    bool operator==(const ClassKey& o) const noexcept {
+        const ModelSpec& a = config.model;
+        const ModelSpec& b = o.config.model;
+        const NodeSpec& n = config.node;
+        const NodeSpec& m = o.config.node;
+        const TrainingSpec& t = config.training;
+        const TrainingSpec& u = o.config.training;
+        return a.layers == b.layers && a.hidden == b.hidden && a.heads == b.heads && a.kv_heads == b.kv_heads &&
+               a.head_dim == b.head_dim && a.ffn_hidden == b.ffn_hidden && a.gated_mlp == b.gated_mlp &&
+               a.seq_len == b.seq_len && a.vocab == b.vocab && a.tied_embeddings == b.tied_embeddings &&
+               a.bias == b.bias && a.learned_position_embeddings == b.learned_position_embeddings &&
+               n.matrix_fp16_tflops == m.matrix_fp16_tflops && n.matrix_fp8_tflops == m.matrix_fp8_tflops &&
+               n.vector_tflops == m.vector_tflops && n.gemm.max_fraction == m.gemm.max_fraction &&
+               n.gemm.tile_overhead_k == m.gemm.tile_overhead_k &&
+               n.gemm.launch_overhead_us == m.gemm.launch_overhead_us &&
+               n.hbm_bandwidth_gbps == m.hbm_bandwidth_gbps && n.hbm_efficiency == m.hbm_efficiency &&
+               n.hbm_capacity_gib == m.hbm_capacity_gib && n.hbm_reserved_gib == m.hbm_reserved_gib &&
+               n.expanded.capacity_gib == m.expanded.capacity_gib && n.expanded.attach == m.expanded.attach &&
+               n.expanded.pool_nodes == m.expanded.pool_nodes && n.accelerators == m.accelerators &&
+               accelerators_available(config) == accelerators_available(o.config) &&
+               t.global_batch == u.global_batch && t.precision == u.precision && t.optimizer == u.optimizer &&
+               t.grad_reduce == u.grad_reduce && t.attention == u.attention && t.dropout == u.dropout &&
+               config.strategy.tp == o.config.strategy.tp && config.strategy.pp == o.config.strategy.pp &&
+               config.strategy.dp == o.config.strategy.dp && config.strategy.microbatch == o.config.strategy.microbatch &&
+               config.strategy.interleave == o.config.strategy.interleave &&
+               config.strategy.recompute == o.config.strategy.recompute &&
+               config.strategy.sequence_parallel == o.config.strategy.sequence_parallel &&
+               config.strategy.zero_stage == o.config.strategy.zero_stage;
+    }
+};
+
+Config cell_config(const Config& base, const SweepSpec& spec, int ix, int iy) {
+    Config c = base;
+    set_knob(c, spec.x.knob, spec.x.values[static_cast<std::size_t>(ix)]);
+    if (spec.y) set_knob(c, spec.y->knob, spec.y->values[static_cast<std::size_t>(iy)]);
+    return c;
+}
+
+void fill_from_search(SweepCell& cell, const Config& c, const SearchResult& sr) {
+    cell.evaluated = sr.stats.evaluated;
+    cell.infeasible = sr.stats.infeasible_total();
+    if (sr.found()) {
+        cell.strategy = sr.top[0].strategy;
+        cell.result = sr.top[0].result;
+        if (sr.top.size() > 1) {
+            cell.has_runner_up = true;
+            cell.runner_up_strategy = sr.top[1].strategy;
+            cell.runner_up_iteration_s = sr.top[1].result.iteration_s;
+        }
+        return;
+    }
+    // Nothing fits: report the most common reason.
+    cell.strategy = c.strategy;
+    const auto& inf = sr.stats.infeasible;
+    const auto most = std::max_element(inf.begin(), inf.end());
+    cell.result = Result{};
+    cell.result.feasible = false;
+    cell.result.reason = *most > 0 ? static_cast<Infeasible>(most - inf.begin()) : Infeasible::invalid_input;
+}
+
+}  // namespace
+
 SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchControl& control) {
     SweepResult out;
     out.nx = static_cast<int>(spec.x.values.size());
@@ -38,62 +108,87 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
     out.cells.resize(static_cast<std::size_t>(out.nx) * static_cast<std::size_t>(out.ny));
     if (out.cells.empty()) return out;
 
+    std::atomic<std::uint64_t> done{0};
+    std::atomic<bool> cancelled{false};
+    const std::uint64_t total = out.cells.size();
+    auto stop = [&] {
+        if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
+            cancelled.store(true, std::memory_order_relaxed);
+            return true;
+        }
+        return false;
+    };
+    auto tick = [&] {
+        const std::uint64_t n = done.fetch_add(1, std::memory_order_relaxed) + 1;
+        if (control.progress) control.progress(n, total);
+    };
+
+    if (!spec.search) {
+        tbb::parallel_for(std::size_t{0}, out.cells.size(), [&](std::size_t i) {
+            if (stop()) return;
+            SweepCell& cell = out.cells[i];
+            const int ix = static_cast<int>(i % static_cast<std::size_t>(out.nx));
+            const int iy = static_cast<int>(i / static_cast<std::size_t>(out.nx));
+            const Config c = cell_config(base, spec, ix, iy);
+            cell.x = spec.x.values[static_cast<std::size_t>(ix)];
+            if (spec.y) cell.y = spec.y->values[static_cast<std::size_t>(iy)];
+            cell.strategy = c.strategy;
+            cell.result = evaluate(c);
+            cell.evaluated = 1;
+            cell.infeasible = cell.result.feasible ? 0 : 1;
+            tick();
+        });
+        out.cancelled = cancelled.load();
+        return out;
+    }
+
     SearchOptions options = spec.search_options;
     // An axis fixes its own knob in every cell.
     options.knobs &= ~knob_bit(spec.x.knob);
     if (spec.y) options.knobs &= ~knob_bit(spec.y->knob);
 
-    std::atomic<std::uint64_t> done{0};
-    std::atomic<bool> cancelled{false};
-    const std::uint64_t total = out.cells.size();
-    SearchControl inner;
-    inner.cancel = control.cancel;
-
-    tbb::parallel_for(std::size_t{0}, out.cells.size(), [&](std::size_t i) {
-        if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
-            cancelled.store(true, std::memory_order_relaxed);
-            return;
-        }
-        SweepCell& cell = out.cells[i];
+    // Sort the cells into classes that can share one prepared engine.
+    std::vector<ClassKey> keys;
+    std::vector<std::vector<std::size_t>> members;
+    for (std::size_t i = 0; i < out.cells.size(); ++i) {
         const int ix = static_cast<int>(i % static_cast<std::size_t>(out.nx));
         const int iy = static_cast<int>(i / static_cast<std::size_t>(out.nx));
-        Config c = base;
-        cell.x = spec.x.values[static_cast<std::size_t>(ix)];
-        set_knob(c, spec.x.knob, cell.x);
-        if (spec.y) {
-            cell.y = spec.y->values[static_cast<std::size_t>(iy)];
-            set_knob(c, spec.y->knob, cell.y);
+        ClassKey key{cell_config(base, spec, ix, iy)};
+        auto it = std::find(keys.begin(), keys.end(), key);
+        if (it == keys.end()) {
+            keys.push_back(key);
+            members.emplace_back();
+            it = keys.end() - 1;
         }
-        if (spec.search) {
-            const SearchResult sr = search(c, options, inner);
-            if (sr.cancelled) cancelled.store(true, std::memory_order_relaxed);
-            cell.evaluated = sr.stats.evaluated;
-            cell.infeasible = sr.stats.infeasible_total();
-            if (sr.found()) {
-                cell.strategy = sr.top[0].strategy;
-                cell.result = sr.top[0].result;
-                if (sr.top.size() > 1) {
-                    cell.has_runner_up = true;
-                    cell.runner_up_strategy = sr.top[1].strategy;
-                    cell.runner_up_iteration_s = sr.top[1].result.iteration_s;
-                }
-            } else {
-                // Nothing fits: show the most common reason.
-                cell.strategy = c.strategy;
-                const auto& inf = sr.stats.infeasible;
-                const auto most = std::max_element(inf.begin(), inf.end());
-                cell.result.feasible = false;
-                cell.result.reason = static_cast<Infeasible>(most - inf.begin());
+        members[static_cast<std::size_t>(it - keys.begin())].push_back(i);
+    }
+
+    const SearchControl quiet{control.cancel, {}};
+    for (std::size_t k = 0; k < keys.size() && !stop(); ++k) {
+        SearchEngine engine(keys[k].config, options);
+        if (!engine.invalid() && !engine.prepare(quiet)) break;
+        const auto& cells = members[k];
+        // Consecutive cells of a class are neighbours on the grid: each seeds the next with its
+        // best strategies, which starts the next search with a tight bound.
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, cells.size(), 4), [&](const tbb::blocked_range<std::size_t>& r) {
+            std::vector<Strategy> seeds;
+            for (std::size_t j = r.begin(); j != r.end(); ++j) {
+                if (stop()) return;
+                const std::size_t i = cells[j];
+                SweepCell& cell = out.cells[i];
+                const int ix = static_cast<int>(i % static_cast<std::size_t>(out.nx));
+                const int iy = static_cast<int>(i / static_cast<std::size_t>(out.nx));
+                const Config c = cell_config(base, spec, ix, iy);
+                cell.x = spec.x.values[static_cast<std::size_t>(ix)];
+                if (spec.y) cell.y = spec.y->values[static_cast<std::size_t>(iy)];
+                const SearchResult sr = engine.run(c, seeds, false, quiet);
+                fill_from_search(cell, c, sr);
+                seeds.clear();
+                for (const Candidate& cand : sr.top) seeds.push_back(cand.strategy);
+                tick();
             }
-        } else {
-            cell.strategy = c.strategy;
-            cell.result = evaluate(c);
-            cell.evaluated = 1;
-            cell.infeasible = cell.result.feasible ? 0 : 1;
-        }
-        const std::uint64_t n = done.fetch_add(1, std::memory_order_relaxed) + 1;
-        if (control.progress) control.progress(n, total);
-    });
+        });
+    }
     out.cancelled = cancelled.load();
     return out;
 }

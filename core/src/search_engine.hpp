@@ -1,0 +1,86 @@
+#pragma once
+// The search engine behind search() and searching sweeps. Internal to core.
+//
+// A search space is split into groups that share one RankCompute (a tp/pp/dp split with a
+// sequence-parallel choice, a microbatch and a recompute mode); each group's inner knobs
+// (interleaving, ZeRO, offload, overlap) are enumerated by compose() alone. Groups are visited
+// in increasing order of a compute-only lower bound on their time; a group or an interleaving
+// whose lower bound is worse than the k-th best found so far is skipped (pruned), which
+// provably leaves the top k unchanged. Every configuration has a fixed enumeration index that
+// breaks ties, so the top k is the same for any thread count and with or without pruning.
+//
+// SearchEngine::prepare() depends only on what the cell configurations of one sweep class
+// share (model, training, the node's compute side and memory capacities, the cluster size),
+// so a sweep computes it
+// once per class and runs each cell against it.
+
+#include <cstdint>
+#include <vector>
+
+#include "comet/search.hpp"
+#include "stages.hpp"
+
+namespace comet {
+
+class SearchEngine {
+public:
+    SearchEngine(const Config& base, const SearchOptions& options);
+
+    // Stage 1 for every group, in parallel; honours cancellation and reports progress.
+    // Returns false when cancelled.
+    bool prepare(const SearchControl& control);
+
+    // Searches `cell` (same class as the base). `seeds` are strategies evaluated first to
+    // start pruning with a good bound (they only speed the search up). `parallel` spreads the
+    // groups over threads; a sweep runs cells in parallel and each cell serially.
+    [[nodiscard]] SearchResult run(const Config& cell, const std::vector<Strategy>& seeds, bool parallel,
+                                   const SearchControl& control) const;
+
+    [[nodiscard]] std::uint64_t space_size() const noexcept { return space_; }
+    [[nodiscard]] bool invalid() const noexcept { return invalid_; }
+
+private:
+    struct Group {
+        int tp, pp, dp, microbatch;
+        bool sp;
+        Recompute recompute;
+        std::uint64_t first_index;  // enumeration index of its first configuration
+        std::uint32_t size;         // configurations in the group
+        std::uint32_t per_v;        // configurations per interleaving choice
+    };
+    // An inner choice that passes the structural and memory checks.
+    struct Combo {
+        int v;
+        int zero;
+        int offload;
+        std::uint32_t offset;  // enumeration index of its first overlap variant, from the group's first
+    };
+    struct Prepared {
+        Infeasible problem = Infeasible::none;
+        RankCompute compute;
+        double compute_mb = 0;   // compute of the slowest rank per microbatch
+        double lower_bound = 0;  // compute-only lower bound of the score
+        std::vector<Combo> combos;  // in enumeration order (so grouped by v)
+        SearchStats rejected;       // inner choices rejected by structure or memory
+    };
+
+    void enumerate();
+    [[nodiscard]] std::vector<int> interleaves(int pp) const;
+    void scan_group(const Config& cell, std::size_t gi, struct Scan& scan) const;
+    [[nodiscard]] double score_bound(double time_s, const Group& g) const noexcept;
+
+    Config base_;
+    SearchOptions options_;
+    bool invalid_ = false;
+    std::uint64_t space_ = 0;
+    std::vector<Group> groups_;
+    std::vector<Prepared> prepared_;
+    std::vector<std::uint32_t> order_;  // feasible-so-far groups by increasing lower bound
+    SearchStats rejected_;              // groups rejected by prepare() as a whole
+    std::vector<int> zero_;
+    std::vector<int> offload_;  // bit 0 optimizer, 1 weights, 2 activations
+    std::vector<char> dp_overlap_;
+    std::vector<char> tp_overlap_;
+};
+
+}  // namespace comet
