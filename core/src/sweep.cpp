@@ -66,7 +66,13 @@ struct ClassKey {
                config.strategy.interleave == o.config.strategy.interleave &&
                config.strategy.recompute == o.config.strategy.recompute &&
                config.strategy.sequence_parallel == o.config.strategy.sequence_parallel &&
-               config.strategy.zero_stage == o.config.strategy.zero_stage;
+               config.strategy.zero_stage == o.config.strategy.zero_stage &&
+               config.strategy.offload_optimizer == o.config.strategy.offload_optimizer &&
+               config.strategy.offload_weights == o.config.strategy.offload_weights &&
+               config.strategy.offload_activations == o.config.strategy.offload_activations &&
+               config.strategy.dp_overlap == o.config.strategy.dp_overlap &&
+               config.strategy.tp_overlap == o.config.strategy.tp_overlap &&
+               config.strategy.pp_scatter_gather == o.config.strategy.pp_scatter_gather;
     }
 };
 
