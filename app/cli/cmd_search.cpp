@@ -107,7 +107,7 @@ nlohmann::ordered_json settings_json(const Strategy& s) {
 }
 
 std::string stats_text(const SearchStats& st) {
-    std::string o = "Search space  " + std::to_string(st.space) + " configurations: " + std::to_string(st.evaluated) +
+    std::string o = "Search space  " + std::to_string(st.space) + (st.space == 1 ? " configuration: " : " configurations: ") + std::to_string(st.evaluated) +
                     " evaluated, " + std::to_string(st.pruned) + " pruned by a lower bound\n";
     o += "              " + std::to_string(st.feasible) + " feasible, " + std::to_string(st.infeasible_total()) +
          " infeasible\n";
@@ -128,7 +128,8 @@ std::string stats_text(const SearchStats& st) {
 std::string result_text(const Scenario& sc, const SearchOptions& opt, const SearchResult& sr) {
     std::string o;
     o += "Scenario    " + (sc.name.empty() ? std::string("(unnamed)") : sc.name) + "\n";
-    o += "Search      " + knob_names(opt.knobs) + "; objective " + (opt.objective == Objective::time ? "time" : "mfu") +
+    const std::string knobs = (opt.knobs & all_strategy_knobs) == all_strategy_knobs ? "every strategy knob" : knob_names(opt.knobs);
+    o += "Search      " + knobs + "; objective " + (opt.objective == Objective::time ? "time" : "mfu") +
          (opt.prune ? "" : "; no pruning") + "\n\n";
     if (!sr.found()) {
         o += "No feasible configuration: every strategy in the search space is infeasible.\n\n";

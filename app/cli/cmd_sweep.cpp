@@ -54,9 +54,11 @@ std::string seconds(double s) {
 
 std::string axis_text(const Axis& a) {
     const KnobInfo& k = knob_info(a.knob);
-    std::string out = std::string(k.id) + " (" + std::string(k.label);
-    if (!k.unit.empty()) out += ", " + std::string(k.unit);
-    out += "), " + std::to_string(a.values.size()) + (a.values.size() == 1 ? " value" : " values");
+    std::string out(k.id);
+    std::string about = k.label == k.id ? std::string() : std::string(k.label);
+    if (!k.unit.empty()) about += (about.empty() ? "" : ", ") + std::string(k.unit);
+    if (!about.empty()) out += " (" + about + ")";
+    out += ", " + std::to_string(a.values.size()) + (a.values.size() == 1 ? " value" : " values");
     return out;
 }
 
@@ -129,7 +131,9 @@ std::string one_axis_table(const SweepFile& f, const SweepResult& r) {
                             fmt("%.1f %%", 100 * res.mfu), fmt("%.1f GiB", units::bytes_to_gib(res.hbm.used_bytes())),
                             f.spec.search ? format_strategy(c.strategy) : ""});
         else
-            rows.push_back({value_text(c.x), "x", "", "", "", "infeasible: " + explain(res)});
+            rows.push_back({value_text(c.x), "x", "", "", "",
+                            f.spec.search ? "infeasible: no strategy fits (most often: " + std::string(describe(res.reason)) + ")"
+                                          : "infeasible: " + explain(res)});
     }
     std::vector<std::size_t> width(6, 0);
     for (const auto& row : rows)

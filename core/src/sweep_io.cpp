@@ -422,6 +422,13 @@ constexpr std::string_view runner_up_time_key = "runner_up_iteration_s";
 
 bool is_two_axes(const SweepFile& sweep) { return sweep.spec.y.has_value(); }
 
+// When a search finds nothing, the cell carries only the most common reason, without the
+// numbers explain() would quote.
+std::string reason_text(const SweepFile& sweep, const Result& r) {
+    if (sweep.spec.search) return "no strategy fits (most often: " + std::string(describe(r.reason)) + ")";
+    return explain(r);
+}
+
 // ---- CSV ---------------------------------------------------------------------------------
 
 void csv_field(std::string& out, std::string_view s) {
@@ -581,7 +588,7 @@ std::vector<SweepRow> sweep_rows(const SweepFile& sweep, const SweepResult& resu
         row.y = sweep.spec.y ? c.y : 0.0;
         row.feasible = r.feasible;
         row.reason = std::string(to_string(r.reason));
-        row.reason_text = r.feasible ? std::string() : explain(r);
+        row.reason_text = r.feasible ? std::string() : reason_text(sweep, r);
         row.iteration_s = r.iteration_s;
         row.compute_s = r.time.compute_s;
         row.bubble_s = r.time.bubble_s;
