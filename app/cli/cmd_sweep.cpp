@@ -132,8 +132,7 @@ std::string one_axis_table(const SweepFile& f, const SweepResult& r) {
                             f.spec.search ? format_strategy(c.strategy) : ""});
         else
             rows.push_back({value_text(c.x), "x", "", "", "",
-                            f.spec.search ? "infeasible: no strategy fits (most often: " + std::string(describe(res.reason)) + ")"
-                                          : "infeasible: " + explain(res)});
+                            "infeasible: " + explain(res)});
     }
     std::vector<std::size_t> width(6, 0);
     for (const auto& row : rows)

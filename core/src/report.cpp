@@ -81,6 +81,13 @@ std::string explain(const Result& r) {
     case Infeasible::batch_split:
         text += ": dp x microbatch = " + fmt("%.0f", r.detail_a) + ", global batch = " + fmt("%.0f", r.detail_b);
         break;
+    case Infeasible::no_feasible_strategy: {
+        const auto why = static_cast<std::size_t>(r.detail_a);
+        if (why < static_cast<std::size_t>(Infeasible::count_) && r.detail_b > 0)
+            text += " (most often: " + std::string(describe(static_cast<Infeasible>(why))) + ", " +
+                    fmt("%.0f", r.detail_b) + " configurations)";
+        break;
+    }
     case Infeasible::hbm_capacity:
     case Infeasible::expanded_capacity:
         text += ": needs " + gib(r.detail_a) + " per accelerator, has " + gib(r.detail_b);

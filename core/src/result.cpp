@@ -24,6 +24,7 @@ constexpr std::array<ReasonText, static_cast<std::size_t>(Infeasible::count_)> r
     {"offload_without_tier", "offload needs an expanded memory tier"},
     {"hbm_capacity", "does not fit in HBM"},
     {"expanded_capacity", "does not fit in the expanded memory tier"},
+    {"no_feasible_strategy", "no strategy fits"},
 }};
 }  // namespace
 

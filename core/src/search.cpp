@@ -158,12 +158,14 @@ void SearchEngine::enumerate() {
                 std::vector<char> sps{bs.sequence_parallel};
                 if (searched(o, Knob::sequence_parallel)) sps = tp > 1 ? std::vector<char>{0, 1} : std::vector<char>{0};
                 const auto zeros = static_cast<std::uint32_t>(dp > 1 || !searched(o, Knob::zero_stage) ? zero_.size() : 1);
-                const auto per_v = static_cast<std::uint32_t>(zeros * offload_.size() * dp_overlap_.size() * tp_overlap_.size());
+                // Overlap switches are no-ops without the parallelism they overlap: not enumerated.
+                const auto overlaps = static_cast<std::uint32_t>((dp > 1 ? dp_overlap_.size() : 1) * (tp > 1 ? tp_overlap_.size() : 1));
+                const auto per_v = static_cast<std::uint32_t>(zeros * offload_.size()) * overlaps;
                 const auto size = static_cast<std::uint32_t>(interleaves(pp).size()) * per_v;
                 for (char sp : sps)
                     for (int mb : mbs)
                         for (Recompute rc : recomputes) {
-                            groups_.push_back(Group{tp, pp, dp, mb, sp != 0, rc, index, size, per_v});
+                            groups_.push_back(Group{tp, pp, dp, mb, sp != 0, rc, index, size, per_v, overlaps});
                             index += size;
                         }
             }
@@ -186,7 +188,6 @@ bool SearchEngine::prepare(const SearchControl& control) {
     prepared_.assign(groups_.size(), Prepared{});
     std::atomic<bool> cancelled{false};
     std::atomic<std::uint64_t> done{0};
-    const std::uint32_t n_overlap = static_cast<std::uint32_t>(dp_overlap_.size() * tp_overlap_.size());
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups_.size(), 16), [&](const tbb::blocked_range<std::size_t>& r) {
         if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
             cancelled.store(true, std::memory_order_relaxed);
@@ -196,6 +197,7 @@ bool SearchEngine::prepare(const SearchControl& control) {
         for (std::size_t gi = r.begin(); gi != r.end(); ++gi) {
             const Group& g = groups_[gi];
             Prepared& p = prepared_[gi];
+            const std::uint32_t n_overlap = g.overlaps;
             Strategy& s = c.strategy;
             s.tp = g.tp;
             s.pp = g.pp;
@@ -291,7 +293,9 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
         const long long stride = static_cast<long long>(g.tp) * g.dp;
         pp_one = p2p_s(msg, stride * g.pp <= c.node.scale_up.domain_size, w.tp_group);
     }
-    const std::uint64_t n_overlap = dp_overlap_.size() * tp_overlap_.size();
+    const std::uint64_t n_overlap = g.overlaps;
+    const std::size_t n_dpo = g.dp > 1 ? dp_overlap_.size() : 1;
+    const std::size_t n_tpo = g.tp > 1 ? tp_overlap_.size() : 1;
     int last_v = 0;
     bool v_pruned = false;
     for (const Combo& combo : p.combos) {
@@ -313,10 +317,10 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
         Result r;
         fits(c, w, pl, r);  // fills the memory breakdown; the verdict is known to be "fits"
         std::uint64_t index = g.first_index + combo.offset;
-        for (char dpo : dp_overlap_) {
-            s.dp_overlap = dpo != 0;
-            for (char tpo : tp_overlap_) {
-                s.tp_overlap = tpo != 0;
+        for (std::size_t di = 0; di < n_dpo; ++di) {
+            s.dp_overlap = dp_overlap_[di] != 0;
+            for (std::size_t ti = 0; ti < n_tpo; ++ti) {
+                s.tp_overlap = tp_overlap_[ti] != 0;
                 timing(c, w, pl, r);
                 ++st.evaluated;
                 ++st.feasible;
@@ -356,14 +360,13 @@ SearchResult SearchEngine::run(const Config& cell, const std::vector<Strategy>& 
         }
     }
 
-    const std::uint64_t n_overlap = dp_overlap_.size() * tp_overlap_.size();
     auto visit = [&](Scan& scan, std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             const std::uint32_t gi = order_[i];
             const Prepared& p = prepared_[gi];
             // Groups come in increasing lower bound: once one is out of reach, so is the rest.
             if (options_.prune && beyond(p.lower_bound, scan.bound())) {
-                for (std::size_t j = i; j < end; ++j) scan.stats.pruned += prepared_[order_[j]].combos.size() * n_overlap;
+                for (std::size_t j = i; j < end; ++j) scan.stats.pruned += prepared_[order_[j]].combos.size() * groups_[order_[j]].overlaps;
                 return;
             }
             scan_group(cell, gi, scan);

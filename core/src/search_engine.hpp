@@ -47,6 +47,7 @@ private:
         std::uint64_t first_index;  // enumeration index of its first configuration
         std::uint32_t size;         // configurations in the group
         std::uint32_t per_v;        // configurations per interleaving choice
+        std::uint32_t overlaps;     // overlap variants per inner choice (1 to 4)
     };
     // An inner choice that passes the structural and memory checks.
     struct Combo {

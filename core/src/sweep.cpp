@@ -102,7 +102,13 @@ void fill_from_search(SweepCell& cell, const Config& c, const SearchResult& sr) 
     const auto most = std::max_element(inf.begin(), inf.end());
     cell.result = Result{};
     cell.result.feasible = false;
-    cell.result.reason = *most > 0 ? static_cast<Infeasible>(most - inf.begin()) : Infeasible::invalid_input;
+    if (inf[static_cast<std::size_t>(Infeasible::invalid_input)] > 0) {
+        cell.result = evaluate(c);  // carries the offending field
+        return;
+    }
+    cell.result.reason = Infeasible::no_feasible_strategy;
+    cell.result.detail_a = static_cast<double>(most - inf.begin());
+    cell.result.detail_b = static_cast<double>(*most);
 }
 
 }  // namespace

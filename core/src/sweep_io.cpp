@@ -422,12 +422,7 @@ constexpr std::string_view runner_up_time_key = "runner_up_iteration_s";
 
 bool is_two_axes(const SweepFile& sweep) { return sweep.spec.y.has_value(); }
 
-// When a search finds nothing, the cell carries only the most common reason, without the
-// numbers explain() would quote.
-std::string reason_text(const SweepFile& sweep, const Result& r) {
-    if (sweep.spec.search) return "no strategy fits (most often: " + std::string(describe(r.reason)) + ")";
-    return explain(r);
-}
+std::string reason_text(const SweepFile&, const Result& r) { return explain(r); }
 
 // ---- CSV ---------------------------------------------------------------------------------
 

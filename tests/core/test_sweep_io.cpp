@@ -755,8 +755,16 @@ void TestSweepIo::rowsCarryTheCells() {
     QCOMPARE(bad.y, 1.0);
     QVERIFY(!bad.feasible);
     QCOMPARE(QString::fromStdString(bad.reason), QStringLiteral("hbm_capacity"));
-    // A searched cell where nothing fits has only the most common reason, without numbers.
-    QCOMPARE(QString::fromStdString(bad.reason_text), QStringLiteral("no strategy fits (most often: does not fit in HBM)"));
+    QCOMPARE(QString::fromStdString(bad.reason_text), QString::fromStdString(explain(r.cells[1].result)));
+    // A searched cell where nothing fits names the most common reason and how often it struck.
+    SweepResult none = r;
+    none.cells[1].result.reason = Infeasible::no_feasible_strategy;
+    none.cells[1].result.detail_a = double(static_cast<int>(Infeasible::hbm_capacity));
+    none.cells[1].result.detail_b = 1234;
+    const auto none_rows = sweep_rows(f, none);
+    QCOMPARE(QString::fromStdString(none_rows[1].reason), QStringLiteral("no_feasible_strategy"));
+    QCOMPARE(QString::fromStdString(none_rows[1].reason_text),
+             QStringLiteral("no strategy fits (most often: does not fit in HBM, 1234 configurations)"));
     SweepFile as_given = f;
     as_given.spec.search = false;
     QCOMPARE(QString::fromStdString(sweep_rows(as_given, r)[1].reason_text), QString::fromStdString(explain(r.cells[1].result)));

@@ -24,6 +24,7 @@ enum class Infeasible : std::uint8_t {
     offload_without_tier,    // offload selected but the node has no expanded tier
     hbm_capacity,            // per-accelerator HBM overflows
     expanded_capacity,       // expanded tier overflows
+    no_feasible_strategy,    // a search found nothing that fits (detail_a: most common reason)
     count_
 };
 

@@ -1,0 +1,83 @@
+// Speed of the core (Google Benchmark). Numbers, not assertions: see docs/performance.md.
+//   build/dev/tests/bench/comet-bench --benchmark_min_time=2
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+
+#include "comet/evaluate.hpp"
+#include "comet/presets.hpp"
+#include "comet/scenario.hpp"
+#include "comet/search.hpp"
+#include "comet/sweep.hpp"
+
+using namespace comet;
+
+namespace {
+
+const Config& default_config() {
+    static const Config config = [] {
+        const auto s = load_scenario_file(presets_dir() / "scenarios" / "default.comet.json");
+        if (!s.ok()) {
+            std::fprintf(stderr, "%s\n", s.error_text().c_str());
+            std::exit(2);
+        }
+        return s.value->config;
+    }();
+    return config;
+}
+
+// One evaluation of Megatron 1T on 3072 A100 (the default scenario).
+void BM_Evaluate(benchmark::State& state) {
+    Config c = default_config();
+    for (auto _ : state) {
+        c.strategy.microbatch = c.strategy.microbatch == 1 ? 2 : 1;  // defeat caching by the compiler
+        benchmark::DoNotOptimize(evaluate(c));
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Evaluate);
+
+// The full strategy search for Megatron 1T on 3072 A100: every tp/pp/dp split, microbatch,
+// interleaving, recompute mode, sequence parallelism, ZeRO stage and overlap choice.
+void BM_Search1T(benchmark::State& state) {
+    SearchOptions o;
+    o.prune = state.range(0) != 0;
+    std::uint64_t space = 0;
+    for (auto _ : state) {
+        const SearchResult r = search(default_config(), o);
+        space = r.stats.space;
+        benchmark::DoNotOptimize(r.top.data());
+    }
+    state.counters["configs"] = double(space);
+    state.counters["configs_per_s"] = benchmark::Counter(double(space), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_Search1T)->Arg(1)->Arg(0)->ArgName("prune")->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// A 64 x 64 grid (HBM bandwidth x scale-out bandwidth) around the default scenario, with the
+// best strategy searched in every cell (arg 1) or the default strategy evaluated (arg 0).
+void BM_Grid64(benchmark::State& state) {
+    SweepSpec spec;
+    spec.x = {Knob::hbm_gbps, log_values(1000, 8000, 64)};
+    spec.y = Axis{Knob::scale_out_gbps, log_values(6.25, 100, 64)};
+    spec.search = state.range(0) != 0;
+    for (auto _ : state) {
+        const SweepResult r = run_sweep(default_config(), spec);
+        benchmark::DoNotOptimize(r.cells.data());
+    }
+    state.counters["cells"] = 4096;
+}
+BENCHMARK(BM_Grid64)->Arg(1)->Arg(0)->ArgName("search")->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The 32 x 32 grid with search that the desktop explorer redraws after an edit.
+void BM_Grid32(benchmark::State& state) {
+    SweepSpec spec;
+    spec.x = {Knob::hbm_gbps, log_values(1000, 8000, 32)};
+    spec.y = Axis{Knob::scale_out_gbps, log_values(6.25, 100, 32)};
+    spec.search = true;
+    for (auto _ : state) benchmark::DoNotOptimize(run_sweep(default_config(), spec).cells.data());
+}
+BENCHMARK(BM_Grid32)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
