@@ -1,0 +1,320 @@
+#include "explorer_page.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "charts/chart_views.hpp"
+#include "comet/report.hpp"
+#include "common/axis_defaults.hpp"
+#include "common/scenario_document.hpp"
+#include "heatmap/heatmap_widget.hpp"
+
+namespace comet::app {
+namespace {
+
+QString knob_text(const KnobInfo& k) {
+    const QString label = QString::fromUtf8(k.label.data(), qsizetype(k.label.size()));
+    return k.unit.empty() ? label : label + QStringLiteral(" (") + QString::fromUtf8(k.unit.data(), qsizetype(k.unit.size())) + QStringLiteral(")");
+}
+
+void fill_knobs(QComboBox* box) {
+    for (const KnobInfo& k : all_knobs()) box->addItem(knob_text(k), static_cast<int>(k.knob));
+}
+
+std::optional<int> index_of(const std::vector<double>& values, double v) {
+    for (std::size_t i = 0; i < values.size(); ++i)
+        if (std::fabs(values[i] - v) <= 1e-9 * std::max(1.0, std::fabs(v))) return static_cast<int>(i);
+    return std::nullopt;
+}
+
+QString value_text(double v) { return QString::number(v, 'g', 4); }
+
+}  // namespace
+
+ExplorerPage::ExplorerPage(ui::ScenarioDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
+    buildLayout();
+    connectSignals();
+}
+
+ExplorerPage::~ExplorerPage() = default;
+
+void ExplorerPage::buildLayout() {
+    x_knob_ = new QComboBox(this);
+    y_knob_ = new QComboBox(this);
+    fill_knobs(x_knob_);
+    fill_knobs(y_knob_);
+    x_knob_->setToolTip(tr("Knob on the horizontal axis: any strategy, hardware or workload setting"));
+    y_knob_->setToolTip(tr("Knob on the vertical axis"));
+    metric_ = new QComboBox(this);
+    for (const ui::MetricInfo& m : ui::all_metrics()) metric_->addItem(m.label, static_cast<int>(m.metric));
+    metric_->setToolTip(tr("What the colours show"));
+    search_ = new QCheckBox(tr("&Best strategy per cell"), this);
+    search_->setToolTip(tr("Search every parallelization strategy in each cell and show the best one, instead of "
+                           "evaluating the strategy in the form"));
+    steps_ = new QSpinBox(this);
+    steps_->setRange(2, 128);
+    steps_->setSuffix(tr(" steps"));
+    steps_->setToolTip(tr("Cells per axis for continuous knobs"));
+    progress_ = new QProgressBar(this);
+    progress_->setMaximumWidth(160);
+    progress_->setTextVisible(false);
+    progress_->hide();
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->hide();
+
+    auto* controls = new QHBoxLayout;
+    auto add = [&](const QString& label, QWidget* w) {
+        auto* l = new QLabel(label, this);
+        l->setBuddy(w);
+        controls->addWidget(l);
+        controls->addWidget(w);
+    };
+    add(tr("&X:"), x_knob_);
+    add(tr("&Y:"), y_knob_);
+    add(tr("&Colour:"), metric_);
+    controls->addWidget(steps_);
+    controls->addWidget(search_);
+    controls->addStretch(1);
+    controls->addWidget(progress_);
+    controls->addWidget(cancel_);
+
+    heatmap_ = new ui::HeatmapWidget(this);
+    breakdown_ = ui::make_breakdown_chart(this);
+    memory_ = ui::make_memory_chart(this);
+    summary_ = new QLabel(this);
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    apply_ = new QPushButton(tr("&Use selected cell"), this);
+    apply_->setToolTip(tr("Set the form to the selected cell's axis values and strategy (undoable)"));
+    apply_->setEnabled(false);
+    clear_pins_ = new QPushButton(tr("Clear &pins"), this);
+    clear_pins_->setToolTip(tr("Right-click or Ctrl+click a cell to pin it to the breakdown chart"));
+    clear_pins_->setEnabled(false);
+
+    auto* cell_bar = new QHBoxLayout;
+    cell_bar->addWidget(summary_, 1);
+    cell_bar->addWidget(apply_);
+    cell_bar->addWidget(clear_pins_);
+
+    auto* charts = new QSplitter(Qt::Horizontal, this);
+    charts->addWidget(breakdown_->widget());
+    charts->addWidget(memory_->widget());
+    charts->setStretchFactor(0, 3);
+    charts->setStretchFactor(1, 2);
+    charts->setChildrenCollapsible(false);
+
+    charts->setMinimumHeight(230);
+    auto* vertical = new QSplitter(Qt::Vertical, this);
+    vertical->addWidget(heatmap_);
+    vertical->addWidget(charts);
+    vertical->setStretchFactor(0, 3);
+    vertical->setStretchFactor(1, 2);
+    vertical->setSizes({560, 320});
+    vertical->setChildrenCollapsible(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(vertical, 1);
+    layout->addLayout(cell_bar);
+    setView(View{});
+}
+
+void ExplorerPage::connectSignals() {
+    connect(doc_, &ui::ScenarioDocument::changed, this, &ExplorerPage::schedule);
+    for (QComboBox* box : {x_knob_, y_knob_})
+        connect(box, &QComboBox::currentIndexChanged, this, [this] {
+            selected_.reset();
+            pinned_.clear();
+            schedule();
+        });
+    connect(metric_, &QComboBox::currentIndexChanged, this, [this] {
+        if (last_) show(*last_);
+    });
+    connect(search_, &QCheckBox::toggled, this, &ExplorerPage::schedule);
+    connect(steps_, &QSpinBox::valueChanged, this, &ExplorerPage::schedule);
+    connect(cancel_, &QPushButton::clicked, this, [this] {
+        controller_.cancel();
+        progress_->hide();
+        cancel_->hide();
+        heatmap_->setBusy(false);
+        Q_EMIT statusMessage(tr("Evaluation cancelled; showing the last complete result."));
+    });
+    connect(&controller_, &ui::EvaluationController::started, this, [this] { heatmap_->setBusy(true); });
+    connect(&controller_, &ui::EvaluationController::progress, this, [this](quint64, int done, int total) {
+        // Only long grids show progress; short ones finish before it would be readable.
+        progress_->setRange(0, total);
+        progress_->setValue(done);
+        progress_->show();
+        cancel_->show();
+    });
+    connect(&controller_, &ui::EvaluationController::finished, this, &ExplorerPage::show);
+    connect(heatmap_, &ui::HeatmapWidget::cellClicked, this, &ExplorerPage::selectCell);
+    connect(heatmap_, &ui::HeatmapWidget::cellPinned, this, &ExplorerPage::pinCell);
+    connect(apply_, &QPushButton::clicked, this, &ExplorerPage::applySelectedCell);
+    connect(clear_pins_, &QPushButton::clicked, this, [this] {
+        pinned_.clear();
+        updateCharts();
+    });
+}
+
+ExplorerPage::View ExplorerPage::view() const {
+    View v;
+    v.x = static_cast<Knob>(x_knob_->currentData().toInt());
+    v.y = static_cast<Knob>(y_knob_->currentData().toInt());
+    v.metric = static_cast<ui::Metric>(metric_->currentData().toInt());
+    v.search = search_->isChecked();
+    v.steps = steps_->value();
+    return v;
+}
+
+void ExplorerPage::setView(const View& v) {
+    const QSignalBlocker bx(x_knob_), by(y_knob_), bm(metric_), bs(search_), bt(steps_);
+    x_knob_->setCurrentIndex(std::max(0, x_knob_->findData(static_cast<int>(v.x))));
+    y_knob_->setCurrentIndex(std::max(0, y_knob_->findData(static_cast<int>(v.y))));
+    metric_->setCurrentIndex(std::max(0, metric_->findData(static_cast<int>(v.metric))));
+    search_->setChecked(v.search);
+    steps_->setValue(v.steps);
+}
+
+void ExplorerPage::schedule() {
+    const View v = view();
+    SweepSpec spec;
+    const Config& c = doc_->config();
+    spec.x = ui::default_axis(v.x, c, v.steps);
+    if (v.y != v.x) spec.y = ui::default_axis(v.y, c, v.steps);
+    spec.search = v.search;
+    controller_.request(c, spec);
+}
+
+void ExplorerPage::show(const ui::Evaluation& e) {
+    const bool same_grid = last_ && last_->spec.x.values == e.spec.x.values &&
+                           (last_->spec.y.has_value() == e.spec.y.has_value()) &&
+                           (!e.spec.y || last_->spec.y->values == e.spec.y->values);
+    if (!same_grid) {
+        selected_.reset();
+        pinned_.clear();
+    }
+    last_ = e;
+    progress_->hide();
+    cancel_->hide();
+    heatmap_->setBusy(false);
+
+    const View v = view();
+    std::optional<ui::CellIndex> current;
+    const auto cx = index_of(e.spec.x.values, get_knob(e.config, e.spec.x.knob));
+    const auto cy = e.spec.y ? index_of(e.spec.y->values, get_knob(e.config, e.spec.y->knob)) : std::optional<int>(0);
+    if (cx && cy) current = ui::CellIndex{*cx, *cy};
+    heatmap_->setData(ui::make_heatmap_data(e.spec, e.grid, v.metric, current));
+    heatmap_->setSelectedCell(selected_);
+    updateCharts();
+
+    QString status;
+    if (e.current.feasible)
+        status = tr("%1: %2 per iteration, MFU %3 %, %4 tokens/s")
+                     .arg(QString::fromStdString(format_strategy(e.config.strategy)), ui::format_seconds(e.current.iteration_s),
+                          QString::number(100 * e.current.mfu, 'f', 1), QString::number(e.current.tokens_per_s, 'f', 0));
+    else
+        status = tr("%1: infeasible — %2").arg(QString::fromStdString(format_strategy(e.config.strategy)),
+                                                 QString::fromStdString(explain(e.current)));
+    std::uint64_t configurations = 0;
+    for (const SweepCell& cell : e.grid.cells) configurations += cell.evaluated;
+    status += tr("   |   %1 × %2 grid, %3 configurations in %4 ms")
+                  .arg(e.grid.nx)
+                  .arg(e.grid.ny)
+                  .arg(QLocale().toString(static_cast<qulonglong>(configurations)))
+                  .arg(e.elapsed_ms, 0, 'f', 0);
+    Q_EMIT statusMessage(status);
+    Q_EMIT evaluated();
+}
+
+Config ExplorerPage::cellConfig(ui::CellIndex cell) const {
+    const ui::Evaluation& e = *last_;
+    Config c = e.config;
+    set_knob(c, e.spec.x.knob, e.spec.x.values[static_cast<std::size_t>(cell.ix)]);
+    if (e.spec.y) set_knob(c, e.spec.y->knob, e.spec.y->values[static_cast<std::size_t>(cell.iy)]);
+    c.strategy = e.grid.at(cell.ix, cell.iy).strategy;
+    return c;
+}
+
+QString ExplorerPage::cellLabel(ui::CellIndex cell) const {
+    const ui::Evaluation& e = *last_;
+    const KnobInfo& kx = knob_info(e.spec.x.knob);
+    QString label = QString::fromUtf8(kx.id.data(), qsizetype(kx.id.size())) + QLatin1Char('=') +
+                    value_text(e.spec.x.values[static_cast<std::size_t>(cell.ix)]);
+    if (e.spec.y) {
+        const KnobInfo& ky = knob_info(e.spec.y->knob);
+        label += QLatin1Char(' ') + QString::fromUtf8(ky.id.data(), qsizetype(ky.id.size())) + QLatin1Char('=') +
+                 value_text(e.spec.y->values[static_cast<std::size_t>(cell.iy)]);
+    }
+    return label;
+}
+
+void ExplorerPage::updateCharts() {
+    if (!last_) return;
+    const ui::Evaluation& e = *last_;
+    std::vector<ui::BreakdownBar> bars;
+    if (e.current.iteration_s > 0) bars.push_back({tr("Current: %1").arg(QString::fromStdString(format_strategy(e.config.strategy))), e.current.time});
+    const Result* memory_of = &e.current;
+    QString memory_title = tr("Memory per accelerator — current configuration");
+    if (selected_) {
+        const SweepCell& cell = e.grid.at(selected_->ix, selected_->iy);
+        if (cell.result.iteration_s > 0) bars.push_back({tr("Selected %1").arg(cellLabel(*selected_)), cell.result.time});
+        if (cell.result.hbm.capacity_bytes > 0) {
+            memory_of = &cell.result;
+            memory_title = tr("Memory per accelerator — selected %1").arg(cellLabel(*selected_));
+        }
+        summary_->setText(tr("Selected %1: %2").arg(cellLabel(*selected_),
+                                                    cell.result.feasible
+                                                        ? QString::fromStdString(format_strategy(cell.strategy)) + QStringLiteral(", ") +
+                                                              ui::format_seconds(cell.result.iteration_s)
+                                                        : QString::fromStdString(explain(cell.result))));
+    } else {
+        summary_->setText(tr("Click a cell to compare it with the current configuration; right-click to pin it."));
+    }
+    for (const ui::CellIndex& p : pinned_) {
+        const SweepCell& cell = e.grid.at(p.ix, p.iy);
+        if (cell.result.iteration_s > 0) bars.push_back({tr("Pinned %1").arg(cellLabel(p)), cell.result.time});
+    }
+    breakdown_->setTitle(tr("Iteration time breakdown"));
+    breakdown_->setBars(bars);
+    shown_bars_ = std::move(bars);
+    std::vector<ui::MemoryBar> tiers{{tr("HBM"), memory_of->hbm}};
+    if (memory_of->expanded.capacity_bytes > 0 || memory_of->expanded.used_bytes() > 0)
+        tiers.push_back({tr("Expanded"), memory_of->expanded});
+    memory_->setTitle(memory_title);
+    memory_->setTiers(tiers);
+    shown_tiers_ = std::move(tiers);
+    apply_->setEnabled(selected_.has_value() && e.grid.at(selected_->ix, selected_->iy).result.feasible);
+    clear_pins_->setEnabled(!pinned_.empty());
+}
+
+void ExplorerPage::selectCell(ui::CellIndex cell) {
+    if (!last_ || cell.ix < 0 || cell.iy < 0 || cell.ix >= last_->grid.nx || cell.iy >= last_->grid.ny) return;
+    selected_ = cell;
+    heatmap_->setSelectedCell(cell);
+    updateCharts();
+}
+
+void ExplorerPage::pinCell(ui::CellIndex cell) {
+    if (!last_) return;
+    auto it = std::find(pinned_.begin(), pinned_.end(), cell);
+    if (it != pinned_.end()) pinned_.erase(it);
+    else if (pinned_.size() < 4) pinned_.push_back(cell);
+    updateCharts();
+}
+
+void ExplorerPage::applySelectedCell() {
+    if (!last_ || !selected_) return;
+    doc_->setConfig(cellConfig(*selected_), tr("Use cell %1").arg(cellLabel(*selected_)));
+}
+
+}  // namespace comet::app

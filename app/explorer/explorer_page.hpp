@@ -1,0 +1,96 @@
+#pragma once
+// The central page: heatmap with its axis and metric controls, and the breakdown and memory
+// charts of the configuration being edited, the selected cell and the pinned cells.
+
+#include <QWidget>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "common/evaluation_controller.hpp"
+#include "charts/chart_data.hpp"
+#include "common/metrics.hpp"
+#include "heatmap/heatmap_data.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+
+namespace comet::ui {
+class BreakdownChartView;
+class HeatmapWidget;
+class MemoryChartView;
+class ScenarioDocument;
+}  // namespace comet::ui
+
+namespace comet::app {
+
+class ExplorerPage : public QWidget {
+    Q_OBJECT
+public:
+    ExplorerPage(ui::ScenarioDocument* doc, QWidget* parent = nullptr);
+    ~ExplorerPage() override;
+
+    // Axis/metric choices, for the settings.
+    struct View {
+        Knob x = Knob::hbm_gbps;
+        Knob y = Knob::scale_out_gbps;
+        ui::Metric metric = ui::Metric::iteration_time;
+        bool search = true;
+        int steps = 32;
+    };
+    [[nodiscard]] View view() const;
+    void setView(const View& v);
+
+    [[nodiscard]] ui::HeatmapWidget* heatmap() const noexcept { return heatmap_; }
+    [[nodiscard]] const std::optional<ui::Evaluation>& lastEvaluation() const noexcept { return last_; }
+    [[nodiscard]] ui::EvaluationController* controller() noexcept { return &controller_; }
+    // What the charts show now (for tests and export): bars in order, and the memory tiers.
+    [[nodiscard]] const std::vector<ui::BreakdownBar>& shownBars() const noexcept { return shown_bars_; }
+    [[nodiscard]] const std::vector<ui::MemoryBar>& shownTiers() const noexcept { return shown_tiers_; }
+    [[nodiscard]] std::optional<ui::CellIndex> selectedCell() const noexcept { return selected_; }
+    void selectCell(ui::CellIndex cell);
+
+Q_SIGNALS:
+    void statusMessage(const QString& text);
+    void evaluated();  // a new evaluation is on screen
+
+public Q_SLOTS:
+    void schedule();  // re-evaluate the current configuration and grid
+
+private:
+    void buildLayout();
+    void connectSignals();
+    void show(const ui::Evaluation& e);
+    void updateCharts();
+    void pinCell(ui::CellIndex cell);
+    void applySelectedCell();
+    [[nodiscard]] Config cellConfig(ui::CellIndex cell) const;
+    [[nodiscard]] QString cellLabel(ui::CellIndex cell) const;
+
+    ui::ScenarioDocument* doc_;
+    ui::EvaluationController controller_;
+    QComboBox* x_knob_ = nullptr;
+    QComboBox* y_knob_ = nullptr;
+    QComboBox* metric_ = nullptr;
+    QCheckBox* search_ = nullptr;
+    QSpinBox* steps_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    QPushButton* apply_ = nullptr;
+    QPushButton* clear_pins_ = nullptr;
+    QLabel* summary_ = nullptr;
+    ui::HeatmapWidget* heatmap_ = nullptr;
+    std::unique_ptr<ui::BreakdownChartView> breakdown_;
+    std::unique_ptr<ui::MemoryChartView> memory_;
+    std::optional<ui::Evaluation> last_;
+    std::optional<ui::CellIndex> selected_;
+    std::vector<ui::CellIndex> pinned_;
+    std::vector<ui::BreakdownBar> shown_bars_;
+    std::vector<ui::MemoryBar> shown_tiers_;
+};
+
+}  // namespace comet::app

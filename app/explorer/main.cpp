@@ -1,0 +1,84 @@
+// comet-explorer: the desktop explorer. `--screenshot FILE [SCENARIO]` renders the main window
+// offscreen once the first evaluation is on screen, saves a PNG and exits.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+#include <cstdio>
+#include <cstdlib>
+
+#include "comet/config.hpp"
+#include "explorer_page.hpp"
+#include "main_window.hpp"
+
+namespace {
+
+// Batch options must work without a display: choose the offscreen platform before QApplication.
+void prefer_offscreen_for_batch(int argc, char** argv) {
+    bool batch = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        batch = batch || a == "--screenshot" || a == "--help" || a == "-h" || a == "--version" || a == "-v";
+    }
+    if (batch && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    prefer_offscreen_for_batch(argc, argv);
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("comet-explorer"));
+    QApplication::setOrganizationName(QStringLiteral("comet-explorer"));
+    QApplication::setApplicationVersion(QString::fromLatin1(comet::config::version));
+    QApplication::setApplicationDisplayName(QStringLiteral("COMET Explorer"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("What-if explorer for large-model training clusters (COMET methodology)."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("Scenario file (*.comet.json); default: the last one, else the bundled default."), QStringLiteral("[SCENARIO]"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render the window to a PNG file and exit."), QStringLiteral("FILE"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot, e.g. 1600x1000."), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    parser.addOption(screenshot);
+    parser.addOption(size);
+    parser.process(app);
+
+    comet::app::MainWindow window;
+    const QStringList args = parser.positionalArguments();
+    if (!parser.isSet(screenshot)) {
+        window.start(args.value(0));
+        window.show();
+        return QApplication::exec();
+    }
+
+    // Screenshot mode: wait for the first evaluation, render, save, quit.
+    const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+    const int w = wh.value(0).toInt(), h = wh.value(1).toInt();
+    if (wh.size() != 2 || w < 320 || h < 240 || w > 8000 || h > 8000) {
+        std::fprintf(stderr, "comet-explorer: --size must be WxH between 320x240 and 8000x8000\n");
+        return 2;
+    }
+    window.resize(w, h);
+    const QString out = parser.value(screenshot);
+    int status = 0;
+    QObject::connect(window.explorer(), &comet::app::ExplorerPage::evaluated, &app, [&] {
+        QTimer::singleShot(100, &app, [&] {  // let the charts lay out
+            if (!window.grab().save(out, "PNG")) {
+                std::fprintf(stderr, "comet-explorer: cannot write %s\n", qPrintable(out));
+                status = 1;
+            }
+            QApplication::quit();
+        });
+    });
+    QTimer::singleShot(60000, &app, [&] {
+        std::fprintf(stderr, "comet-explorer: no evaluation finished within 60 s\n");
+        status = 1;
+        QApplication::quit();
+    });
+    window.start(args.value(0));
+    window.show();
+    const int rc = QApplication::exec();
+    return status != 0 ? status : rc;
+}

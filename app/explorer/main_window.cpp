@@ -1,0 +1,231 @@
+#include "main_window.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QUndoStack>
+
+#include "comet/config.hpp"
+#include "comet/presets.hpp"
+#include "common/scenario_document.hpp"
+#include "explorer_page.hpp"
+#include "forms/parameter_panel.hpp"
+#include "settings.hpp"
+
+namespace comet::app {
+namespace {
+
+const QString file_filter = QObject::tr("COMET scenarios (*.comet.json *.json);;All files (*)");
+
+QString default_scenario_path() {
+    return QString::fromStdString((presets_dir() / "scenarios" / "default.comet.json").string());
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ui::ScenarioDocument(this)) {
+    setObjectName(QStringLiteral("MainWindow"));
+    setAcceptDrops(true);
+    panel_ = new ui::ParameterPanel(doc_, this);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(panel_);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(panel_->minimumSizeHint().width() + 24);
+    explorer_ = new ExplorerPage(doc_, this);
+    splitter_ = new QSplitter(Qt::Horizontal, this);
+    splitter_->addWidget(scroll);
+    splitter_->addWidget(explorer_);
+    splitter_->setStretchFactor(1, 1);
+    splitter_->setChildrenCollapsible(false);
+    setCentralWidget(splitter_);
+    buildMenus();
+    statusBar()->showMessage(tr("Evaluating…"));
+
+    connect(explorer_, &ExplorerPage::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text); });
+    connect(doc_, &ui::ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(doc_, &ui::ScenarioDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(doc_, &ui::ScenarioDocument::changed, this, &MainWindow::updateTitle);
+    restoreSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* new_action = file->addAction(tr("&New from Default"), this, &MainWindow::newFromDefault);
+    new_action->setShortcut(QKeySequence::New);
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+    recent_menu_ = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("Re-&evaluate"), QKeySequence::Refresh, explorer_, &ExplorerPage::schedule);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About COMET Explorer"), this, &MainWindow::showAbout);
+    updateRecentMenu();
+}
+
+void MainWindow::restoreSettings() {
+    Settings s;
+    if (!restoreGeometry(s.windowGeometry())) resize(1440, 900);
+    restoreState(s.windowState(), Settings::layout_version);
+    if (!splitter_->restoreState(s.splitterState())) splitter_->setSizes({380, 1060});
+    explorer_->setView(s.explorerView());
+}
+
+void MainWindow::start(const QString& scenario_path) {
+    Settings s;
+    QStringList candidates;
+    if (!scenario_path.isEmpty()) candidates << scenario_path;
+    else if (!s.lastScenario().isEmpty()) candidates << s.lastScenario();
+    candidates << default_scenario_path();
+    for (const QString& path : candidates) {
+        const QString error = doc_->open(path);
+        if (error.isEmpty()) {
+            if (path == default_scenario_path()) doc_->reset(doc_->scenario());  // a template, not a file to overwrite
+            return;
+        }
+        if (!scenario_path.isEmpty() && path == scenario_path)
+            QMessageBox::warning(this, tr("Cannot open scenario"), error);
+    }
+    statusBar()->showMessage(tr("No scenario could be loaded from %1").arg(default_scenario_path()));
+}
+
+bool MainWindow::openFile(const QString& path) {
+    if (!confirmDiscard()) return false;
+    const QString error = doc_->open(path);
+    if (!error.isEmpty()) {
+        // Not modal-blocking: the explorer keeps working while the message is up.
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open scenario"),
+                                    tr("%1\n\nThe current scenario is unchanged.").arg(error), QMessageBox::Ok, this);
+        box->setObjectName(QStringLiteral("openErrorBox"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        statusBar()->showMessage(tr("Could not open %1; the current scenario is unchanged.").arg(QFileInfo(path).fileName()));
+        return false;
+    }
+    Settings s;
+    s.addRecentFile(path);
+    s.setLastScenario(QFileInfo(path).absoluteFilePath());
+    updateRecentMenu();
+    return true;
+}
+
+void MainWindow::openDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Scenario"), QFileInfo(doc_->filePath()).absolutePath(), file_filter);
+    if (!path.isEmpty()) (void)openFile(path);
+}
+
+void MainWindow::newFromDefault() {
+    if (!confirmDiscard()) return;
+    const Loaded<Scenario> s = load_scenario_file(default_scenario_path().toStdString());
+    if (s.ok()) doc_->reset(*s.value);
+}
+
+bool MainWindow::save() {
+    if (doc_->filePath().isEmpty()) return saveAs();
+    const QString error = doc_->save();
+    if (!error.isEmpty()) {
+        QMessageBox::critical(this, tr("Cannot save"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(doc_->filePath()), 4000);
+    return true;
+}
+
+bool MainWindow::saveAs() {
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Scenario As"), doc_->filePath(), file_filter);
+    if (path.isEmpty()) return false;
+    if (!path.endsWith(QStringLiteral(".json"))) path += QStringLiteral(".comet.json");
+    const QString error = doc_->save(path);
+    if (!error.isEmpty()) {
+        QMessageBox::critical(this, tr("Cannot save"), error);
+        return false;
+    }
+    Settings s;
+    s.addRecentFile(path);
+    s.setLastScenario(QFileInfo(path).absoluteFilePath());
+    updateRecentMenu();
+    return true;
+}
+
+bool MainWindow::confirmDiscard() {
+    if (!doc_->isModified()) return true;
+    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
+                                             tr("The scenario has unsaved changes. Save them first?"),
+                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save) return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::updateTitle() {
+    const Scenario& s = doc_->scenario();
+    QString name = QString::fromStdString(s.name);
+    if (name.isEmpty()) name = tr("Untitled scenario");
+    const QString file = doc_->filePath().isEmpty() ? tr("not saved") : QFileInfo(doc_->filePath()).fileName();
+    setWindowTitle(tr("%1 (%2)[*] — COMET Explorer").arg(name, file));
+    setWindowModified(doc_->isModified());
+}
+
+void MainWindow::updateRecentMenu() {
+    recent_menu_->clear();
+    const QStringList files = Settings().recentFiles();
+    for (const QString& f : files) recent_menu_->addAction(QFileInfo(f).fileName(), this, [this, f] { (void)openFile(f); })->setToolTip(f);
+    recent_menu_->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(this, tr("About COMET Explorer"),
+                       tr("<b>COMET Explorer %1</b><p>What-if explorer for large-model training clusters, after the COMET "
+                          "methodology (Kadiyala et al., arXiv 2211.16648).</p><p>Presets: %2</p>")
+                           .arg(QString::fromLatin1(config::version), QString::fromStdString(presets_dir().string())));
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    if (!confirmDiscard()) {
+        e->ignore();
+        return;
+    }
+    Settings s;
+    s.setWindowGeometry(saveGeometry());
+    s.setWindowState(saveState(Settings::layout_version));
+    s.setSplitterState(splitter_->saveState());
+    s.setExplorerView(explorer_->view());
+    if (!doc_->filePath().isEmpty()) s.setLastScenario(QFileInfo(doc_->filePath()).absoluteFilePath());
+    e->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls() && e->mimeData()->urls().size() == 1 && e->mimeData()->urls().front().isLocalFile())
+        e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const QString path = e->mimeData()->urls().front().toLocalFile();
+    if (openFile(path)) e->acceptProposedAction();
+}
+
+}  // namespace comet::app

@@ -1,0 +1,212 @@
+// The explorer end to end, offscreen: it starts on the default scenario with a heatmap, edits
+// re-evaluate in the background, the charts show the core's numbers, invalid input and
+// malformed files leave the view alone, and undo restores value and result.
+#include <QtTest>
+
+#include <QAbstractSpinBox>
+#include <QDoubleSpinBox>
+#include <QMessageBox>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <cmath>
+
+#include "comet/evaluate.hpp"
+#include "comet/presets.hpp"
+#include "common/scenario_document.hpp"
+#include "explorer_page.hpp"
+#include "forms/parameter_panel.hpp"
+#include "heatmap/heatmap_widget.hpp"
+#include "main_window.hpp"
+
+using namespace comet;
+
+namespace {
+
+QString default_path() { return QString::fromStdString((presets_dir() / "scenarios" / "default.comet.json").string()); }
+
+// Waits for the next evaluation to reach the screen.
+bool wait_evaluated(app::MainWindow& w, int timeout_ms = 20000) {
+    QSignalSpy spy(w.explorer(), &app::ExplorerPage::evaluated);
+    return spy.wait(timeout_ms);
+}
+
+bool same_time(const TimeBreakdown& a, const TimeBreakdown& b) {
+    auto eq = [](double x, double y) { return std::fabs(x - y) <= 1e-12 * std::max(1.0, std::fabs(y)); };
+    return eq(a.compute_s, b.compute_s) && eq(a.bubble_s, b.bubble_s) && eq(a.tp_comm_s, b.tp_comm_s) &&
+           eq(a.pp_comm_s, b.pp_comm_s) && eq(a.dp_comm_s, b.dp_comm_s) && eq(a.memory_s, b.memory_s) &&
+           eq(a.optimizer_s, b.optimizer_s) && eq(a.other_s, b.other_s);
+}
+
+void set_spin(QWidget* editor, double value) {
+    if (auto* d = qobject_cast<QDoubleSpinBox*>(editor)) d->setValue(value);
+    else if (auto* i = qobject_cast<QSpinBox*>(editor)) i->setValue(int(value));
+    else QFAIL("not a spin box");
+}
+
+}  // namespace
+
+class TestExplorer : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void startsWithAMeaningfulHeatmap();
+    void spinBoxRecomputesAndChartShowsCoreNumbers();
+    void selectedCellChartMatchesCore();
+    void invalidEntryKeepsTheView();
+    void undoRestoresValueAndResult();
+    void malformedScenarioIsRefused();
+    void newestRequestWins();
+};
+
+void TestExplorer::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);  // settings go to a test location
+    QCoreApplication::setOrganizationName(QStringLiteral("comet-explorer-test"));
+    QCoreApplication::setApplicationName(QStringLiteral("test_explorer"));
+}
+
+void TestExplorer::startsWithAMeaningfulHeatmap() {
+    app::MainWindow w;
+    w.resize(1400, 900);
+    w.start(default_path());
+    w.show();
+    QVERIFY(wait_evaluated(w));
+    const auto& data = w.explorer()->heatmap()->data();
+    QVERIFY(data.nx >= 8 && data.ny >= 8);
+    int feasible = 0;
+    for (const auto& cell : data.cells) feasible += std::isfinite(cell.value) ? 1 : 0;
+    QVERIFY2(feasible > data.nx * data.ny / 2, "most cells of the default grid should be feasible");
+    QVERIFY(data.current.has_value());
+    QVERIFY(data.best.has_value());
+    QVERIFY(w.windowTitle().contains(QStringLiteral("Megatron 1T")));
+}
+
+void TestExplorer::spinBoxRecomputesAndChartShowsCoreNumbers() {
+    app::MainWindow w;
+    w.start(default_path());
+    w.show();
+    QVERIFY(wait_evaluated(w));
+    QWidget* hbm = w.parameters()->editorFor(QStringLiteral("node.hbm_bandwidth_gbps"));
+    QVERIFY(hbm);
+    set_spin(hbm, 3000);
+    QVERIFY(wait_evaluated(w));
+    const Config& c = w.document()->config();
+    QCOMPARE(c.node.hbm_bandwidth_gbps, 3000.0);
+    const auto& e = *w.explorer()->lastEvaluation();
+    QCOMPARE(e.config.node.hbm_bandwidth_gbps, 3000.0);
+    const Result direct = evaluate(c);
+    QCOMPARE(e.current.iteration_s, direct.iteration_s);
+    // The first bar of the breakdown chart is the edited configuration, as the core computes it.
+    QVERIFY(!w.explorer()->shownBars().empty());
+    QVERIFY(same_time(w.explorer()->shownBars().front().time, direct.time));
+    // The heatmap's axis includes the new value (the current marker moved with it).
+    const auto& data = w.explorer()->heatmap()->data();
+    QVERIFY(data.current.has_value());
+    QCOMPARE(data.x_values[std::size_t(data.current->ix)], 3000.0);
+}
+
+void TestExplorer::selectedCellChartMatchesCore() {
+    app::MainWindow w;
+    w.resize(1400, 900);
+    w.start(default_path());
+    w.show();
+    QVERIFY(wait_evaluated(w));
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ui::HeatmapWidget* heatmap = w.explorer()->heatmap();
+    const auto geometry = heatmap->layoutFor(heatmap->size());
+    const ui::CellIndex target{3, 5};
+    QTest::mouseClick(heatmap, Qt::LeftButton, {}, geometry.cell_rect(target).center().toPoint());
+    QCOMPARE(w.explorer()->selectedCell(), std::optional<ui::CellIndex>(target));
+    const auto& e = *w.explorer()->lastEvaluation();
+    const SweepCell& cell = e.grid.at(target.ix, target.iy);
+    QVERIFY(cell.result.feasible);
+    // Rebuild the cell's configuration independently and evaluate it with the core.
+    Config c = e.config;
+    set_knob(c, e.spec.x.knob, e.spec.x.values[std::size_t(target.ix)]);
+    set_knob(c, e.spec.y->knob, e.spec.y->values[std::size_t(target.iy)]);
+    c.strategy = cell.strategy;
+    const Result direct = evaluate(c);
+    QVERIFY(direct.feasible);
+    QCOMPARE(w.explorer()->shownBars().size(), std::size_t{2});
+    QVERIFY(same_time(w.explorer()->shownBars()[1].time, direct.time));
+    QCOMPARE(w.explorer()->shownTiers().front().footprint.used_bytes(), direct.hbm.used_bytes());
+}
+
+void TestExplorer::invalidEntryKeepsTheView() {
+    app::MainWindow w;
+    w.start(default_path());
+    w.show();
+    QVERIFY(wait_evaluated(w));
+    const quint64 generation = w.explorer()->lastEvaluation()->generation;
+    const Config before = w.document()->config();
+    const int undo_count = w.document()->undoStack()->count();
+    QWidget* kv = w.parameters()->editorFor(QStringLiteral("model.kv_heads"));
+    QVERIFY(kv);
+    set_spin(kv, 3);  // does not divide the 160 heads
+    QTest::qWait(300);
+    QCOMPARE(w.document()->config().model.kv_heads, before.model.kv_heads);
+    QCOMPARE(w.document()->undoStack()->count(), undo_count);
+    QCOMPARE(w.explorer()->lastEvaluation()->generation, generation);  // the last valid result stays
+    QVERIFY(!w.explorer()->heatmap()->data().cells.empty());
+    QVERIFY2(kv->toolTip().contains(QStringLiteral("model.kv_heads")), qPrintable(kv->toolTip()));
+}
+
+void TestExplorer::undoRestoresValueAndResult() {
+    app::MainWindow w;
+    w.start(default_path());
+    w.show();
+    QVERIFY(wait_evaluated(w));
+    const double original = w.explorer()->lastEvaluation()->current.iteration_s;
+    QWidget* out = w.parameters()->editorFor(QStringLiteral("node.scale_out.bandwidth_gbps"));
+    QVERIFY(out);
+    set_spin(out, 6.25);
+    QVERIFY(wait_evaluated(w));
+    QVERIFY(w.explorer()->lastEvaluation()->current.iteration_s > original);
+    QVERIFY(w.document()->isModified());
+    w.document()->undoStack()->undo();
+    QVERIFY(wait_evaluated(w));
+    QCOMPARE(w.document()->config().node.scale_out.bandwidth_gbps, 25.0);
+    QCOMPARE(qobject_cast<QDoubleSpinBox*>(out)->value(), 25.0);
+    QCOMPARE(w.explorer()->lastEvaluation()->current.iteration_s, original);
+    QVERIFY(!w.document()->isModified());
+}
+
+void TestExplorer::malformedScenarioIsRefused() {
+    app::MainWindow w;
+    w.start(default_path());
+    w.show();
+    QVERIFY(wait_evaluated(w));
+    const std::string before = scenario_to_json(w.document()->scenario());
+    QTemporaryDir dir;
+    const QString bad = dir.filePath(QStringLiteral("bad.comet.json"));
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"format\": \"comet-scenario\", \"version\": 1, \"model\": {\"layers\": \"many\"}}");
+    f.close();
+    QVERIFY(!w.openFile(bad));
+    QCOMPARE(scenario_to_json(w.document()->scenario()), before);
+    auto* box = w.findChild<QMessageBox*>(QStringLiteral("openErrorBox"));
+    QVERIFY(box);
+    QVERIFY2(box->text().contains(QStringLiteral("model.layers")), qPrintable(box->text()));
+    box->close();
+}
+
+void TestExplorer::newestRequestWins() {
+    app::MainWindow w;
+    w.start(default_path());
+    w.show();
+    QVERIFY(wait_evaluated(w));
+    QWidget* hbm = w.parameters()->editorFor(QStringLiteral("node.hbm_bandwidth_gbps"));
+    // A burst of edits: only the last one's result may reach the screen.
+    QSignalSpy spy(w.explorer(), &app::ExplorerPage::evaluated);
+    for (double v : {2100.0, 2200.0, 2300.0, 2400.0, 2500.0}) {
+        set_spin(hbm, v);
+        QCoreApplication::processEvents();
+    }
+    QVERIFY(spy.wait(20000));
+    QTest::qWait(300);
+    QCOMPARE(w.explorer()->lastEvaluation()->config.node.hbm_bandwidth_gbps, 2500.0);
+    QVERIFY(spy.count() <= 2);
+}
+
+QTEST_MAIN(TestExplorer)
+#include "test_explorer.moc"

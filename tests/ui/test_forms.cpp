@@ -1,0 +1,460 @@
+// Parameter forms: the field table against check.cpp's rules and the file format, and the
+// panel's edit cycle (push, merge, undo, rejection of invalid entries, structural hints,
+// presets) on the default scenario.
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFrame>
+#include <QGroupBox>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSet>
+#include <QSpinBox>
+#include <QTextDocumentFragment>
+#include <QtTest>
+#include <memory>
+
+#include "comet/evaluate.hpp"
+#include "comet/presets.hpp"
+#include "comet/report.hpp"
+#include "common/scenario_document.hpp"
+#include "forms/field_table.hpp"
+#include "forms/parameter_panel.hpp"
+
+using namespace comet;
+using namespace comet::ui;
+
+namespace {
+
+Scenario default_scenario() {
+    const auto loaded = load_scenario_file(presets_dir() / "scenarios" / "default.comet.json");
+    if (!loaded.ok()) qFatal("%s", loaded.error_text().c_str());
+    return *loaded.value;
+}
+
+// The value at a key path of the scenario's JSON file.
+QJsonValue json_at(const Scenario& s, const char* path) {
+    QJsonValue v = QJsonDocument::fromJson(QByteArray::fromStdString(scenario_to_json(s))).object();
+    for (const QString& key : QString::fromLatin1(path).split(u'.')) {
+        if (!v.isObject() || !v.toObject().contains(key)) return QJsonValue::Undefined;
+        v = v.toObject().value(key);
+    }
+    return v;
+}
+
+// A value of the field other than the current one, inside its range.
+double other_value(const FieldSpec& f, const Config& c) {
+    const double now = f.get(c);
+    switch (f.kind) {
+    case FieldKind::boolean: return now != 0 ? 0 : 1;
+    case FieldKind::choice: return now == 0 ? 1 : 0;
+    default: break;
+    }
+    const FieldRule* rule = rule_for(QString::fromLatin1(f.path));
+    const double candidate = f.kind == FieldKind::integer ? now + 1 : now * 0.5 + 0.25;
+    return candidate <= rule->max ? candidate : rule->min + 1;
+}
+
+QString plain(const QString& html) { return QTextDocumentFragment::fromHtml(html).toPlainText(); }
+
+}  // namespace
+
+class TestForms : public QObject {
+    Q_OBJECT
+
+private:
+    Scenario base_;
+    std::unique_ptr<ScenarioDocument> doc_;
+    std::unique_ptr<ParameterPanel> panel_;
+
+    template <class W>
+    W* editor(const char* path) {
+        auto* w = qobject_cast<W*>(panel_->editorFor(QString::fromLatin1(path)));
+        if (!w) qFatal("no editor of the expected type for %s", path);
+        return w;
+    }
+    // Starts afresh from `s` (no undo history).
+    void reset(const Scenario& s) { doc_->reset(s); }
+    Scenario with_16_heads() const {
+        Scenario s = base_;
+        s.config.model.heads = 16;
+        s.config.model.kv_heads = 16;
+        return s;
+    }
+    int undo_count() { return doc_->undoStack()->count(); }
+
+private Q_SLOTS:
+    void initTestCase() { base_ = default_scenario(); }
+
+    void init() {
+        doc_ = std::make_unique<ScenarioDocument>();
+        doc_->reset(base_);
+        panel_ = std::make_unique<ParameterPanel>(doc_.get());
+        panel_->resize(380, 900);
+        panel_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(panel_.get()));
+    }
+
+    void cleanup() {
+        panel_.reset();
+        doc_.reset();
+    }
+
+    // ---- the table -------------------------------------------------------------------------
+
+    void everyRuleHasAFieldAndBack() {
+        for (const FieldRule& r : field_rules()) {
+            const FieldSpec* f = find_field(QString::fromLatin1(r.path));
+            QVERIFY2(f, r.path);
+            QCOMPARE(f->get(base_.config), r.get(base_.config));
+        }
+        QSet<QString> seen;
+        for (const FieldSpec& f : all_fields()) {
+            const QString path = QString::fromLatin1(f.path);
+            QVERIFY2(!seen.contains(path), f.path);
+            seen << path;
+            const bool numeric = f.kind == FieldKind::integer || f.kind == FieldKind::real;
+            QVERIFY2(!numeric || rule_for(path), f.path);
+            QVERIFY2(!f.label.isEmpty() && !f.tooltip.isEmpty(), f.path);
+            if (f.kind == FieldKind::choice && rule_for(path)) {
+                const FieldRule* r = rule_for(path);
+                QCOMPARE(f.choices.size(), qsizetype(r->max - r->min + 1));
+            }
+        }
+    }
+
+    void everyFieldPathResolvesInTheFileFormat() {
+        for (const FieldSpec& f : all_fields()) {
+            const QJsonValue v = json_at(base_, f.path);
+            QVERIFY2(!v.isUndefined(), f.path);
+            if (f.kind == FieldKind::boolean) QCOMPARE(v.toBool(), f.get(base_.config) != 0);
+            if (f.kind == FieldKind::integer || f.kind == FieldKind::real) QCOMPARE(v.toDouble(), f.get(base_.config));
+            if (f.kind != FieldKind::choice) continue;
+            QSet<QString> names;  // each item writes a different enumeration value at the path
+            for (qsizetype i = 0; i < f.choices.size(); ++i) {
+                Scenario s = base_;
+                f.set(s.config, double(i));
+                names << (v.isString() ? json_at(s, f.path).toString() : QString::number(json_at(s, f.path).toInt()));
+            }
+            QCOMPARE(names.size(), f.choices.size());
+        }
+    }
+
+    void getOfSetRoundTrips() {
+        for (const FieldSpec& f : all_fields()) {
+            Config c = base_.config;
+            const double x = other_value(f, c);
+            QVERIFY2(x != f.get(c), f.path);
+            f.set(c, x);
+            QVERIFY2(f.get(c) == x, f.path);
+            f.set(c, f.get(base_.config));
+            QVERIFY2(f.get(c) == f.get(base_.config), f.path);
+        }
+    }
+
+    void everyFieldHasAnEditorShowingTheDocument() {
+        for (const FieldSpec& f : all_fields()) {
+            QWidget* w = panel_->editorFor(QString::fromLatin1(f.path));
+            QVERIFY2(w, f.path);
+            QVERIFY2(!w->toolTip().isEmpty(), f.path);
+        }
+        QCOMPARE(editor<QDoubleSpinBox>("node.hbm_bandwidth_gbps")->value(), 2039.0);
+        QCOMPARE(editor<QSpinBox>("strategy.pp")->value(), 64);
+        QCOMPARE(editor<QCheckBox>("model.tied_embeddings")->isChecked(), true);
+        QCOMPARE(editor<QComboBox>("strategy.recompute")->currentIndex(), int(Recompute::full));
+        QVERIFY(editor<QDoubleSpinBox>("node.hbm_bandwidth_gbps")->text().endsWith(QStringLiteral(" GB/s")));
+        QCOMPARE(panel_->editorFor(QStringLiteral("node.nonsense")), nullptr);
+        QCOMPARE(editor<QDoubleSpinBox>("node.matrix_fp8_tflops")->text(), QStringLiteral("none"));  // 0 = no fp8
+    }
+
+    void tabOrderFollowsTheForm() {
+        std::vector<QWidget*> expected{panel_->nodePresetPicker()};
+        for (const FieldSpec& f : all_fields()) {
+            if (f.group == FieldGroup::model && f.path == std::string_view("model.layers"))
+                expected.push_back(panel_->modelPresetPicker());
+            expected.push_back(panel_->editorFor(QString::fromLatin1(f.path)));
+        }
+        for (std::size_t i = 1; i < expected.size(); ++i) {
+            QWidget* next = expected[i - 1]->nextInFocusChain();
+            while (next != expected[i] && std::find(expected.begin(), expected.end(), next) == expected.end())
+                next = next->nextInFocusChain();  // skip the inner line edits of spin boxes
+            QVERIFY2(next == expected[i], qPrintable(expected[i]->objectName()));
+        }
+    }
+
+    // ---- edits -----------------------------------------------------------------------------
+
+    void spinBoxValuePushesOneCommand() {
+        editor<QDoubleSpinBox>("node.hbm_bandwidth_gbps")->setValue(2500);
+        QCOMPARE(undo_count(), 1);
+        QCOMPARE(doc_->config().node.hbm_bandwidth_gbps, 2500.0);
+        QCOMPARE(doc_->undoStack()->undoText(), QStringLiteral("Change HBM bandwidth"));
+    }
+
+    void typedValueAndEnterPushOneCommand() {
+        auto* nodes = editor<QSpinBox>("cluster.nodes");
+        nodes->setFocus();
+        nodes->selectAll();
+        QTest::keyClicks(nodes, QStringLiteral("512"));
+        QCOMPARE(undo_count(), 0);  // nothing until Enter
+        QTest::keyClick(nodes, Qt::Key_Return);
+        QCOMPARE(undo_count(), 1);
+        QCOMPARE(doc_->config().cluster.nodes, 512);
+    }
+
+    void stepsOnOneFieldMergeIntoOneUndoStep() {
+        auto* layers = editor<QSpinBox>("model.layers");
+        layers->stepUp();
+        layers->stepUp();
+        QCOMPARE(doc_->config().model.layers, 130);
+        QCOMPARE(undo_count(), 1);
+        editor<QSpinBox>("strategy.dp")->stepUp();  // another field: another step
+        QCOMPARE(undo_count(), 2);
+    }
+
+    void undoRestoresDocumentAndEditor() {
+        auto* bw = editor<QDoubleSpinBox>("node.scale_out.bandwidth_gbps");
+        bw->setValue(50);
+        editor<QCheckBox>("strategy.tp_overlap")->setChecked(true);
+        editor<QComboBox>("training.precision")->setCurrentIndex(int(Precision::bf16));
+        QCOMPARE(undo_count(), 3);
+        QCOMPARE(doc_->config().training.precision, Precision::bf16);
+        doc_->undoStack()->undo();
+        doc_->undoStack()->undo();
+        QCOMPARE(editor<QCheckBox>("strategy.tp_overlap")->isChecked(), false);
+        QCOMPARE(editor<QComboBox>("training.precision")->currentIndex(), int(Precision::fp16));
+        doc_->undoStack()->undo();
+        QCOMPARE(doc_->config().node.scale_out.bandwidth_gbps, 25.0);
+        QCOMPARE(bw->value(), 25.0);
+        QCOMPARE(undo_count(), 3);  // undone, still redoable
+        doc_->undoStack()->redo();
+        QCOMPARE(bw->value(), 50.0);
+    }
+
+    void kvHeadsThatDoNotDivideHeadsAreRejected() {
+        reset(with_16_heads());
+        const Config before = doc_->config();
+        QSignalSpy rejected(panel_.get(), &ParameterPanel::editRejected);
+        editor<QSpinBox>("model.kv_heads")->setValue(3);
+
+        Config candidate = before;
+        candidate.model.kv_heads = 3;
+        const auto errors = check_config(candidate);
+        QCOMPARE(errors.size(), std::size_t(1));
+        const QString message = QString::fromStdString(errors[0].message());
+        QVERIFY(message.contains(QStringLiteral("divisor of model.heads (16)")));
+
+        QCOMPARE(undo_count(), 0);
+        QCOMPARE(doc_->config().model.kv_heads, 16);
+        QCOMPARE(panel_->markOf(QStringLiteral("model.kv_heads")), ParameterPanel::Mark::error);
+        QCOMPARE(panel_->markMessage(QStringLiteral("model.kv_heads")), message);
+        QWidget* w = panel_->editorFor(QStringLiteral("model.kv_heads"));
+        QCOMPARE(w->property("cometMark").toString(), QStringLiteral("error"));
+        auto* frame = w->findChild<QFrame*>(QStringLiteral("markFrame"));
+        QVERIFY(frame && frame->isVisible());
+        QCOMPARE(frame->geometry(), w->rect());
+        QVERIFY(plain(w->toolTip()).startsWith(message));
+        QVERIFY(plain(statusOf(w)->text()).contains(message));
+        QVERIFY(statusOf(w)->isVisible());
+        QCOMPARE(rejected.count(), 1);
+        QCOMPARE(editor<QSpinBox>("model.kv_heads")->value(), 3);  // the entry stays for correction
+
+        editor<QSpinBox>("model.kv_heads")->setValue(8);  // a valid value clears the mark
+        QCOMPARE(undo_count(), 1);
+        QCOMPARE(doc_->config().model.kv_heads, 8);
+        QCOMPARE(panel_->markOf(QStringLiteral("model.kv_heads")), ParameterPanel::Mark::none);
+        QCOMPARE(w->property("cometMark").toString(), QString());
+        QVERIFY(!frame->isVisible());
+        QVERIFY(!statusOf(w)->isVisible());
+    }
+
+    void reserveAtOrAboveCapacityIsRejected() {
+        const Config before = doc_->config();
+        editor<QDoubleSpinBox>("node.hbm_reserved_gib")->setValue(80);
+        QCOMPARE(undo_count(), 0);
+        QCOMPARE(doc_->config().node.hbm_reserved_gib, before.node.hbm_reserved_gib);
+        QCOMPARE(panel_->markOf(QStringLiteral("node.hbm_reserved_gib")), ParameterPanel::Mark::error);
+        QVERIFY(panel_->markMessage(QStringLiteral("node.hbm_reserved_gib"))
+                    .contains(QStringLiteral("less than node.hbm_capacity_gib (80)")));
+
+        // Lowering the capacity below the reserve: the rule names the reserve; both are marked.
+        editor<QDoubleSpinBox>("node.hbm_capacity_gib")->setValue(1);
+        QCOMPARE(undo_count(), 0);
+        QCOMPARE(editor<QDoubleSpinBox>("node.hbm_reserved_gib")->value(), 2.0);  // back to the document
+        QCOMPARE(panel_->markOf(QStringLiteral("node.hbm_capacity_gib")), ParameterPanel::Mark::error);
+        QCOMPARE(panel_->markOf(QStringLiteral("node.hbm_reserved_gib")), ParameterPanel::Mark::error);
+
+        // Another field's valid edit puts the rejected entry back to the document's value.
+        editor<QDoubleSpinBox>("node.hbm_bandwidth_gbps")->setValue(3000);
+        QCOMPARE(undo_count(), 1);
+        QCOMPARE(editor<QDoubleSpinBox>("node.hbm_capacity_gib")->value(), 80.0);
+        QCOMPARE(panel_->markOf(QStringLiteral("node.hbm_capacity_gib")), ParameterPanel::Mark::none);
+    }
+
+    void exclusiveMinimumIsExplained() {
+        editor<QDoubleSpinBox>("node.scale_up.bandwidth_gbps")->setValue(0);
+        QCOMPARE(undo_count(), 0);
+        QVERIFY(panel_->markMessage(QStringLiteral("node.scale_up.bandwidth_gbps"))
+                    .contains(QStringLiteral("must be > 0")));
+    }
+
+    void structuralProblemIsPushedAndHinted() {
+        reset(with_16_heads());
+        editor<QSpinBox>("strategy.tp")->setValue(3);
+        QCOMPARE(undo_count(), 1);
+        QCOMPARE(doc_->config().strategy.tp, 3);
+        const Result r = evaluate(doc_->config());
+        QCOMPARE(r.reason, Infeasible::tp_heads);
+        const QString why = QString::fromStdString(explain(r));
+        QVERIFY(why.startsWith(QStringLiteral("tensor parallelism does not divide the attention heads")));
+        QCOMPARE(panel_->markOf(QStringLiteral("strategy.tp")), ParameterPanel::Mark::hint);
+        QCOMPARE(panel_->markMessage(QStringLiteral("strategy.tp")), why);
+        QWidget* tp = panel_->editorFor(QStringLiteral("strategy.tp"));
+        QCOMPARE(tp->property("cometMark").toString(), QStringLiteral("hint"));
+        QVERIFY(plain(tp->toolTip()).startsWith(why));
+        QVERIFY(plain(statusOf(tp)->text()).contains(why));
+        QCOMPARE(panel_->markOf(QStringLiteral("strategy.pp")), ParameterPanel::Mark::none);
+
+        doc_->undoStack()->undo();  // undo clears the hint
+        QCOMPARE(panel_->markOf(QStringLiteral("strategy.tp")), ParameterPanel::Mark::none);
+    }
+
+    void otherStructuralProblemsHintTheirFields() {
+        editor<QSpinBox>("strategy.dp")->setValue(7);  // 8 x 64 x 7 > 3072 accelerators
+        for (const char* p : {"strategy.tp", "strategy.pp", "strategy.dp"})
+            QCOMPARE(panel_->markOf(QString::fromLatin1(p)), ParameterPanel::Mark::hint);
+        doc_->undoStack()->undo();
+        editor<QSpinBox>("strategy.interleave")->setValue(3);  // 64 x 3 does not divide 128 layers
+        QCOMPARE(panel_->markOf(QStringLiteral("strategy.pp")), ParameterPanel::Mark::hint);
+        QCOMPARE(panel_->markOf(QStringLiteral("strategy.interleave")), ParameterPanel::Mark::hint);
+        doc_->undoStack()->undo();
+        editor<QCheckBox>("strategy.offload_weights")->setChecked(true);  // no expanded tier
+        QCOMPARE(panel_->markOf(QStringLiteral("strategy.offload_weights")), ParameterPanel::Mark::hint);
+        QCOMPARE(panel_->markOf(QStringLiteral("strategy.offload_optimizer")), ParameterPanel::Mark::none);
+        QCOMPARE(doc_->config().strategy.offload_weights, true);
+    }
+
+    void nodePresetReplacesTheNodeInOneStep() {
+        QComboBox* picker = panel_->nodePresetPicker();
+        QCOMPARE(picker->currentText(), QStringLiteral("DGX A100 80GB"));  // the default's node matches
+        const int h100 = picker->findText(QStringLiteral("DGX H100"));
+        QVERIFY(h100 > 0);
+        picker->setCurrentIndex(h100);
+        QCOMPARE(undo_count(), 1);
+        QCOMPARE(doc_->config().node.matrix_fp16_tflops, 989.0);
+        QCOMPARE(doc_->scenario().node_info.name, std::string("DGX H100"));
+        QCOMPARE(editor<QDoubleSpinBox>("node.matrix_fp8_tflops")->value(), 1979.0);
+        QVERIFY(plain(picker->toolTip()).contains(QStringLiteral("NVIDIA DGX H100 datasheet")));
+        QCOMPARE(doc_->undoStack()->undoText(), QStringLiteral("Use node preset DGX H100"));
+        QCOMPARE(doc_->config().strategy.tp, base_.config.strategy.tp);  // the rest stays
+
+        doc_->undoStack()->undo();
+        QCOMPARE(doc_->config().node.matrix_fp16_tflops, 312.0);
+        QCOMPARE(doc_->scenario().node_info.name, base_.node_info.name);
+        QCOMPARE(picker->currentText(), QStringLiteral("DGX A100 80GB"));
+
+        editor<QDoubleSpinBox>("node.hbm_capacity_gib")->setValue(96);  // a custom node
+        QCOMPARE(picker->currentIndex(), 0);
+    }
+
+    void modelPresetReplacesTheModel() {
+        QComboBox* picker = panel_->modelPresetPicker();
+        const int small = picker->findText(QStringLiteral("GPT 1.7B (Megatron-LM)"));
+        QVERIFY(small > 0);
+        QCOMPARE(small, 1);  // sorted by size
+        picker->setCurrentIndex(small);
+        QCOMPARE(undo_count(), 1);
+        QCOMPARE(doc_->scenario().model_info.name, std::string("GPT 1.7B (Megatron-LM)"));
+        QCOMPARE(editor<QSpinBox>("model.layers")->value(), doc_->config().model.layers);
+    }
+
+    void focusFieldScrollsAndFocuses() {
+        QScrollArea area;  // as in the main window
+        area.setWidgetResizable(true);
+        auto* panel = new ParameterPanel(doc_.get());
+        area.setWidget(panel);
+        area.resize(380, 400);
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        area.activateWindow();
+        panel->focusField(QStringLiteral("strategy.zero_stage"));
+        QTRY_VERIFY(panel->editorFor(QStringLiteral("strategy.zero_stage"))->hasFocus());
+        QVERIFY(area.verticalScrollBar()->value() > 0);
+    }
+
+    void wheelOverAnUnfocusedFieldScrollsTheForm() {
+        QScrollArea area;
+        area.setWidgetResizable(true);
+        auto* panel = new ParameterPanel(doc_.get());
+        area.setWidget(panel);
+        area.resize(380, 400);
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        auto* accel = qobject_cast<QSpinBox*>(panel->editorFor(QStringLiteral("node.accelerators")));
+        QVERIFY(!accel->hasFocus());
+        const QPointF at(accel->width() / 2.0, accel->height() / 2.0);
+        QWheelEvent down(at, accel->mapToGlobal(at), {}, {0, -120}, Qt::NoButton, Qt::NoModifier,
+                         Qt::NoScrollPhase, false);
+        QApplication::sendEvent(accel, &down);
+        QCOMPARE(accel->value(), 8);
+        QCOMPARE(undo_count(), 0);
+        QVERIFY(area.verticalScrollBar()->value() > 0);
+    }
+
+    void fitsANarrowColumn() {
+        qInfo() << "minimum size" << panel_->minimumSizeHint();
+        QVERIFY(panel_->minimumSizeHint().width() <= 360);  // the main window's column is about 380 px
+    }
+
+    void compactModeIsShorter() {
+        const int normal = panel_->sizeHint().height();
+        panel_->setCompact(true);
+        QVERIFY(panel_->isCompact());
+        QVERIFY(panel_->sizeHint().height() < normal);
+        panel_->setCompact(false);
+        QCOMPARE(panel_->sizeHint().height(), normal);
+    }
+
+    // Saves a picture of the panel when COMET_FORMS_SCREENSHOT names a file.
+    void screenshot() {
+        const QString file = qEnvironmentVariable("COMET_FORMS_SCREENSHOT");
+        if (file.isEmpty()) QSKIP("set COMET_FORMS_SCREENSHOT=file.png to save a picture");
+        panel_->hide();
+        QScrollArea area;
+        area.setWidgetResizable(true);
+        area.setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        auto* panel = new ParameterPanel(doc_.get());
+        area.setWidget(panel);
+        area.resize(380, 900);
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        reset(with_16_heads());
+        qobject_cast<QSpinBox*>(panel->editorFor(QStringLiteral("strategy.tp")))->setValue(3);
+        qobject_cast<QSpinBox*>(panel->editorFor(QStringLiteral("model.kv_heads")))->setValue(3);
+        // Show the model, training and strategy groups, where the marks are.
+        const auto boxes = panel->findChildren<QGroupBox*>();
+        area.verticalScrollBar()->setValue(boxes[int(FieldGroup::model)]->y() - 4);
+        QVERIFY(area.grab().save(file));
+        for (qsizetype i = 0; i < boxes.size(); ++i)  // each group at full resolution
+            QVERIFY(boxes[i]->grab().save(QString(file).replace(QStringLiteral(".png"), QStringLiteral("-group%1.png").arg(i))));
+        QWidget full;  // the whole column at the same width
+        auto* copy = new ParameterPanel(doc_.get(), &full);
+        copy->resize(380 - area.verticalScrollBar()->sizeHint().width(), copy->sizeHint().height());
+        QVERIFY(copy->grab().save(QString(file).replace(QStringLiteral(".png"), QStringLiteral("-full.png"))));
+    }
+
+private:
+    static QLabel* statusOf(QWidget* editor) {
+        for (QWidget* p = editor->parentWidget(); p; p = p->parentWidget())
+            if (auto* box = qobject_cast<QGroupBox*>(p)) return box->findChild<QLabel*>(QStringLiteral("status"));
+        return nullptr;
+    }
+};
+
+QTEST_MAIN(TestForms)
+#include "test_forms.moc"

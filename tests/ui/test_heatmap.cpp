@@ -1,0 +1,618 @@
+// The heatmap: geometry and colour scale without pixels, make_heatmap_data on a hand-built sweep,
+// and the widget rendered offscreen (pixels, mouse, keyboard).
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "heatmap/color_scale.hpp"
+#include "heatmap/heatmap_data.hpp"
+#include "heatmap/heatmap_geometry.hpp"
+#include "heatmap/heatmap_widget.hpp"
+
+using namespace comet;
+using namespace comet::ui;
+
+namespace {
+
+constexpr double nan_v = std::numeric_limits<double>::quiet_NaN();
+
+// Text widths as a 7-pixel-per-character font would give them: no QFont needed.
+double text_width(const QString& s) { return 7.0 * static_cast<double>(s.size()); }
+
+HeatmapLayoutInput layout_input(int nx, int ny, QSizeF size, bool wide_labels = false) {
+    HeatmapLayoutInput in;
+    in.size = size;
+    in.nx = nx;
+    in.ny = ny;
+    in.text_height = 15;
+    in.title_height = 19;
+    const auto xs = wide_labels ? log_values(0.125, 131072, nx) : log_values(1000, 8000, nx);
+    for (double v : xs) in.x_label_widths.push_back(text_width(format_axis_value(v)));
+    for (double v : log_values(6.25, 100, ny)) in.y_label_width = std::max(in.y_label_width, text_width(format_axis_value(v)));
+    in.bar_label_width = text_width(QStringLiteral("61.2 k tokens/s"));
+    in.legend_width = 220;
+    in.y_title = ny > 1;
+    return in;
+}
+
+double luma(const QColor& c) { return 0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF(); }
+
+bool is_grey(const QColor& c) { return c.red() == c.green() && c.green() == c.blue(); }
+
+Result feasible_result(double iteration_s, double tokens_per_s) {
+    Result r;
+    r.feasible = true;
+    r.iteration_s = iteration_s;
+    r.time.compute_s = 0.6 * iteration_s;
+    r.time.bubble_s = 0.2 * iteration_s;
+    r.time.dp_comm_s = 0.2 * iteration_s;
+    r.tokens_per_s = tokens_per_s;
+    r.mfu = 0.4;
+    r.hbm.weights_bytes = 40.0 * 1073741824.0;
+    r.hbm.capacity_bytes = 80.0 * 1073741824.0;
+    return r;
+}
+
+Result too_big() {
+    Result r;
+    r.feasible = false;
+    r.reason = Infeasible::hbm_capacity;
+    r.detail_a = 93.2 * 1073741824.0;
+    r.detail_b = 80.0 * 1073741824.0;
+    r.hbm.weights_bytes = 93.2 * 1073741824.0;
+    r.hbm.capacity_bytes = 80.0 * 1073741824.0;
+    return r;
+}
+
+// 3 x 2 sweep of HBM bandwidth x scale-out bandwidth. Fastest at (2, 1); highest throughput at
+// (0, 1) (the numbers are independent on purpose); (1, 0) does not fit.
+struct HandSweep {
+    SweepSpec spec;
+    SweepResult result;
+};
+
+HandSweep hand_sweep() {
+    HandSweep h;
+    h.spec.x = Axis{Knob::hbm_gbps, {1000, 2000, 4000}};
+    h.spec.y = Axis{Knob::scale_out_gbps, {12.5, 25}};
+    h.result.nx = 3;
+    h.result.ny = 2;
+    const double times[2][3] = {{4.0, 0, 3.0}, {3.5, 2.5, 1.5}};
+    const double tokens[2][3] = {{1e5, 0, 2e5}, {9e5, 3e5, 4e5}};
+    for (int iy = 0; iy < 2; ++iy) {
+        for (int ix = 0; ix < 3; ++ix) {
+            SweepCell c;
+            c.x = h.spec.x.values[static_cast<std::size_t>(ix)];
+            c.y = h.spec.y->values[static_cast<std::size_t>(iy)];
+            c.strategy.tp = 8;
+            c.strategy.pp = 4;
+            c.evaluated = 1;
+            c.result = (ix == 1 && iy == 0) ? too_big() : feasible_result(times[iy][ix], tokens[iy][ix]);
+            h.result.cells.push_back(c);
+        }
+    }
+    return h;
+}
+
+// A 4 x 3 grid for the widget: (1, 1) infeasible, current (0, 0), best (3, 2).
+HeatmapData widget_data() {
+    HeatmapData d;
+    d.nx = 4;
+    d.ny = 3;
+    d.x_values = {1000, 2000, 4000, 8000};
+    d.y_values = {12.5, 25, 50};
+    d.x_label = QStringLiteral("HBM bandwidth (GB/s)");
+    d.y_label = QStringLiteral("Scale-out bandwidth (GB/s)");
+    d.metric = Metric::iteration_time;
+    for (int iy = 0; iy < d.ny; ++iy) {
+        for (int ix = 0; ix < d.nx; ++ix) {
+            HeatmapCell c;
+            c.value = 10.0 - ix - iy;
+            c.tooltip = QStringLiteral("cell %1 %2").arg(ix).arg(iy);
+            d.cells.push_back(c);
+        }
+    }
+    HeatmapCell& bad = d.cells[1 * 4 + 1];
+    bad.value = nan_v;
+    bad.feasible = false;
+    bad.reason = QStringLiteral("does not fit in HBM");
+    d.current = CellIndex{0, 0};
+    d.best = CellIndex{3, 2};
+    return d;
+}
+
+void add_size_rows() {
+    QTest::addColumn<int>("nx");
+    QTest::addColumn<int>("ny");
+    QTest::addColumn<QSizeF>("size");
+    QTest::newRow("1x1") << 1 << 1 << QSizeF(900, 600);
+    QTest::newRow("8x1 strip") << 8 << 1 << QSizeF(900, 600);
+    QTest::newRow("4x3") << 4 << 3 << QSizeF(640, 480);
+    QTest::newRow("5x7 small") << 5 << 7 << QSizeF(400, 300);
+    QTest::newRow("32x32") << 32 << 32 << QSizeF(900, 600);
+    QTest::newRow("64x64") << 64 << 64 << QSizeF(700, 500);
+    QTest::newRow("128x3 wide") << 128 << 3 << QSizeF(1200, 400);
+    QTest::newRow("3x100 tall") << 3 << 100 << QSizeF(500, 900);
+}
+
+}  // namespace
+
+class TestHeatmap : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() {
+        qRegisterMetaType<CellIndex>();
+    }
+
+    // ---- geometry ----
+    void cellCentreRoundTrips_data() { add_size_rows(); }
+    void cellCentreRoundTrips() {
+        QFETCH(int, nx);
+        QFETCH(int, ny);
+        QFETCH(QSizeF, size);
+        const HeatmapGeometry g(layout_input(nx, ny, size));
+        QVERIFY(!g.plot().isEmpty());
+        for (int iy = 0; iy < ny; ++iy) {
+            for (int ix = 0; ix < nx; ++ix) {
+                const QRectF r = g.cell_rect({ix, iy});
+                QVERIFY(!r.isEmpty());
+                QCOMPARE(g.cell_at(r.center()), std::optional<CellIndex>(CellIndex{ix, iy}));
+                QCOMPARE(g.cell_at(r.topLeft()), std::optional<CellIndex>(CellIndex{ix, iy}));  // half-open
+            }
+        }
+    }
+
+    void pointsOutsideThePlotHitNothing_data() { add_size_rows(); }
+    void pointsOutsideThePlotHitNothing() {
+        QFETCH(int, nx);
+        QFETCH(int, ny);
+        QFETCH(QSizeF, size);
+        const HeatmapGeometry g(layout_input(nx, ny, size));
+        const QRectF p = g.plot();
+        const QPointF c = p.center();
+        for (QPointF q : {QPointF(p.left() - 0.5, c.y()), QPointF(p.right(), c.y()), QPointF(c.x(), p.top() - 0.5),
+                          QPointF(c.x(), p.bottom()), QPointF(0, 0), QPointF(-100, -100), QPointF(size.width(), size.height()),
+                          g.colorbar().center(), g.title_rect().center()})
+            QVERIFY2(!g.cell_at(q), qPrintable(QStringLiteral("(%1, %2)").arg(q.x()).arg(q.y())));
+        QVERIFY(!g.cell_rect({-1, 0}).isValid());
+        QVERIFY(!g.cell_rect({nx, 0}).isValid());
+    }
+
+    void cellsTileThePlot_data() { add_size_rows(); }
+    void cellsTileThePlot() {
+        QFETCH(int, nx);
+        QFETCH(int, ny);
+        QFETCH(QSizeF, size);
+        const HeatmapGeometry g(layout_input(nx, ny, size));
+        const QRectF p = g.plot();
+        double area = 0;
+        for (int iy = 0; iy < ny; ++iy) {
+            for (int ix = 0; ix < nx; ++ix) {
+                const QRectF r = g.cell_rect({ix, iy});
+                area += r.width() * r.height();
+                QVERIFY(p.contains(r));
+                if (ix + 1 < nx) QCOMPARE(g.cell_rect({ix + 1, iy}).left(), r.right());
+                if (iy + 1 < ny) QCOMPARE(g.cell_rect({ix, iy + 1}).bottom(), r.top());  // row 0 at the bottom
+            }
+        }
+        QCOMPARE(area, p.width() * p.height());
+        QCOMPARE(g.cell_rect({0, 0}).bottomLeft(), p.bottomLeft());
+        QCOMPARE(g.cell_rect({nx - 1, ny - 1}).topRight(), p.topRight());
+        QCOMPARE(p.left(), std::round(p.left()));  // whole pixels: no seams between painted cells
+        QCOMPARE(p.bottom(), std::round(p.bottom()));
+    }
+
+    void tickLabelsNeverOverlap_data() {
+        QTest::addColumn<QSizeF>("size");
+        QTest::addColumn<bool>("wide");
+        for (QSizeF s : {QSizeF(320, 240), QSizeF(600, 400), QSizeF(900, 600), QSizeF(1600, 1000), QSizeF(2000, 300)})
+            for (bool wide : {false, true})
+                QTest::addRow("%gx%g%s", s.width(), s.height(), wide ? " wide labels" : "") << s << wide;
+    }
+    void tickLabelsNeverOverlap() {
+        QFETCH(QSizeF, size);
+        QFETCH(bool, wide);
+        const QRectF widget(QPointF(0, 0), size);
+        for (int n = 1; n <= 128; ++n) {
+            const HeatmapGeometry g(layout_input(n, n, size, wide));
+            const auto& xt = g.x_ticks();
+            const auto& yt = g.y_ticks();
+            QVERIFY2(!xt.empty() && xt.front().index == 0, qPrintable(QString::number(n)));
+            QCOMPARE(yt.empty(), n == 1);  // a 1-D row has no y ticks
+            QVERIFY(widget.contains(g.colorbar()));
+            QVERIFY(widget.contains(g.x_title_rect()));
+            QVERIFY(!g.x_title_rect().intersects(g.plot()));
+            for (std::size_t i = 0; i < xt.size(); ++i) {
+                QVERIFY(widget.contains(xt[i].label));
+                QVERIFY(!xt[i].label.intersects(g.plot()));
+                QVERIFY(!xt[i].label.intersects(g.colorbar()));
+                QVERIFY(!xt[i].label.intersects(g.x_title_rect()));
+                if (i > 0) QVERIFY2(xt[i - 1].label.right() < xt[i].label.left(), qPrintable(QStringLiteral("n=%1 i=%2").arg(n).arg(i)));
+                for (const AxisTick& y : yt) QVERIFY(!xt[i].label.intersects(y.label));
+            }
+            for (std::size_t i = 0; i < yt.size(); ++i) {
+                QVERIFY(widget.contains(yt[i].label));
+                QVERIFY(!yt[i].label.intersects(g.plot()));
+                QVERIFY(!yt[i].label.intersects(g.title_rect()));
+                if (i > 0) QVERIFY2(yt[i].label.bottom() < yt[i - 1].label.top(), qPrintable(QStringLiteral("n=%1 i=%2").arg(n).arg(i)));
+            }
+        }
+    }
+
+    void oneDimensionalIsAStrip() {
+        const HeatmapGeometry g(layout_input(32, 1, QSizeF(900, 600)));
+        QVERIFY(g.y_ticks().empty());
+        QVERIFY(g.plot().height() < 100);   // not a wall of 500-pixel bars
+        QVERIFY(g.colorbar().height() >= 8 * 15);
+        const HeatmapGeometry one(layout_input(1, 1, QSizeF(900, 600)));
+        QCOMPARE(one.cell_rect({0, 0}), one.plot());
+    }
+
+    void emptyGridHitsNothing() {
+        const HeatmapGeometry g(layout_input(0, 0, QSizeF(900, 600)));
+        QVERIFY(!g.cell_at(QPointF(450, 300)));
+        QVERIFY(g.x_ticks().empty());
+    }
+
+    void nonOverlappingKeepsFirstOfEachClash() {
+        const std::vector<QRectF> r{QRectF(0, 0, 10, 10), QRectF(5, 5, 10, 10), QRectF(20, 0, 10, 10), QRectF(25, 0, 10, 10)};
+        QCOMPARE(non_overlapping(r), (std::vector<std::size_t>{0, 2}));
+    }
+
+    // ---- colour scale ----
+    void paletteLuminanceIsMonotonic() {
+        // Between anchors the channels are rounded to 8 bits: allow that much, never a real dip.
+        const double quantum = 1.0 / 255;
+        double previous = -1;
+        for (int i = 0; i <= 1000; ++i) {
+            const double l = luma(ColorScale::palette(i / 1000.0));
+            QVERIFY2(l >= previous - quantum, qPrintable(QString::number(i)));
+            previous = std::max(previous, l);
+        }
+        for (int i = 1; i <= 32; ++i) QVERIFY(luma(ColorScale::palette(i / 32.0)) > luma(ColorScale::palette((i - 1) / 32.0)));
+    }
+
+    void paletteEndpoints() {
+        QCOMPARE(ColorScale::palette(0.0), QColor(0x44, 0x01, 0x54));
+        QCOMPARE(ColorScale::palette(1.0), QColor(0xfd, 0xe7, 0x25));
+        QCOMPARE(ColorScale::palette(-3.0), ColorScale::palette(0.0));
+        QCOMPARE(ColorScale::palette(7.0), ColorScale::palette(1.0));
+        QVERIFY(ColorScale::palette_distance(ColorScale::palette(0.37)) < 1.0);  // 8-bit rounding
+        QVERIFY(ColorScale::palette_distance(QColor(208, 208, 208)) > 60);  // the infeasible grey
+        QVERIFY(ColorScale::palette_distance(QColor(140, 140, 140)) > 40);  // and its hatch
+    }
+
+    void scaleIgnoresNaN() {
+        const std::vector<double> v{nan_v, 3.0, 1.0, nan_v, std::numeric_limits<double>::infinity()};
+        const ColorScale s(v, true);
+        QVERIFY(!s.empty());
+        QCOMPARE(s.min(), 1.0);
+        QCOMPARE(s.max(), 3.0);
+        QVERIFY(std::isnan(s.normalized(nan_v)));
+        QVERIFY(!s.color(nan_v).isValid());
+        QCOMPARE(s.normalized(2.0), 0.5);
+        QCOMPARE(s.normalized(-5.0), 0.0);  // clamped
+        const std::vector<double> none{nan_v, nan_v};
+        const ColorScale empty(none, true);
+        QVERIFY(empty.empty());
+        QVERIFY(!empty.color(1.0).isValid());
+        QVERIFY(empty.ticks(5).empty());
+    }
+
+    void scaleWithOneValue() {
+        const std::vector<double> v{2.5, 2.5};
+        const ColorScale s(v, false);
+        QCOMPARE(s.normalized(2.5), 0.5);
+        QVERIFY(s.color(2.5).isValid());
+        QCOMPARE(s.ticks(6), std::vector<double>{2.5});
+    }
+
+    void brightEndIsAlwaysBetter() {
+        const std::vector<double> v{1.0, 2.0, 3.0};
+        const ColorScale higher(v, true);
+        QCOMPARE(higher.color(3.0), ColorScale::palette(1.0));
+        QCOMPARE(higher.color(1.0), ColorScale::palette(0.0));
+        const ColorScale lower(v, false);
+        QCOMPARE(lower.color(1.0), ColorScale::palette(1.0));
+        QCOMPARE(lower.color(3.0), ColorScale::palette(0.0));
+        QCOMPARE(lower.color_at(0.0), lower.color(1.0));  // the bar's bottom is the minimum either way
+        QVERIFY(luma(lower.color(1.5)) > luma(lower.color(2.5)));
+    }
+
+    void logScaleDetection_data() {
+        QTest::addColumn<double>("lo");
+        QTest::addColumn<double>("hi");
+        QTest::addColumn<bool>("log");
+        QTest::newRow("one decade") << 1.0 << 10.0 << false;
+        QTest::newRow("1.49 decades") << 1.0 << 31.0 << false;
+        QTest::newRow("1.51 decades") << 1.0 << 32.5 << true;
+        QTest::newRow("three decades") << 0.5 << 500.0 << true;
+        QTest::newRow("zero") << 0.0 << 1000.0 << false;
+        QTest::newRow("negative") << -1.0 << 1000.0 << false;
+    }
+    void logScaleDetection() {
+        QFETCH(double, lo);
+        QFETCH(double, hi);
+        QFETCH(bool, log);
+        const std::vector<double> v{lo, nan_v, hi};
+        const ColorScale s(v, true);
+        QCOMPARE(s.log(), log);
+        if (log) QCOMPARE(s.normalized(std::sqrt(lo * hi)), 0.5);  // the geometric middle
+    }
+
+    void ticksAreRoundAndInside_data() {
+        QTest::addColumn<double>("lo");
+        QTest::addColumn<double>("hi");
+        QTest::addColumn<int>("max_count");
+        QTest::newRow("0..1") << 0.0 << 1.0 << 6;
+        QTest::newRow("1.23..4.56 s") << 1.23 << 4.56 << 5;
+        QTest::newRow("31..47 %") << 31.0 << 47.0 << 8;
+        QTest::newRow("log 1..1000") << 1.0 << 1000.0 << 5;
+        QTest::newRow("log 0.02..90") << 0.02 << 90.0 << 12;
+        QTest::newRow("log 1e3..1e9 few") << 1e3 << 1e9 << 3;
+        QTest::newRow("two ticks") << 0.0 << 7.0 << 2;
+    }
+    void ticksAreRoundAndInside() {
+        QFETCH(double, lo);
+        QFETCH(double, hi);
+        QFETCH(int, max_count);
+        const std::vector<double> v{lo, hi};
+        const ColorScale s(v, true);
+        const std::vector<double> t = s.ticks(max_count);
+        QVERIFY(!t.empty());
+        QVERIFY(static_cast<int>(t.size()) <= max_count);
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            QVERIFY(t[i] >= lo * (1 - 1e-9) - 1e-12 && t[i] <= hi * (1 + 1e-9));
+            if (i > 0) QVERIFY(t[i] > t[i - 1]);
+            const double mantissa = t[i] / std::pow(10.0, std::floor(std::log10(std::abs(t[i]) + 1e-300)));
+            QVERIFY2(t[i] == 0 || std::abs(mantissa * 4 - std::round(mantissa * 4)) < 1e-6, qPrintable(QString::number(t[i])));
+        }
+    }
+
+    void colourBarLabelsDropSharedZeros() {
+        std::vector<QString> a{QStringLiteral("63.00 s"), QStringLiteral("64.50 s")};
+        trim_common_zeros(a);
+        QCOMPARE(a, (std::vector<QString>{QStringLiteral("63.0 s"), QStringLiteral("64.5 s")}));
+        std::vector<QString> b{QStringLiteral("90.00 s"), QStringLiteral("120 s")};
+        trim_common_zeros(b);
+        QCOMPARE(b, (std::vector<QString>{QStringLiteral("90 s"), QStringLiteral("120 s")}));
+        std::vector<QString> c{QStringLiteral("1.0 %"), QStringLiteral("2.5 %")};
+        trim_common_zeros(c);
+        QCOMPARE(c, (std::vector<QString>{QStringLiteral("1.0 %"), QStringLiteral("2.5 %")}));
+    }
+
+    // ---- make_heatmap_data ----
+    void bestCellFollowsTheMetricDirection() {
+        const HandSweep h = hand_sweep();
+        const HeatmapData time = make_heatmap_data(h.spec, h.result, Metric::iteration_time, CellIndex{0, 0});
+        QCOMPARE(time.best, std::optional<CellIndex>(CellIndex{2, 1}));
+        QCOMPARE(time.current, std::optional<CellIndex>(CellIndex{0, 0}));
+        QCOMPARE(time.at(2, 1).value, 1.5);
+        const HeatmapData tokens = make_heatmap_data(h.spec, h.result, Metric::tokens_per_s, std::nullopt);
+        QCOMPARE(tokens.best, std::optional<CellIndex>(CellIndex{0, 1}));
+        QVERIFY(!tokens.current);
+        const HeatmapData outside = make_heatmap_data(h.spec, h.result, Metric::mfu, CellIndex{3, 0});
+        QVERIFY(!outside.current);
+    }
+
+    void infeasibleCellsAreNaNWithAReason() {
+        const HandSweep h = hand_sweep();
+        const HeatmapData d = make_heatmap_data(h.spec, h.result, Metric::iteration_time, std::nullopt);
+        const HeatmapCell& bad = d.at(1, 0);
+        QVERIFY(std::isnan(bad.value));
+        QVERIFY(!bad.feasible);
+        QVERIFY2(bad.reason.contains(QStringLiteral("does not fit in HBM")), qPrintable(bad.reason));
+        QVERIFY(bad.tooltip.contains(bad.reason));
+        QVERIFY(d.at(0, 0).reason.isEmpty());
+        // HBM use is meaningful when it does not fit: a value, still infeasible, never the best.
+        const HeatmapData hbm = make_heatmap_data(h.spec, h.result, Metric::hbm_use, std::nullopt);
+        QCOMPARE(std::round(hbm.at(1, 0).value * 10) / 10, 93.2);
+        QVERIFY(!hbm.at(1, 0).feasible);
+        QVERIFY(hbm.best && !(*hbm.best == CellIndex{1, 0}));
+    }
+
+    void labelsTooltipsAndSpacing() {
+        const HandSweep h = hand_sweep();
+        const HeatmapData d = make_heatmap_data(h.spec, h.result, Metric::iteration_time, std::nullopt);
+        QCOMPARE(d.x_label, QStringLiteral("HBM bandwidth (GB/s)"));
+        QCOMPARE(d.y_label, QStringLiteral("Scale-out bandwidth (GB/s)"));
+        QCOMPARE(d.nx, 3);
+        QCOMPARE(d.ny, 2);
+        QCOMPARE(d.x_values, (std::vector<double>{1000, 2000, 4000}));
+        QVERIFY(d.x_log);
+        QVERIFY(!d.y_log);  // two values say nothing about spacing
+        const QString tip = d.at(2, 1).tooltip;
+        for (const char* part : {"HBM bandwidth: 4000 GB/s", "Scale-out bandwidth: 25 GB/s", "Iteration time: 1.50 s",
+                                 "Strategy: tp8 pp4", "Compute: 900.0 ms (60.0 %)", "Pipeline bubble", "Exposed TP comm",
+                                 "Exposed PP comm", "Exposed DP comm: 300.0 ms", "Exposed memory", "Optimizer step", "Other",
+                                 "HBM: 40.0 of 80.0 GiB"})
+            QVERIFY2(tip.contains(QLatin1String(part)), qPrintable(QStringLiteral("%1 missing in:\n%2").arg(QLatin1String(part), tip)));
+        QVERIFY(summarize(d).contains(QStringLiteral("Best: 1.50 s at HBM bandwidth (GB/s) 4000")));
+    }
+
+    void oneDimensionalAndCancelledSweeps() {
+        HandSweep h = hand_sweep();
+        h.spec.y.reset();
+        h.result.ny = 1;
+        h.result.cells.resize(3);
+        h.result.cancelled = true;
+        h.result.cells[2] = SweepCell{};  // never reached
+        const HeatmapData d = make_heatmap_data(h.spec, h.result, Metric::iteration_time, std::nullopt);
+        QCOMPARE(d.ny, 1);
+        QCOMPARE(d.y_values.size(), std::size_t{1});
+        QVERIFY(d.y_label.isEmpty());
+        QVERIFY(std::isnan(d.at(2, 0).value));
+        QVERIFY(d.at(2, 0).reason.contains(QStringLiteral("cancelled")));
+        QCOMPARE(d.best, std::optional<CellIndex>(CellIndex{0, 0}));
+    }
+
+    void axisFormatting() {
+        QCOMPARE(format_axis_value(6.25), QStringLiteral("6.25"));
+        QCOMPARE(format_axis_value(12.5), QStringLiteral("12.5"));
+        QCOMPARE(format_axis_value(8.40896), QStringLiteral("8.41"));
+        QCOMPARE(format_axis_value(1189.207), QStringLiteral("1189"));
+        QCOMPARE(format_axis_value(131072), QStringLiteral("131072"));
+        QCOMPARE(format_axis_value(0.125), QStringLiteral("0.125"));
+        QCOMPARE(format_axis_value(8), QStringLiteral("8"));
+        QCOMPARE(axis_title(Knob::tp), QStringLiteral("Tensor parallelism"));
+        QVERIFY(is_geometric(log_values(6.25, 100, 32)));
+        QVERIFY(!is_geometric(linear_values(1000, 8000, 8)));
+        const std::vector<double> rounded{1000, 1189, 1414, 1682, 2000};
+        QVERIFY(is_geometric(rounded));
+    }
+
+    // ---- widget ----
+    void feasibleCellShowsTheScaleColour() {
+        HeatmapWidget w;
+        w.setData(widget_data());
+        w.resize(900, 600);
+        const QImage img = w.grab().toImage();
+        const HeatmapGeometry g = w.layoutFor(QSizeF(w.size()));
+        for (CellIndex c : {CellIndex{2, 0}, CellIndex{0, 2}, CellIndex{3, 1}}) {
+            const QColor expected = w.colorScale().color(w.data().at(c.ix, c.iy).value);
+            QCOMPARE(img.pixelColor(g.cell_rect(c).center().toPoint()), expected);
+        }
+        // Lower is better: the fastest cell is the brightest.
+        QVERIFY(luma(img.pixelColor(g.cell_rect({3, 1}).center().toPoint())) > luma(img.pixelColor(g.cell_rect({2, 0}).center().toPoint())));
+    }
+
+    void infeasibleCellIsGreyHatched() {
+        HeatmapWidget w;
+        w.setData(widget_data());
+        w.resize(900, 600);
+        const QImage img = w.grab().toImage();
+        const QRect r = w.layoutFor(QSizeF(w.size())).cell_rect({1, 1}).toRect().adjusted(3, 3, -3, -3);
+        std::set<QRgb> seen;
+        for (int y = r.top(); y <= r.bottom(); ++y) {
+            for (int x = r.left(); x <= r.right(); ++x) {
+                const QColor c = img.pixelColor(x, y);
+                QVERIFY2(is_grey(c), qPrintable(c.name()));
+                QVERIFY(ColorScale::palette_distance(c) > 40);
+                seen.insert(c.rgb());
+            }
+        }
+        QVERIFY(seen.size() >= 2);  // fill and hatch lines
+    }
+
+    void clicksAndHoverReportTheCell() {
+        HeatmapWidget w;
+        w.setData(widget_data());
+        w.resize(900, 600);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const HeatmapGeometry g = w.layoutFor(QSizeF(w.size()));
+        QSignalSpy clicked(&w, &HeatmapWidget::cellClicked);
+        QSignalSpy pinned(&w, &HeatmapWidget::cellPinned);
+        QSignalSpy hovered(&w, &HeatmapWidget::cellHovered);
+
+        QTest::mouseMove(&w, g.cell_rect({1, 2}).center().toPoint());
+        QTRY_VERIFY(!hovered.isEmpty());
+        QCOMPARE(hovered.last().at(0).value<CellIndex>(), (CellIndex{1, 2}));
+
+        QTest::mouseClick(&w, Qt::LeftButton, {}, g.cell_rect({2, 1}).center().toPoint());
+        QCOMPARE(clicked.count(), 1);
+        QCOMPARE(clicked.takeFirst().at(0).value<CellIndex>(), (CellIndex{2, 1}));
+        QCOMPARE(w.selectedCell(), std::optional<CellIndex>(CellIndex{2, 1}));
+        QVERIFY(pinned.isEmpty());
+
+        QTest::mouseClick(&w, Qt::RightButton, {}, g.cell_rect({3, 0}).center().toPoint());
+        QTest::mouseClick(&w, Qt::LeftButton, Qt::ControlModifier, g.cell_rect({0, 2}).center().toPoint());
+        QCOMPARE(pinned.count(), 2);
+        QCOMPARE(pinned.at(0).at(0).value<CellIndex>(), (CellIndex{3, 0}));
+        QCOMPARE(pinned.at(1).at(0).value<CellIndex>(), (CellIndex{0, 2}));
+        QVERIFY(clicked.isEmpty());
+
+        QTest::mouseClick(&w, Qt::LeftButton, {}, g.colorbar().center().toPoint());  // not a cell
+        QVERIFY(clicked.isEmpty());
+    }
+
+    void arrowKeysMoveTheSelection() {
+        HeatmapWidget w;
+        w.setData(widget_data());
+        w.resize(900, 600);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setFocus();
+        QSignalSpy clicked(&w, &HeatmapWidget::cellClicked);
+        QSignalSpy pinned(&w, &HeatmapWidget::cellPinned);
+        auto last = [&] { return clicked.last().at(0).value<CellIndex>(); };
+
+        QTest::keyClick(&w, Qt::Key_Right);  // from the current cell (0, 0)
+        QCOMPARE(last(), (CellIndex{1, 0}));
+        QTest::keyClick(&w, Qt::Key_Up);
+        QCOMPARE(last(), (CellIndex{1, 1}));
+        QTest::keyClick(&w, Qt::Key_Up);
+        QTest::keyClick(&w, Qt::Key_Up);  // already in the top row: nothing
+        QCOMPARE(clicked.count(), 3);
+        QCOMPARE(last(), (CellIndex{1, 2}));
+        QTest::keyClick(&w, Qt::Key_Left);
+        QTest::keyClick(&w, Qt::Key_Down);
+        QCOMPARE(last(), (CellIndex{0, 1}));
+        QCOMPARE(w.selectedCell(), std::optional<CellIndex>(CellIndex{0, 1}));
+        QTest::keyClick(&w, Qt::Key_Return);
+        QCOMPARE(pinned.count(), 1);
+        QCOMPARE(pinned.last().at(0).value<CellIndex>(), (CellIndex{0, 1}));
+        QVERIFY(w.accessibleDescription().contains(QStringLiteral("Selected: cell 0 1")));
+    }
+
+    void busyDimsTheMap() {
+        HeatmapWidget w;
+        w.setData(widget_data());
+        w.resize(900, 600);
+        const QPoint p = w.layoutFor(QSizeF(w.size())).cell_rect({0, 1}).center().toPoint();
+        const QColor before = w.grab().toImage().pixelColor(p);
+        w.setBusy(true);
+        QVERIFY(w.isBusy());
+        const QColor after = w.grab().toImage().pixelColor(p);
+        QVERIFY(after != before);
+        QVERIFY(luma(after) > luma(before));  // washed out towards the background
+    }
+
+    void accessibleTextSummarises() {
+        HeatmapWidget w;
+        w.setData(widget_data());
+        QCOMPARE(w.accessibleName(), QStringLiteral("Heatmap: Iteration time"));
+        const QString d = w.accessibleDescription();
+        QVERIFY2(d.contains(QStringLiteral("4 by 3 configurations, 11 feasible, 1 infeasible")), qPrintable(d));
+        QVERIFY2(d.contains(QStringLiteral("Values from 5.00 s to 10.00 s")), qPrintable(d));
+        QVERIFY2(d.contains(QStringLiteral("Best: 5.00 s at HBM bandwidth (GB/s) 8000, Scale-out bandwidth (GB/s) 50")), qPrintable(d));
+    }
+
+    void smallGridsAndExport() {
+        HeatmapWidget w;
+        HeatmapData one;
+        one.nx = 1;
+        one.ny = 1;
+        one.x_values = {8};
+        one.y_values = {0};
+        one.x_label = QStringLiteral("Tensor parallelism");
+        one.cells = {HeatmapCell{2.0, {}, QStringLiteral("only"), true}};
+        one.best = CellIndex{0, 0};
+        w.setData(one);
+        const QImage img = w.render_image(QSize(400, 300), 2.0);
+        QCOMPARE(img.size(), QSize(800, 600));
+        const QRectF cell = w.layoutFor(QSizeF(400, 300)).cell_rect({0, 0});
+        QCOMPARE(img.pixelColor((cell.topLeft() + QPointF(3, 3)).toPoint() * 2), w.colorScale().color(2.0));
+
+        w.setData(HeatmapData{});
+        QVERIFY(!w.render_image(QSize(300, 200)).isNull());  // empty: a message, no crash
+
+        w.setData(widget_data());
+        w.resize(640, 420);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("heatmap.svg"));
+        QVERIFY(w.render_svg(path));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray svg = f.readAll();
+        QVERIFY(svg.contains("<svg"));
+        QVERIFY(svg.contains("HBM bandwidth"));
+    }
+};
+
+QTEST_MAIN(TestHeatmap)
+#include "test_heatmap.moc"

@@ -1,0 +1,92 @@
+#include "axis_defaults.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "comet/evaluate.hpp"
+
+namespace comet::ui {
+namespace {
+
+std::vector<double> powers_of_two(double from, double to) {
+    std::vector<double> v;
+    for (double x = from; x <= to; x *= 2) v.push_back(x);
+    return v;
+}
+
+void ensure_contains(std::vector<double>& v, double x) {
+    if (std::find(v.begin(), v.end(), x) == v.end()) {
+        v.push_back(x);
+        std::sort(v.begin(), v.end());
+    }
+}
+
+}  // namespace
+
+Axis default_axis(Knob knob, const Config& c, int steps) {
+    const KnobInfo& info = knob_info(knob);
+    const double now = get_knob(c, knob);
+    Axis axis{knob, {}};
+    const double gpus = static_cast<double>(accelerators_available(c));
+    switch (knob) {
+    case Knob::tp:
+    case Knob::pp:
+    case Knob::dp:
+        axis.values = powers_of_two(1, std::max(1.0, std::min(gpus, 512.0)));
+        break;
+    case Knob::interleave: axis.values = powers_of_two(1, 16); break;
+    case Knob::microbatch: {
+        const double replica = static_cast<double>(c.training.global_batch) / std::max(1, c.strategy.dp);
+        axis.values = powers_of_two(1, std::max(1.0, std::min(replica, 64.0)));
+        break;
+    }
+    case Knob::recompute: axis.values = {0, 1, 2}; break;
+    case Knob::zero_stage: axis.values = {0, 1, 2, 3}; break;
+    case Knob::sequence_parallel:
+    case Knob::offload_optimizer:
+    case Knob::offload_weights:
+    case Knob::offload_activations:
+    case Knob::dp_overlap:
+    case Knob::tp_overlap: axis.values = {0, 1}; break;
+    case Knob::nodes:
+    case Knob::accelerators_per_node:
+    case Knob::scale_up_domain:
+        axis.values = powers_of_two(1, std::max(1.0, now * 4));
+        break;
+    case Knob::layers:
+    case Knob::global_batch:
+    case Knob::seq_len:
+    case Knob::hidden: {
+        // Powers of two around the current value (these knobs have divisibility constraints).
+        const double low = std::max(info.min, std::exp2(std::floor(std::log2(std::max(1.0, now / 4)))));
+        axis.values = powers_of_two(low, std::min(info.max, now * 4));
+        break;
+    }
+    default: {
+        const double base = now > 0 ? now : (knob == Knob::expanded_gib ? 256.0 : knob == Knob::expanded_gbps ? 64.0 : 1.0);
+        const double from = std::max(base / 4, info.min);
+        const double to = std::min(base * 4, info.max);
+        // An odd count puts the current value exactly in the middle of the geometric range.
+        axis.values = log_values(from, to, std::max(3, steps | 1));
+        break;
+    }
+    }
+    if (info.integer) {
+        for (double& x : axis.values) x = std::round(x);
+        axis.values.erase(std::unique(axis.values.begin(), axis.values.end()), axis.values.end());
+    }
+    if (now >= info.min && now <= info.max && (info.integer || knob == Knob::nodes)) ensure_contains(axis.values, now);
+    if (axis.values.empty()) axis.values = {now};
+    return axis;
+}
+
+bool is_geometric(const std::vector<double>& v) {
+    if (v.size() < 3 || v.front() <= 0) return false;
+    const double r = v[1] / v[0];
+    if (!(r > 1.0001)) return false;
+    for (std::size_t i = 2; i < v.size(); ++i)
+        if (std::fabs(v[i] / v[i - 1] - r) > 1e-3 * r) return false;
+    return true;
+}
+
+}  // namespace comet::ui

@@ -1,0 +1,17 @@
+#pragma once
+// Sensible value ranges for a heatmap axis around the configuration being edited.
+
+#include "comet/sweep.hpp"
+
+namespace comet::ui {
+
+// Hardware and workload knobs: `steps` geometric values from a quarter to four times the
+// current value (clamped to the knob's range). Parallelism degrees: powers of two up to the
+// cluster size. Switches and enums: their few values. Microbatch: powers of two that divide
+// the per-replica batch. The current value is always on the axis.
+[[nodiscard]] Axis default_axis(Knob knob, const Config& config, int steps);
+
+// Whether the axis' values form a geometric progression (drawn with log spacing).
+[[nodiscard]] bool is_geometric(const std::vector<double>& values);
+
+}  // namespace comet::ui

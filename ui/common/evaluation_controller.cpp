@@ -1,0 +1,79 @@
+#include "evaluation_controller.hpp"
+
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <chrono>
+
+#include "comet/evaluate.hpp"
+
+namespace comet::ui {
+
+EvaluationController::EvaluationController(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<comet::ui::Evaluation>();
+    debounce_.setSingleShot(true);
+    debounce_.setInterval(30);
+    connect(&debounce_, &QTimer::timeout, this, &EvaluationController::launch);
+}
+
+EvaluationController::~EvaluationController() {
+    if (cancel_) cancel_->store(true);
+    for (auto& f : futures_) f.waitForFinished();
+}
+
+void EvaluationController::request(const Config& config, const SweepSpec& spec) {
+    pending_config_ = config;
+    pending_spec_ = spec;
+    ++generation_;
+    if (cancel_) cancel_->store(true);  // the running one is stale now
+    debounce_.start();
+}
+
+void EvaluationController::cancel() {
+    debounce_.stop();
+    if (cancel_) cancel_->store(true);
+    ++generation_;
+    Q_EMIT cancelled(generation_);
+}
+
+void EvaluationController::launch() {
+    std::erase_if(futures_, [](const QFuture<void>& f) { return f.isFinished(); });
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    const quint64 generation = generation_;
+    ++running_;
+    Q_EMIT started(generation);
+
+    QPointer<EvaluationController> self(this);
+    auto flag = cancel_;
+    auto last_report = std::make_shared<std::atomic<std::int64_t>>(0);
+    futures_.push_back(QtConcurrent::run([self, flag, last_report, generation, config = pending_config_, spec = pending_spec_] {
+        Evaluation e;
+        e.generation = generation;
+        e.config = config;
+        e.spec = spec;
+        e.current = evaluate(config);
+        QElapsedTimer timer;
+        timer.start();
+        SearchControl control;
+        control.cancel = flag.get();
+        control.progress = [self, generation, last_report, &timer](std::uint64_t done, std::uint64_t total) {
+            // Worker threads: report at most every 50 ms, through the GUI thread's queue.
+            const std::int64_t now = timer.elapsed();
+            std::int64_t before = last_report->load();
+            if ((now - before < 50 && done != total) || !last_report->compare_exchange_strong(before, now)) return;
+            QMetaObject::invokeMethod(self.data(), [self, generation, done, total] {
+                if (self && generation == self->generation_) Q_EMIT self->progress(generation, int(done), int(total));
+            }, Qt::QueuedConnection);
+        };
+        e.grid = run_sweep(config, spec, control);
+        e.elapsed_ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+        const bool was_cancelled = flag->load() || e.grid.cancelled;
+        QMetaObject::invokeMethod(self.data(), [self, e = std::move(e), was_cancelled] {
+            if (!self) return;
+            --self->running_;
+            if (was_cancelled || e.generation != self->generation_) return;  // stale: a newer request exists
+            Q_EMIT self->finished(e);
+        }, Qt::QueuedConnection);
+    }));
+}
+
+}  // namespace comet::ui

@@ -1,0 +1,60 @@
+#pragma once
+// Runs evaluations off the GUI thread. Every request is debounced; the newest wins: a request
+// cancels the one in flight (it stops within one grid cell) and a result that is not the
+// newest is dropped. The grid itself is evaluated in parallel by TBB inside the worker.
+
+#include <QElapsedTimer>
+#include <QFuture>
+#include <QObject>
+#include <QTimer>
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "comet/sweep.hpp"
+
+namespace comet::ui {
+
+struct Evaluation {
+    quint64 generation = 0;
+    Config config;   // the configuration being edited
+    Result current;  // its evaluation
+    SweepSpec spec;
+    SweepResult grid;
+    double elapsed_ms = 0;  // worker time for the grid
+};
+
+class EvaluationController : public QObject {
+    Q_OBJECT
+public:
+    explicit EvaluationController(QObject* parent = nullptr);
+    ~EvaluationController() override;  // cancels and waits for the worker
+
+    // Schedules an evaluation of `config` and of the grid `spec` around it.
+    void request(const Config& config, const SweepSpec& spec);
+    void setDebounce(int ms) { debounce_.setInterval(ms); }
+    void cancel();  // stops the evaluation in flight (its result is dropped)
+    [[nodiscard]] bool busy() const noexcept { return running_ > 0 || debounce_.isActive(); }
+    [[nodiscard]] quint64 latestGeneration() const noexcept { return generation_; }
+
+Q_SIGNALS:
+    void started(quint64 generation);
+    void progress(quint64 generation, int done, int total);
+    void finished(const comet::ui::Evaluation& evaluation);  // only for the newest request
+    void cancelled(quint64 generation);
+
+private:
+    void launch();
+
+    QTimer debounce_;
+    Config pending_config_;
+    SweepSpec pending_spec_;
+    quint64 generation_ = 0;
+    int running_ = 0;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    std::vector<QFuture<void>> futures_;
+};
+
+}  // namespace comet::ui
+
+Q_DECLARE_METATYPE(comet::ui::Evaluation)

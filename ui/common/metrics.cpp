@@ -1,0 +1,72 @@
+#include "metrics.hpp"
+
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "comet/units.hpp"
+
+namespace comet::ui {
+namespace {
+const std::array<MetricInfo, 6>& table() {
+    static const std::array<MetricInfo, 6> t{{
+        {Metric::iteration_time, "iteration_time", QStringLiteral("Iteration time"), QStringLiteral("s"), false},
+        {Metric::tokens_per_s, "tokens_per_s", QStringLiteral("Throughput"), QStringLiteral("tokens/s"), true},
+        {Metric::mfu, "mfu", QStringLiteral("MFU"), QStringLiteral("%"), true},
+        {Metric::exposed_comm_share, "exposed_comm_share", QStringLiteral("Exposed communication"), QStringLiteral("%"), false},
+        {Metric::exposed_memory_share, "exposed_memory_share", QStringLiteral("Exposed memory time"), QStringLiteral("%"), false},
+        {Metric::hbm_use, "hbm_use", QStringLiteral("HBM use"), QStringLiteral("GiB"), false},
+    }};
+    return t;
+}
+}  // namespace
+
+std::span<const MetricInfo> all_metrics() { return table(); }
+
+const MetricInfo& metric_info(Metric m) { return table()[static_cast<std::size_t>(m)]; }
+
+double metric_value(const Result& r, Metric m) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    if (m == Metric::hbm_use) return r.reason == Infeasible::none || r.reason == Infeasible::hbm_capacity ||
+                                             r.reason == Infeasible::expanded_capacity
+                                         ? units::bytes_to_gib(r.hbm.used_bytes())
+                                         : nan;
+    if (!r.feasible || !(r.iteration_s > 0)) return nan;
+    switch (m) {
+    case Metric::iteration_time: return r.iteration_s;
+    case Metric::tokens_per_s: return r.tokens_per_s;
+    case Metric::mfu: return 100.0 * r.mfu;
+    case Metric::exposed_comm_share:
+        return 100.0 * (r.time.tp_comm_s + r.time.pp_comm_s + r.time.dp_comm_s) / r.iteration_s;
+    case Metric::exposed_memory_share: return 100.0 * r.time.memory_s / r.iteration_s;
+    case Metric::hbm_use: break;
+    }
+    return nan;
+}
+
+QString format_seconds(double s) {
+    if (!std::isfinite(s)) return QStringLiteral("–");
+    if (s >= 100) return QString::number(s, 'f', 0) + QStringLiteral(" s");
+    if (s >= 1) return QString::number(s, 'f', 2) + QStringLiteral(" s");
+    if (s >= 1e-3) return QString::number(s * 1e3, 'f', 1) + QStringLiteral(" ms");
+    if (s > 0) return QString::number(s * 1e6, 'f', 0) + QStringLiteral(" µs");
+    return QStringLiteral("0 s");
+}
+
+QString format_metric(double v, Metric m) {
+    if (!std::isfinite(v)) return QStringLiteral("–");
+    switch (m) {
+    case Metric::iteration_time: return format_seconds(v);
+    case Metric::tokens_per_s:
+        if (v >= 1e6) return QString::number(v / 1e6, 'f', 2) + QStringLiteral(" M tokens/s");
+        if (v >= 1e3) return QString::number(v / 1e3, 'f', 1) + QStringLiteral(" k tokens/s");
+        return QString::number(v, 'f', 0) + QStringLiteral(" tokens/s");
+    case Metric::mfu:
+    case Metric::exposed_comm_share:
+    case Metric::exposed_memory_share: return QString::number(v, 'f', 1) + QStringLiteral(" %");
+    case Metric::hbm_use: return QString::number(v, 'f', 1) + QStringLiteral(" GiB");
+    }
+    return QString::number(v);
+}
+
+}  // namespace comet::ui

@@ -1,0 +1,34 @@
+#pragma once
+// What a heatmap can colour by: a number derived from one Result, with its unit.
+
+#include <QString>
+#include <span>
+
+#include "comet/result.hpp"
+
+namespace comet::ui {
+
+enum class Metric { iteration_time, tokens_per_s, mfu, exposed_comm_share, exposed_memory_share, hbm_use };
+
+struct MetricInfo {
+    Metric metric;
+    const char* id;   // stable id for settings, e.g. "iteration_time"
+    QString label;    // "Iteration time"
+    QString unit;     // "s", "tokens/s", "%", "GiB"
+    bool higher_is_better;
+};
+
+[[nodiscard]] std::span<const MetricInfo> all_metrics();
+[[nodiscard]] const MetricInfo& metric_info(Metric m);
+
+// The metric's value for a result, in the metric's unit; NaN when the configuration is
+// infeasible (except HBM use, which is meaningful for configurations that do not fit).
+[[nodiscard]] double metric_value(const Result& r, Metric m);
+
+// "12.3 s", "61.2 k tokens/s", "41.5 %", "57.6 GiB".
+[[nodiscard]] QString format_metric(double value, Metric m);
+
+// Engineering formatting of seconds: "101 s", "35.2 ms", "12 us".
+[[nodiscard]] QString format_seconds(double s);
+
+}  // namespace comet::ui

@@ -1,0 +1,82 @@
+#include "scenario_document.hpp"
+
+#include <QUndoCommand>
+
+namespace comet::ui {
+
+class SetScenarioCommand : public QUndoCommand {
+public:
+    SetScenarioCommand(ScenarioDocument* doc, Scenario before, Scenario after, const QString& what, int merge_id)
+        : QUndoCommand(what), doc_(doc), before_(std::move(before)), after_(std::move(after)), merge_id_(merge_id) {}
+
+    void undo() override { doc_->apply(before_); }
+    void redo() override { doc_->apply(after_); }
+    [[nodiscard]] int id() const override { return merge_id_ == 0 ? -1 : merge_id_; }
+    bool mergeWith(const QUndoCommand* other) override {
+        const auto* o = static_cast<const SetScenarioCommand*>(other);
+        if (o->merge_id_ != merge_id_) return false;
+        after_ = o->after_;
+        return true;
+    }
+
+private:
+    ScenarioDocument* doc_;
+    Scenario before_;
+    Scenario after_;
+    int merge_id_;
+};
+
+ScenarioDocument::ScenarioDocument(QObject* parent) : QObject(parent) {
+    connect(&undo_, &QUndoStack::cleanChanged, this, [this](bool clean) { Q_EMIT modifiedChanged(!clean); });
+}
+
+bool ScenarioDocument::isModified() const { return !undo_.isClean(); }
+
+void ScenarioDocument::apply(const Scenario& s) {
+    scenario_ = s;
+    Q_EMIT changed();
+}
+
+void ScenarioDocument::setConfig(const Config& config, const QString& what, int merge_id) {
+    Scenario after = scenario_;
+    after.config = config;
+    undo_.push(new SetScenarioCommand(this, scenario_, std::move(after), what, merge_id));
+}
+
+void ScenarioDocument::setScenario(const Scenario& scenario, const QString& what) {
+    undo_.push(new SetScenarioCommand(this, scenario_, scenario, what, 0));
+}
+
+QString ScenarioDocument::open(const QString& path) {
+    const Loaded<Scenario> loaded = load_scenario_file(path.toStdString());
+    if (!loaded.ok()) return QString::fromStdString(loaded.error_text());
+    reset(*loaded.value, path);
+    return {};
+}
+
+QString ScenarioDocument::save(const QString& path) {
+    const QString target = path.isEmpty() ? path_ : path;
+    if (target.isEmpty()) return tr("No file name given.");
+    const std::string problem = save_scenario_file(target.toStdString(), scenario_);
+    if (!problem.empty()) return QString::fromStdString(problem);
+    if (target != path_) {
+        path_ = target;
+        Q_EMIT filePathChanged(path_);
+    }
+    undo_.setClean();
+    return {};
+}
+
+void ScenarioDocument::reset(const Scenario& scenario, const QString& path) {
+    undo_.clear();
+    scenario_ = scenario;
+    if (path != path_) {
+        path_ = path;
+        Q_EMIT filePathChanged(path_);
+    }
+    undo_.setClean();
+    Q_EMIT modifiedChanged(false);
+    Q_EMIT changed();
+}
+
+}  // namespace comet::ui

@@ -1,0 +1,53 @@
+#pragma once
+// The scenario being edited: its content, its file, whether it has unsaved changes, and the
+// undo history of every edit. Edits go through setConfig()/setScenario() so that each one is
+// undoable and every view hears about it through changed().
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+#include "comet/scenario.hpp"
+
+namespace comet::ui {
+
+class ScenarioDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit ScenarioDocument(QObject* parent = nullptr);
+
+    [[nodiscard]] const Scenario& scenario() const noexcept { return scenario_; }
+    [[nodiscard]] const Config& config() const noexcept { return scenario_.config; }
+    [[nodiscard]] const QString& filePath() const noexcept { return path_; }
+    [[nodiscard]] bool isModified() const;
+    [[nodiscard]] QUndoStack* undoStack() noexcept { return &undo_; }
+
+    // An undoable edit. `what` names it in the Edit menu ("Change HBM bandwidth"). Successive
+    // edits with the same non-zero `merge_id` (e.g. spin-box steps on one field) merge into one
+    // undo step.
+    void setConfig(const Config& config, const QString& what, int merge_id = 0);
+    // Replaces names/provenance too (preset picks); undoable.
+    void setScenario(const Scenario& scenario, const QString& what);
+
+    // Loads a file; on failure returns the error text and keeps the current scenario.
+    [[nodiscard]] QString open(const QString& path);
+    // Saves atomically to `path` (or the current path); returns the error text or empty.
+    [[nodiscard]] QString save(const QString& path = {});
+    // Starts afresh from a scenario (the bundled default at start-up); clears the history.
+    void reset(const Scenario& scenario, const QString& path = {});
+
+Q_SIGNALS:
+    void changed();                 // content changed (edit, undo, redo, open, reset)
+    void filePathChanged(const QString& path);
+    void modifiedChanged(bool modified);
+
+private:
+    friend class SetScenarioCommand;
+    void apply(const Scenario& s);
+
+    Scenario scenario_;
+    QString path_;
+    QUndoStack undo_;
+};
+
+}  // namespace comet::ui

@@ -1,0 +1,346 @@
+#include "forms/field_table.hpp"
+
+#include <QCoreApplication>
+#include <array>
+#include <cmath>
+#include <type_traits>
+#include <vector>
+
+namespace comet::ui {
+
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("comet::ui::FieldTable", text); }
+
+template <class T>
+double to_double(T v) noexcept {
+    if constexpr (std::is_enum_v<T>)
+        return static_cast<double>(static_cast<int>(v));
+    else
+        return static_cast<double>(v);
+}
+
+template <class T>
+void assign(T& field, double v) noexcept {
+    if constexpr (std::is_same_v<T, double>)
+        field = v;
+    else if constexpr (std::is_same_v<T, bool>)
+        field = v != 0;
+    else if constexpr (std::is_enum_v<T>)
+        field = static_cast<T>(std::lround(v));
+    else
+        field = static_cast<T>(std::llround(v));
+}
+
+// The getter and setter of one Config member, as the two last arguments of a table row.
+#define COMET_ACCESS(member)                                                    \
+    [](const Config& c) noexcept { return to_double(c.member); },               \
+    [](Config& c, double v) noexcept { assign(c.member, v); }
+
+using Get = double (*)(const Config&) noexcept;
+using Set = void (*)(Config&, double) noexcept;
+using G = FieldGroup;
+constexpr double adaptive = 0;
+
+FieldSpec integer(const char* path, G g, const char* label, const char* unit, const char* tip, double step,
+                  Get get, Set set) {
+    return {path, g, tr(label), QString::fromUtf8(unit), tr(tip), FieldKind::integer, 0, step, {}, get, set};
+}
+
+FieldSpec real(const char* path, G g, const char* label, const char* unit, const char* tip, int decimals,
+               double step, Get get, Set set) {
+    return {path, g, tr(label), QString::fromUtf8(unit), tr(tip), FieldKind::real, decimals, step, {}, get, set};
+}
+
+FieldSpec zero_means(const char* text, FieldSpec f) {
+    f.zero_text = tr(text);
+    return f;
+}
+
+FieldSpec boolean(const char* path, G g, const char* label, const char* tip, Get get, Set set) {
+    return {path, g, tr(label), {}, tr(tip), FieldKind::boolean, 0, 1, {}, get, set};
+}
+
+FieldSpec choice(const char* path, G g, const char* label, const char* tip, std::initializer_list<const char*> items,
+                 Get get, Set set) {
+    QStringList labels;
+    for (const char* item : items) labels << tr(item);
+    return {path, g, tr(label), {}, tr(tip), FieldKind::choice, 0, 1, labels, get, set};
+}
+
+std::vector<FieldSpec> node_fields() {
+    return {
+        integer("node.accelerators", G::node_compute, "Accelerators", "",
+                "Accelerators (GPUs) in one node. With the node count it sets how many accelerators "
+                "tp × pp × dp can use.", 1, COMET_ACCESS(node.accelerators)),
+        real("node.matrix_fp16_tflops", G::node_compute, "FP16/BF16 tensor peak", " TFLOP/s",
+             "Dense fp16/bf16 tensor-core peak of one accelerator (datasheet). GEMM time scales "
+             "inversely with it until HBM traffic bounds it.", 1, adaptive, COMET_ACCESS(node.matrix_fp16_tflops)),
+        zero_means("none", real("node.matrix_fp8_tflops", G::node_compute, "FP8 tensor peak", " TFLOP/s",
+             "Dense fp8 tensor-core peak of one accelerator; 0 means no fp8 support. Used when the "
+             "training precision is FP8.", 1, adaptive, COMET_ACCESS(node.matrix_fp8_tflops))),
+        real("node.vector_tflops", G::node_compute, "Vector peak", " TFLOP/s",
+             "Non-tensor 16-bit throughput of one accelerator, for element-wise work such as norms, "
+             "activations and softmax.", 1, adaptive, COMET_ACCESS(node.vector_tflops)),
+        real("node.gemm.max_fraction", G::node_compute, "GEMM peak fraction", "",
+             "The largest fraction of the tensor peak a GEMM reaches (clocks under sustained load, "
+             "wave quantization). Scales the time of every GEMM.", 2, 0.01, COMET_ACCESS(node.gemm.max_fraction)),
+        real("node.gemm.tile_overhead_k", G::node_compute, "GEMM tile overhead", " steps",
+             "Fixed cost of each output tile in inner-loop (K) steps: a GEMM with inner dimension K "
+             "runs at K / (K + overhead) of the peak fraction. Penalises thin matrices, e.g. under "
+             "wide tensor parallelism.", 0, adaptive, COMET_ACCESS(node.gemm.tile_overhead_k)),
+        real("node.gemm.launch_overhead_us", G::node_compute, "Kernel launch overhead", " µs",
+             "Fixed time every kernel pays. Matters with small microbatches and thin layers.", 1, adaptive,
+             COMET_ACCESS(node.gemm.launch_overhead_us)),
+        real("node.hbm_capacity_gib", G::node_compute, "HBM capacity", " GiB",
+             "HBM of one accelerator. Weights, gradients, optimizer states and activations must fit "
+             "in it, less the reserve, unless offloaded.", 1, adaptive, COMET_ACCESS(node.hbm_capacity_gib)),
+        real("node.hbm_bandwidth_gbps", G::node_compute, "HBM bandwidth", " GB/s",
+             "Peak HBM bandwidth of one accelerator. Bounds memory-bound kernels: element-wise work, "
+             "thin GEMMs, the optimizer step.", 1, adaptive, COMET_ACCESS(node.hbm_bandwidth_gbps)),
+        real("node.hbm_efficiency", G::node_compute, "HBM efficiency", "",
+             "Achievable fraction of the HBM bandwidth for streaming kernels.", 2, 0.01,
+             COMET_ACCESS(node.hbm_efficiency)),
+        real("node.hbm_reserved_gib", G::node_compute, "HBM reserved", " GiB",
+             "HBM that training cannot use: runtime context, communication buffers, fragmentation. "
+             "Must stay below the capacity.", 1, adaptive, COMET_ACCESS(node.hbm_reserved_gib)),
+
+        zero_means("none", real("node.expanded.capacity_gib", G::expanded_memory, "Capacity", " GiB",
+             "Second memory tier per attachment point: host DDR, CXL expanders or a pooled memory "
+             "box. 0 means no expanded tier; offloading needs one.", 1, adaptive,
+             COMET_ACCESS(node.expanded.capacity_gib))),
+        real("node.expanded.bandwidth_gbps", G::expanded_memory, "Bandwidth", " GB/s",
+             "Bandwidth per attachment point and direction, shared by the accelerators behind it. "
+             "Sets the time of offload traffic.", 1, adaptive, COMET_ACCESS(node.expanded.bandwidth_gbps)),
+        real("node.expanded.latency_us", G::expanded_memory, "Latency", " µs",
+             "Access latency of the expanded tier, paid per transfer.", 2, adaptive,
+             COMET_ACCESS(node.expanded.latency_us)),
+        choice("node.expanded.attach", G::expanded_memory, "Attached",
+               "Where the tier attaches: to each accelerator, to each node (shared by its "
+               "accelerators), or as a pool shared by several nodes.",
+               {"Per accelerator", "Per node", "Pooled"}, COMET_ACCESS(node.expanded.attach)),
+        integer("node.expanded.pool_nodes", G::expanded_memory, "Nodes per pool", "",
+                "For a pooled tier: how many nodes share one pool, dividing its capacity and "
+                "bandwidth among them.", 1, COMET_ACCESS(node.expanded.pool_nodes)),
+
+        integer("node.scale_up.domain_size", G::scale_up, "Domain size", "",
+                "Accelerators that share the scale-up fabric (an NVLink domain). Collectives within "
+                "the domain use it; beyond it they cross the scale-out network.", 1,
+                COMET_ACCESS(node.scale_up.domain_size)),
+        real("node.scale_up.bandwidth_gbps", G::scale_up, "Bandwidth", " GB/s",
+             "Scale-up bandwidth per accelerator and direction. Sets the time of tensor-parallel "
+             "collectives inside the domain.", 1, adaptive, COMET_ACCESS(node.scale_up.bandwidth_gbps)),
+        real("node.scale_up.latency_us", G::scale_up, "Latency", " µs",
+             "Per-message latency of the fabric; matters for many small collectives.", 1, adaptive,
+             COMET_ACCESS(node.scale_up.latency_us)),
+        real("node.scale_up.efficiency", G::scale_up, "Efficiency", "",
+             "Achievable fraction of the link bandwidth for large collectives.", 2, 0.01,
+             COMET_ACCESS(node.scale_up.efficiency)),
+
+        real("node.scale_out.bandwidth_gbps", G::scale_out, "Bandwidth", " GB/s",
+             "Network bandwidth per accelerator and direction (a 200 Gbit/s NIC is 25 GB/s). Sets the "
+             "time of data-parallel and cross-node pipeline traffic.", 1, adaptive,
+             COMET_ACCESS(node.scale_out.bandwidth_gbps)),
+        real("node.scale_out.latency_us", G::scale_out, "Latency", " µs",
+             "Per-message latency between nodes.", 1, adaptive, COMET_ACCESS(node.scale_out.latency_us)),
+        real("node.scale_out.efficiency", G::scale_out, "Efficiency", "",
+             "Achievable fraction of the network bandwidth for large transfers.", 2, 0.01,
+             COMET_ACCESS(node.scale_out.efficiency)),
+
+        integer("cluster.nodes", G::cluster, "Nodes", "",
+                "Nodes in the cluster. Nodes × accelerators per node is what tp × pp × dp may use.", 1,
+                COMET_ACCESS(cluster.nodes)),
+    };
+}
+
+std::vector<FieldSpec> model_fields() {
+    return {
+        integer("model.layers", G::model, "Layers", "",
+                "Transformer layers. Pipeline stages × interleaving must divide them.", 1,
+                COMET_ACCESS(model.layers)),
+        integer("model.hidden", G::model, "Hidden size", "",
+                "Width of the residual stream. Parameters and FLOPs grow with its square.", adaptive,
+                COMET_ACCESS(model.hidden)),
+        integer("model.heads", G::model, "Attention heads", "",
+                "Attention heads. Tensor parallelism must divide them.", 1, COMET_ACCESS(model.heads)),
+        integer("model.kv_heads", G::model, "KV heads", "",
+                "Key/value heads: as many as the attention heads for multi-head attention, fewer for "
+                "grouped-query or multi-query attention. Must divide the attention heads.", 1,
+                COMET_ACCESS(model.kv_heads)),
+        integer("model.head_dim", G::model, "Head dimension", "",
+                "Width of one attention head, usually hidden size / heads.", 1, COMET_ACCESS(model.head_dim)),
+        integer("model.ffn_hidden", G::model, "MLP width", "",
+                "Width of the MLP (per matrix for gated MLPs), often 4 × hidden size. Tensor parallelism "
+                "must divide it.", adaptive, COMET_ACCESS(model.ffn_hidden)),
+        boolean("model.gated_mlp", G::model, "Gated MLP (SwiGLU)",
+                "SwiGLU-style MLP with three matrices instead of two, as in Llama.",
+                COMET_ACCESS(model.gated_mlp)),
+        integer("model.seq_len", G::model, "Sequence length", " tokens",
+                "Tokens per sequence. Activation memory grows with it, attention work with its square.",
+                adaptive, COMET_ACCESS(model.seq_len)),
+        integer("model.vocab", G::model, "Vocabulary", " tokens",
+                "Vocabulary size: sets the embedding table and the logits.", adaptive,
+                COMET_ACCESS(model.vocab)),
+        boolean("model.tied_embeddings", G::model, "Tied embeddings",
+                "Input and output embeddings share one weight matrix, whose gradients the first and "
+                "last pipeline stage then synchronise.", COMET_ACCESS(model.tied_embeddings)),
+        boolean("model.bias", G::model, "Biases",
+                "Biases in linear layers and norms (GPT-2/3); off for Llama-style models.",
+                COMET_ACCESS(model.bias)),
+        boolean("model.learned_position_embeddings", G::model, "Learned position embeddings",
+                "A learned table of position embeddings (GPT); off for rotary embeddings (RoPE).",
+                COMET_ACCESS(model.learned_position_embeddings)),
+    };
+}
+
+std::vector<FieldSpec> training_fields() {
+    return {
+        integer("training.global_batch", G::training, "Global batch", " sequences",
+                "Sequences per iteration over all data-parallel replicas. Must be a multiple of "
+                "dp × microbatch; larger batches shrink the pipeline bubble.", adaptive,
+                COMET_ACCESS(training.global_batch)),
+        choice("training.precision", G::training, "Precision",
+               "Number format of GEMMs and activations. FP8 runs at the FP8 tensor peak and needs a "
+               "node that has one.", {"FP16", "BF16", "FP8"}, COMET_ACCESS(training.precision)),
+        choice("training.optimizer", G::training, "Optimizer",
+               "Adam keeps two fp32 moments per parameter; SGD needs less optimizer memory and a "
+               "lighter step.", {"Adam", "SGD"}, COMET_ACCESS(training.optimizer)),
+        choice("training.grad_reduce", G::training, "Gradient reduction",
+               "Data type of the data-parallel gradient reduction; BF16 halves its traffic.",
+               {"FP32", "BF16"}, COMET_ACCESS(training.grad_reduce)),
+        choice("training.attention", G::training, "Attention kernel",
+               "A fused (FlashAttention-style) kernel does not store the attention scores, saving "
+               "activation memory and HBM traffic.", {"Unfused", "Fused (FlashAttention)"},
+               COMET_ACCESS(training.attention)),
+        boolean("training.dropout", G::training, "Dropout",
+                "Attention and hidden dropout; their masks cost activation memory and traffic.",
+                COMET_ACCESS(training.dropout)),
+    };
+}
+
+std::vector<FieldSpec> strategy_fields() {
+    return {
+        integer("strategy.tp", G::strategy, "Tensor parallel (tp)", "",
+                "Accelerators that split every layer's matrices. Must divide the heads, KV heads and "
+                "MLP width; its collectives are fast while tp fits in the scale-up domain.", 1,
+                COMET_ACCESS(strategy.tp)),
+        integer("strategy.pp", G::strategy, "Pipeline parallel (pp)", "",
+                "Pipeline stages the layers are split into: less memory per accelerator, a larger "
+                "pipeline bubble.", 1, COMET_ACCESS(strategy.pp)),
+        integer("strategy.dp", G::strategy, "Data parallel (dp)", "",
+                "Model replicas, each taking a share of the global batch; their gradients are reduced "
+                "every iteration.", 1, COMET_ACCESS(strategy.dp)),
+        integer("strategy.microbatch", G::strategy, "Microbatch size", "",
+                "Sequences per microbatch. Smaller microbatches shrink the pipeline bubble but make "
+                "GEMMs less efficient.", 1, COMET_ACCESS(strategy.microbatch)),
+        integer("strategy.interleave", G::strategy, "Interleaving", "",
+                "Virtual pipeline stages per rank (interleaved schedule): a smaller bubble for more "
+                "pipeline messages. pp × interleaving must divide the layers.", 1,
+                COMET_ACCESS(strategy.interleave)),
+        choice("strategy.recompute", G::strategy, "Recompute",
+               "Activation recomputation: selective recomputes the attention core, full recomputes "
+               "each layer's forward pass during backward. Trades compute for activation memory.",
+               {"None", "Selective", "Full"}, COMET_ACCESS(strategy.recompute)),
+        boolean("strategy.sequence_parallel", G::strategy, "Sequence parallelism",
+                "Split norms and dropout along the sequence across the tensor-parallel ranks, dividing "
+                "their activation memory by tp. Needs tp to divide the sequence length.",
+                COMET_ACCESS(strategy.sequence_parallel)),
+        choice("strategy.zero_stage", G::strategy, "ZeRO stage",
+               "Shard optimizer states (1), also gradients (2), also weights (3) across the "
+               "data-parallel ranks: less memory, more data-parallel traffic.",
+               {"0 (off)", "1 (optimizer states)", "2 (+ gradients)", "3 (+ weights)"},
+               COMET_ACCESS(strategy.zero_stage)),
+        boolean("strategy.offload_optimizer", G::strategy, "Offload optimizer states",
+                "Keep optimizer states in the expanded memory tier. Needs an expanded tier.",
+                COMET_ACCESS(strategy.offload_optimizer)),
+        boolean("strategy.offload_weights", G::strategy, "Offload weights",
+                "Keep weights in the expanded memory tier and fetch each layer's weights when needed. "
+                "Needs an expanded tier.", COMET_ACCESS(strategy.offload_weights)),
+        boolean("strategy.offload_activations", G::strategy, "Offload activations",
+                "Move stored activations to the expanded memory tier between forward and backward. "
+                "Needs an expanded tier.", COMET_ACCESS(strategy.offload_activations)),
+        boolean("strategy.dp_overlap", G::strategy, "Overlap DP reduction",
+                "Overlap the data-parallel gradient reduction with the backward pass; only what does "
+                "not fit behind compute is exposed.", COMET_ACCESS(strategy.dp_overlap)),
+        boolean("strategy.tp_overlap", G::strategy, "Overlap TP communication",
+                "Overlap tensor-parallel collectives with the GEMMs that produce or consume them.",
+                COMET_ACCESS(strategy.tp_overlap)),
+        boolean("strategy.pp_scatter_gather", G::strategy, "Pipeline scatter/gather",
+                "Split each pipeline message across the tensor-parallel ranks' links and gather it on "
+                "the next stage (Megatron-LM).", COMET_ACCESS(strategy.pp_scatter_gather)),
+    };
+}
+
+#undef COMET_ACCESS
+
+const std::vector<FieldSpec>& table() {
+    static const std::vector<FieldSpec> fields = [] {
+        std::vector<FieldSpec> all = node_fields();
+        for (auto* part : {model_fields, training_fields, strategy_fields})
+            for (FieldSpec& f : part()) all.push_back(std::move(f));
+        return all;
+    }();
+    return fields;
+}
+
+constexpr std::array groups{G::node_compute, G::expanded_memory, G::scale_up, G::scale_out,
+                            G::cluster,      G::model,           G::training, G::strategy};
+
+}  // namespace
+
+std::span<const FieldSpec> all_fields() { return table(); }
+
+std::span<const FieldGroup> all_groups() { return groups; }
+
+QString group_title(FieldGroup g) {
+    switch (g) {
+    case G::node_compute: return tr("Node compute & HBM");
+    case G::expanded_memory: return tr("Expanded memory");
+    case G::scale_up: return tr("Scale-up network");
+    case G::scale_out: return tr("Scale-out network");
+    case G::cluster: return tr("Cluster");
+    case G::model: return tr("Model");
+    case G::training: return tr("Training");
+    case G::strategy: return tr("Strategy");
+    }
+    return {};
+}
+
+const FieldSpec* find_field(const QString& path) {
+    for (const FieldSpec& f : table())
+        if (path == QLatin1String(f.path)) return &f;
+    return nullptr;
+}
+
+const FieldRule* rule_for(const QString& path) {
+    for (const FieldRule& r : field_rules())
+        if (path == QLatin1String(r.path)) return &r;
+    return nullptr;
+}
+
+QStringList fields_behind(Infeasible reason, const Config& c) {
+    switch (reason) {
+    case Infeasible::tp_heads:
+    case Infeasible::tp_kv_heads:
+    case Infeasible::tp_ffn: return {QStringLiteral("strategy.tp")};
+    case Infeasible::sequence_parallel_seq:
+        return {QStringLiteral("strategy.tp"), QStringLiteral("strategy.sequence_parallel")};
+    case Infeasible::pp_layers: return {QStringLiteral("strategy.pp"), QStringLiteral("strategy.interleave")};
+    case Infeasible::batch_split: return {QStringLiteral("strategy.dp"), QStringLiteral("strategy.microbatch")};
+    case Infeasible::too_many_accelerators:
+        return {QStringLiteral("strategy.tp"), QStringLiteral("strategy.pp"), QStringLiteral("strategy.dp")};
+    case Infeasible::interleave_needs_pp:
+    case Infeasible::interleave_microbatches: return {QStringLiteral("strategy.interleave")};
+    case Infeasible::fp8_unsupported: return {QStringLiteral("training.precision")};
+    case Infeasible::offload_without_tier: {
+        QStringList out;
+        if (c.strategy.offload_optimizer) out << QStringLiteral("strategy.offload_optimizer");
+        if (c.strategy.offload_weights) out << QStringLiteral("strategy.offload_weights");
+        if (c.strategy.offload_activations) out << QStringLiteral("strategy.offload_activations");
+        return out;
+    }
+    default: return {};
+    }
+}
+
+}  // namespace comet::ui

@@ -1,0 +1,582 @@
+#include "forms/parameter_panel.hpp"
+
+#include <QCheckBox>
+#include <QCoreApplication>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QFrame>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QStyle>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "comet/evaluate.hpp"
+#include "comet/report.hpp"
+#include "comet/workload.hpp"
+#include "common/scenario_document.hpp"
+#include "forms/field_table.hpp"
+
+namespace comet::ui {
+
+namespace {
+
+// Undo merge ids: base + field index, so that spin-box steps on one field merge into one step.
+constexpr int merge_base = 0x464f0000;
+constexpr const char* mark_property = "cometMark";
+const QColor error_color(0xc6, 0x28, 0x28);
+const QColor hint_color(0xa8, 0x62, 0x00);
+
+// The mark is a frame laid over the editor rather than a border on the editor itself: a
+// style-sheet border makes Qt draw the whole spin box or combo box, losing its native look.
+const char* const style_sheet = R"(
+QFrame#markFrame[cometMark="error"] { border: 2px solid #d32f2f; border-radius: 4px; }
+QFrame#markFrame[cometMark="hint"] { border: 2px solid #f0a000; border-radius: 4px; }
+)";
+const QString mark_frame_name = QStringLiteral("markFrame");
+
+QFrame* mark_frame_of(QWidget* editor) {
+    return editor->findChild<QFrame*>(mark_frame_name, Qt::FindDirectChildrenOnly);
+}
+
+// Check boxes span the row: frame the box and its text only.
+void place_mark_frame(QWidget* editor) {
+    QFrame* frame = mark_frame_of(editor);
+    if (!frame) return;
+    QRect r = editor->rect();
+    if (qobject_cast<QCheckBox*>(editor)) r.setWidth(std::min(r.width(), editor->sizeHint().width() + 6));
+    frame->setGeometry(r);
+    frame->raise();
+}
+
+// Reals without trailing zeros ("2039 GB/s", "0.9") while keeping `decimals` digits of precision.
+class RealSpinBox : public QDoubleSpinBox {
+public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+
+    [[nodiscard]] QString textFromValue(double value) const override {
+        QLocale l = locale();
+        l.setNumberOptions(QLocale::OmitGroupSeparator);
+        QString text = l.toString(value, 'f', decimals());
+        const QString point = l.decimalPoint();
+        if (text.contains(point)) {
+            while (text.endsWith(u'0')) text.chop(1);
+            if (text.endsWith(point)) text.chop(point.size());
+        }
+        return text;
+    }
+};
+
+QString escape_ampersands(QString text) { return text.replace(u'&', QStringLiteral("&&")); }
+
+// `text` with a mnemonic on a letter not yet used in its group, preferring the starts of words.
+QString with_mnemonic(const QString& text, QString& used) {
+    auto pick = [&](bool word_start) {
+        for (qsizetype i = 0; i < text.size(); ++i) {
+            const QChar c = text[i].toLower();
+            if (!c.isLetter() || used.contains(c)) continue;
+            if (word_start && i > 0 && text[i - 1].isLetterOrNumber()) continue;
+            return i;
+        }
+        return qsizetype(-1);
+    };
+    qsizetype at = pick(true);
+    if (at < 0) at = pick(false);
+    if (at >= 0) used += text[at].toLower();
+    QString out;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (i == at) out += u'&';
+        out += text[i] == u'&' ? QStringLiteral("&&") : QString(text[i]);
+    }
+    return out;
+}
+
+QString paragraph(const QString& text, const QColor& color = {}, bool bold = false) {
+    QString html = text.toHtmlEscaped().replace(u'\n', QStringLiteral("<br>"));
+    if (bold) html = QStringLiteral("<b>") + html + QStringLiteral("</b>");
+    if (!color.isValid()) return QStringLiteral("<p>") + html + QStringLiteral("</p>");
+    return QStringLiteral("<p style=\"color:%1\">%2</p>").arg(color.name(), html);
+}
+
+QColor mark_color(ParameterPanel::Mark m) { return m == ParameterPanel::Mark::error ? error_color : hint_color; }
+
+// What the knob means, its key path and range, and above them the current error or hint.
+QString tooltip_html(const FieldSpec& f, ParameterPanel::Mark mark, const QString& message) {
+    QString html;
+    if (mark != ParameterPanel::Mark::none) html += paragraph(message, mark_color(mark), true);
+    html += paragraph(f.tooltip);
+    QString key = QString::fromLatin1(f.path);
+    if (const FieldRule* rule = rule_for(key)) key += QStringLiteral(" must be ") + QString::fromUtf8(rule->allowed);
+    html += paragraph(key, QColor(Qt::gray));
+    return html;
+}
+
+void add_mark(std::vector<ParameterPanel::MarkText>& marks, int index, ParameterPanel::Mark mark,
+              const QString& text) {
+    if (index < 0) return;
+    auto& m = marks[static_cast<std::size_t>(index)];
+    if (mark > m.mark) {
+        m = {mark, text};
+    } else if (mark == m.mark && !m.message.contains(text)) {
+        m.message += u'\n' + text;
+    }
+}
+
+void add_mark_frame(QWidget* editor) {
+    auto* frame = new QFrame(editor);
+    frame->setObjectName(mark_frame_name);
+    frame->setAttribute(Qt::WA_TransparentForMouseEvents);
+    frame->setFocusPolicy(Qt::NoFocus);
+    frame->hide();
+}
+
+void shrinkable(QComboBox* combo) {
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(8);
+}
+
+void repolish(QWidget* w) {
+    w->style()->unpolish(w);
+    w->style()->polish(w);
+    w->update();
+}
+
+template <class Box>
+void configure_spin_box(Box* s, const FieldSpec& f) {
+    s->setSuffix(f.unit);
+    s->setKeyboardTracking(false);  // one edit per Enter or focus change, not per keystroke
+    s->setAccelerated(true);
+    s->setFocusPolicy(Qt::StrongFocus);
+    s->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    if (!f.zero_text.isEmpty() && s->minimum() == 0) s->setSpecialValueText(f.zero_text);
+    if (f.step > 0)
+        s->setSingleStep(static_cast<decltype(s->singleStep())>(f.step));
+    else
+        s->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+}
+
+// True when every field under `prefix` ("node.") reads the same from both configurations.
+bool same_fields(const Config& a, const Config& b, const char* prefix) {
+    return std::all_of(all_fields().begin(), all_fields().end(), [&](const FieldSpec& f) {
+        return !QLatin1String(f.path).startsWith(QLatin1String(prefix)) || f.get(a) == f.get(b);
+    });
+}
+
+QAbstractScrollArea* enclosing_scroll_area(QWidget* w) {
+    for (QWidget* p = w->parentWidget(); p; p = p->parentWidget())
+        if (auto* area = qobject_cast<QAbstractScrollArea*>(p)) return area;
+    return nullptr;
+}
+
+QString rich_tooltip(const std::string& text) { return paragraph(QString::fromStdString(text)); }
+
+}  // namespace
+
+ParameterPanel::ParameterPanel(ScenarioDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
+    setObjectName(QStringLiteral("ParameterPanel"));
+    setStyleSheet(QString::fromLatin1(style_sheet));
+    column_ = new QVBoxLayout(this);
+    buildGroups(column_);
+    column_->addStretch(1);
+    setCompact(false);
+    alignLabels();
+    connect(doc_, &ScenarioDocument::changed, this, &ParameterPanel::refresh);
+    refresh();
+}
+
+// ---- construction ----------------------------------------------------------------------------
+
+void ParameterPanel::buildGroups(QVBoxLayout* column) {
+    const auto fields = all_fields();
+    editors_.resize(fields.size());
+    std::vector<QWidget*> chain;  // tab order = form order
+    for (const FieldGroup g : all_groups()) {
+        const int gi = static_cast<int>(groups_.size());
+        groups_.push_back(makeGroup(g));
+        column->addWidget(groups_.back().box);
+        QString used;  // mnemonic letters taken in this group
+        QComboBox* picker = g == FieldGroup::node_compute ? makeNodePicker()
+                            : g == FieldGroup::model      ? makeModelPicker()
+                                                          : nullptr;
+        if (picker) {
+            addRow(gi, tr("Preset"), picker, used);
+            chain.push_back(picker);
+        }
+        for (std::size_t i = 0; i < fields.size(); ++i) {
+            if (fields[i].group != g) continue;
+            QWidget* w = makeEditor(fields[i], static_cast<int>(i));
+            editors_[i] = Editor{&fields[i], w, gi, Mark::none, {}};
+            addRow(gi, fields[i].label, w, used);
+            chain.push_back(w);
+        }
+    }
+    for (std::size_t i = 1; i < chain.size(); ++i) QWidget::setTabOrder(chain[i - 1], chain[i]);
+}
+
+ParameterPanel::Group ParameterPanel::makeGroup(FieldGroup g) {
+    auto* box = new QGroupBox(escape_ampersands(group_title(g)), this);
+    auto* layout = new QVBoxLayout(box);
+    auto* form = new QFormLayout;
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    layout->addLayout(form);
+    auto* status = new QLabel(box);
+    status->setObjectName(QStringLiteral("status"));
+    status->setWordWrap(true);
+    status->setTextFormat(Qt::RichText);
+    status->hide();
+    layout->addWidget(status);
+    return {box, form, status};
+}
+
+void ParameterPanel::addRow(int group, const QString& label, QWidget* editor, QString& used_letters) {
+    QFormLayout* form = groups_[static_cast<std::size_t>(group)].form;
+    if (auto* check = qobject_cast<QCheckBox*>(editor)) {
+        check->setText(with_mnemonic(label, used_letters));
+        form->addRow(check);
+        return;
+    }
+    auto* text = new QLabel(with_mnemonic(label, used_letters));
+    text->setBuddy(editor);
+    text->setToolTip(editor->toolTip());
+    form->addRow(text, editor);
+    labels_.push_back(text);
+}
+
+// One label width for all groups, so that the fields of every group line up.
+void ParameterPanel::alignLabels() {
+    int width = 0;
+    for (QLabel* l : labels_) {
+        l->setMinimumWidth(0);
+        width = std::max(width, l->sizeHint().width());
+    }
+    for (QLabel* l : labels_) l->setMinimumWidth(width);
+}
+
+void ParameterPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) alignLabels();
+}
+
+QWidget* ParameterPanel::makeEditor(const FieldSpec& f, int index) {
+    QWidget* w = nullptr;
+    switch (f.kind) {
+    case FieldKind::integer:
+    case FieldKind::real: w = makeSpinBox(f, index); break;
+    case FieldKind::boolean: {
+        auto* check = new QCheckBox;
+        check->installEventFilter(this);  // for the mark frame's geometry
+        connect(check, &QCheckBox::toggled, this, [this, index] { onEdited(index); });
+        w = check;
+        break;
+    }
+    case FieldKind::choice: {
+        auto* combo = new QComboBox;
+        combo->addItems(f.choices);
+        shrinkable(combo);
+        combo->setFocusPolicy(Qt::StrongFocus);
+        combo->installEventFilter(this);
+        connect(combo, &QComboBox::currentIndexChanged, this, [this, index] { onEdited(index); });
+        w = combo;
+        break;
+    }
+    }
+    w->setObjectName(QString::fromLatin1(f.path));
+    w->setToolTip(tooltip_html(f, Mark::none, {}));
+    add_mark_frame(w);
+    return w;
+}
+
+QWidget* ParameterPanel::makeSpinBox(const FieldSpec& f, int index) {
+    const FieldRule* rule = rule_for(QString::fromLatin1(f.path));
+    const double lo = rule ? rule->min : 0;
+    const double hi = rule ? rule->max : 1e9;
+    QAbstractSpinBox* box = nullptr;
+    if (f.kind == FieldKind::integer) {
+        auto* s = new QSpinBox;
+        s->setRange(static_cast<int>(lo), static_cast<int>(hi));
+        configure_spin_box(s, f);
+        connect(s, &QSpinBox::valueChanged, this, [this, index] { onEdited(index); });
+        box = s;
+    } else {
+        auto* s = new RealSpinBox;
+        s->setDecimals(f.decimals);
+        s->setRange(lo, hi);  // an exclusive minimum stays enterable so check_config() can explain it
+        configure_spin_box(s, f);
+        connect(s, &QDoubleSpinBox::valueChanged, this, [this, index] { onEdited(index); });
+        box = s;
+    }
+    box->installEventFilter(this);
+    return box;
+}
+
+QComboBox* ParameterPanel::makeNodePicker() {
+    std::vector<std::string> errors;
+    node_presets_ = load_node_presets(errors);
+    for (const std::string& e : errors) qWarning("%s", e.c_str());
+    node_picker_ = new QComboBox;
+    node_picker_->setObjectName(QStringLiteral("nodePresetPicker"));
+    shrinkable(node_picker_);
+    node_picker_->addItem(tr("Node preset…"));
+    for (const NodePreset& p : node_presets_) {
+        node_picker_->addItem(QString::fromStdString(p.info.name));
+        node_picker_->setItemData(node_picker_->count() - 1, rich_tooltip(p.info.source), Qt::ToolTipRole);
+    }
+    connect(node_picker_, &QComboBox::currentIndexChanged, this, &ParameterPanel::pickNodePreset);
+    return node_picker_;
+}
+
+QComboBox* ParameterPanel::makeModelPicker() {
+    std::vector<std::string> errors;
+    model_presets_ = load_model_presets(errors);
+    for (const std::string& e : errors) qWarning("%s", e.c_str());
+    std::stable_sort(model_presets_.begin(), model_presets_.end(), [](const ModelPreset& a, const ModelPreset& b) {
+        return total_parameters(a.model) < total_parameters(b.model);
+    });
+    model_picker_ = new QComboBox;
+    model_picker_->setObjectName(QStringLiteral("modelPresetPicker"));
+    shrinkable(model_picker_);
+    model_picker_->addItem(tr("Model preset…"));
+    for (const ModelPreset& p : model_presets_) {
+        model_picker_->addItem(QString::fromStdString(p.info.name));
+        model_picker_->setItemData(model_picker_->count() - 1, rich_tooltip(p.info.source), Qt::ToolTipRole);
+    }
+    connect(model_picker_, &QComboBox::currentIndexChanged, this, &ParameterPanel::pickModelPreset);
+    return model_picker_;
+}
+
+void ParameterPanel::setCompact(bool compact) {
+    compact_ = compact;
+    column_->setSpacing(compact ? 4 : 10);
+    column_->setContentsMargins(compact ? 2 : 6, compact ? 2 : 6, compact ? 2 : 6, compact ? 2 : 6);
+    for (const Group& g : groups_) {
+        g.form->setVerticalSpacing(compact ? 2 : -1);
+        g.box->layout()->setContentsMargins(compact ? 4 : 9, compact ? 4 : 9, compact ? 4 : 9, compact ? 4 : 9);
+    }
+}
+
+// ---- lookup ----------------------------------------------------------------------------------
+
+int ParameterPanel::indexOf(const QString& path) const {
+    for (std::size_t i = 0; i < editors_.size(); ++i)
+        if (path == QLatin1String(editors_[i].field->path)) return static_cast<int>(i);
+    return -1;
+}
+
+QWidget* ParameterPanel::editorFor(const QString& path) const {
+    const int i = indexOf(path);
+    return i < 0 ? nullptr : editors_[static_cast<std::size_t>(i)].widget;
+}
+
+ParameterPanel::Mark ParameterPanel::markOf(const QString& path) const {
+    const int i = indexOf(path);
+    return i < 0 ? Mark::none : editors_[static_cast<std::size_t>(i)].mark;
+}
+
+QString ParameterPanel::markMessage(const QString& path) const {
+    const int i = indexOf(path);
+    return i < 0 ? QString() : editors_[static_cast<std::size_t>(i)].message;
+}
+
+void ParameterPanel::focusField(const QString& path) {
+    QWidget* w = editorFor(path);
+    if (!w) return;
+    if (auto* area = qobject_cast<QScrollArea*>(enclosing_scroll_area(this))) area->ensureWidgetVisible(w);
+    w->setFocus(Qt::OtherFocusReason);
+    if (auto* spin = qobject_cast<QAbstractSpinBox*>(w)) spin->selectAll();
+}
+
+bool ParameterPanel::eventFilter(QObject* watched, QEvent* event) {
+    auto* w = qobject_cast<QWidget*>(watched);
+    if (w && event->type() == QEvent::Resize) place_mark_frame(w);
+    // A wheel turned to scroll the form must not change the value that passes under the mouse:
+    // unfocused editors hand it to the enclosing scroll area.
+    if (w && event->type() == QEvent::Wheel && !w->hasFocus()) {
+        if (QAbstractScrollArea* area = enclosing_scroll_area(this)) {
+            const auto* wheel = static_cast<QWheelEvent*>(event);
+            QWidget* viewport = area->viewport();
+            QWheelEvent forwarded(w->mapTo(viewport, wheel->position()), wheel->globalPosition(),
+                                  wheel->pixelDelta(), wheel->angleDelta(), wheel->buttons(), wheel->modifiers(),
+                                  wheel->phase(), wheel->inverted(), wheel->source());
+            QCoreApplication::sendEvent(viewport, &forwarded);
+            event->accept();
+        } else {
+            event->ignore();  // propagates to the parents
+        }
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+// ---- values ----------------------------------------------------------------------------------
+
+double ParameterPanel::valueOf(int index) const {
+    const Editor& e = editors_[static_cast<std::size_t>(index)];
+    switch (e.field->kind) {
+    case FieldKind::integer: return static_cast<QSpinBox*>(e.widget)->value();
+    case FieldKind::real: return static_cast<QDoubleSpinBox*>(e.widget)->value();
+    case FieldKind::boolean: return static_cast<QCheckBox*>(e.widget)->isChecked() ? 1 : 0;
+    case FieldKind::choice: return static_cast<QComboBox*>(e.widget)->currentIndex();
+    }
+    return 0;
+}
+
+void ParameterPanel::showValue(int index, double value) {
+    const Editor& e = editors_[static_cast<std::size_t>(index)];
+    const QSignalBlocker block(e.widget);
+    switch (e.field->kind) {
+    case FieldKind::integer:
+        static_cast<QSpinBox*>(e.widget)->setValue(static_cast<int>(std::clamp(value, -2e9, 2e9)));
+        break;
+    case FieldKind::real: static_cast<QDoubleSpinBox*>(e.widget)->setValue(value); break;
+    case FieldKind::boolean: static_cast<QCheckBox*>(e.widget)->setChecked(value != 0); break;
+    case FieldKind::choice: static_cast<QComboBox*>(e.widget)->setCurrentIndex(static_cast<int>(value)); break;
+    }
+}
+
+void ParameterPanel::refresh() {
+    const Config& c = doc_->config();
+    for (std::size_t i = 0; i < editors_.size(); ++i) showValue(static_cast<int>(i), editors_[i].field->get(c));
+    refreshPresetPickers();
+    setMarks(marksFor(c));
+}
+
+void ParameterPanel::refreshPresetPickers() {
+    const Config& c = doc_->config();
+    auto select = [](QComboBox* picker, int item, const QString& tooltip) {
+        const QSignalBlocker block(picker);
+        picker->setCurrentIndex(item);
+        picker->setToolTip(item > 0 ? picker->itemData(item, Qt::ToolTipRole).toString() : tooltip);
+    };
+    int node_item = 0;
+    for (std::size_t i = 0; i < node_presets_.size() && node_item == 0; ++i) {
+        Config preset = c;
+        preset.node = node_presets_[i].node;
+        if (same_fields(c, preset, "node.")) node_item = static_cast<int>(i) + 1;
+    }
+    select(node_picker_, node_item, tr("Replaces every node field with a preset's. No preset matches the current node."));
+    int model_item = 0;
+    for (std::size_t i = 0; i < model_presets_.size() && model_item == 0; ++i) {
+        Config preset = c;
+        preset.model = model_presets_[i].model;
+        if (same_fields(c, preset, "model.")) model_item = static_cast<int>(i) + 1;
+    }
+    select(model_picker_, model_item, tr("Replaces every model field with a preset's. No preset matches the current model."));
+}
+
+// ---- edits -----------------------------------------------------------------------------------
+
+void ParameterPanel::onEdited(int index) {
+    const FieldSpec& f = *editors_[static_cast<std::size_t>(index)].field;
+    Config candidate = doc_->config();
+    const double value = valueOf(index);
+    if (value == f.get(candidate)) {  // back to the document's value, e.g. after a rejected entry
+        refresh();
+        return;
+    }
+    f.set(candidate, value);
+    const std::vector<FieldError> errors = check_config(candidate);
+    if (!errors.empty()) {
+        rejectEdit(index, errors);
+        return;
+    }
+    doc_->setConfig(candidate, tr("Change %1").arg(f.label), merge_base + index);
+}
+
+void ParameterPanel::rejectEdit(int index, const std::vector<FieldError>& errors) {
+    // Only the rejected entry differs from the document; every other editor shows its value.
+    const Config& c = doc_->config();
+    for (std::size_t j = 0; j < editors_.size(); ++j)
+        if (static_cast<int>(j) != index) showValue(static_cast<int>(j), editors_[j].field->get(c));
+    std::vector<MarkText> marks = marksFor(c);
+    QStringList texts;
+    for (const FieldError& e : errors) {
+        const QString text = QString::fromStdString(e.message());
+        texts << text;
+        add_mark(marks, indexOf(QString::fromStdString(e.path)), Mark::error, text);
+    }
+    // The edited field says why even when the rule names another one (capacity below reserve).
+    add_mark(marks, index, Mark::error, texts.join(u'\n'));
+    setMarks(marks);
+    Q_EMIT editRejected(QString::fromLatin1(editors_[static_cast<std::size_t>(index)].field->path),
+                        texts.join(u'\n'));
+}
+
+void ParameterPanel::pickNodePreset(int item) {
+    if (item <= 0 || item > static_cast<int>(node_presets_.size())) return;
+    const NodePreset& p = node_presets_[static_cast<std::size_t>(item - 1)];
+    Scenario s = doc_->scenario();
+    s.config.node = p.node;
+    s.node_info = p.info;
+    doc_->setScenario(s, tr("Use node preset %1").arg(QString::fromStdString(p.info.name)));
+}
+
+void ParameterPanel::pickModelPreset(int item) {
+    if (item <= 0 || item > static_cast<int>(model_presets_.size())) return;
+    const ModelPreset& p = model_presets_[static_cast<std::size_t>(item - 1)];
+    Scenario s = doc_->scenario();
+    s.config.model = p.model;
+    s.model_info = p.info;
+    doc_->setScenario(s, tr("Use model preset %1").arg(QString::fromStdString(p.info.name)));
+}
+
+// ---- marks -----------------------------------------------------------------------------------
+
+std::vector<ParameterPanel::MarkText> ParameterPanel::marksFor(const Config& c) const {
+    std::vector<MarkText> marks(editors_.size());
+    const std::vector<FieldError> errors = check_config(c);
+    for (const FieldError& e : errors)
+        add_mark(marks, indexOf(QString::fromStdString(e.path)), Mark::error, QString::fromStdString(e.message()));
+    if (!errors.empty()) return marks;
+    const Result r = evaluate(c);
+    if (r.feasible) return marks;
+    const QString why = QString::fromStdString(explain(r));
+    for (const QString& path : fields_behind(r.reason, c)) add_mark(marks, indexOf(path), Mark::hint, why);
+    return marks;
+}
+
+void ParameterPanel::setMarks(const std::vector<MarkText>& marks) {
+    for (std::size_t i = 0; i < editors_.size(); ++i) {
+        Editor& e = editors_[i];
+        if (e.mark == marks[i].mark && e.message == marks[i].message) continue;
+        e.mark = marks[i].mark;
+        e.message = marks[i].message;
+        showMark(e);
+    }
+    for (std::size_t g = 0; g < groups_.size(); ++g) showGroupStatus(static_cast<int>(g));
+}
+
+void ParameterPanel::showMark(Editor& e) {
+    const char* name = e.mark == Mark::error ? "error" : e.mark == Mark::hint ? "hint" : "";
+    e.widget->setProperty(mark_property, QString::fromLatin1(name));
+    QFrame* frame = mark_frame_of(e.widget);
+    frame->setProperty(mark_property, QString::fromLatin1(name));
+    repolish(frame);
+    place_mark_frame(e.widget);
+    frame->setVisible(e.mark != Mark::none);
+    e.widget->setToolTip(tooltip_html(*e.field, e.mark, e.message));
+}
+
+void ParameterPanel::showGroupStatus(int group) {
+    QStringList seen;
+    QString html;
+    for (const Mark mark : {Mark::error, Mark::hint}) {
+        for (const Editor& e : editors_) {
+            if (e.group != group || e.mark != mark || seen.contains(e.message)) continue;
+            seen << e.message;
+            html += paragraph(e.message, mark_color(mark));
+        }
+    }
+    QLabel* status = groups_[static_cast<std::size_t>(group)].status;
+    status->setText(html);
+    status->setVisible(!html.isEmpty());
+}
+
+}  // namespace comet::ui

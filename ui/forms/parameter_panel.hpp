@@ -1,0 +1,114 @@
+#pragma once
+// The parameter forms: one group box per part of the configuration (node, networks, cluster,
+// model, training, strategy), built from field_table.hpp. Every valid edit becomes an undoable
+// ScenarioDocument::setConfig(); an edit that check_config() rejects is marked on its field and
+// not applied; a structurally infeasible configuration (tp does not divide the heads, ...) is
+// applied and hinted on the strategy fields behind it. The panel has no scroll area of its
+// own: put it in one.
+
+#include <QWidget>
+#include <vector>
+
+#include "comet/check.hpp"
+#include "comet/presets.hpp"
+
+class QComboBox;
+class QFormLayout;
+class QGroupBox;
+class QLabel;
+class QVBoxLayout;
+
+namespace comet::ui {
+
+class ScenarioDocument;
+struct FieldSpec;
+enum class FieldGroup;
+
+class ParameterPanel : public QWidget {
+    Q_OBJECT
+public:
+    enum class Mark { none, hint, error };
+    struct MarkText {
+        Mark mark = Mark::none;
+        QString message;
+    };
+
+    // `doc` must outlive the panel.
+    explicit ParameterPanel(ScenarioDocument* doc, QWidget* parent = nullptr);
+
+    // The editor of a key path ("node.hbm_bandwidth_gbps"): a QSpinBox, QDoubleSpinBox,
+    // QCheckBox or QComboBox; nullptr for an unknown path.
+    [[nodiscard]] QWidget* editorFor(const QString& path) const;
+    // Scrolls the field into view (in the enclosing scroll area) and gives it the focus.
+    void focusField(const QString& path);
+
+    // What is shown on a field: an error (edit rejected), a hint (structural infeasibility), or none.
+    [[nodiscard]] Mark markOf(const QString& path) const;
+    [[nodiscard]] QString markMessage(const QString& path) const;
+
+    [[nodiscard]] QComboBox* nodePresetPicker() const noexcept { return node_picker_; }
+    [[nodiscard]] QComboBox* modelPresetPicker() const noexcept { return model_picker_; }
+
+    // Tighter spacing for small screens.
+    void setCompact(bool compact);
+    [[nodiscard]] bool isCompact() const noexcept { return compact_; }
+
+Q_SIGNALS:
+    // An edit was not applied; `message` says why (for a status bar).
+    void editRejected(const QString& path, const QString& message);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct Editor {
+        const FieldSpec* field = nullptr;
+        QWidget* widget = nullptr;
+        int group = 0;
+        Mark mark = Mark::none;
+        QString message;
+    };
+    struct Group {
+        QGroupBox* box = nullptr;
+        QFormLayout* form = nullptr;
+        QLabel* status = nullptr;
+    };
+
+    void buildGroups(QVBoxLayout* column);
+    Group makeGroup(FieldGroup g);
+    void addRow(int group, const QString& label, QWidget* editor, QString& used_letters);
+    QWidget* makeEditor(const FieldSpec& f, int index);
+    QWidget* makeSpinBox(const FieldSpec& f, int index);
+    void alignLabels();
+    QComboBox* makeNodePicker();
+    QComboBox* makeModelPicker();
+
+    [[nodiscard]] int indexOf(const QString& path) const;
+    [[nodiscard]] double valueOf(int index) const;
+    void showValue(int index, double value);
+    void refresh();
+    void refreshPresetPickers();
+    void onEdited(int index);
+    void rejectEdit(int index, const std::vector<FieldError>& errors);
+    void pickNodePreset(int item);
+    void pickModelPreset(int item);
+
+    [[nodiscard]] std::vector<MarkText> marksFor(const Config& c) const;
+    void setMarks(const std::vector<MarkText>& marks);
+    void showMark(Editor& e);
+    void showGroupStatus(int group);
+
+    ScenarioDocument* doc_;
+    std::vector<Editor> editors_;  // in all_fields() order
+    std::vector<Group> groups_;    // in all_groups() order
+    std::vector<QLabel*> labels_;  // row labels of every group
+    std::vector<NodePreset> node_presets_;
+    std::vector<ModelPreset> model_presets_;
+    QComboBox* node_picker_ = nullptr;
+    QComboBox* model_picker_ = nullptr;
+    QVBoxLayout* column_ = nullptr;
+    bool compact_ = false;
+};
+
+}  // namespace comet::ui

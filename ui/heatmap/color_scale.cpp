@@ -1,0 +1,141 @@
+#include "color_scale.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace comet::ui {
+namespace {
+
+struct Rgb {
+    int r, g, b;
+};
+
+// matplotlib's viridis (van der Walt and Smith, CC0) sampled at 33 evenly spaced points.
+constexpr std::array<Rgb, 33> viridis{{
+    {68, 1, 84},    {71, 13, 96},   {72, 24, 106},  {72, 35, 116},  {71, 45, 123},  {69, 55, 129},
+    {66, 64, 134},  {62, 73, 137},  {59, 82, 139},  {55, 91, 141},  {51, 99, 141},  {47, 107, 142},
+    {44, 114, 142}, {41, 122, 142}, {38, 130, 142}, {35, 137, 142}, {33, 145, 140}, {31, 151, 139},
+    {31, 159, 136}, {33, 166, 133}, {39, 173, 129}, {49, 181, 123}, {61, 188, 116}, {76, 194, 108},
+    {92, 200, 99},  {110, 206, 88}, {129, 211, 77}, {149, 216, 64}, {170, 220, 50}, {192, 223, 37},
+    {213, 226, 26}, {234, 229, 26}, {253, 231, 37},
+}};
+
+constexpr double log_threshold_decades = 1.5;
+
+double nice_step(double raw) {
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 2.5, 5.0})
+        if (m * mag >= raw * (1 - 1e-9)) return m * mag;
+    return 10 * mag;
+}
+
+double segment_distance(const QColor& c, const Rgb& a, const Rgb& b) {
+    const double d[3] = {double(b.r - a.r), double(b.g - a.g), double(b.b - a.b)};
+    const double p[3] = {c.red() - double(a.r), c.green() - double(a.g), c.blue() - double(a.b)};
+    const double len2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    const double t = len2 > 0 ? std::clamp((p[0] * d[0] + p[1] * d[1] + p[2] * d[2]) / len2, 0.0, 1.0) : 0.0;
+    double sum = 0;
+    for (int i = 0; i < 3; ++i) sum += (p[i] - t * d[i]) * (p[i] - t * d[i]);
+    return std::sqrt(sum);
+}
+
+}  // namespace
+
+ColorScale::ColorScale(std::span<const double> values, bool higher_is_better) : higher_is_better_(higher_is_better) {
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -lo;
+    for (double v : values) {
+        if (!std::isfinite(v)) continue;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    if (lo > hi) return;
+    empty_ = false;
+    min_ = lo;
+    max_ = hi;
+    log_ = lo > 0 && std::log10(hi / lo) > log_threshold_decades;
+}
+
+ColorScale::ColorScale(double min, double max, bool higher_is_better, bool log)
+    : min_(std::min(min, max)), max_(std::max(min, max)), log_(log && min > 0 && max > 0),
+      higher_is_better_(higher_is_better), empty_(!std::isfinite(min) || !std::isfinite(max)) {}
+
+double ColorScale::normalized(double v) const {
+    if (std::isnan(v) || empty_) return std::numeric_limits<double>::quiet_NaN();
+    if (!(max_ > min_)) return 0.5;
+    if (log_) {
+        if (!(v > 0)) return 0.0;
+        return std::clamp(std::log(v / min_) / std::log(max_ / min_), 0.0, 1.0);
+    }
+    return std::clamp((v - min_) / (max_ - min_), 0.0, 1.0);
+}
+
+QColor ColorScale::color(double v) const {
+    const double t = normalized(v);
+    if (std::isnan(t)) return {};
+    return color_at(t);
+}
+
+QColor ColorScale::color_at(double t) const { return palette(higher_is_better_ ? t : 1.0 - t); }
+
+QColor ColorScale::palette(double t) {
+    const double x = std::clamp(t, 0.0, 1.0) * static_cast<double>(viridis.size() - 1);
+    const auto i = std::min(static_cast<std::size_t>(x), viridis.size() - 2);
+    const double f = x - static_cast<double>(i);
+    const Rgb& a = viridis[i];
+    const Rgb& b = viridis[i + 1];
+    auto mix = [f](int p, int q) { return static_cast<int>(std::lround(p + (q - p) * f)); };
+    return QColor(mix(a.r, b.r), mix(a.g, b.g), mix(a.b, b.b));
+}
+
+double ColorScale::palette_distance(const QColor& c) {
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i + 1 < viridis.size(); ++i) best = std::min(best, segment_distance(c, viridis[i], viridis[i + 1]));
+    return best;
+}
+
+std::vector<double> ColorScale::ticks(int max_count) const {
+    if (empty_ || max_count < 1) return {};
+    if (!(max_ > min_) || max_count == 1) return {min_};
+    auto t = log_ ? log_ticks(max_count) : linear_ticks(max_count);
+    if (t.empty()) t = {min_, max_};  // a narrow log range with no round value inside
+    return t;
+}
+
+std::vector<double> ColorScale::linear_ticks(int max_count) const {
+    const double step = nice_step((max_ - min_) / std::max(1, max_count - 1));
+    std::vector<double> out;
+    const double first = std::ceil(min_ / step - 1e-9);
+    for (double k = first;; k += 1) {
+        double v = k * step;
+        if (v > max_ + step * 1e-9) break;
+        if (std::abs(v) < step * 1e-9) v = 0;
+        out.push_back(v);
+    }
+    return out;
+}
+
+std::vector<double> ColorScale::log_ticks(int max_count) const {
+    const int lo = static_cast<int>(std::floor(std::log10(min_)));
+    const int hi = static_cast<int>(std::ceil(std::log10(max_)));
+    auto collect = [&](std::span<const double> mantissas, int first, int decade_step) {
+        std::vector<double> out;
+        for (int e = first; e <= hi; e += decade_step)
+            for (double m : mantissas) {
+                const double v = m * std::pow(10.0, e);
+                if (v >= min_ * (1 - 1e-9) && v <= max_ * (1 + 1e-9)) out.push_back(v);
+            }
+        return out;
+    };
+    constexpr std::array<double, 3> one_two_five{1, 2, 5};
+    constexpr std::array<double, 1> one{1};
+    if (auto t = collect(one_two_five, lo, 1); static_cast<int>(t.size()) <= max_count) return t;
+    // Powers of ten from the first one inside the range (a log scale spans more than one decade).
+    const int first = static_cast<int>(std::ceil(std::log10(min_) - 1e-9));
+    for (int decade_step = 1;; ++decade_step)
+        if (auto t = collect(one, first, decade_step); static_cast<int>(t.size()) <= max_count) return t;
+}
+
+}  // namespace comet::ui

@@ -1,0 +1,236 @@
+#include "heatmap_data.hpp"
+
+#include <QStringList>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "comet/report.hpp"
+#include "comet/units.hpp"
+
+namespace comet::ui {
+namespace {
+
+QString capitalised(std::string_view text) {
+    QString s = QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+    if (!s.isEmpty()) s[0] = s[0].toUpper();
+    return s;
+}
+
+QString axis_line(Knob knob, double v) {
+    const KnobInfo& k = knob_info(knob);
+    QString line = capitalised(k.label) + QStringLiteral(": ") + format_axis_value(v);
+    if (!k.unit.empty()) line += QLatin1Char(' ') + QString::fromUtf8(k.unit.data(), static_cast<qsizetype>(k.unit.size()));
+    return line;
+}
+
+QString share_line(const QString& name, double s, double total) {
+    return name + QStringLiteral(": ") + format_seconds(s) + QStringLiteral(" (") +
+           QString::number(total > 0 ? 100.0 * s / total : 0.0, 'f', 1) + QStringLiteral(" %)");
+}
+
+void append_breakdown(QStringList& lines, const Result& r) {
+    const TimeBreakdown& t = r.time;
+    const double T = r.iteration_s;
+    lines << QStringLiteral("Iteration time: ") + format_seconds(T);
+    lines << share_line(QStringLiteral("  Compute"), t.compute_s, T);
+    lines << share_line(QStringLiteral("  Pipeline bubble"), t.bubble_s, T);
+    lines << share_line(QStringLiteral("  Exposed TP comm"), t.tp_comm_s, T);
+    lines << share_line(QStringLiteral("  Exposed PP comm"), t.pp_comm_s, T);
+    lines << share_line(QStringLiteral("  Exposed DP comm"), t.dp_comm_s, T);
+    lines << share_line(QStringLiteral("  Exposed memory"), t.memory_s, T);
+    lines << share_line(QStringLiteral("  Optimizer step"), t.optimizer_s, T);
+    lines << share_line(QStringLiteral("  Other"), t.other_s, T);
+}
+
+void append_hbm(QStringList& lines, const Result& r) {
+    if (!(r.hbm.capacity_bytes > 0) || !(r.hbm.used_bytes() > 0)) return;
+    lines << QStringLiteral("HBM: ") + QString::number(units::bytes_to_gib(r.hbm.used_bytes()), 'f', 1) +
+                 QStringLiteral(" of ") + QString::number(units::bytes_to_gib(r.hbm.capacity_bytes), 'f', 1) +
+                 QStringLiteral(" GiB per accelerator");
+}
+
+bool never_evaluated(const SweepResult& result, const SweepCell& cell) {
+    return result.cancelled && cell.evaluated == 0;
+}
+
+QString reason_of(const SweepResult& result, const SweepCell& cell) {
+    if (never_evaluated(result, cell)) return QStringLiteral("Not evaluated: the sweep was cancelled");
+    if (!cell.result.feasible) return QString::fromStdString(explain(cell.result));
+    return QStringLiteral("no result for this metric");
+}
+
+double cell_value(const SweepResult& result, const SweepCell& cell, Metric metric) {
+    if (never_evaluated(result, cell)) return std::numeric_limits<double>::quiet_NaN();
+    const double v = metric_value(cell.result, metric);
+    // A search that finds nothing fitting reports no footprint: 0 GiB would look like the best cell.
+    if (metric == Metric::hbm_use && !(cell.result.hbm.used_bytes() > 0)) return std::numeric_limits<double>::quiet_NaN();
+    return v;
+}
+
+// Axis values come from the spec: a cell a cancelled sweep never reached has none of its own.
+QStringList axis_lines(const SweepSpec& spec, double x, double y) {
+    QStringList lines{axis_line(spec.x.knob, x)};
+    if (spec.y) lines << axis_line(spec.y->knob, y);
+    return lines;
+}
+
+QString tooltip_of(const SweepSpec& spec, QStringList lines, const SweepCell& cell, const HeatmapCell& hc, Metric metric) {
+    const bool breakdown = hc.feasible && std::isfinite(hc.value);
+    // The breakdown starts with the iteration time: no need to repeat it.
+    if (std::isfinite(hc.value) && !(breakdown && metric == Metric::iteration_time))
+        lines << metric_info(metric).label + QStringLiteral(": ") + format_metric(hc.value, metric);
+    if (!breakdown) {
+        lines << QStringLiteral("Infeasible: ") + hc.reason;
+        if (spec.search && cell.evaluated > 0)
+            lines << QStringLiteral("Searched %1 strategies, none fits").arg(cell.evaluated);
+        else if (!spec.search)
+            lines << QStringLiteral("Strategy: ") + QString::fromStdString(format_strategy(cell.strategy));
+        append_hbm(lines, cell.result);
+        return lines.join(QLatin1Char('\n'));
+    }
+    lines << QStringLiteral("Strategy: ") + QString::fromStdString(format_strategy(cell.strategy));
+    append_breakdown(lines, cell.result);
+    append_hbm(lines, cell.result);
+    return lines.join(QLatin1Char('\n'));
+}
+
+HeatmapCell make_cell(const SweepSpec& spec, const SweepResult& result, const SweepCell& cell, Metric metric, QStringList axes) {
+    HeatmapCell hc;
+    hc.value = cell_value(result, cell, metric);
+    hc.feasible = cell.result.feasible && !never_evaluated(result, cell);
+    if (!hc.feasible || !std::isfinite(hc.value)) hc.reason = reason_of(result, cell);
+    if (never_evaluated(result, cell))
+        hc.tooltip = (axes << hc.reason).join(QLatin1Char('\n'));
+    else
+        hc.tooltip = tooltip_of(spec, std::move(axes), cell, hc, metric);
+    return hc;
+}
+
+std::vector<double> axis_values(const std::optional<Axis>& axis, int n) {
+    if (!axis) return std::vector<double>(static_cast<std::size_t>(n), 0.0);
+    std::vector<double> v = axis->values;
+    v.resize(static_cast<std::size_t>(n), std::numeric_limits<double>::quiet_NaN());
+    return v;
+}
+
+std::optional<CellIndex> best_cell(const HeatmapData& d) {
+    const bool higher = metric_info(d.metric).higher_is_better;
+    std::optional<CellIndex> best;
+    double best_value = 0;
+    for (int iy = 0; iy < d.ny; ++iy) {
+        for (int ix = 0; ix < d.nx; ++ix) {
+            const HeatmapCell& c = d.at(ix, iy);
+            if (!c.feasible || !std::isfinite(c.value)) continue;
+            if (!best || (higher ? c.value > best_value : c.value < best_value)) {
+                best = CellIndex{ix, iy};
+                best_value = c.value;
+            }
+        }
+    }
+    return best;
+}
+
+QString cell_position(const HeatmapData& d, CellIndex c) {
+    QString s = d.x_label + QLatin1Char(' ') + format_axis_value(d.x_values[static_cast<std::size_t>(c.ix)]);
+    if (d.ny > 1 || !d.y_label.isEmpty())
+        s += QStringLiteral(", ") + d.y_label + QLatin1Char(' ') + format_axis_value(d.y_values[static_cast<std::size_t>(c.iy)]);
+    return s;
+}
+
+QString grid_size(const HeatmapData& d) {
+    if (d.ny > 1) return QStringLiteral("%1 by %2 configurations").arg(d.nx).arg(d.ny);
+    return QStringLiteral("%1 configurations").arg(d.nx);
+}
+
+}  // namespace
+
+QString summarize(const HeatmapData& d) {
+    const MetricInfo& info = metric_info(d.metric);
+    QString by = d.x_label;
+    if (!d.y_label.isEmpty()) by += QStringLiteral(" and ") + d.y_label;
+    QString s = info.label + QStringLiteral(" by ") + by + QStringLiteral(": ") + grid_size(d);
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -lo;
+    int feasible = 0;
+    for (const HeatmapCell& c : d.cells) {
+        if (c.feasible && std::isfinite(c.value)) ++feasible;
+        if (!std::isfinite(c.value)) continue;
+        lo = std::min(lo, c.value);
+        hi = std::max(hi, c.value);
+    }
+    s += QStringLiteral(", %1 feasible, %2 infeasible.").arg(feasible).arg(static_cast<qsizetype>(d.cells.size()) - feasible);
+    if (lo <= hi)
+        s += QStringLiteral(" Values from ") + format_metric(lo, d.metric) + QStringLiteral(" to ") + format_metric(hi, d.metric) +
+             (info.higher_is_better ? QStringLiteral("; higher is better.") : QStringLiteral("; lower is better."));
+    if (d.best)
+        s += QStringLiteral(" Best: ") + format_metric(d.at(d.best->ix, d.best->iy).value, d.metric) + QStringLiteral(" at ") +
+             cell_position(d, *d.best) + QLatin1Char('.');
+    if (d.current)
+        s += QStringLiteral(" Current: ") + format_metric(d.at(d.current->ix, d.current->iy).value, d.metric) +
+             QStringLiteral(" at ") + cell_position(d, *d.current) + QLatin1Char('.');
+    return s;
+}
+
+QString axis_title(Knob knob) {
+    const KnobInfo& k = knob_info(knob);
+    QString title = capitalised(k.label);
+    if (!k.unit.empty()) title += QStringLiteral(" (") + QString::fromUtf8(k.unit.data(), static_cast<qsizetype>(k.unit.size())) + QLatin1Char(')');
+    return title;
+}
+
+QString format_axis_value(double v) {
+    if (!std::isfinite(v)) return QStringLiteral("–");
+    const double a = std::abs(v);
+    if (a >= 1e7) return QString::number(v, 'g', 3);
+    if (a >= 100 || a == 0) return QString::number(v, 'f', 0);
+    // Three significant digits, trailing zeros dropped: 6.25, 12.5, 8.41, 0.125.
+    const int decimals = std::max(0, 2 - static_cast<int>(std::floor(std::log10(a))));
+    QString s = QString::number(v, 'f', decimals);
+    if (s.contains(QLatin1Char('.'))) {
+        while (s.endsWith(QLatin1Char('0'))) s.chop(1);
+        if (s.endsWith(QLatin1Char('.'))) s.chop(1);
+    }
+    return s;
+}
+
+bool is_geometric(std::span<const double> values) {
+    if (values.size() < 3) return false;
+    for (double v : values)
+        if (!(v > 0) || !std::isfinite(v)) return false;
+    const double mean_step = std::log(values.back() / values.front()) / static_cast<double>(values.size() - 1);
+    if (!(std::abs(mean_step) > 1e-9)) return false;
+    // Evenly spaced values are not geometric; rounded geometric values (1189, 1414) still are.
+    for (std::size_t i = 1; i < values.size(); ++i) {
+        const double step = std::log(values[i] / values[i - 1]);
+        if (std::abs(step - mean_step) > 0.05 * std::abs(mean_step)) return false;
+    }
+    return true;
+}
+
+HeatmapData make_heatmap_data(const SweepSpec& spec, const SweepResult& result, Metric metric,
+                              std::optional<CellIndex> current) {
+    HeatmapData d;
+    d.nx = result.nx;
+    d.ny = result.ny;
+    d.metric = metric;
+    d.x_values = axis_values(spec.x, d.nx);
+    d.y_values = axis_values(spec.y, d.ny);
+    d.x_label = axis_title(spec.x.knob);
+    if (spec.y) d.y_label = axis_title(spec.y->knob);
+    d.x_log = is_geometric(d.x_values);
+    d.y_log = spec.y && is_geometric(d.y_values);
+    if (result.cells.size() != static_cast<std::size_t>(d.nx) * static_cast<std::size_t>(d.ny)) return HeatmapData{};
+    d.cells.reserve(result.cells.size());
+    for (int iy = 0; iy < d.ny; ++iy) {
+        for (int ix = 0; ix < d.nx; ++ix) {
+            QStringList axes = axis_lines(spec, d.x_values[static_cast<std::size_t>(ix)], d.y_values[static_cast<std::size_t>(iy)]);
+            d.cells.push_back(make_cell(spec, result, result.at(ix, iy), metric, std::move(axes)));
+        }
+    }
+    if (current && current->ix >= 0 && current->ix < d.nx && current->iy >= 0 && current->iy < d.ny) d.current = current;
+    d.best = best_cell(d);
+    return d;
+}
+
+}  // namespace comet::ui

@@ -1,0 +1,62 @@
+#pragma once
+// What the heatmap shows: one value per cell (NaN when infeasible) on two labelled axes.
+// Built from a SweepResult by make_heatmap_data(); consumed by HeatmapGeometry/HeatmapWidget.
+
+#include <QMetaType>
+#include <QString>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "common/metrics.hpp"
+#include "comet/sweep.hpp"
+
+namespace comet::ui {
+
+struct HeatmapCell {
+    double value = 0;   // in the metric's unit; NaN = infeasible
+    QString reason;     // for infeasible cells: why (from comet::explain)
+    QString tooltip;    // multi-line breakdown shown on hover
+    bool feasible = true;  // false with a finite value: HBM use of a configuration that does not fit
+};
+
+struct CellIndex {
+    int ix = 0;
+    int iy = 0;
+    bool operator==(const CellIndex&) const = default;
+};
+
+struct HeatmapData {
+    int nx = 0;
+    int ny = 0;
+    std::vector<double> x_values;  // axis values, size nx
+    std::vector<double> y_values;  // size ny (1 for a 1-D sweep)
+    QString x_label;               // "HBM bandwidth (GB/s)"
+    QString y_label;
+    bool x_log = false;            // axis values are geometric
+    bool y_log = false;
+    std::vector<HeatmapCell> cells;  // row-major: (ix, iy) at iy * nx + ix
+    Metric metric = Metric::iteration_time;
+    std::optional<CellIndex> current;  // the configuration being edited, when on the grid
+    std::optional<CellIndex> best;     // best feasible cell for the metric
+
+    [[nodiscard]] const HeatmapCell& at(int ix, int iy) const { return cells[static_cast<std::size_t>(iy * nx + ix)]; }
+};
+
+// Values, reasons, tooltips, and the best cell of a sweep; `current` is the cell whose axis
+// values equal the edited configuration's (if any).
+[[nodiscard]] HeatmapData make_heatmap_data(const SweepSpec& spec, const SweepResult& result, Metric metric,
+                                            std::optional<CellIndex> current);
+
+// "HBM bandwidth (GB/s)", "Tensor parallelism": the knob's label, capitalised, with its unit.
+[[nodiscard]] QString axis_title(Knob knob);
+// Axis tick text: "6.25", "1189", "131072"; at most three significant digits below 100.
+[[nodiscard]] QString format_axis_value(double v);
+// True when the values are positive and evenly spaced on a log scale (at least three of them).
+[[nodiscard]] bool is_geometric(std::span<const double> values);
+// One paragraph for screen readers: grid size, feasible cells, the metric's range and the best cell.
+[[nodiscard]] QString summarize(const HeatmapData& d);
+
+}  // namespace comet::ui
+
+Q_DECLARE_METATYPE(comet::ui::CellIndex)

@@ -1,0 +1,91 @@
+#pragma once
+// The heatmap of a sweep: a thin painter over HeatmapGeometry and ColorScale. Hover shows a
+// cell's breakdown, a click selects it, a right click or Ctrl+click pins it; arrow keys move the
+// selection and Return pins it.
+
+#include <QImage>
+#include <QWidget>
+#include <optional>
+
+#include "heatmap/color_scale.hpp"
+#include "heatmap/heatmap_data.hpp"
+#include "heatmap/heatmap_geometry.hpp"
+
+namespace comet::ui {
+
+class HeatmapWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapWidget(QWidget* parent = nullptr);
+
+    void setData(HeatmapData data);
+    [[nodiscard]] const HeatmapData& data() const { return data_; }
+    [[nodiscard]] const ColorScale& colorScale() const { return scale_; }
+    [[nodiscard]] bool isBusy() const { return busy_; }
+    [[nodiscard]] std::optional<CellIndex> selectedCell() const { return selected_; }
+    // The layout at a size (the widget's own: layoutFor(size())).
+    [[nodiscard]] HeatmapGeometry layoutFor(QSizeF size) const;
+
+    // The heatmap without hover or selection marks, for export.
+    [[nodiscard]] QImage render_image(QSize size, qreal dpr = 1.0) const;
+    bool render_svg(const QString& path) const;
+
+    [[nodiscard]] QSize sizeHint() const override;
+    [[nodiscard]] QSize minimumSizeHint() const override;
+
+public Q_SLOTS:
+    // Dims the map and says "updating…" while newer results are being computed.
+    void setBusy(bool busy);
+    void setSelectedCell(std::optional<comet::ui::CellIndex> cell);
+
+Q_SIGNALS:
+    void cellClicked(comet::ui::CellIndex cell);
+    void cellPinned(comet::ui::CellIndex cell);
+    void cellHovered(comet::ui::CellIndex cell);
+
+protected:
+    bool event(QEvent* e) override;
+    void paintEvent(QPaintEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+    void changeEvent(QEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void leaveEvent(QEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+
+private:
+    void relayout();
+    void updateAccessibleText();
+    void setHovered(std::optional<CellIndex> cell);
+    void moveSelection(int dx, int dy);
+    [[nodiscard]] QString titleText() const;
+    [[nodiscard]] double legendWidth() const;
+    [[nodiscard]] std::vector<double> barTicks(const HeatmapGeometry& g) const;
+
+    struct PaintOptions {
+        bool interactive = true;  // hover and selection marks
+    };
+    void paint(QPainter& p, QSizeF size, PaintOptions opt) const;
+    void paintTitle(QPainter& p, const HeatmapGeometry& g) const;
+    void paintLegend(QPainter& p, const HeatmapGeometry& g) const;
+    void paintCells(QPainter& p, const HeatmapGeometry& g) const;
+    void paintAxes(QPainter& p, const HeatmapGeometry& g) const;
+    void paintColorBar(QPainter& p, const HeatmapGeometry& g) const;
+    void paintMarkers(QPainter& p, const HeatmapGeometry& g) const;
+    void paintInteraction(QPainter& p, const HeatmapGeometry& g) const;
+    void paintBusy(QPainter& p, const HeatmapGeometry& g) const;
+
+    HeatmapData data_;
+    ColorScale scale_;
+    std::vector<QString> x_labels_;
+    std::vector<QString> y_labels_;
+    HeatmapGeometry geometry_;
+    std::optional<CellIndex> hovered_;
+    std::optional<CellIndex> selected_;
+    bool busy_ = false;
+};
+
+// "63.00 s", "64.50 s" -> "63.0 s", "64.5 s": drops the trailing zeros all labels share.
+void trim_common_zeros(std::vector<QString>& labels);
+
+}  // namespace comet::ui
