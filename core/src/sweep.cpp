@@ -162,17 +162,26 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
     // Sort the cells into classes that can share one prepared engine.
     std::vector<ClassKey> keys;
     std::vector<std::vector<std::size_t>> members;
+    std::vector<std::size_t> class_of(out.cells.size());
     for (std::size_t i = 0; i < out.cells.size(); ++i) {
         const int ix = static_cast<int>(i % static_cast<std::size_t>(out.nx));
         const int iy = static_cast<int>(i / static_cast<std::size_t>(out.nx));
         ClassKey key{cell_config(base, spec, ix, iy)};
-        auto it = std::find(keys.begin(), keys.end(), key);
-        if (it == keys.end()) {
+        // Usually a cell shares its class with the neighbour above or to the left: try those first.
+        std::size_t k = keys.size();
+        for (const std::size_t guess : {iy > 0 ? class_of[i - static_cast<std::size_t>(out.nx)] : keys.size(),
+                                        ix > 0 ? class_of[i - 1] : keys.size()})
+            if (guess < keys.size() && keys[guess] == key) {
+                k = guess;
+                break;
+            }
+        if (k == keys.size()) k = static_cast<std::size_t>(std::find(keys.begin(), keys.end(), key) - keys.begin());
+        if (k == keys.size()) {
             keys.push_back(key);
             members.emplace_back();
-            it = keys.end() - 1;
         }
-        members[static_cast<std::size_t>(it - keys.begin())].push_back(i);
+        class_of[i] = k;
+        members[k].push_back(i);
     }
 
     const SearchControl quiet{control.cancel, {}};

@@ -24,7 +24,13 @@ void EvaluationController::request(const Config& config, const SweepSpec& spec) 
     pending_config_ = config;
     pending_spec_ = spec;
     ++generation_;
-    if (cancel_) cancel_->store(true);  // the running one is stale now
+    // Idle: start at once, so a single edit costs no debounce delay. Busy: the running
+    // evaluation is stale; cancel it and start the newest request once the burst settles.
+    if (running_ == 0 && !debounce_.isActive()) {
+        launch();
+        return;
+    }
+    if (cancel_) cancel_->store(true);
     debounce_.start();
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// Runs evaluations off the GUI thread. Every request is debounced; the newest wins: a request
-// cancels the one in flight (it stops within one grid cell) and a result that is not the
-// newest is dropped. The grid itself is evaluated in parallel by TBB inside the worker.
+// Runs evaluations off the GUI thread. A request starts at once when nothing runs; during a
+// burst of edits the newest wins: it cancels the one in flight (which stops within one grid
+// cell), waits for the burst to settle (debounce), and a result that is not the newest is
+// dropped. The grid itself is evaluated in parallel by TBB inside the worker.
 
 #include <QElapsedTimer>
 #include <QFuture>
