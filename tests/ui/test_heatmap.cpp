@@ -32,7 +32,8 @@ HeatmapLayoutInput layout_input(int nx, int ny, QSizeF size, bool wide_labels = 
     in.title_height = 19;
     const auto xs = wide_labels ? log_values(0.125, 131072, nx) : log_values(1000, 8000, nx);
     for (double v : xs) in.x_label_widths.push_back(text_width(format_axis_value(v)));
-    for (double v : log_values(6.25, 100, ny)) in.y_label_width = std::max(in.y_label_width, text_width(format_axis_value(v)));
+    for (double v : log_values(6.25, 100, ny))
+        in.y_label_width = std::max(in.y_label_width, text_width(format_axis_value(v)));
     in.bar_label_width = text_width(QStringLiteral("61.2 k tokens/s"));
     in.legend_width = 220;
     in.y_title = ny > 1;
@@ -144,9 +145,7 @@ void add_size_rows() {
 class TestHeatmap : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() {
-        qRegisterMetaType<CellIndex>();
-    }
+    void initTestCase() { qRegisterMetaType<CellIndex>(); }
 
     // ---- geometry ----
     void cellCentreRoundTrips_data() { add_size_rows(); }
@@ -175,8 +174,8 @@ private Q_SLOTS:
         const QRectF p = g.plot();
         const QPointF c = p.center();
         for (QPointF q : {QPointF(p.left() - 0.5, c.y()), QPointF(p.right(), c.y()), QPointF(c.x(), p.top() - 0.5),
-                          QPointF(c.x(), p.bottom()), QPointF(0, 0), QPointF(-100, -100), QPointF(size.width(), size.height()),
-                          g.colorbar().center(), g.title_rect().center()})
+                          QPointF(c.x(), p.bottom()), QPointF(0, 0), QPointF(-100, -100),
+                          QPointF(size.width(), size.height()), g.colorbar().center(), g.title_rect().center()})
             QVERIFY2(!g.cell_at(q), qPrintable(QStringLiteral("(%1, %2)").arg(q.x()).arg(q.y())));
         QVERIFY(!g.cell_rect({-1, 0}).isValid());
         QVERIFY(!g.cell_rect({nx, 0}).isValid());
@@ -231,14 +230,18 @@ private Q_SLOTS:
                 QVERIFY(!xt[i].label.intersects(g.plot()));
                 QVERIFY(!xt[i].label.intersects(g.colorbar()));
                 QVERIFY(!xt[i].label.intersects(g.x_title_rect()));
-                if (i > 0) QVERIFY2(xt[i - 1].label.right() < xt[i].label.left(), qPrintable(QStringLiteral("n=%1 i=%2").arg(n).arg(i)));
+                if (i > 0)
+                    QVERIFY2(xt[i - 1].label.right() < xt[i].label.left(),
+                             qPrintable(QStringLiteral("n=%1 i=%2").arg(n).arg(i)));
                 for (const AxisTick& y : yt) QVERIFY(!xt[i].label.intersects(y.label));
             }
             for (std::size_t i = 0; i < yt.size(); ++i) {
                 QVERIFY(widget.contains(yt[i].label));
                 QVERIFY(!yt[i].label.intersects(g.plot()));
                 QVERIFY(!yt[i].label.intersects(g.title_rect()));
-                if (i > 0) QVERIFY2(yt[i].label.bottom() < yt[i - 1].label.top(), qPrintable(QStringLiteral("n=%1 i=%2").arg(n).arg(i)));
+                if (i > 0)
+                    QVERIFY2(yt[i].label.bottom() < yt[i - 1].label.top(),
+                             qPrintable(QStringLiteral("n=%1 i=%2").arg(n).arg(i)));
             }
         }
     }
@@ -246,7 +249,7 @@ private Q_SLOTS:
     void oneDimensionalIsAStrip() {
         const HeatmapGeometry g(layout_input(32, 1, QSizeF(900, 600)));
         QVERIFY(g.y_ticks().empty());
-        QVERIFY(g.plot().height() < 100);   // not a wall of 500-pixel bars
+        QVERIFY(g.plot().height() < 100);  // not a wall of 500-pixel bars
         QVERIFY(g.colorbar().height() >= 8 * 15);
         const HeatmapGeometry one(layout_input(1, 1, QSizeF(900, 600)));
         QCOMPARE(one.cell_rect({0, 0}), one.plot());
@@ -259,7 +262,8 @@ private Q_SLOTS:
     }
 
     void nonOverlappingKeepsFirstOfEachClash() {
-        const std::vector<QRectF> r{QRectF(0, 0, 10, 10), QRectF(5, 5, 10, 10), QRectF(20, 0, 10, 10), QRectF(25, 0, 10, 10)};
+        const std::vector<QRectF> r{QRectF(0, 0, 10, 10), QRectF(5, 5, 10, 10), QRectF(20, 0, 10, 10),
+                                    QRectF(25, 0, 10, 10)};
         QCOMPARE(non_overlapping(r), (std::vector<std::size_t>{0, 2}));
     }
 
@@ -273,7 +277,8 @@ private Q_SLOTS:
             QVERIFY2(l >= previous - quantum, qPrintable(QString::number(i)));
             previous = std::max(previous, l);
         }
-        for (int i = 1; i <= 32; ++i) QVERIFY(luma(ColorScale::palette(i / 32.0)) > luma(ColorScale::palette((i - 1) / 32.0)));
+        for (int i = 1; i <= 32; ++i)
+            QVERIFY(luma(ColorScale::palette(i / 32.0)) > luma(ColorScale::palette((i - 1) / 32.0)));
     }
 
     void paletteEndpoints() {
@@ -282,8 +287,8 @@ private Q_SLOTS:
         QCOMPARE(ColorScale::palette(-3.0), ColorScale::palette(0.0));
         QCOMPARE(ColorScale::palette(7.0), ColorScale::palette(1.0));
         QVERIFY(ColorScale::palette_distance(ColorScale::palette(0.37)) < 1.0);  // 8-bit rounding
-        QVERIFY(ColorScale::palette_distance(QColor(208, 208, 208)) > 60);  // the infeasible grey
-        QVERIFY(ColorScale::palette_distance(QColor(140, 140, 140)) > 40);  // and its hatch
+        QVERIFY(ColorScale::palette_distance(QColor(208, 208, 208)) > 60);       // the infeasible grey
+        QVERIFY(ColorScale::palette_distance(QColor(140, 140, 140)) > 40);       // and its hatch
     }
 
     void scaleIgnoresNaN() {
@@ -369,7 +374,8 @@ private Q_SLOTS:
             QVERIFY(t[i] >= lo * (1 - 1e-9) - 1e-12 && t[i] <= hi * (1 + 1e-9));
             if (i > 0) QVERIFY(t[i] > t[i - 1]);
             const double mantissa = t[i] / std::pow(10.0, std::floor(std::log10(std::abs(t[i]) + 1e-300)));
-            QVERIFY2(t[i] == 0 || std::abs(mantissa * 4 - std::round(mantissa * 4)) < 1e-6, qPrintable(QString::number(t[i])));
+            QVERIFY2(t[i] == 0 || std::abs(mantissa * 4 - std::round(mantissa * 4)) < 1e-6,
+                     qPrintable(QString::number(t[i])));
         }
     }
 
@@ -426,11 +432,12 @@ private Q_SLOTS:
         QVERIFY(d.x_log);
         QVERIFY(!d.y_log);  // two values say nothing about spacing
         const QString tip = d.at(2, 1).tooltip;
-        for (const char* part : {"HBM bandwidth: 4000 GB/s", "Scale-out bandwidth: 25 GB/s", "Iteration time: 1.50 s",
-                                 "Strategy: tp8 pp4", "Compute: 900.0 ms (60.0 %)", "Pipeline bubble", "Exposed TP comm",
-                                 "Exposed PP comm", "Exposed DP comm: 300.0 ms", "Exposed memory", "Optimizer step", "Other",
-                                 "HBM: 40.0 of 80.0 GiB"})
-            QVERIFY2(tip.contains(QLatin1String(part)), qPrintable(QStringLiteral("%1 missing in:\n%2").arg(QLatin1String(part), tip)));
+        for (const char* part :
+             {"HBM bandwidth: 4000 GB/s", "Scale-out bandwidth: 25 GB/s", "Iteration time: 1.50 s", "Strategy: tp8 pp4",
+              "Compute: 900.0 ms (60.0 %)", "Pipeline bubble", "Exposed TP comm", "Exposed PP comm",
+              "Exposed DP comm: 300.0 ms", "Exposed memory", "Optimizer step", "Other", "HBM: 40.0 of 80.0 GiB"})
+            QVERIFY2(tip.contains(QLatin1String(part)),
+                     qPrintable(QStringLiteral("%1 missing in:\n%2").arg(QLatin1String(part), tip)));
         QVERIFY(summarize(d).contains(QStringLiteral("Best: 1.50 s at HBM bandwidth (GB/s) 4000")));
     }
 
@@ -477,7 +484,8 @@ private Q_SLOTS:
             QCOMPARE(img.pixelColor(g.cell_rect(c).center().toPoint()), expected);
         }
         // Lower is better: the fastest cell is the brightest.
-        QVERIFY(luma(img.pixelColor(g.cell_rect({3, 1}).center().toPoint())) > luma(img.pixelColor(g.cell_rect({2, 0}).center().toPoint())));
+        QVERIFY(luma(img.pixelColor(g.cell_rect({3, 1}).center().toPoint())) >
+                luma(img.pixelColor(g.cell_rect({2, 0}).center().toPoint())));
     }
 
     void infeasibleCellIsGreyHatched() {
@@ -579,7 +587,8 @@ private Q_SLOTS:
         const QString d = w.accessibleDescription();
         QVERIFY2(d.contains(QStringLiteral("4 by 3 configurations, 11 feasible, 1 infeasible")), qPrintable(d));
         QVERIFY2(d.contains(QStringLiteral("Values from 5.00 s to 10.00 s")), qPrintable(d));
-        QVERIFY2(d.contains(QStringLiteral("Best: 5.00 s at HBM bandwidth (GB/s) 8000, Scale-out bandwidth (GB/s) 50")), qPrintable(d));
+        QVERIFY2(d.contains(QStringLiteral("Best: 5.00 s at HBM bandwidth (GB/s) 8000, Scale-out bandwidth (GB/s) 50")),
+                 qPrintable(d));
     }
 
     void smallGridsAndExport() {

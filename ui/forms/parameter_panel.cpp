@@ -177,6 +177,39 @@ QAbstractScrollArea* enclosing_scroll_area(QWidget* w) {
 
 QString rich_tooltip(const std::string& text) { return paragraph(QString::fromStdString(text)); }
 
+// Item 0 is the placeholder; item i + 1 is presets[i], its source as tooltip.
+template <class Preset>
+QComboBox* new_preset_picker(const QString& object_name, const QString& placeholder, const std::vector<Preset>& presets) {
+    auto* picker = new QComboBox;
+    picker->setObjectName(object_name);
+    shrinkable(picker);
+    picker->setFocusPolicy(Qt::StrongFocus);
+    picker->addItem(placeholder);
+    for (const Preset& p : presets) {
+        picker->addItem(QString::fromStdString(p.info.name));
+        picker->setItemData(picker->count() - 1, rich_tooltip(p.info.source), Qt::ToolTipRole);
+    }
+    return picker;
+}
+
+// The picker item of the first preset whose `part` (node or model) equals the configuration's.
+template <class Preset, class Part>
+int matching_item(const Config& c, const std::vector<Preset>& presets, Part Config::*part, Part Preset::*spec,
+                  const char* prefix) {
+    for (std::size_t i = 0; i < presets.size(); ++i) {
+        Config preset = c;
+        preset.*part = presets[i].*spec;
+        if (same_fields(c, preset, prefix)) return static_cast<int>(i) + 1;
+    }
+    return 0;
+}
+
+void select_item(QComboBox* picker, int item, const QString& tooltip_without_match) {
+    const QSignalBlocker block(picker);
+    picker->setCurrentIndex(item);
+    picker->setToolTip(item > 0 ? picker->itemData(item, Qt::ToolTipRole).toString() : tooltip_without_match);
+}
+
 }  // namespace
 
 ParameterPanel::ParameterPanel(ScenarioDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
@@ -321,14 +354,8 @@ QComboBox* ParameterPanel::makeNodePicker() {
     std::vector<std::string> errors;
     node_presets_ = load_node_presets(errors);
     for (const std::string& e : errors) qWarning("%s", e.c_str());
-    node_picker_ = new QComboBox;
-    node_picker_->setObjectName(QStringLiteral("nodePresetPicker"));
-    shrinkable(node_picker_);
-    node_picker_->addItem(tr("Node preset…"));
-    for (const NodePreset& p : node_presets_) {
-        node_picker_->addItem(QString::fromStdString(p.info.name));
-        node_picker_->setItemData(node_picker_->count() - 1, rich_tooltip(p.info.source), Qt::ToolTipRole);
-    }
+    node_picker_ = new_preset_picker(QStringLiteral("nodePresetPicker"), tr("Node preset…"), node_presets_);
+    node_picker_->installEventFilter(this);
     connect(node_picker_, &QComboBox::currentIndexChanged, this, &ParameterPanel::pickNodePreset);
     return node_picker_;
 }
@@ -340,14 +367,8 @@ QComboBox* ParameterPanel::makeModelPicker() {
     std::stable_sort(model_presets_.begin(), model_presets_.end(), [](const ModelPreset& a, const ModelPreset& b) {
         return total_parameters(a.model) < total_parameters(b.model);
     });
-    model_picker_ = new QComboBox;
-    model_picker_->setObjectName(QStringLiteral("modelPresetPicker"));
-    shrinkable(model_picker_);
-    model_picker_->addItem(tr("Model preset…"));
-    for (const ModelPreset& p : model_presets_) {
-        model_picker_->addItem(QString::fromStdString(p.info.name));
-        model_picker_->setItemData(model_picker_->count() - 1, rich_tooltip(p.info.source), Qt::ToolTipRole);
-    }
+    model_picker_ = new_preset_picker(QStringLiteral("modelPresetPicker"), tr("Model preset…"), model_presets_);
+    model_picker_->installEventFilter(this);
     connect(model_picker_, &QComboBox::currentIndexChanged, this, &ParameterPanel::pickModelPreset);
     return model_picker_;
 }
@@ -397,8 +418,10 @@ bool ParameterPanel::eventFilter(QObject* watched, QEvent* event) {
     auto* w = qobject_cast<QWidget*>(watched);
     if (w && event->type() == QEvent::Resize) place_mark_frame(w);
     // A wheel turned to scroll the form must not change the value that passes under the mouse:
-    // unfocused editors hand it to the enclosing scroll area.
-    if (w && event->type() == QEvent::Wheel && !w->hasFocus()) {
+    // unfocused editors hand it to the enclosing scroll area, and preset pickers always do (the
+    // node picker has the focus at start-up, and a preset replaces a whole section).
+    const bool picker = w && (w == node_picker_ || w == model_picker_);
+    if (w && event->type() == QEvent::Wheel && (!w->hasFocus() || picker)) {
         if (QAbstractScrollArea* area = enclosing_scroll_area(this)) {
             const auto* wheel = static_cast<QWheelEvent*>(event);
             QWidget* viewport = area->viewport();
@@ -450,25 +473,10 @@ void ParameterPanel::refresh() {
 
 void ParameterPanel::refreshPresetPickers() {
     const Config& c = doc_->config();
-    auto select = [](QComboBox* picker, int item, const QString& tooltip) {
-        const QSignalBlocker block(picker);
-        picker->setCurrentIndex(item);
-        picker->setToolTip(item > 0 ? picker->itemData(item, Qt::ToolTipRole).toString() : tooltip);
-    };
-    int node_item = 0;
-    for (std::size_t i = 0; i < node_presets_.size() && node_item == 0; ++i) {
-        Config preset = c;
-        preset.node = node_presets_[i].node;
-        if (same_fields(c, preset, "node.")) node_item = static_cast<int>(i) + 1;
-    }
-    select(node_picker_, node_item, tr("Replaces every node field with a preset's. No preset matches the current node."));
-    int model_item = 0;
-    for (std::size_t i = 0; i < model_presets_.size() && model_item == 0; ++i) {
-        Config preset = c;
-        preset.model = model_presets_[i].model;
-        if (same_fields(c, preset, "model.")) model_item = static_cast<int>(i) + 1;
-    }
-    select(model_picker_, model_item, tr("Replaces every model field with a preset's. No preset matches the current model."));
+    select_item(node_picker_, matching_item(c, node_presets_, &Config::node, &NodePreset::node, "node."),
+                tr("Replaces every node field with a preset's. No preset matches the current node."));
+    select_item(model_picker_, matching_item(c, model_presets_, &Config::model, &ModelPreset::model, "model."),
+                tr("Replaces every model field with a preset's. No preset matches the current model."));
 }
 
 // ---- edits -----------------------------------------------------------------------------------

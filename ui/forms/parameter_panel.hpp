@@ -27,7 +27,7 @@ enum class FieldGroup;
 class ParameterPanel : public QWidget {
     Q_OBJECT
 public:
-    enum class Mark { none, hint, error };
+    enum class Mark { none, hint, error };  // by severity: an error outranks a hint on one field
     struct MarkText {
         Mark mark = Mark::none;
         QString message;
@@ -42,7 +42,10 @@ public:
     // Scrolls the field into view (in the enclosing scroll area) and gives it the focus.
     void focusField(const QString& path);
 
-    // What is shown on a field: an error (edit rejected), a hint (structural infeasibility), or none.
+    // What is shown on a field: an error (edit rejected; the message of check_config()), a hint
+    // (structural infeasibility; the text of explain()), or none. The message is also the top of
+    // the editor's tooltip and a line under its group. The editor's dynamic property "cometMark"
+    // is "error", "hint" or empty.
     [[nodiscard]] Mark markOf(const QString& path) const;
     [[nodiscard]] QString markMessage(const QString& path) const;
 

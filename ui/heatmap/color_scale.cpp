@@ -14,12 +14,11 @@ struct Rgb {
 
 // matplotlib's viridis (van der Walt and Smith, CC0) sampled at 33 evenly spaced points.
 constexpr std::array<Rgb, 33> viridis{{
-    {68, 1, 84},    {71, 13, 96},   {72, 24, 106},  {72, 35, 116},  {71, 45, 123},  {69, 55, 129},
-    {66, 64, 134},  {62, 73, 137},  {59, 82, 139},  {55, 91, 141},  {51, 99, 141},  {47, 107, 142},
-    {44, 114, 142}, {41, 122, 142}, {38, 130, 142}, {35, 137, 142}, {33, 145, 140}, {31, 151, 139},
-    {31, 159, 136}, {33, 166, 133}, {39, 173, 129}, {49, 181, 123}, {61, 188, 116}, {76, 194, 108},
-    {92, 200, 99},  {110, 206, 88}, {129, 211, 77}, {149, 216, 64}, {170, 220, 50}, {192, 223, 37},
-    {213, 226, 26}, {234, 229, 26}, {253, 231, 37},
+    {68, 1, 84},    {71, 13, 96},   {72, 24, 106},  {72, 35, 116},  {71, 45, 123},  {69, 55, 129},  {66, 64, 134},
+    {62, 73, 137},  {59, 82, 139},  {55, 91, 141},  {51, 99, 141},  {47, 107, 142}, {44, 114, 142}, {41, 122, 142},
+    {38, 130, 142}, {35, 137, 142}, {33, 145, 140}, {31, 151, 139}, {31, 159, 136}, {33, 166, 133}, {39, 173, 129},
+    {49, 181, 123}, {61, 188, 116}, {76, 194, 108}, {92, 200, 99},  {110, 206, 88}, {129, 211, 77}, {149, 216, 64},
+    {170, 220, 50}, {192, 223, 37}, {213, 226, 26}, {234, 229, 26}, {253, 231, 37},
 }};
 
 constexpr double log_threshold_decades = 1.5;
@@ -59,8 +58,11 @@ ColorScale::ColorScale(std::span<const double> values, bool higher_is_better) : 
 }
 
 ColorScale::ColorScale(double min, double max, bool higher_is_better, bool log)
-    : min_(std::min(min, max)), max_(std::max(min, max)), log_(log && min > 0 && max > 0),
-      higher_is_better_(higher_is_better), empty_(!std::isfinite(min) || !std::isfinite(max)) {}
+    : min_(std::min(min, max)),
+      max_(std::max(min, max)),
+      log_(log && min > 0 && max > 0),
+      higher_is_better_(higher_is_better),
+      empty_(!std::isfinite(min) || !std::isfinite(max)) {}
 
 double ColorScale::normalized(double v) const {
     if (std::isnan(v) || empty_) return std::numeric_limits<double>::quiet_NaN();
@@ -92,7 +94,8 @@ QColor ColorScale::palette(double t) {
 
 double ColorScale::palette_distance(const QColor& c) {
     double best = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i + 1 < viridis.size(); ++i) best = std::min(best, segment_distance(c, viridis[i], viridis[i + 1]));
+    for (std::size_t i = 0; i + 1 < viridis.size(); ++i)
+        best = std::min(best, segment_distance(c, viridis[i], viridis[i + 1]));
     return best;
 }
 

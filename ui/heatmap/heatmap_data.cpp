@@ -20,7 +20,8 @@ QString capitalised(std::string_view text) {
 QString axis_line(Knob knob, double v) {
     const KnobInfo& k = knob_info(knob);
     QString line = capitalised(k.label) + QStringLiteral(": ") + format_axis_value(v);
-    if (!k.unit.empty()) line += QLatin1Char(' ') + QString::fromUtf8(k.unit.data(), static_cast<qsizetype>(k.unit.size()));
+    if (!k.unit.empty())
+        line += QLatin1Char(' ') + QString::fromUtf8(k.unit.data(), static_cast<qsizetype>(k.unit.size()));
     return line;
 }
 
@@ -64,7 +65,8 @@ double cell_value(const SweepResult& result, const SweepCell& cell, Metric metri
     if (never_evaluated(result, cell)) return std::numeric_limits<double>::quiet_NaN();
     const double v = metric_value(cell.result, metric);
     // A search that finds nothing fitting reports no footprint: 0 GiB would look like the best cell.
-    if (metric == Metric::hbm_use && !(cell.result.hbm.used_bytes() > 0)) return std::numeric_limits<double>::quiet_NaN();
+    if (metric == Metric::hbm_use && !(cell.result.hbm.used_bytes() > 0))
+        return std::numeric_limits<double>::quiet_NaN();
     return v;
 }
 
@@ -75,7 +77,8 @@ QStringList axis_lines(const SweepSpec& spec, double x, double y) {
     return lines;
 }
 
-QString tooltip_of(const SweepSpec& spec, QStringList lines, const SweepCell& cell, const HeatmapCell& hc, Metric metric) {
+QString tooltip_of(const SweepSpec& spec, QStringList lines, const SweepCell& cell, const HeatmapCell& hc,
+                   Metric metric) {
     const bool breakdown = hc.feasible && std::isfinite(hc.value);
     // The breakdown starts with the iteration time: no need to repeat it.
     if (std::isfinite(hc.value) && !(breakdown && metric == Metric::iteration_time))
@@ -95,7 +98,8 @@ QString tooltip_of(const SweepSpec& spec, QStringList lines, const SweepCell& ce
     return lines.join(QLatin1Char('\n'));
 }
 
-HeatmapCell make_cell(const SweepSpec& spec, const SweepResult& result, const SweepCell& cell, Metric metric, QStringList axes) {
+HeatmapCell make_cell(const SweepSpec& spec, const SweepResult& result, const SweepCell& cell, Metric metric,
+                      QStringList axes) {
     HeatmapCell hc;
     hc.value = cell_value(result, cell, metric);
     hc.feasible = cell.result.feasible && !never_evaluated(result, cell);
@@ -134,7 +138,8 @@ std::optional<CellIndex> best_cell(const HeatmapData& d) {
 QString cell_position(const HeatmapData& d, CellIndex c) {
     QString s = d.x_label + QLatin1Char(' ') + format_axis_value(d.x_values[static_cast<std::size_t>(c.ix)]);
     if (d.ny > 1 || !d.y_label.isEmpty())
-        s += QStringLiteral(", ") + d.y_label + QLatin1Char(' ') + format_axis_value(d.y_values[static_cast<std::size_t>(c.iy)]);
+        s += QStringLiteral(", ") + d.y_label + QLatin1Char(' ') +
+             format_axis_value(d.y_values[static_cast<std::size_t>(c.iy)]);
     return s;
 }
 
@@ -159,13 +164,16 @@ QString summarize(const HeatmapData& d) {
         lo = std::min(lo, c.value);
         hi = std::max(hi, c.value);
     }
-    s += QStringLiteral(", %1 feasible, %2 infeasible.").arg(feasible).arg(static_cast<qsizetype>(d.cells.size()) - feasible);
+    s += QStringLiteral(", %1 feasible, %2 infeasible.")
+             .arg(feasible)
+             .arg(static_cast<qsizetype>(d.cells.size()) - feasible);
     if (lo <= hi)
-        s += QStringLiteral(" Values from ") + format_metric(lo, d.metric) + QStringLiteral(" to ") + format_metric(hi, d.metric) +
+        s += QStringLiteral(" Values from ") + format_metric(lo, d.metric) + QStringLiteral(" to ") +
+             format_metric(hi, d.metric) +
              (info.higher_is_better ? QStringLiteral("; higher is better.") : QStringLiteral("; lower is better."));
     if (d.best)
-        s += QStringLiteral(" Best: ") + format_metric(d.at(d.best->ix, d.best->iy).value, d.metric) + QStringLiteral(" at ") +
-             cell_position(d, *d.best) + QLatin1Char('.');
+        s += QStringLiteral(" Best: ") + format_metric(d.at(d.best->ix, d.best->iy).value, d.metric) +
+             QStringLiteral(" at ") + cell_position(d, *d.best) + QLatin1Char('.');
     if (d.current)
         s += QStringLiteral(" Current: ") + format_metric(d.at(d.current->ix, d.current->iy).value, d.metric) +
              QStringLiteral(" at ") + cell_position(d, *d.current) + QLatin1Char('.');
@@ -175,7 +183,9 @@ QString summarize(const HeatmapData& d) {
 QString axis_title(Knob knob) {
     const KnobInfo& k = knob_info(knob);
     QString title = capitalised(k.label);
-    if (!k.unit.empty()) title += QStringLiteral(" (") + QString::fromUtf8(k.unit.data(), static_cast<qsizetype>(k.unit.size())) + QLatin1Char(')');
+    if (!k.unit.empty())
+        title += QStringLiteral(" (") + QString::fromUtf8(k.unit.data(), static_cast<qsizetype>(k.unit.size())) +
+                 QLatin1Char(')');
     return title;
 }
 
@@ -224,11 +234,13 @@ HeatmapData make_heatmap_data(const SweepSpec& spec, const SweepResult& result, 
     d.cells.reserve(result.cells.size());
     for (int iy = 0; iy < d.ny; ++iy) {
         for (int ix = 0; ix < d.nx; ++ix) {
-            QStringList axes = axis_lines(spec, d.x_values[static_cast<std::size_t>(ix)], d.y_values[static_cast<std::size_t>(iy)]);
+            QStringList axes =
+                axis_lines(spec, d.x_values[static_cast<std::size_t>(ix)], d.y_values[static_cast<std::size_t>(iy)]);
             d.cells.push_back(make_cell(spec, result, result.at(ix, iy), metric, std::move(axes)));
         }
     }
-    if (current && current->ix >= 0 && current->ix < d.nx && current->iy >= 0 && current->iy < d.ny) d.current = current;
+    if (current && current->ix >= 0 && current->ix < d.nx && current->iy >= 0 && current->iy < d.ny)
+        d.current = current;
     d.best = best_cell(d);
     return d;
 }

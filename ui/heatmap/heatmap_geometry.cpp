@@ -10,8 +10,11 @@ namespace {
 struct Spacing {
     double margin, title_gap, label_gap, title_pad, bar_width;
     explicit Spacing(double th)
-        : margin(std::round(0.75 * th)), title_gap(std::round(0.75 * th)), label_gap(std::max(4.0, 0.4 * th)),
-          title_pad(std::round(0.35 * th)), bar_width(std::max(12.0, std::round(0.9 * th))) {}
+        : margin(std::round(0.75 * th)),
+          title_gap(std::round(0.75 * th)),
+          label_gap(std::max(4.0, 0.4 * th)),
+          title_pad(std::round(0.35 * th)),
+          bar_width(std::max(12.0, std::round(0.9 * th))) {}
 };
 
 // A 2-D sweep labels its rows even when it has one; a 1-D sweep has no y axis.
@@ -44,7 +47,10 @@ std::vector<int> labelled(int n, int stride, Clear clear) {
 }  // namespace
 
 HeatmapGeometry::HeatmapGeometry(const HeatmapLayoutInput& in)
-    : nx_(std::max(0, in.nx)), ny_(std::max(0, in.ny)), text_h_(in.text_height), tick_(std::max(4.0, std::round(0.3 * in.text_height))) {
+    : nx_(std::max(0, in.nx)),
+      ny_(std::max(0, in.ny)),
+      text_h_(in.text_height),
+      tick_(std::max(4.0, std::round(0.3 * in.text_height))) {
     const Spacing s(in.text_height);
     const double W = in.size.width();
     title_ = QRectF(s.margin, s.margin, std::max(0.0, W - 2 * s.margin - in.legend_width), in.title_height);
@@ -90,7 +96,9 @@ void HeatmapGeometry::place_axis_titles(const HeatmapLayoutInput& in, QRectF ava
     const double x_top = plot_.bottom() + x_band() + s.title_pad;
     if (in.x_title) x_title_ = QRectF(cx - half, x_top, 2 * half, in.text_height);
     const QPointF y_centre(s.margin + in.text_height / 2, plot_.center().y());
-    if (in.y_title) y_title_ = QRectF(y_centre - QPointF(avail.height() / 2, in.text_height / 2), QSizeF(avail.height(), in.text_height));
+    if (in.y_title)
+        y_title_ =
+            QRectF(y_centre - QPointF(avail.height() / 2, in.text_height / 2), QSizeF(avail.height(), in.text_height));
 }
 
 void HeatmapGeometry::place_plot(const HeatmapLayoutInput& in, QRectF avail) {
@@ -128,7 +136,8 @@ void HeatmapGeometry::place_x_ticks(const HeatmapLayoutInput& in) {
     auto fits = [&](int stride) {
         for (int i = 0; i + stride < nx_; i += stride) {
             const double room = column_centre(i + stride) - column_centre(i);
-            if (room < (width_at(in.x_label_widths, i) + width_at(in.x_label_widths, i + stride)) / 2 + gap) return false;
+            if (room < (width_at(in.x_label_widths, i) + width_at(in.x_label_widths, i + stride)) / 2 + gap)
+                return false;
         }
         return true;
     };
@@ -142,7 +151,8 @@ void HeatmapGeometry::place_x_ticks(const HeatmapLayoutInput& in) {
         }
     const double label_top = plot_.bottom() + std::max(tick_ + 2, in.text_height / 2 + 1);
     auto clear = [&](int a, int b) {
-        return column_centre(b) - column_centre(a) >= (width_at(in.x_label_widths, a) + width_at(in.x_label_widths, b)) / 2 + gap;
+        return column_centre(b) - column_centre(a) >=
+               (width_at(in.x_label_widths, a) + width_at(in.x_label_widths, b)) / 2 + gap;
     };
     for (int i : labelled(nx_, stride, clear)) {
         const double w = width_at(in.x_label_widths, i);
@@ -165,7 +175,8 @@ void HeatmapGeometry::place_y_ticks(const HeatmapLayoutInput& in) {
     auto clear = [&](int a, int b) { return row_centre(a) - row_centre(b) >= need; };
     for (int i : labelled(ny_, stride, clear)) {
         const double c = row_centre(i);
-        y_ticks_.push_back({i, c, QRectF(right - in.y_label_width, c - in.text_height / 2, in.y_label_width, in.text_height)});
+        y_ticks_.push_back(
+            {i, c, QRectF(right - in.y_label_width, c - in.text_height / 2, in.y_label_width, in.text_height)});
     }
 }
 
@@ -206,7 +217,8 @@ std::optional<CellIndex> HeatmapGeometry::cell_at(QPointF p) const {
 std::vector<std::size_t> non_overlapping(std::span<const QRectF> rects) {
     std::vector<std::size_t> kept;
     for (std::size_t i = 0; i < rects.size(); ++i) {
-        const bool clash = std::any_of(kept.begin(), kept.end(), [&](std::size_t k) { return rects[k].intersects(rects[i]); });
+        const bool clash =
+            std::any_of(kept.begin(), kept.end(), [&](std::size_t k) { return rects[k].intersects(rects[i]); });
         if (!clash) kept.push_back(i);
     }
     return kept;

@@ -75,7 +75,8 @@ void outline(QPainter& p, const QRectF& cell, int grow, const QColor& c) {
 }
 
 bool has_infeasible(const HeatmapData& d) {
-    return std::any_of(d.cells.begin(), d.cells.end(), [](const HeatmapCell& c) { return !c.feasible || !std::isfinite(c.value); });
+    return std::any_of(d.cells.begin(), d.cells.end(),
+                       [](const HeatmapCell& c) { return !c.feasible || !std::isfinite(c.value); });
 }
 
 std::vector<double> cell_values(const HeatmapData& d) {
@@ -196,7 +197,8 @@ HeatmapGeometry HeatmapWidget::layoutFor(QSizeF size) const {
     for (const QString& s : y_labels_) in.y_label_width = std::max(in.y_label_width, fm.horizontalAdvance(s));
     // The tick set depends on the bar's height, which depends on this width: reserve the widest.
     for (int n = 2; n <= 12 && !scale_.empty(); ++n)
-        for (double v : scale_.ticks(n)) in.bar_label_width = std::max(in.bar_label_width, fm.horizontalAdvance(format_metric(v, data_.metric)));
+        for (double v : scale_.ticks(n))
+            in.bar_label_width = std::max(in.bar_label_width, fm.horizontalAdvance(format_metric(v, data_.metric)));
     in.legend_width = legendWidth();
     in.x_title = !data_.x_label.isEmpty();
     in.y_title = !data_.y_label.isEmpty();
@@ -363,7 +365,8 @@ void HeatmapWidget::paintTitle(QPainter& p, const HeatmapGeometry& g) const {
     p.setFont(font());
     p.setPen(palette().color(QPalette::PlaceholderText));
     const QString text = higher ? QStringLiteral("higher is better") : QStringLiteral("lower is better");
-    p.drawText(hint, Qt::AlignLeft | Qt::AlignVCenter, QFontMetricsF(font()).elidedText(text, Qt::ElideRight, hint.width()));
+    p.drawText(hint, Qt::AlignLeft | Qt::AlignVCenter,
+               QFontMetricsF(font()).elidedText(text, Qt::ElideRight, hint.width()));
 }
 
 void HeatmapWidget::paintLegend(QPainter& p, const HeatmapGeometry& g) const {
@@ -374,7 +377,8 @@ void HeatmapWidget::paintLegend(QPainter& p, const HeatmapGeometry& g) const {
     p.setRenderHint(QPainter::Antialiasing, true);
     auto label = [&](const QString& text) {
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRectF(x + s + 4, cy - s / 2, fm.horizontalAdvance(text) + 1, s), Qt::AlignLeft | Qt::AlignVCenter, text);
+        p.drawText(QRectF(x + s + 4, cy - s / 2, fm.horizontalAdvance(text) + 1, s), Qt::AlignLeft | Qt::AlignVCenter,
+                   text);
         x += s + 4 + fm.horizontalAdvance(text) + s;
     };
     const QPointF c(0, cy);
@@ -433,7 +437,8 @@ void HeatmapWidget::paintAxes(QPainter& p, const HeatmapGeometry& g) const {
     const QFontMetricsF fm(font());
     p.setPen(text);
     if (!g.x_title_rect().isEmpty())
-        p.drawText(g.x_title_rect(), Qt::AlignCenter, fm.elidedText(data_.x_label, Qt::ElideRight, g.x_title_rect().width()));
+        p.drawText(g.x_title_rect(), Qt::AlignCenter,
+                   fm.elidedText(data_.x_label, Qt::ElideRight, g.x_title_rect().width()));
     if (!g.y_title_rect().isEmpty()) {
         const QRectF r = g.y_title_rect();
         p.save();
@@ -459,7 +464,8 @@ void HeatmapWidget::paintColorBar(QPainter& p, const HeatmapGeometry& g) const {
     if (bar.isEmpty() || scale_.empty()) return;
     if (scale_.max() > scale_.min()) {
         QLinearGradient grad(bar.bottomLeft(), bar.topLeft());
-        for (int k = 0; k <= gradient_stops; ++k) grad.setColorAt(double(k) / gradient_stops, scale_.color_at(double(k) / gradient_stops));
+        for (int k = 0; k <= gradient_stops; ++k)
+            grad.setColorAt(double(k) / gradient_stops, scale_.color_at(double(k) / gradient_stops));
         p.fillRect(bar, grad);
     } else {
         p.fillRect(bar, scale_.color(scale_.min()));
