@@ -121,6 +121,23 @@ double exposed(double comm, double window, bool overlap) noexcept {
 
 }  // namespace
 
+RankCompute rank_memory(const Config& c) noexcept {
+    const ModelSpec& m = c.model;
+    const TrainingSpec& tr = c.training;
+    const Strategy& s = c.strategy;
+    const int t = s.tp;
+    const bool sp = s.sequence_parallel && t > 1;
+    RankCompute w;
+    w.act_layer = activation_bytes_per_layer(m, tr, t, sp, s.recompute, s.microbatch);
+    w.act_layer_full = activation_bytes_per_layer(m, tr, t, sp, Recompute::none, s.microbatch);
+    w.layer_params = layer_parameters(m);
+    w.embedding_params = embedding_parameters(m);
+    w.head_params = lm_head_parameters(m);
+    w.final_norm_params = final_norm_parameters(m);
+    w.total_params = total_parameters(m);
+    return w;
+}
+
 RankCompute rank_compute(const Config& c) noexcept {
     const ModelSpec& m = c.model;
     const TrainingSpec& tr = c.training;
@@ -128,7 +145,7 @@ RankCompute rank_compute(const Config& c) noexcept {
     const int t = s.tp;
     const bool sp = s.sequence_parallel && t > 1;
 
-    RankCompute w;
+    RankCompute w = rank_memory(c);
     const ComputeRates rates = compute_rates(c.node, tr.precision);
     w.hbm_bytes_per_s = rates.hbm_bytes_per_s;
     w.launch_s = rates.launch_s;
@@ -142,15 +159,6 @@ RankCompute rank_compute(const Config& c) noexcept {
     // The model's ends: the embedding on the first rank, final norm, LM head and loss on the last.
     w.first_extra = op_time(ends.embedding, rates);
     w.last_extra = op_time(ends.final_norm, rates) + op_time(ends.lm_head, rates) + op_time(ends.loss, rates);
-
-    w.act_layer = activation_bytes_per_layer(m, tr, t, sp, s.recompute, s.microbatch);
-    w.act_layer_full = activation_bytes_per_layer(m, tr, t, sp, Recompute::none, s.microbatch);
-
-    w.layer_params = layer_parameters(m);
-    w.embedding_params = embedding_parameters(m);
-    w.head_params = lm_head_parameters(m);
-    w.final_norm_params = final_norm_parameters(m);
-    w.total_params = total_parameters(m);
 
     const double fwd_flops = forward_gemm_flops_per_sequence(m);
     const double head_fwd = 2.0 * m.seq_len * static_cast<double>(m.hidden) * m.vocab;

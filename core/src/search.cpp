@@ -184,7 +184,10 @@ double SearchEngine::score_bound(double time_s, const Group& g) const noexcept {
     return -(flops / (time_s * gpus) * 1e-12 / peak);
 }
 
-bool SearchEngine::prepare(const SearchControl& control) {
+bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* memory_donor) {
+    if (memory_donor && memory_donor->groups_.size() == groups_.size() && memory_donor->space_ == space_ &&
+        memory_donor->prepared_.size() == groups_.size())
+        return prepare_from(control, *memory_donor);
     prepared_.assign(groups_.size(), Prepared{});
     std::atomic<bool> cancelled{false};
     std::atomic<std::uint64_t> done{0};
@@ -215,16 +218,11 @@ bool SearchEngine::prepare(const SearchControl& control) {
                 p.rejected.infeasible[static_cast<std::size_t>(p.problem)] = g.size;
                 continue;
             }
-            p.compute = rank_compute(c);
-            p.compute_mb = slowest_compute(p.compute, c.model.layers, g.pp);
-            const double mbs = static_cast<double>(base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch));
-            const std::vector<int> vs = interleaves(g.pp);
-            p.lower_bound = score_bound((mbs + (g.pp - 1.0) / vs.back()) * p.compute_mb, g);
-
             // Structure and memory do not depend on what varies inside a class (networks,
             // HBM bandwidth) nor on the overlap switches: decide them once per inner choice.
             RankWork w;
-            static_cast<RankCompute&>(w) = p.compute;
+            static_cast<RankCompute&>(w) = rank_memory(c);
+            const std::vector<int> vs = interleaves(g.pp);
             const std::size_t n_zero = g.dp > 1 || !searched(options_, Knob::zero_stage) ? zero_.size() : 1;
             std::uint32_t offset = 0;
             for (int v : vs) {
@@ -250,10 +248,21 @@ bool SearchEngine::prepare(const SearchControl& control) {
                     }
                 }
             }
+            // The roofline is needed only where something fits.
+            if (p.combos.empty()) continue;
+            p.compute = rank_compute(c);
+            p.compute_mb = slowest_compute(p.compute, c.model.layers, g.pp);
+            const double mbs = static_cast<double>(base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch));
+            p.lower_bound = score_bound((mbs + (g.pp - 1.0) / vs.back()) * p.compute_mb, g);
         }
         if (control.progress) control.progress(done.fetch_add(r.size()) + r.size(), groups_.size());
     });
     if (cancelled.load()) return false;
+    finish_prepare();
+    return true;
+}
+
+void SearchEngine::finish_prepare() {
     // What prepare() rejected is counted once here, not revisited by every run().
     rejected_ = SearchStats{};
     order_.clear();
@@ -264,6 +273,41 @@ bool SearchEngine::prepare(const SearchControl& control) {
     std::stable_sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) {
         return prepared_[a].lower_bound < prepared_[b].lower_bound;
     });
+}
+
+bool SearchEngine::prepare_from(const SearchControl& control, const SearchEngine& donor) {
+    // The donor decided structure and memory for the same space; only the roofline differs.
+    prepared_.assign(groups_.size(), Prepared{});
+    std::atomic<bool> cancelled{false};
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups_.size(), 16), [&](const tbb::blocked_range<std::size_t>& r) {
+        if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
+            cancelled.store(true, std::memory_order_relaxed);
+            return;
+        }
+        Config c = base_;
+        for (std::size_t gi = r.begin(); gi != r.end(); ++gi) {
+            const Group& g = groups_[gi];
+            Prepared& p = prepared_[gi];
+            const Prepared& d = donor.prepared_[gi];
+            p.problem = d.problem;
+            p.combos = d.combos;
+            p.rejected = d.rejected;
+            if (p.combos.empty()) continue;
+            Strategy& s = c.strategy;
+            s.tp = g.tp;
+            s.pp = g.pp;
+            s.dp = g.dp;
+            s.microbatch = g.microbatch;
+            s.sequence_parallel = g.sp;
+            s.recompute = g.recompute;
+            p.compute = rank_compute(c);
+            p.compute_mb = slowest_compute(p.compute, c.model.layers, g.pp);
+            const double mbs = static_cast<double>(base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch));
+            p.lower_bound = score_bound((mbs + (g.pp - 1.0) / interleaves(g.pp).back()) * p.compute_mb, g);
+        }
+    });
+    if (cancelled.load()) return false;
+    finish_prepare();
     return true;
 }
 

@@ -28,7 +28,10 @@ public:
 
     // Stage 1 for every group, in parallel; honours cancellation and reports progress.
     // Returns false when cancelled.
-    bool prepare(const SearchControl& control);
+    // `memory_donor`: an engine prepared for the same space and memory (same model, training,
+    // capacities and cluster, differing only in compute rates): its structural and memory
+    // verdicts are reused, and only the roofline is computed again.
+    bool prepare(const SearchControl& control, const SearchEngine* memory_donor = nullptr);
 
     // Searches `cell` (same class as the base). `seeds` are strategies evaluated first to
     // start pruning with a good bound (they only speed the search up). `parallel` spreads the
@@ -66,6 +69,8 @@ private:
     };
 
     void enumerate();
+    bool prepare_from(const SearchControl& control, const SearchEngine& donor);
+    void finish_prepare();  // counts what prepare rejected, orders the groups
     [[nodiscard]] std::vector<int> interleaves(int pp) const;
     void scan_group(const Config& cell, std::size_t gi, struct Scan& scan) const;
     [[nodiscard]] double score_bound(double time_s, const Group& g) const noexcept;

@@ -63,6 +63,8 @@ struct RankWork : RankCompute {
 [[nodiscard]] Infeasible split_problem(const Config& c, double& a, double& b) noexcept;
 
 [[nodiscard]] RankCompute rank_compute(const Config& c) noexcept;
+// Only the fields place() and fits() read (activations, parameter counts): what memory needs.
+[[nodiscard]] RankCompute rank_memory(const Config& c) noexcept;
 [[nodiscard]] RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept;
 [[nodiscard]] inline RankWork rank_work(const Config& c) noexcept { return rank_comm(c, rank_compute(c)); }
 // Stage 2 in parts: the placement of the split (shared), the memory verdict (does not read

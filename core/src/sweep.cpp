@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <memory>
 #include <tbb/parallel_for.h>
 
 #include "comet/evaluate.hpp"
@@ -39,6 +40,18 @@ namespace {
 // accelerator count and the strategy knobs the search keeps fixed.
 struct ClassKey {
     Config config;
+    // Equal but for the node's compute rates: the same space and the same memory verdicts.
+    [[nodiscard]] bool same_memory(const ClassKey& o) const noexcept {
+        ClassKey a = *this;
+        const NodeSpec& n = o.config.node;
+        a.config.node.matrix_fp16_tflops = n.matrix_fp16_tflops;
+        a.config.node.matrix_fp8_tflops = n.matrix_fp8_tflops;
+        a.config.node.vector_tflops = n.vector_tflops;
+        a.config.node.gemm = n.gemm;
+        a.config.node.hbm_bandwidth_gbps = n.hbm_bandwidth_gbps;
+        a.config.node.hbm_efficiency = n.hbm_efficiency;
+        return a == o;
+    }
     bool operator==(const ClassKey& o) const noexcept {
         const ModelSpec& a = config.model;
         const ModelSpec& b = o.config.model;
@@ -185,9 +198,14 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
     }
 
     const SearchControl quiet{control.cancel, {}};
+    // A class that differs from an earlier one only in compute rates reuses its memory verdicts.
+    std::unique_ptr<SearchEngine> donor;
+    std::size_t donor_key = 0;
     for (std::size_t k = 0; k < keys.size() && !stop(); ++k) {
-        SearchEngine engine(keys[k].config, options);
-        if (!engine.invalid() && !engine.prepare(quiet)) break;
+        auto owned = std::make_unique<SearchEngine>(keys[k].config, options);
+        SearchEngine& engine = *owned;
+        const SearchEngine* memory = donor && keys[donor_key].same_memory(keys[k]) ? donor.get() : nullptr;
+        if (!engine.invalid() && !engine.prepare(quiet, memory)) break;
         const auto& cells = members[k];
         // Consecutive cells of a class are neighbours on the grid: each seeds the next with its
         // best strategies, which starts the next search with a tight bound.
@@ -209,6 +227,10 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
                 tick();
             }
         });
+        if (!memory && !engine.invalid()) {
+            donor = std::move(owned);
+            donor_key = k;
+        }
     }
     out.cancelled = cancelled.load();
     return out;
