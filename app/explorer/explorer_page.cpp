@@ -213,7 +213,9 @@ void ExplorerPage::show(const ui::Evaluation& e) {
     const auto cx = index_of(e.spec.x.values, get_knob(e.config, e.spec.x.knob));
     const auto cy = e.spec.y ? index_of(e.spec.y->values, get_knob(e.config, e.spec.y->knob)) : std::optional<int>(0);
     if (cx && cy) current = ui::CellIndex{*cx, *cy};
-    heatmap_->setData(ui::make_heatmap_data(e.spec, e.grid, v.metric, current));
+    ui::HeatmapData map = ui::make_heatmap_data(e.spec, e.grid, v.metric, current);
+    map.title_suffix = e.spec.search ? tr("best strategy per cell") : tr("strategy as in the form");
+    heatmap_->setData(std::move(map));
     heatmap_->setSelectedCell(selected_);
     updateCharts();
 

@@ -27,6 +27,7 @@ struct CellIndex {
 };
 
 struct HeatmapData {
+    QString title_suffix;  // e.g. "best strategy per cell", shown after the metric in the title
     int nx = 0;
     int ny = 0;
     std::vector<double> x_values;  // axis values, size nx

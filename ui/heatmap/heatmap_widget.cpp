@@ -172,7 +172,10 @@ QSize HeatmapWidget::minimumSizeHint() const {
     return {30 * th, 18 * th};
 }
 
-QString HeatmapWidget::titleText() const { return metric_info(data_.metric).label; }
+QString HeatmapWidget::titleText() const {
+    const QString& label = metric_info(data_.metric).label;
+    return data_.title_suffix.isEmpty() ? label : label + QStringLiteral(" — ") + data_.title_suffix;
+}
 
 double HeatmapWidget::legendWidth() const {
     const QFontMetricsF fm(font());
