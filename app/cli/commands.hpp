@@ -19,5 +19,7 @@ int cmd_eval(Args args);
 int cmd_validate(Args args);
 int cmd_search(Args args);
 int cmd_sweep(Args args);
+int cmd_import(Args args);
+int cmd_export(Args args);
 
 }  // namespace comet::cli

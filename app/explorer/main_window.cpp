@@ -6,6 +6,8 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -15,6 +17,7 @@
 #include <QUndoStack>
 
 #include "comet/config.hpp"
+#include "comet/interop.hpp"
 #include "comet/presets.hpp"
 #include "common/scenario_document.hpp"
 #include "explorer_page.hpp"
@@ -66,9 +69,15 @@ void MainWindow::buildMenus() {
     new_action->setShortcut(QKeySequence::New);
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
     recent_menu_ = file->addMenu(tr("Open &Recent"));
+    QMenu* import = file->addMenu(tr("&Import"));
+    import->addAction(tr("Hugging Face &config.json (model)…"), this, &MainWindow::importHuggingFace);
+    import->addAction(tr("&Calculon application, system and execution…"), this, &MainWindow::importCalculon);
     file->addSeparator();
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+    file->addSeparator();
+    file->addAction(tr("Save &Node as Preset…"), this, [this] { savePreset(true); });
+    file->addAction(tr("Save &Model as Preset…"), this, [this] { savePreset(false); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -195,6 +204,90 @@ void MainWindow::updateRecentMenu() {
     const QStringList files = Settings().recentFiles();
     for (const QString& f : files) recent_menu_->addAction(QFileInfo(f).fileName(), this, [this, f] { (void)openFile(f); })->setToolTip(f);
     recent_menu_->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::savePreset(bool node) {
+    const Scenario& s = doc_->scenario();
+    const QString current = QString::fromStdString(node ? s.node_info.name : s.model_info.name);
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, node ? tr("Save Node as Preset") : tr("Save Model as Preset"),
+                                               tr("Preset name (saved in %1):").arg(QString::fromStdString(user_presets_dir().string())),
+                                               QLineEdit::Normal, current.isEmpty() ? tr("My preset") : current + tr(" (edited)"), &ok);
+    if (!ok || name.trimmed().isEmpty()) return;
+    QString id = name.trimmed().toLower();
+    for (QChar& ch : id)
+        if (!ch.isLetterOrNumber() && ch != QLatin1Char('-') && ch != QLatin1Char('.')) ch = QLatin1Char('-');
+    Provenance info{name.trimmed().toStdString(), tr("Saved from COMET Explorer by the user").toStdString()};
+    info.source = (node ? s.node_info.source : s.model_info.source).empty()
+                      ? info.source
+                      : info.source + "; based on: " + (node ? s.node_info.source : s.model_info.source);
+    const std::string error = node ? save_user_node_preset(id.toStdString(), info, s.config.node)
+                                   : save_user_model_preset(id.toStdString(), info, s.config.model);
+    if (!error.empty()) {
+        QMessageBox::critical(this, tr("Cannot save preset"), QString::fromStdString(error));
+        return;
+    }
+    panel_->reloadPresets();
+    statusBar()->showMessage(tr("Saved preset \"%1\"").arg(name.trimmed()), 5000);
+}
+
+void MainWindow::showImport(const QString& what, const std::vector<std::string>& mapped,
+                            const std::vector<std::string>& warnings) {
+    QStringList details;
+    details << tr("Mapped:");
+    for (const auto& m : mapped) details << QStringLiteral("  ") + QString::fromStdString(m);
+    if (!warnings.empty()) {
+        details << QString() << tr("Warnings:");
+        for (const auto& w : warnings) details << QStringLiteral("  ") + QString::fromStdString(w);
+    }
+    auto* box = new QMessageBox(warnings.empty() ? QMessageBox::Information : QMessageBox::Warning, tr("Imported"),
+                                tr("%1 imported with %2 mapped fields and %3 warnings. The import can be undone.")
+                                    .arg(what)
+                                    .arg(mapped.size())
+                                    .arg(warnings.size()),
+                                QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("importBox"));
+    box->setDetailedText(details.join(QLatin1Char('\n')));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void MainWindow::importHuggingFace() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import Hugging Face config.json"), QString(),
+                                                      tr("Model configuration (config.json *.json);;All files (*)"));
+    if (!path.isEmpty()) importHuggingFaceFile(path);
+}
+
+bool MainWindow::importHuggingFaceFile(const QString& path) {
+    const Loaded<ImportResult> r = import_hf_config(path.toStdString(), doc_->scenario());
+    if (!r.ok()) {
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot import"), QString::fromStdString(r.error_text()),
+                                    QMessageBox::Ok, this);
+        box->setObjectName(QStringLiteral("importErrorBox"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        return false;
+    }
+    doc_->setScenario(r.value->scenario, tr("Import model from %1").arg(QFileInfo(path).fileName()));
+    showImport(tr("The model of %1").arg(QFileInfo(path).fileName()), r.value->mapped, r.value->warnings);
+    return true;
+}
+
+void MainWindow::importCalculon() {
+    const QString filter = tr("Calculon JSON (*.json);;All files (*)");
+    const QString app = QFileDialog::getOpenFileName(this, tr("Calculon application (model) file"), QString(), filter);
+    if (app.isEmpty()) return;
+    const QString system = QFileDialog::getOpenFileName(this, tr("Calculon system file"), QFileInfo(app).absolutePath(), filter);
+    if (system.isEmpty()) return;
+    const QString exec = QFileDialog::getOpenFileName(this, tr("Calculon execution file"), QFileInfo(system).absolutePath(), filter);
+    if (exec.isEmpty()) return;
+    const Loaded<ImportResult> r = import_calculon(app.toStdString(), system.toStdString(), exec.toStdString());
+    if (!r.ok()) {
+        QMessageBox::warning(this, tr("Cannot import"), QString::fromStdString(r.error_text()));
+        return;
+    }
+    doc_->setScenario(r.value->scenario, tr("Import Calculon files"));
+    showImport(tr("The Calculon files"), r.value->mapped, r.value->warnings);
 }
 
 void MainWindow::showAbout() {

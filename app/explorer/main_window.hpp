@@ -24,6 +24,8 @@ public:
     // Starts on a scenario file (or the bundled default when empty or unreadable).
     void start(const QString& scenario_path);
     [[nodiscard]] bool openFile(const QString& path);  // shows an error and keeps the current one on failure
+    // Replaces the model with one from a Hugging Face config.json (undoable); false on error.
+    bool importHuggingFaceFile(const QString& path);
 
     [[nodiscard]] ui::ScenarioDocument* document() const noexcept { return doc_; }
     [[nodiscard]] ExplorerPage* explorer() const noexcept { return explorer_; }
@@ -45,6 +47,10 @@ private:
     void openDialog();
     void newFromDefault();
     void showAbout();
+    void savePreset(bool node);  // the current node or model as a user preset
+    void importHuggingFace();
+    void importCalculon();
+    void showImport(const QString& what, const std::vector<std::string>& mapped, const std::vector<std::string>& warnings);
 
     ui::ScenarioDocument* doc_;
     ui::ParameterPanel* panel_ = nullptr;

@@ -126,12 +126,98 @@ Loaded<ModelPreset> load_model_preset(const fs::path& file) {
         "model");
 }
 
+fs::path user_presets_dir() {
+    if (const char* env = std::getenv("COMET_USER_PRESETS_DIR"); env && *env) return env;
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg) return fs::path(xdg) / "comet-explorer" / "presets";
+    if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".local" / "share" / "comet-explorer" / "presets";
+    return {};
+}
+
+namespace {
+
+// Shipped presets, then the user's: a user preset with the same id replaces the shipped one.
+template <class T>
+std::vector<T> load_both(std::string_view kind, Loaded<T> (*load)(const fs::path&), std::vector<std::string>& errors) {
+    std::vector<T> all = load_all<T>(presets_dir() / kind, load, errors);
+    const fs::path user = user_presets_dir();
+    if (user.empty() || !is_dir(user / kind)) return all;
+    for (T& u : load_all<T>(user / kind, load, errors)) {
+        auto same = std::find_if(all.begin(), all.end(), [&](const T& p) { return p.id == u.id; });
+        if (same != all.end()) *same = std::move(u);
+        else all.push_back(std::move(u));
+    }
+    return all;
+}
+
+template <class T>
+std::optional<T> find_preset(const std::vector<T>& all, std::string_view name) {
+    const std::string want = lower(name);
+    for (const T& p : all) {
+        bool hit = lower(p.id) == want || lower(p.info.name) == want;
+        if constexpr (std::is_same_v<T, NodePreset>)
+            for (const auto& a : p.aliases) hit = hit || lower(a) == want;
+        if (hit) return p;
+    }
+    return std::nullopt;
+}
+
+std::string save_user_preset(std::string_view kind, const std::string& id, nlohmann::ordered_json doc) {
+    if (id.empty() || id.find_first_of("/\\") != std::string::npos || id.front() == '.')
+        return "invalid preset name \"" + id + "\": use letters, digits, '-' and '_'";
+    const fs::path dir = user_presets_dir() / kind;
+    if (user_presets_dir().empty()) return "no user data folder (HOME and XDG_DATA_HOME are unset)";
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) return "cannot create " + dir.string() + ": " + ec.message();
+    return save_text_atomically(dir / (id + ".json"), doc.dump(2) + "\n");
+}
+
+}  // namespace
+
 std::vector<NodePreset> load_node_presets(std::vector<std::string>& errors) {
-    return load_all<NodePreset>(presets_dir() / "nodes", load_node_preset, errors);
+    return load_both<NodePreset>("nodes", load_node_preset, errors);
 }
 
 std::vector<ModelPreset> load_model_presets(std::vector<std::string>& errors) {
-    return load_all<ModelPreset>(presets_dir() / "models", load_model_preset, errors);
+    return load_both<ModelPreset>("models", load_model_preset, errors);
+}
+
+std::optional<NodePreset> find_node_preset(std::string_view name) {
+    std::vector<std::string> errors;
+    return find_preset(load_node_presets(errors), name);
+}
+
+std::optional<ModelPreset> find_model_preset(std::string_view name) {
+    std::vector<std::string> errors;
+    return find_preset(load_model_presets(errors), name);
+}
+
+std::string known_preset_names(std::string_view kind) {
+    std::vector<std::string> errors, ids;
+    if (kind == "nodes")
+        for (const auto& p : load_node_presets(errors)) ids.push_back(p.id);
+    else
+        for (const auto& p : load_model_presets(errors)) ids.push_back(p.id);
+    std::string out = "known: ";
+    for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? ", " : "") + ids[i];
+    return ids.empty() ? "no presets found in " + (presets_dir() / kind).string() : out;
+}
+
+std::string save_user_node_preset(const std::string& id, const Provenance& info, const NodeSpec& node) {
+    nlohmann::ordered_json doc;
+    doc["format"] = "comet-node";
+    doc["version"] = 1;
+    doc["aliases"] = nlohmann::ordered_json::array();
+    doc["node"] = sections::node_json(node, info);
+    return save_user_preset("nodes", id, std::move(doc));
+}
+
+std::string save_user_model_preset(const std::string& id, const Provenance& info, const ModelSpec& model) {
+    nlohmann::ordered_json doc;
+    doc["format"] = "comet-model";
+    doc["version"] = 1;
+    doc["model"] = sections::model_json(model, info);
+    return save_user_preset("models", id, std::move(doc));
 }
 
 const NodePreset* match_node_preset(const std::vector<NodePreset>& presets, std::string_view text) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "comet/check.hpp"
+#include "comet/presets.hpp"
 #include "json_reader.hpp"
 #include "scenario_internal.hpp"
 #include "scenario_sections.hpp"
@@ -58,8 +59,29 @@ void read_scenario(ObjectReader& top, Scenario& s, Derived& derived) {
     top.optional_string("name", s.name);
     top.optional_string("description", s.description);
     Config& c = s.config;
-    top.required_object("model", [&](ObjectReader& o) { read_model(o, c.model, s.model_info, derived); });
-    top.required_object("node", [&](ObjectReader& o) { read_node(o, c.node, s.node_info); });
+    // "model" and "node" are either embedded objects or the name of a preset.
+    if (const nlohmann::json* ref = top.value("model"); ref && ref->is_string()) {
+        if (auto preset = find_model_preset(ref->get<std::string>())) {
+            c.model = preset->model;
+            s.model_info = preset->info;
+        } else {
+            top.reader().error(top.path_of("model") + " = " + quote_for_message(ref->get<std::string>()),
+                               "no model preset of that name (" + known_preset_names("models") + ")");
+        }
+    } else {
+        top.required_object("model", [&](ObjectReader& o) { read_model(o, c.model, s.model_info, derived); });
+    }
+    if (const nlohmann::json* ref = top.value("node"); ref && ref->is_string()) {
+        if (auto preset = find_node_preset(ref->get<std::string>())) {
+            c.node = preset->node;
+            s.node_info = preset->info;
+        } else {
+            top.reader().error(top.path_of("node") + " = " + quote_for_message(ref->get<std::string>()),
+                               "no node preset of that name (" + known_preset_names("nodes") + ")");
+        }
+    } else {
+        top.required_object("node", [&](ObjectReader& o) { read_node(o, c.node, s.node_info); });
+    }
     top.required_object("cluster", [&](ObjectReader& o) { o.required_int("nodes", c.cluster.nodes); });
     top.required_object("training", [&](ObjectReader& o) { read_training(o, c.training); });
     top.required_object("strategy", [&](ObjectReader& o) { read_strategy(o, c.strategy); });

@@ -20,6 +20,9 @@ private slots:
     void defaultScenarioUsesThePresets();
     void aliasesFindTheirNode();
     void malformedPresetIsRefusedWithPath();
+    void scenarioReferencesPresetsByName();
+    void unknownPresetNameIsReported();
+    void userPresetsSaveLoadAndOverride();
 };
 
 void TestPresets::presetsDirectoryIsTheSourceTree() {
@@ -112,6 +115,59 @@ void TestPresets::malformedPresetIsRefusedWithPath() {
     const QString text = QString::fromStdString(l.error_text());
     QVERIFY2(text.contains("bad-node.json: node.hbm_bandwidth_gbps"), qPrintable(text));
     QVERIFY2(text.contains("node.colour: unknown key"), qPrintable(text));
+}
+
+void TestPresets::scenarioReferencesPresetsByName() {
+    const auto embedded = load_scenario_file(presets_dir() / "scenarios" / "default.comet.json");
+    QVERIFY(embedded.ok());
+    std::string text = scenario_to_json(*embedded.value);
+    // Replace the embedded node and model objects by their preset names.
+    auto replace_section = [&](const std::string& key, const std::string& name) {
+        const std::size_t start = text.find("\"" + key + "\": {");
+        QVERIFY(start != std::string::npos);
+        std::size_t i = text.find('{', start), depth = 0;
+        for (; i < text.size(); ++i) {
+            if (text[i] == '{') ++depth;
+            if (text[i] == '}' && --depth == 0) break;
+        }
+        text.replace(start, i + 1 - start, "\"" + key + "\": \"" + name + "\"");
+    };
+    replace_section("model", "megatron-1t");
+    replace_section("node", "A100-SXM4-80GB");  // by alias
+    const auto referenced = parse_scenario(text, "ref.comet.json");
+    QVERIFY2(referenced.ok(), referenced.error_text().c_str());
+    QCOMPARE(QString::fromStdString(scenario_to_json(*referenced.value)), QString::fromStdString(scenario_to_json(*embedded.value)));
+}
+
+void TestPresets::unknownPresetNameIsReported() {
+    const auto s = parse_scenario(R"({"format": "comet-scenario", "version": 1, "model": "gpt-9000", "node": "dgx-a100-80gb",
+        "cluster": {"nodes": 1}, "training": {"global_batch": 8}, "strategy": {"tp": 1, "pp": 1, "dp": 1, "microbatch": 1}})",
+                                  "x.comet.json");
+    QVERIFY(!s.ok());
+    const QString text = QString::fromStdString(s.error_text());
+    QVERIFY2(text.contains("x.comet.json: model = \"gpt-9000\": no model preset of that name (known: "), qPrintable(text));
+    QVERIFY2(text.contains("megatron-1t"), qPrintable(text));
+}
+
+void TestPresets::userPresetsSaveLoadAndOverride() {
+    QTemporaryDir dir;
+    qputenv("COMET_USER_PRESETS_DIR", dir.path().toUtf8());
+    NodeSpec node = load_node_preset(presets_dir() / "nodes" / "dgx-a100-80gb.json").value->node;
+    node.hbm_bandwidth_gbps = 4096;
+    QCOMPARE(QString::fromStdString(save_user_node_preset("my-a100", {"My A100", "measured in our lab"}, node)), QString());
+    QCOMPARE(QString::fromStdString(save_user_node_preset("dgx-a100-80gb", {"DGX A100 80GB (ours)", "override"}, node)), QString());
+    QVERIFY(!save_user_node_preset("../escape", {}, node).empty());
+    std::vector<std::string> errors;
+    const auto nodes = load_node_presets(errors);
+    QVERIFY(errors.empty());
+    const auto mine = find_node_preset("My A100");
+    QVERIFY(mine);
+    QCOMPARE(mine->node.hbm_bandwidth_gbps, 4096.0);
+    const auto overridden = find_node_preset("dgx-a100-80gb");
+    QVERIFY(overridden);
+    QCOMPARE(QString::fromStdString(overridden->info.name), QStringLiteral("DGX A100 80GB (ours)"));
+    qunsetenv("COMET_USER_PRESETS_DIR");
+    QCOMPARE(QString::fromStdString(find_node_preset("dgx-a100-80gb")->info.name), QStringLiteral("DGX A100 80GB"));
 }
 
 QTEST_APPLESS_MAIN(TestPresets)

@@ -491,8 +491,11 @@ private slots:
                                           QJsonValue(QJsonValue::Null), QJsonValue(true), QJsonValue(1.5)}) {
                 const Loaded<Scenario> l = parse(with(full, path, bad));
                 expect_failure(l);
-                QVERIFY2(has_line_starting(lines_of(l), label + ": " + path + ": expected an object, got "),
-                         qPrintable(path + ":\n" + lines_of(l).join('\n')));
+                // "model" and "node" may also be a preset name: a string that names none says so.
+                const bool preset_ref = bad.isString() && (path == "model" || path == "node");
+                const QString expected = preset_ref ? label + ": " + path + " = \"x\": no " + path + " preset of that name"
+                                                    : label + ": " + path + ": expected an object, got ";
+                QVERIFY2(has_line_starting(lines_of(l), expected), qPrintable(path + ":\n" + lines_of(l).join('\n')));
             }
         }
     }

@@ -56,6 +56,7 @@ private Q_SLOTS:
     void undoRestoresValueAndResult();
     void malformedScenarioIsRefused();
     void newestRequestWins();
+    void importHuggingFaceModelIsUndoable();
 };
 
 void TestExplorer::initTestCase() {
@@ -206,6 +207,28 @@ void TestExplorer::newestRequestWins() {
     QTest::qWait(300);
     QCOMPARE(w.explorer()->lastEvaluation()->config.node.hbm_bandwidth_gbps, 2500.0);
     QVERIFY(spy.count() <= 2);
+}
+
+void TestExplorer::importHuggingFaceModelIsUndoable() {
+    app::MainWindow w;
+    w.start(default_path());
+    w.show();
+    QVERIFY(wait_evaluated(w));
+    const ModelSpec before = w.document()->config().model;
+    QVERIFY(w.importHuggingFaceFile(QStringLiteral(COMET_SOURCE_DIR "/tests/data/hf/llama-3-8b.json")));
+    QVERIFY(wait_evaluated(w));
+    const ModelSpec& m = w.document()->config().model;
+    QCOMPARE(m.layers, 32);
+    QCOMPARE(m.kv_heads, 8);
+    QVERIFY(m.gated_mlp);
+    QCOMPARE(w.explorer()->lastEvaluation()->config.model.layers, 32);
+    QVERIFY(w.findChild<QMessageBox*>(QStringLiteral("importBox")));
+    w.document()->undoStack()->undo();
+    QCOMPARE(w.document()->config().model.layers, before.layers);
+    // A malformed config is refused and changes nothing.
+    QVERIFY(!w.importHuggingFaceFile(QStringLiteral(COMET_SOURCE_DIR "/tests/data/hf/bad-heads.json")));
+    QCOMPARE(w.document()->config().model.layers, before.layers);
+    QVERIFY(w.findChild<QMessageBox*>(QStringLiteral("importErrorBox")));
 }
 
 QTEST_MAIN(TestExplorer)

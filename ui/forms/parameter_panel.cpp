@@ -471,6 +471,27 @@ void ParameterPanel::refresh() {
     setMarks(marksFor(c));
 }
 
+void ParameterPanel::reloadPresets() {
+    std::vector<std::string> errors;
+    node_presets_ = load_node_presets(errors);
+    model_presets_ = load_model_presets(errors);
+    for (const std::string& e : errors) qWarning("%s", e.c_str());
+    std::stable_sort(model_presets_.begin(), model_presets_.end(), [](const ModelPreset& a, const ModelPreset& b) {
+        return total_parameters(a.model) < total_parameters(b.model);
+    });
+    auto refill = [](QComboBox* picker, const auto& presets) {
+        const QSignalBlocker block(picker);
+        while (picker->count() > 1) picker->removeItem(picker->count() - 1);
+        for (const auto& p : presets) {
+            picker->addItem(QString::fromStdString(p.info.name));
+            picker->setItemData(picker->count() - 1, rich_tooltip(p.info.source), Qt::ToolTipRole);
+        }
+    };
+    refill(node_picker_, node_presets_);
+    refill(model_picker_, model_presets_);
+    refreshPresetPickers();
+}
+
 void ParameterPanel::refreshPresetPickers() {
     const Config& c = doc_->config();
     select_item(node_picker_, matching_item(c, node_presets_, &Config::node, &NodePreset::node, "node."),

@@ -49,6 +49,8 @@ public:
     [[nodiscard]] Mark markOf(const QString& path) const;
     [[nodiscard]] QString markMessage(const QString& path) const;
 
+    // Reads the preset folders again (after the user saved a preset).
+    void reloadPresets();
     [[nodiscard]] QComboBox* nodePresetPicker() const noexcept { return node_picker_; }
     [[nodiscard]] QComboBox* modelPresetPicker() const noexcept { return model_picker_; }
 

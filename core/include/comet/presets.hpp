@@ -2,6 +2,7 @@
 // The preset library shipped in presets/: node and model files, found at run time.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,21 @@ struct ModelPreset {
 // load are skipped and their errors appended to `errors`.
 [[nodiscard]] std::vector<NodePreset> load_node_presets(std::vector<std::string>& errors);
 [[nodiscard]] std::vector<ModelPreset> load_model_presets(std::vector<std::string>& errors);
+
+// The user's own presets: $XDG_DATA_HOME/comet-explorer/presets (default
+// ~/.local/share/comet-explorer/presets), with nodes/ and models/ like the shipped folder.
+// Empty when no home can be determined. User presets with the same id override shipped ones.
+[[nodiscard]] std::filesystem::path user_presets_dir();
+
+// A preset by id (file stem), name or alias, from the user's folder first, then the shipped one.
+[[nodiscard]] std::optional<NodePreset> find_node_preset(std::string_view name);
+[[nodiscard]] std::optional<ModelPreset> find_model_preset(std::string_view name);
+// "known: a, b, c" for messages; `kind` is "nodes" or "models".
+[[nodiscard]] std::string known_preset_names(std::string_view kind);
+
+// Writes a preset file into the user's folder (atomically); returns the error or empty.
+[[nodiscard]] std::string save_user_node_preset(const std::string& id, const Provenance& info, const NodeSpec& node);
+[[nodiscard]] std::string save_user_model_preset(const std::string& id, const Provenance& info, const ModelSpec& model);
 
 // The node preset whose id, name or one of whose aliases occurs in `text` (case-insensitive);
 // the longest match wins. nullptr when none does.

@@ -1,0 +1,392 @@
+// Calculon and Hugging Face interoperability: mapping, round trip, hostile input.
+#include <QtTest>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "comet/evaluate.hpp"
+#include "comet/interop.hpp"
+#include "comet/presets.hpp"
+#include "comet/scenario.hpp"
+#include "comet/workload.hpp"
+
+using namespace comet;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path data = fs::path(COMET_SOURCE_DIR) / "tests" / "data";
+const fs::path cdata = data / "calculon";
+const fs::path hfdata = data / "hf";
+
+Loaded<ImportResult> import_example() {
+    return import_calculon(cdata / "megatron-1T.json", cdata / "a100_80g.json", cdata / "3072_t4_p64_d12_mbs4_full.json");
+}
+
+bool contains(const std::vector<std::string>& lines, const std::string& part) {
+    for (const auto& l : lines)
+        if (l.find(part) != std::string::npos) return true;
+    return false;
+}
+
+Scenario base_scenario() {
+    auto b = load_scenario_file(presets_dir() / "scenarios" / "default.comet.json");
+    if (!b.ok()) qFatal("%s", b.error_text().c_str());
+    return *b.value;
+}
+
+// Valid example texts with one change, for hostile-input tests.
+const char* app_ok = R"({"hidden": 1024, "feedforward": 4096, "seq_size": 2048, "attn_heads": 16, "attn_size": 64, "num_blocks": 24})";
+const char* exec_ok = R"({"num_procs": 16, "tensor_par": 2, "pipeline_par": 2, "data_par": 4, "batch_size": 64,
+  "microbatch_size": 1, "datatype": "bfloat16", "activation_recompute": "attn_only", "pipeline_interleaving": 1,
+  "optimizer_sharding": false, "tensor_par_comm_type": "ar", "tensor_par_overlap": "ring", "data_par_overlap": true,
+  "weight_offload": false, "activations_offload": false, "optimizer_offload": false})";
+const char* sys_ok = R"({"matrix": {"float16": {"tflops": 312, "gflops_efficiency": [[128, 0.9], [0, 0.1]]}},
+  "vector": {"float16": {"tflops": 78, "gflops_efficiency": [[0, 0.5]]}},
+  "mem1": {"GiB": 80, "GBps": 2048},
+  "networks": [{"bandwidth": 300, "efficiency": 0.7, "size": 8, "latency": 1e-5},
+               {"bandwidth": 25, "efficiency": 0.9, "size": 1024, "latency": 2e-5}]})";
+
+Loaded<ImportResult> import_texts(const std::string& app, const std::string& sys, const std::string& exe) {
+    return import_calculon_text(app, "app.json", sys, "sys.json", exe, "exec.json");
+}
+
+}  // namespace
+
+class TestInterop : public QObject {
+    Q_OBJECT
+private slots:
+    void calculonExampleMaps();
+    void calculonRoundTrip();
+    void calculonExportWarns();
+    void calculonSmallTextsMap();
+    void calculonEveryModelImports();
+    void calculonHostileInput_data();
+    void calculonHostileInput();
+    void calculonMissingFile();
+    void hfDenseModels_data();
+    void hfDenseModels();
+    void hfMixtralIsDenseEquivalent();
+    void hfDeepSeekV3IsApproximated();
+    void hfHostileInput_data();
+    void hfHostileInput();
+};
+
+void TestInterop::calculonExampleMaps() {
+    const auto r = import_example();
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    const Config& c = r.value->scenario.config;
+    QCOMPARE(c.model.hidden, 25600);
+    QCOMPARE(c.model.ffn_hidden, 102400);
+    QCOMPARE(c.model.heads, 160);
+    QCOMPARE(c.model.head_dim, 160);
+    QCOMPARE(c.model.layers, 128);
+    QCOMPARE(c.model.seq_len, 2048);
+    QCOMPARE(c.model.vocab, calculon_default_vocab);
+    QCOMPARE(c.node.matrix_fp16_tflops, 312.0);
+    QCOMPARE(c.node.gemm.max_fraction, 0.95);
+    QCOMPARE(c.node.gemm.tile_overhead_k, 0.0);
+    QCOMPARE(c.node.vector_tflops, 78.0);
+    QCOMPARE(c.node.hbm_capacity_gib, 80.0);
+    QCOMPARE(c.node.hbm_bandwidth_gbps, 2048.0);
+    QCOMPARE(c.node.expanded.capacity_gib, 512.0);
+    QCOMPARE(c.node.expanded.bandwidth_gbps, 32.0);
+    QVERIFY(c.node.expanded.attach == ExpandedAttach::per_accelerator);
+    QCOMPARE(c.node.scale_up.domain_size, 8);
+    QCOMPARE(c.node.scale_up.bandwidth_gbps, 300.0);
+    QCOMPARE(c.node.scale_up.efficiency, 0.65);
+    QVERIFY(std::abs(c.node.scale_up.latency_us - 10.0) < 1e-9);
+    QCOMPARE(c.node.scale_out.bandwidth_gbps, 25.0);
+    QVERIFY(std::abs(c.node.scale_out.latency_us - 20.0) < 1e-9);
+    QCOMPARE(c.cluster.nodes, 384);
+    QCOMPARE(c.strategy.tp, 4);
+    QCOMPARE(c.strategy.pp, 64);
+    QCOMPARE(c.strategy.dp, 12);
+    QCOMPARE(c.strategy.microbatch, 4);
+    QCOMPARE(c.training.global_batch, 3072LL);
+    QVERIFY(c.training.precision == Precision::fp16);
+    QVERIFY(c.strategy.recompute == Recompute::full);
+    QVERIFY(c.strategy.sequence_parallel);
+    QCOMPARE(c.strategy.zero_stage, 1);
+    QVERIFY(!c.strategy.dp_overlap);
+    QVERIFY(!c.strategy.tp_overlap);
+    const auto& res = *r.value;
+    QVERIFY(contains(res.mapped, "execution.tensor_par -> strategy.tp = 4"));
+    QVERIFY(contains(res.warnings, "a100_80g.json: processing_mode"));
+    QVERIFY(contains(res.warnings, "a100_80g.json: networks[0].ops"));
+    QVERIFY(contains(res.warnings, "3072_t4_p64_d12_mbs4_full.json: seq_par_ag_redo"));
+    QVERIFY(contains(res.warnings, "3072_t4_p64_d12_mbs4_full.json: pipeline_par_net"));
+    QVERIFY(contains(res.warnings, "model.vocab set to 51200"));
+    QVERIFY(contains(res.warnings, "step table approximated"));
+    // The imported scenario saves and loads back, and evaluates.
+    const auto again = parse_scenario(scenario_to_json(res.scenario), "imported");
+    QVERIFY2(again.ok(), again.error_text().c_str());
+    QVERIFY(evaluate(c).feasible);
+}
+
+void TestInterop::calculonRoundTrip() {
+    const auto first = import_example();
+    QVERIFY(first.ok());
+    const Scenario& s = first.value->scenario;
+    const auto second = import_calculon_text(export_calculon_application(s), "application.json",
+                                             export_calculon_system(s), "system.json",
+                                             export_calculon_execution(s), "execution.json");
+    QVERIFY2(second.ok(), second.error_text().c_str());
+    const Config& a = s.config;
+    const Config& b = second.value->scenario.config;
+    QCOMPARE(scenario_to_json(Scenario{"", "", {}, {}, b}), scenario_to_json(Scenario{"", "", {}, {}, a}));
+}
+
+void TestInterop::calculonExportWarns() {
+    Scenario s = base_scenario();
+    s.config.model.kv_heads = s.config.model.heads / 2;
+    s.config.model.gated_mlp = true;
+    s.config.model.bias = false;
+    std::vector<std::string> w;
+    const std::string app = export_calculon_application(s, &w);
+    const std::string sys = export_calculon_system(s, &w);
+    const std::string exe = export_calculon_execution(s, &w);
+    QVERIFY(contains(w, "model.kv_heads"));
+    QVERIFY(contains(w, "model.gated_mlp"));
+    QVERIFY(contains(w, "model.bias"));
+    QVERIFY(contains(w, "node.gemm.tile_overhead_k = 256"));
+    QVERIFY(contains(w, "node.hbm_reserved_gib"));
+    QVERIFY(app.find("\"attn_size\": 160") != std::string::npos);
+    QVERIFY(exe.find("\"pipeline_interleaving\": 2") != std::string::npos);
+    // Exported files import again.
+    const auto r = import_calculon_text(app, "a", sys, "s", exe, "e");
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    QCOMPARE(r.value->scenario.config.strategy.tp, s.config.strategy.tp);
+    QCOMPARE(r.value->scenario.config.cluster.nodes, s.config.cluster.nodes);
+}
+
+void TestInterop::calculonSmallTextsMap() {
+    const auto r = import_texts(app_ok, sys_ok, exec_ok);
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    const Config& c = r.value->scenario.config;
+    QVERIFY(c.training.precision == Precision::bf16);
+    QVERIFY(c.strategy.recompute == Recompute::selective);
+    QVERIFY(!c.strategy.sequence_parallel);
+    QVERIFY(c.strategy.tp_overlap);
+    QCOMPARE(c.strategy.zero_stage, 0);
+    QCOMPARE(c.cluster.nodes, 2);
+    QCOMPARE(c.node.expanded.capacity_gib, 0.0);  // no mem2
+    QCOMPARE(c.node.gemm.max_fraction, 0.9);
+}
+
+void TestInterop::calculonEveryModelImports() {
+#ifdef COMET_CALCULON_DATA
+    const fs::path shared = COMET_CALCULON_DATA;
+    if (!fs::is_directory(shared / "models")) QSKIP("shared calculon-data not present");
+    int n = 0;
+    for (const auto& e : fs::directory_iterator(shared / "models")) {
+        const auto r = import_calculon(e.path(), cdata / "h100_80g_nvl8.json", cdata / "3072_t4_p64_d12_mbs4_full.json");
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        ++n;
+    }
+    QVERIFY(n >= 10);
+#else
+    QSKIP("COMET_CALCULON_DATA not defined");
+#endif
+}
+
+void TestInterop::calculonHostileInput_data() {
+    QTest::addColumn<QString>("app");
+    QTest::addColumn<QString>("sys");
+    QTest::addColumn<QString>("exe");
+    QTest::addColumn<QString>("expected");
+    const QString a = app_ok, s = sys_ok, e = exec_ok;
+    QTest::newRow("empty application") << "" << s << e << "app.json: is empty";
+    QTest::newRow("not an object") << "[1,2]" << s << e << "app.json: expected a JSON object at the top level";
+    QTest::newRow("wrong type") << QString(a).replace("\"hidden\": 1024", "\"hidden\": \"big\"") << s << e
+                                << "app.json: hidden: expected an integer, got string \"big\"";
+    QTest::newRow("huge integer") << QString(a).replace("\"num_blocks\": 24", "\"num_blocks\": 1e300") << s << e
+                                  << "app.json: num_blocks: expected an integer, got";
+    QTest::newRow("negative size") << QString(a).replace("\"feedforward\": 4096", "\"feedforward\": -4096") << s << e
+                                   << "app.json: feedforward -> model.ffn_hidden = -4096: must be";
+    QTest::newRow("missing field") << QString(a).replace("\"seq_size\": 2048,", "") << s << e
+                                   << "app.json: seq_size: missing (required)";
+    QTest::newRow("unknown key") << QString(a).replace("\"hidden\"", "\"hiden\": 1, \"hidden\"") << s << e
+                                 << "app.json: hiden: unknown key";
+    QString deep = "1";
+    for (int i = 0; i < 200; ++i) deep = "[" + deep + "]";
+    QTest::newRow("deep nesting") << QString(a).replace("\"hidden\": 1024", "\"hidden\": " + deep) << s << e
+                                  << "app.json";
+    QTest::newRow("huge memory") << a << QString(s).replace("\"GiB\": 80", "\"GiB\": 80000000000") << e
+                                 << "sys.json: mem1.GiB -> node.hbm_capacity_gib = 8e+10: must be > 0 and at most 1e6 GiB";
+    QTest::newRow("bad efficiency") << a << QString(s).replace("[0, 0.1]", "[0, 1.5]") << e
+                                    << "sys.json: matrix.float16.gflops_efficiency[1][1] = 1.5: must be an efficiency";
+    QTest::newRow("bad table shape") << a << QString(s).replace("[[0, 0.5]]", "[0.5]") << e
+                                     << "sys.json: vector.float16.gflops_efficiency[0]: expected a [size, efficiency] pair";
+    QTest::newRow("no networks") << a << QString(s).replace("\"networks\"", "\"netwrks\"") << e
+                                 << "sys.json: networks: missing (required)";
+    QTest::newRow("negative latency") << a << QString(s).replace("1e-5", "-1e-5") << e
+                                      << "sys.json: networks[0].latency = -1e-05: must be >= 0 seconds";
+    QTest::newRow("zero domain") << a << QString(s).replace("\"size\": 8", "\"size\": 0") << e
+                                 << "sys.json: networks[0].size = 0: must be an integer from 1 to 65536";
+    QTest::newRow("no float16") << a << QString(s).replace("{\"float16\": {\"tflops\": 312", "{\"float32\": {\"tflops\": 312") << e
+                                << "sys.json: matrix: needs a \"float16\"";
+    QTest::newRow("procs mismatch") << a << s << QString(e).replace("\"num_procs\": 16", "\"num_procs\": 17")
+                                    << "exec.json: num_procs = 17: must equal tensor_par * pipeline_par * data_par = 16";
+    QTest::newRow("bad datatype") << a << s << QString(e).replace("bfloat16", "float32")
+                                  << "exec.json: datatype = \"float32\": must be one of float16, bfloat16, float8";
+    QTest::newRow("negative tp") << a << s << QString(e).replace("\"tensor_par\": 2", "\"tensor_par\": -2")
+                                 << "exec.json";
+    QTest::newRow("zero batch") << a << s << QString(e).replace("\"batch_size\": 64", "\"batch_size\": 0")
+                                << "exec.json: batch_size -> training.global_batch = 0: must be";
+}
+
+void TestInterop::calculonHostileInput() {
+    QFETCH(QString, app);
+    QFETCH(QString, sys);
+    QFETCH(QString, exe);
+    QFETCH(QString, expected);
+    const auto r = import_texts(app.toStdString(), sys.toStdString(), exe.toStdString());
+    QVERIFY(!r.ok());
+    QVERIFY(!r.value);
+    const std::string text = r.error_text();
+    QVERIFY2(text.find(expected.toStdString()) != std::string::npos, text.c_str());
+}
+
+void TestInterop::calculonMissingFile() {
+    const auto r = import_calculon(cdata / "nope.json", cdata / "a100_80g.json", cdata / "also-nope.json");
+    QVERIFY(!r.ok());
+    QCOMPARE(r.errors.size(), std::size_t{2});
+    QVERIFY(r.errors[0].find("nope.json: cannot open") != std::string::npos);
+}
+
+void TestInterop::hfDenseModels_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("layers");
+    QTest::addColumn<int>("hidden");
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<int>("kv_heads");
+    QTest::addColumn<int>("ffn");
+    QTest::addColumn<int>("vocab");
+    QTest::addColumn<int>("seq_len");  // 0 = the base scenario's
+    QTest::addColumn<double>("published_b");
+    QTest::newRow("Llama-3-8B") << "llama-3-8b.json" << 32 << 4096 << 32 << 8 << 14336 << 128256 << 8192 << 8.03;
+    QTest::newRow("Mistral-7B") << "mistral-7b.json" << 32 << 4096 << 32 << 8 << 14336 << 32000 << 32768 << 7.24;
+    QTest::newRow("Qwen2.5-7B") << "qwen2.5-7b.json" << 28 << 3584 << 28 << 4 << 18944 << 152064 << 0 << 7.61;
+}
+
+void TestInterop::hfDenseModels() {
+    QFETCH(QString, file);
+    QFETCH(int, layers);
+    QFETCH(int, hidden);
+    QFETCH(int, heads);
+    QFETCH(int, kv_heads);
+    QFETCH(int, ffn);
+    QFETCH(int, vocab);
+    QFETCH(int, seq_len);
+    QFETCH(double, published_b);
+    const Scenario base = base_scenario();
+    const auto r = import_hf_config(hfdata / file.toStdString(), base);
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    const ModelSpec& m = r.value->scenario.config.model;
+    QCOMPARE(m.layers, layers);
+    QCOMPARE(m.hidden, hidden);
+    QCOMPARE(m.heads, heads);
+    QCOMPARE(m.kv_heads, kv_heads);
+    QCOMPARE(m.head_dim, hidden / heads);
+    QCOMPARE(m.ffn_hidden, ffn);
+    QCOMPARE(m.vocab, vocab);
+    QCOMPARE(m.seq_len, seq_len == 0 ? base.config.model.seq_len : seq_len);
+    QVERIFY(m.gated_mlp);
+    QVERIFY(!m.bias);
+    QVERIFY(!m.tied_embeddings);
+    QVERIFY(!m.learned_position_embeddings);
+    const double b = total_parameters(m) / 1e9;
+    QVERIFY2(std::abs(b / published_b - 1.0) < 0.02, (std::to_string(b) + "B").c_str());
+    // Everything but the model comes from the base.
+    QCOMPARE(r.value->scenario.config.node.hbm_capacity_gib, base.config.node.hbm_capacity_gib);
+    QCOMPARE(r.value->scenario.config.strategy.pp, base.config.strategy.pp);
+    if (seq_len == 0) QVERIFY(contains(r.value->warnings, "max_position_embeddings = 131072"));
+    QVERIFY(contains(r.value->mapped, "hidden_size -> model.hidden = " + std::to_string(hidden)));
+}
+
+void TestInterop::hfMixtralIsDenseEquivalent() {
+    const auto r = import_hf_config(hfdata / "mixtral-8x7b.json", base_scenario());
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    const ModelSpec& m = r.value->scenario.config.model;
+    QCOMPARE(m.ffn_hidden, 14336 * 2);
+    QCOMPARE(m.seq_len, 32768);
+    const double b = total_parameters(m) / 1e9;
+    QVERIFY2(std::abs(b / 12.9 - 1.0) < 0.02, std::to_string(b).c_str());  // published active parameters
+    QVERIFY(contains(r.value->warnings, "mixture of experts is not modelled"));
+    QVERIFY(contains(r.value->warnings, "of 46.70B parameters"));
+}
+
+void TestInterop::hfDeepSeekV3IsApproximated() {
+    const auto r = import_hf_config(hfdata / "deepseek-v3.json", base_scenario());
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    const ModelSpec& m = r.value->scenario.config.model;
+    QCOMPARE(m.layers, 61);
+    QCOMPARE(m.hidden, 7168);
+    QCOMPARE(m.heads, 128);
+    QCOMPARE(m.kv_heads, 128);
+    QCOMPARE(m.ffn_hidden, 18432);  // (8 routed + 1 shared) * 2048 = the dense layers' width
+    QCOMPARE(m.head_dim, 51);       // MLA's parameters as multi-head attention
+    QCOMPARE(m.vocab, 129280);
+    const double b = total_parameters(m) / 1e9;
+    QVERIFY2(std::abs(b / 37.0 - 1.0) < 0.03, std::to_string(b).c_str());  // published active parameters
+    const auto& w = r.value->warnings;
+    QVERIFY(contains(w, "multi-head latent attention (MLA) is approximated"));
+    QVERIFY(contains(w, "mixture of experts is not modelled"));
+    QVERIFY(contains(w, "rope_scaling"));
+    QVERIFY(contains(w, "num_nextn_predict_layers"));
+}
+
+void TestInterop::hfHostileInput_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("expected");
+    const QString ok = R"({"architectures": ["LlamaForCausalLM"], "hidden_size": 4096, "intermediate_size": 14336,
+        "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 8, "vocab_size": 128256})";
+    QTest::newRow("empty") << "" << "cfg.json: is empty";
+    QTest::newRow("whitespace") << "  \n" << "cfg.json: contains only whitespace";
+    QTest::newRow("not json") << "{\"a\": " << "cfg.json";
+    QTest::newRow("array top") << "[]" << "cfg.json: expected a JSON object at the top level, got an array";
+    QTest::newRow("unknown architecture") << QString(ok).replace("LlamaForCausalLM", "GPT2LMHeadModel")
+                                          << "cfg.json: architectures = [\"GPT2LMHeadModel\"]: unsupported architecture";
+    QTest::newRow("no architectures") << QString(ok).replace("\"architectures\"", "\"archs\"")
+                                      << "cfg.json: architectures: missing (required)";
+    QTest::newRow("architectures not array") << QString(ok).replace("[\"LlamaForCausalLM\"]", "7")
+                                             << "cfg.json: architectures: expected an array of architecture names, got 7";
+    QTest::newRow("wrong type") << QString(ok).replace("\"hidden_size\": 4096", "\"hidden_size\": true")
+                                << "cfg.json: hidden_size: expected an integer, got true";
+    QTest::newRow("huge") << QString(ok).replace("\"vocab_size\": 128256", "\"vocab_size\": 99999999999999999999")
+                          << "cfg.json: vocab_size: expected an integer";
+    QTest::newRow("negative layers") << QString(ok).replace("\"num_hidden_layers\": 32", "\"num_hidden_layers\": -1")
+                                     << "cfg.json: num_hidden_layers -> model.layers = -1: must be";
+    QTest::newRow("missing vocab") << QString(ok).replace(", \"vocab_size\": 128256", "")
+                                   << "cfg.json: vocab_size: missing (required)";
+    QTest::newRow("null heads") << QString(ok).replace("\"num_attention_heads\": 32", "\"num_attention_heads\": null")
+                                << "cfg.json: num_attention_heads: is null";
+    QTest::newRow("kv does not divide") << QString(ok).replace("\"num_key_value_heads\": 8", "\"num_key_value_heads\": 5")
+                                        << "cfg.json: num_key_value_heads -> model.kv_heads = 5: must be a divisor";
+    QTest::newRow("head_dim underivable") << QString(ok).replace("\"hidden_size\": 4096", "\"hidden_size\": 4001")
+                                          << "cfg.json: head_dim: missing, and hidden_size = 4001";
+    QTest::newRow("mixtral too many active")
+        << QString(ok).replace("LlamaForCausalLM", "MixtralForCausalLM").replace("}", ", \"num_local_experts\": 2, \"num_experts_per_tok\": 3}")
+        << "cfg.json: num_experts_per_tok = 3: must be from 1 to num_local_experts = 2";
+    QTest::newRow("deepseek missing mla")
+        << QString(ok).replace("LlamaForCausalLM", "DeepseekV3ForCausalLM").replace("}", ", \"n_routed_experts\": 8, \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 512}")
+        << "cfg.json: kv_lora_rank: missing (required)";
+    QString deep = "0";
+    for (int i = 0; i < 100; ++i) deep = "{\"a\": " + deep + "}";
+    QTest::newRow("deep nesting") << QString(ok).replace("}", ", \"rope_scaling\": " + deep + "}") << "cfg.json";
+}
+
+void TestInterop::hfHostileInput() {
+    QFETCH(QString, text);
+    QFETCH(QString, expected);
+    const auto r = import_hf_config_text(text.toStdString(), "cfg.json", base_scenario());
+    QVERIFY(!r.ok());
+    const std::string e = r.error_text();
+    QVERIFY2(e.find(expected.toStdString()) != std::string::npos, e.c_str());
+}
+
+QTEST_APPLESS_MAIN(TestInterop)
+#include "test_interop.moc"

@@ -1,0 +1,280 @@
+// The hardware and model library in presets/: every entry loads, cites its source, has sane
+// numbers, matches the published size of the model it names, and trains feasibly somewhere;
+// the shipped scenarios and sweeps load and evaluate.
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "comet/evaluate.hpp"
+#include "comet/presets.hpp"
+#include "comet/scenario.hpp"
+#include "comet/search.hpp"
+#include "comet/sweep_io.hpp"
+#include "comet/workload.hpp"
+
+using namespace comet;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view moe_marker = "MoE not yet modelled: dense equivalent of the active parameters";
+
+// Published sizes in billions of parameters (for the MoE models: the active parameters per token).
+const std::map<std::string, double>& published_billions() {
+    static const std::map<std::string, double> table = {
+        {"gpt3-175b", 175.0},     // Brown et al. 2020
+        {"mt-nlg-530b", 530.0},   // Smith et al. 2022
+        {"bloom-176b", 176.0},    // BigScience 2022 (176,247,271,424)
+        {"llama3-8b", 8.03},      // Llama 3 model card
+        {"llama3-70b", 70.6},     // Llama 3 model card
+        {"llama3-405b", 405.0},   // Llama 3 Herd of Models
+        {"qwen2.5-72b", 72.7},    // Qwen2.5 model card
+        {"mixtral-8x7b", 12.9},   // Mixtral of Experts: 12.9B active of 46.7B
+        {"deepseek-v3", 37.0},    // DeepSeek-V3: 37B active of 671B
+    };
+    return table;
+}
+
+// Accelerators whose fp8 rate is deliberately not 2x fp16 (with the reason in their source).
+bool fp8_equals_fp16(const std::string& id) { return id == "gaudi3"; }
+
+const NodePreset* find_node(const std::vector<NodePreset>& nodes, const std::string& id) {
+    for (const auto& n : nodes)
+        if (n.id == id) return &n;
+    return nullptr;
+}
+
+// The shipped files only (load_node_presets() may add the user's own presets).
+template <class T>
+std::vector<T> load_shipped(const char* kind, Loaded<T> (*load)(const fs::path&), std::vector<std::string>& errors) {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(presets_dir() / kind))
+        if (e.path().extension() == ".json") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    std::vector<T> out;
+    for (const auto& f : files) {
+        auto l = load(f);
+        if (l.ok()) out.push_back(std::move(*l.value));
+        else errors.insert(errors.end(), l.errors.begin(), l.errors.end());
+    }
+    return out;
+}
+
+}  // namespace
+
+class TestPresetLibrary : public QObject {
+    Q_OBJECT
+private slots:
+    void libraryHasTheNamedEntries();
+    void everyNodeCitesItsSourceAndIsSane();
+    void paperNamesFindTheirNode();
+    void modelSizesMatchThePublishedOnes();
+    void moeModelsSayTheyAreDenseEquivalents();
+    void everyModelTrainsOnDgxH100();
+    void shippedScenariosEvaluate();
+    void scenariosMatchTheLibrary();
+    void shippedSweepsLoad();
+};
+
+void TestPresetLibrary::libraryHasTheNamedEntries() {
+    for (const char* id : {"dgx-a100-40gb", "dgx-a100-80gb", "dgx-h100", "hgx-h200", "dgx-b200", "gb200-nvl72",
+                           "mi300x-platform", "mi325x-platform", "gaudi3", "tpu-v5p"})
+        QVERIFY2(fs::is_regular_file(presets_dir() / "nodes" / (std::string(id) + ".json")), id);
+    for (const auto& [id, size] : published_billions())
+        QVERIFY2(fs::is_regular_file(presets_dir() / "models" / (id + ".json")), id.c_str());
+    for (const char* f : {"scenarios/llama3-70b-64xh100.comet.json", "scenarios/gpt3-175b-1024xa100.comet.json",
+                          "scenarios/comet-1t-case-study.comet.json", "sweeps/comet-1t-memory-expansion.sweep.json",
+                          "sweeps/comet-1t-compute-vs-network.sweep.json"})
+        QVERIFY2(fs::is_regular_file(presets_dir() / f), f);
+}
+
+void TestPresetLibrary::everyNodeCitesItsSourceAndIsSane() {
+    std::vector<std::string> errors;
+    const auto nodes = load_shipped<NodePreset>("nodes", load_node_preset, errors);
+    for (const auto& e : errors) qWarning("%s", e.c_str());
+    QVERIFY(errors.empty());
+    QVERIFY(nodes.size() >= 10);
+    for (const auto& p : nodes) {
+        const NodeSpec& n = p.node;
+        const char* id = p.id.c_str();
+        QVERIFY2(p.info.source.size() >= 150, (p.id + ": a preset must cite its source in full").c_str());
+        QVERIFY2(!p.aliases.empty(), id);
+        QVERIFY2(n.accelerators >= 1 && n.scale_up.domain_size >= 1, id);
+        // fp8 is absent, or twice fp16 (Hopper, Blackwell, CDNA 3), or equal where the source says so.
+        if (n.matrix_fp8_tflops > 0) {
+            const double ratio = n.matrix_fp8_tflops / n.matrix_fp16_tflops;
+            if (fp8_equals_fp16(p.id)) QVERIFY2(std::abs(ratio - 1.0) < 0.02, id);
+            else QVERIFY2(std::abs(ratio - 2.0) < 0.04, (p.id + ": fp8 should be 2x fp16 (dense)").c_str());
+        }
+        QVERIFY2(n.vector_tflops > 0 && n.vector_tflops < n.matrix_fp16_tflops, id);
+        // HBM generations from HBM2 to HBM3e give 20-50 GB/s per GiB of capacity.
+        const double gbps_per_gib = n.hbm_bandwidth_gbps / n.hbm_capacity_gib;
+        QVERIFY2(gbps_per_gib > 15 && gbps_per_gib < 60, (p.id + ": HBM bandwidth per GiB " + std::to_string(gbps_per_gib)).c_str());
+        QVERIFY2(n.hbm_capacity_gib >= 16 && n.hbm_capacity_gib <= 512, id);
+        // Scale-up is faster than scale-out, and scale-out is at least a 100 Gb/s NIC.
+        QVERIFY2(n.scale_up.bandwidth_gbps > n.scale_out.bandwidth_gbps, id);
+        QVERIFY2(n.scale_out.bandwidth_gbps >= 12.5, id);
+        // The calibrated efficiency factors (docs/model.md) unless the source says otherwise.
+        QCOMPARE(n.gemm.max_fraction, 0.72);
+        QCOMPARE(n.hbm_efficiency, 0.9);
+        QCOMPARE(n.scale_up.efficiency, 0.8);
+        QCOMPARE(n.scale_out.efficiency, 0.9);
+    }
+    const NodePreset* nvl72 = find_node(nodes, "gb200-nvl72");
+    QVERIFY(nvl72);
+    QCOMPARE(nvl72->node.accelerators, 4);
+    QCOMPARE(nvl72->node.scale_up.domain_size, 72);
+}
+
+void TestPresetLibrary::paperNamesFindTheirNode() {
+    std::vector<std::string> errors;
+    const auto nodes = load_shipped<NodePreset>("nodes", load_node_preset, errors);
+    QVERIFY(errors.empty());
+    const std::pair<const char*, const char*> cases[] = {
+        {"trained on 1024 A100-SXM4-40GB GPUs", "dgx-a100-40gb"},
+        {"a cluster of 8x H200 nodes", "hgx-h200"},
+        {"B200 GPUs with NVLink 5", "dgx-b200"},
+        {"one GB200 NVL72 rack", "gb200-nvl72"},
+        {"AMD MI300X", "mi300x-platform"},
+        {"AMD Instinct MI325X", "mi325x-platform"},
+        {"Intel Gaudi 3 accelerators", "gaudi3"},
+        {"a TPU v5p pod", "tpu-v5p"},
+        {"DGX A100 80GB (Selene)", "dgx-a100-80gb"},
+        {"a cluster of h100-sxm5-80gb", "dgx-h100"},
+    };
+    for (const auto& [text, id] : cases) {
+        const NodePreset* p = match_node_preset(nodes, text);
+        QVERIFY2(p, text);
+        QCOMPARE(QString::fromStdString(p->id), QString::fromLatin1(id));
+    }
+}
+
+void TestPresetLibrary::modelSizesMatchThePublishedOnes() {
+    for (const auto& [id, billions] : published_billions()) {
+        const auto m = load_model_preset(presets_dir() / "models" / (id + ".json"));
+        QVERIFY2(m.ok(), m.error_text().c_str());
+        const double got = total_parameters(m.value->model) / 1e9;
+        QVERIFY2(std::abs(got / billions - 1.0) < 0.02,
+                 (id + ": " + std::to_string(got) + "B parameters, published " + std::to_string(billions) + "B").c_str());
+        QVERIFY2(m.value->info.source.size() >= 150, (id + ": a preset must cite its source in full").c_str());
+    }
+}
+
+void TestPresetLibrary::moeModelsSayTheyAreDenseEquivalents() {
+    for (const char* id : {"mixtral-8x7b", "deepseek-v3"}) {
+        const auto m = load_model_preset(presets_dir() / "models" / (std::string(id) + ".json"));
+        QVERIFY2(m.ok(), m.error_text().c_str());
+        QVERIFY2(m.value->info.source.rfind(moe_marker, 0) == 0, id);
+        QVERIFY2(m.value->info.name.find("MoE not yet modelled") != std::string::npos, id);
+    }
+    // No dense model carries the marker.
+    std::vector<std::string> errors;
+    for (const auto& m : load_shipped<ModelPreset>("models", load_model_preset, errors))
+        if (m.id != "mixtral-8x7b" && m.id != "deepseek-v3")
+            QVERIFY2(m.info.source.find("MoE") == std::string::npos, m.id.c_str());
+}
+
+void TestPresetLibrary::everyModelTrainsOnDgxH100() {
+    const auto h100 = load_node_preset(presets_dir() / "nodes" / "dgx-h100.json");
+    QVERIFY2(h100.ok(), h100.error_text().c_str());
+    std::vector<std::string> errors;
+    const auto models = load_shipped<ModelPreset>("models", load_model_preset, errors);
+    QVERIFY(errors.empty());
+    SearchOptions options;
+    // Microbatch 1 and no offloading (DGX H100 has no expanded tier): keeps each search fast.
+    options.knobs &= ~(knob_bit(Knob::microbatch) | knob_bit(Knob::offload_optimizer) |
+                       knob_bit(Knob::offload_weights) | knob_bit(Knob::offload_activations));
+    for (const auto& m : models) {
+        Config c;
+        c.model = m.model;
+        c.node = h100.value->node;
+        c.cluster.nodes = 64;  // 512 H100
+        c.training.global_batch = 1024;
+        c.training.precision = Precision::bf16;
+        c.training.attention = AttentionKernel::fused;
+        c.training.dropout = false;
+        c.strategy.microbatch = 1;
+        const SearchResult r = search(c, options);
+        QVERIFY2(r.found(), (m.id + ": no feasible strategy on 64 DGX H100").c_str());
+        QVERIFY(r.top.front().result.feasible);
+        QVERIFY(r.top.front().result.iteration_s > 0);
+        QVERIFY2(r.top.front().result.mfu > 0.05 && r.top.front().result.mfu < 1.0, m.id.c_str());
+    }
+}
+
+void TestPresetLibrary::shippedScenariosEvaluate() {
+    int count = 0;
+    for (const auto& e : fs::directory_iterator(presets_dir() / "scenarios")) {
+        if (e.path().extension() != ".json") continue;
+        const auto s = load_scenario_file(e.path());
+        QVERIFY2(s.ok(), s.error_text().c_str());
+        const Result r = evaluate(s.value->config);
+        QVERIFY2(r.feasible, e.path().c_str());
+        QVERIFY(r.iteration_s > 0);
+        ++count;
+    }
+    QVERIFY(count >= 4);
+}
+
+void TestPresetLibrary::scenariosMatchTheLibrary() {
+    struct Case {
+        const char* scenario;
+        const char* model;
+        const char* node;  // nullptr: the node is a modified copy (checked field by field below)
+        long long accelerators;
+    };
+    const Case cases[] = {
+        {"llama3-70b-64xh100", "llama3-70b", "dgx-h100", 64},
+        {"gpt3-175b-1024xa100", "gpt3-175b", "dgx-a100-80gb", 1024},
+        {"comet-1t-case-study", "megatron-1t", nullptr, 1024},
+    };
+    for (const Case& c : cases) {
+        const auto s = load_scenario_file(presets_dir() / "scenarios" / (std::string(c.scenario) + ".comet.json"));
+        QVERIFY2(s.ok(), s.error_text().c_str());
+        const auto model = load_model_preset(presets_dir() / "models" / (std::string(c.model) + ".json"));
+        QVERIFY2(model.ok(), model.error_text().c_str());
+        Scenario rebuilt = *s.value;
+        rebuilt.config.model = model.value->model;
+        rebuilt.model_info = model.value->info;
+        if (c.node) {
+            const auto node = load_node_preset(presets_dir() / "nodes" / (std::string(c.node) + ".json"));
+            QVERIFY2(node.ok(), node.error_text().c_str());
+            rebuilt.config.node = node.value->node;
+            rebuilt.node_info = node.value->info;
+        }
+        QCOMPARE(QString::fromStdString(scenario_to_json(rebuilt)), QString::fromStdString(scenario_to_json(*s.value)));
+        QCOMPARE(accelerators_used(s.value->config.strategy), c.accelerators);
+        QCOMPARE(static_cast<long long>(s.value->config.cluster.nodes) * s.value->config.node.accelerators, c.accelerators);
+    }
+    // The case study's node is the DGX A100 40GB preset plus a host-memory tier.
+    const auto s = load_scenario_file(presets_dir() / "scenarios" / "comet-1t-case-study.comet.json");
+    const auto a100 = load_node_preset(presets_dir() / "nodes" / "dgx-a100-40gb.json");
+    QVERIFY(s.ok() && a100.ok());
+    NodeSpec n = s.value->config.node;
+    QVERIFY(n.expanded.capacity_gib > 0);
+    n.expanded = a100.value->node.expanded;
+    Scenario a = *s.value, b = *s.value;
+    a.config.node = n;
+    b.config.node = a100.value->node;
+    QCOMPARE(QString::fromStdString(scenario_to_json(a)), QString::fromStdString(scenario_to_json(b)));
+}
+
+void TestPresetLibrary::shippedSweepsLoad() {
+    int count = 0;
+    for (const auto& e : fs::directory_iterator(presets_dir() / "sweeps")) {
+        if (e.path().extension() != ".json") continue;
+        const auto s = load_sweep_file(e.path());
+        QVERIFY2(s.ok(), s.error_text().c_str());
+        QVERIFY2(!s.value->name.empty() && !s.value->description.empty(), e.path().c_str());
+        QVERIFY2(evaluate(s.value->scenario.config).feasible, e.path().c_str());
+        ++count;
+    }
+    QVERIFY(count >= 3);
+}
+
+QTEST_APPLESS_MAIN(TestPresetLibrary)
+#include "test_preset_library.moc"
