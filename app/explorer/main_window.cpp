@@ -136,11 +136,15 @@ bool MainWindow::openFile(const QString& path) {
         statusBar()->showMessage(tr("Could not open %1; the current scenario is unchanged.").arg(QFileInfo(path).fileName()));
         return false;
     }
+    rememberFile(path);
+    return true;
+}
+
+void MainWindow::rememberFile(const QString& path) {
     Settings s;
     s.addRecentFile(path);
     s.setLastScenario(QFileInfo(path).absoluteFilePath());
     updateRecentMenu();
-    return true;
 }
 
 void MainWindow::openDialog() {
@@ -174,10 +178,7 @@ bool MainWindow::saveAs() {
         QMessageBox::critical(this, tr("Cannot save"), error);
         return false;
     }
-    Settings s;
-    s.addRecentFile(path);
-    s.setLastScenario(QFileInfo(path).absoluteFilePath());
-    updateRecentMenu();
+    rememberFile(path);
     return true;
 }
 

@@ -41,6 +41,7 @@ private:
     void restoreSettings();
     void updateTitle();
     void updateRecentMenu();
+    void rememberFile(const QString& path);  // recent files and last scenario
     [[nodiscard]] bool confirmDiscard();  // asks to save unsaved changes; false = cancel
     bool save();
     bool saveAs();

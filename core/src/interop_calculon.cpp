@@ -25,14 +25,6 @@ namespace {
 
 using nlohmann::json;
 
-// o.error() for problems phrased "= <value>: <what is allowed>": the value joins the key path.
-void value_error(ObjectReader& o, std::string_view key, const std::string& text) {
-    const std::size_t colon = text.find(": ");
-    if (text.starts_with("= ") && colon != std::string::npos)
-        o.reader().error(o.path_of(key) + " " + text.substr(0, colon), text.substr(colon + 2));
-    else
-        o.error(key, text);
-}
 using nlohmann::ordered_json;
 std::string num(double v) {
     char buf[64];
@@ -312,13 +304,13 @@ struct CalculonReader {
             return;
         }
         if (has_lat && (!std::isfinite(lat) || lat < 0)) {
-            value_error(o, "latency", "= " + num(lat) + ": must be >= 0 seconds");
+            o.value_error("latency", "= " + num(lat) + ": must be >= 0 seconds");
             return;
         }
         if (i == 0) {
             if (has_size) {
                 if (size < 1 || size > 65536) {
-                    value_error(o, "size", "= " + std::to_string(size) + ": must be an integer from 1 to 65536 processors");
+                    o.value_error("size", "= " + std::to_string(size) + ": must be an integer from 1 to 65536 processors");
                 } else {
                     n.scale_up.domain_size = static_cast<int>(size);
                     n.accelerators = static_cast<int>(size);
@@ -352,7 +344,7 @@ struct CalculonReader {
                 m.note(role + ".latency", "node.scale_out.latency_us", num(n.scale_out.latency_us), path + ".latency");
             }
             if (has_size) {
-                if (size < 1) value_error(o, "size", "= " + std::to_string(size) + ": must be an integer >= 1");
+                if (size < 1) o.value_error("size", "= " + std::to_string(size) + ": must be an integer >= 1");
                 else m.warn(m.label, path + ".size", "dropped: the scale-out network spans the cluster");
             }
         }
@@ -410,12 +402,12 @@ struct CalculonReader {
 
         if (!has_procs) return;
         if (procs < 1) {
-            value_error(o, "num_procs", "= " + std::to_string(procs) + ": must be an integer >= 1");
+            o.value_error("num_procs", "= " + std::to_string(procs) + ": must be an integer >= 1");
             return;
         }
         const long long product = static_cast<long long>(s.tp) * s.pp * s.dp;
         if (o.reader().ok() && s.tp >= 1 && s.pp >= 1 && s.dp >= 1 && product != procs) {
-            value_error(o, "num_procs", "= " + std::to_string(procs) + ": must equal tensor_par * pipeline_par * data_par = " +
+            o.value_error("num_procs", "= " + std::to_string(procs) + ": must equal tensor_par * pipeline_par * data_par = " +
                                      std::to_string(product));
             return;
         }

@@ -21,14 +21,6 @@ namespace {
 
 using nlohmann::json;
 
-// o.error() for problems phrased "= <value>: <what is allowed>": the value joins the key path.
-void value_error(ObjectReader& o, std::string_view key, const std::string& text) {
-    const std::size_t colon = text.find(": ");
-    if (text.starts_with("= ") && colon != std::string::npos)
-        o.reader().error(o.path_of(key) + " " + text.substr(0, colon), text.substr(colon + 2));
-    else
-        o.error(key, text);
-}
 
 enum class Arch { llama, mistral, qwen2, mixtral, deepseek };
 
@@ -128,7 +120,7 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
                 std::string supported;
                 for (const auto& n : arch_names)
                     if (!n.name.empty()) supported += (supported.empty() ? "" : ", ") + std::string(n.name);
-                value_error(o, "architectures", "= [" + quote_for_message(arch_name) + "]: unsupported architecture (supported: " +
+                o.value_error("architectures", "= [" + quote_for_message(arch_name) + "]: unsupported architecture (supported: " +
                                              supported + ")");
             } else if (a->size() > 1) {
                 h.warn("architectures", "several architectures listed: the first, " + arch_name + ", is used");
@@ -179,7 +171,7 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
                                                       "): model.seq_len kept from the base scenario (" +
                                                       std::to_string(m.seq_len) + ")");
             } else {
-                value_error(o, "max_position_embeddings", "= " + std::to_string(max_pos) + ": must be >= 1");
+                o.value_error("max_position_embeddings", "= " + std::to_string(max_pos) + ": must be >= 1");
             }
         } else {
             h.warn("max_position_embeddings", "missing: model.seq_len kept from the base scenario (" +
@@ -222,7 +214,7 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
             h.get_int("num_local_experts", experts, true);
             h.get_int("num_experts_per_tok", active, true);
             if (r.ok() && (experts < 1 || active < 1 || active > experts))
-                value_error(o, "num_experts_per_tok", "= " + std::to_string(active) + ": must be from 1 to num_local_experts = " +
+                o.value_error("num_experts_per_tok", "= " + std::to_string(active) + ": must be from 1 to num_local_experts = " +
                                                    std::to_string(experts));
             if (r.ok()) {
                 m.ffn_hidden = clamp_int(inter * active);
@@ -252,7 +244,7 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
             h.get_int("qk_rope_head_dim", rope, true);
             h.get_int("v_head_dim", v_dim, true);
             const auto positive = [&](std::string_view key, long long v, long long min) {
-                if (v < min) value_error(o, key, "= " + std::to_string(v) + ": must be >= " + std::to_string(min));
+                if (v < min) o.value_error(key, "= " + std::to_string(v) + ": must be >= " + std::to_string(min));
             };
             if (r.ok()) {
                 positive("n_routed_experts", routed, 1);

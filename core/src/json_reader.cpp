@@ -392,6 +392,14 @@ void ObjectReader::allow_all() {
     for (const auto& [key, v] : object_.items()) allow(key);
 }
 
+void ObjectReader::value_error(std::string_view key, const std::string& text) {
+    const std::size_t colon = text.find(": ");
+    if (text.starts_with("= ") && colon != std::string::npos)
+        reader().error(path_of(key) + " " + text.substr(0, colon), text.substr(colon + 2));
+    else
+        error(key, text);
+}
+
 const json* ObjectReader::value(std::string_view key) {
     allow(key);
     const auto it = object_.find(key);

@@ -126,6 +126,8 @@ public:
     void allow_all();                  // mark every present key as known (stop reading)
 
     [[nodiscard]] std::string path_of(std::string_view key) const;
+    // error() for problems phrased "= <value>: <what is allowed>": the value joins the key path.
+    void value_error(std::string_view key, const std::string& text);
     [[nodiscard]] const std::string& path() const noexcept { return path_; }
     void error(std::string_view key, std::string_view problem);
     [[nodiscard]] JsonReader& reader() noexcept { return reader_; }

@@ -174,6 +174,15 @@ void SearchEngine::enumerate() {
     space_ = index;
 }
 
+void SearchEngine::apply_group(Strategy& s, const Group& g) noexcept {
+    s.tp = g.tp;
+    s.pp = g.pp;
+    s.dp = g.dp;
+    s.microbatch = g.microbatch;
+    s.sequence_parallel = g.sp;
+    s.recompute = g.recompute;
+}
+
 double SearchEngine::score_bound(double time_s, const Group& g) const noexcept {
     if (options_.objective == Objective::time) return time_s;
     // Upper bound of MFU from a lower bound of time, as Result::mfu is computed.
@@ -202,12 +211,7 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
             Prepared& p = prepared_[gi];
             const std::uint32_t n_overlap = g.overlaps;
             Strategy& s = c.strategy;
-            s.tp = g.tp;
-            s.pp = g.pp;
-            s.dp = g.dp;
-            s.microbatch = g.microbatch;
-            s.sequence_parallel = g.sp;
-            s.recompute = g.recompute;
+            apply_group(s, g);
             double a = 0, b = 0;
             p.problem = rank_problem(c, a, b);
             if (p.problem == Infeasible::none &&
@@ -294,12 +298,7 @@ bool SearchEngine::prepare_from(const SearchControl& control, const SearchEngine
             p.rejected = d.rejected;
             if (p.combos.empty()) continue;
             Strategy& s = c.strategy;
-            s.tp = g.tp;
-            s.pp = g.pp;
-            s.dp = g.dp;
-            s.microbatch = g.microbatch;
-            s.sequence_parallel = g.sp;
-            s.recompute = g.recompute;
+            apply_group(s, g);
             p.compute = rank_compute(c);
             p.compute_mb = slowest_compute(p.compute, c.model.layers, g.pp);
             const double mbs = static_cast<double>(base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch));
@@ -317,12 +316,7 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
     SearchStats& st = scan.stats;
     Config c = cell;
     Strategy& s = c.strategy;
-    s.tp = g.tp;
-    s.pp = g.pp;
-    s.dp = g.dp;
-    s.microbatch = g.microbatch;
-    s.sequence_parallel = g.sp;
-    s.recompute = g.recompute;
+    apply_group(s, g);
     const RankWork w = rank_comm(c, p.compute);
     const double mbs = static_cast<double>(c.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch));
     const double layers_per_rank = static_cast<double>(c.model.layers) / g.pp;

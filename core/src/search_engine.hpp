@@ -69,6 +69,7 @@ private:
     };
 
     void enumerate();
+    static void apply_group(Strategy& s, const Group& g) noexcept;  // the group's part of a strategy
     bool prepare_from(const SearchControl& control, const SearchEngine& donor);
     void finish_prepare();  // counts what prepare rejected, orders the groups
     [[nodiscard]] std::vector<int> interleaves(int pp) const;

@@ -96,6 +96,15 @@ Config cell_config(const Config& base, const SweepSpec& spec, int ix, int iy) {
     return c;
 }
 
+// Cell i of the row-major grid: records its axis values and returns its configuration.
+Config enter_cell(const Config& base, const SweepSpec& spec, int nx, std::size_t i, SweepCell& cell) {
+    const int ix = static_cast<int>(i % static_cast<std::size_t>(nx));
+    const int iy = static_cast<int>(i / static_cast<std::size_t>(nx));
+    cell.x = spec.x.values[static_cast<std::size_t>(ix)];
+    if (spec.y) cell.y = spec.y->values[static_cast<std::size_t>(iy)];
+    return cell_config(base, spec, ix, iy);
+}
+
 void fill_from_search(SweepCell& cell, const Config& c, const SearchResult& sr) {
     cell.evaluated = sr.stats.evaluated;
     cell.infeasible = sr.stats.infeasible_total();
@@ -152,11 +161,7 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
         tbb::parallel_for(std::size_t{0}, out.cells.size(), [&](std::size_t i) {
             if (stop()) return;
             SweepCell& cell = out.cells[i];
-            const int ix = static_cast<int>(i % static_cast<std::size_t>(out.nx));
-            const int iy = static_cast<int>(i / static_cast<std::size_t>(out.nx));
-            const Config c = cell_config(base, spec, ix, iy);
-            cell.x = spec.x.values[static_cast<std::size_t>(ix)];
-            if (spec.y) cell.y = spec.y->values[static_cast<std::size_t>(iy)];
+            const Config c = enter_cell(base, spec, out.nx, i, cell);
             cell.strategy = c.strategy;
             cell.result = evaluate(c);
             cell.evaluated = 1;
@@ -215,11 +220,7 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
                 if (stop()) return;
                 const std::size_t i = cells[j];
                 SweepCell& cell = out.cells[i];
-                const int ix = static_cast<int>(i % static_cast<std::size_t>(out.nx));
-                const int iy = static_cast<int>(i / static_cast<std::size_t>(out.nx));
-                const Config c = cell_config(base, spec, ix, iy);
-                cell.x = spec.x.values[static_cast<std::size_t>(ix)];
-                if (spec.y) cell.y = spec.y->values[static_cast<std::size_t>(iy)];
+                const Config c = enter_cell(base, spec, out.nx, i, cell);
                 const SearchResult sr = engine.run(c, seeds, false, quiet);
                 fill_from_search(cell, c, sr);
                 seeds.clear();
