@@ -21,5 +21,6 @@ int cmd_search(Args args);
 int cmd_sweep(Args args);
 int cmd_import(Args args);
 int cmd_export(Args args);
+int cmd_analyze(Args args);
 
 }  // namespace comet::cli

@@ -61,7 +61,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ui::Scen
     restoreSettings();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The document is a child and outlives this destructor's body: its undo stack still emits
+    // while it is torn down, which must not reach this half-destroyed window or its pages.
+    doc_->blockSignals(true);
+}
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));

@@ -1,0 +1,300 @@
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "comet/economics.hpp"
+#include "comet/evaluate.hpp"
+#include "comet/knobs.hpp"
+#include "comet/report.hpp"
+#include "comet/scenario.hpp"
+#include "comet/search.hpp"
+#include "commands.hpp"
+
+namespace comet::cli {
+namespace {
+
+void usage() {
+    std::printf(
+        "Usage: comet-cli analyze SCENARIO.comet.json [--fraction F] [--price-gpu-hour USD]\n"
+        "                         [--purchase-usd USD] [--lifetime-years Y] [--node-power-kw KW]\n"
+        "                         [--pue P] [--kwh USD] [--tokens N] [--nodes N,N,...] [--json]\n\n"
+        "Prints the cost and energy of the scenario as given (its own strategy), a tornado table\n"
+        "(the best iteration time, from a strategy search, with each hardware resource at -F and +F\n"
+        "of its value, largest effect first) and, with --nodes, the time and cost to train for each\n"
+        "cluster size with the Pareto front marked. Formulas: docs/economics.md.\n\n"
+        "  --fraction F         resource change for the tornado, > 0 and at most 0.95 (default 0.1)\n"
+        "  --price-gpu-hour USD price per GPU-hour, >= 0 (default 0); wins over --purchase-usd\n"
+        "  --purchase-usd USD   purchase price per GPU, amortised over the lifetime, >= 0 (default 0)\n"
+        "  --lifetime-years Y   amortisation lifetime, > 0 (default 4)\n"
+        "  --node-power-kw KW   power of one node at load, >= 0 (default 0 = no energy)\n"
+        "  --pue P              data-centre power usage effectiveness, >= 1 (default 1.2)\n"
+        "  --kwh USD            electricity price per kWh, >= 0 (default 0.10)\n"
+        "  --tokens N           tokens to train, >= 0 (e.g. 3e11; default 0 = per-iteration and\n"
+        "                       per-million-token figures only)\n"
+        "  --nodes LIST         comma-separated node counts, each an integer from 1 to 10000000\n"
+        "  --json               the same data as JSON\n");
+}
+
+int bad(const std::string& message) {
+    std::fprintf(stderr, "comet-cli analyze: %s\n", message.c_str());
+    return exit_bad_input;
+}
+
+bool parse_double(std::string_view v, double& out) {
+    if (v.empty()) return false;
+    const auto res = std::from_chars(v.data(), v.data() + v.size(), out);
+    return res.ec == std::errc() && res.ptr == v.data() + v.size() && std::isfinite(out);
+}
+
+// "8,16,32" -> node counts; returns an error message or an empty string.
+std::string parse_nodes(std::string_view list, std::vector<int>& out) {
+    const std::string allowed = "--nodes needs a comma-separated list of node counts, each an integer from 1 to 10000000";
+    out.clear();
+    while (true) {
+        const auto comma = list.find(',');
+        const std::string_view id = list.substr(0, comma);
+        int n = 0;
+        const auto res = std::from_chars(id.data(), id.data() + id.size(), n);
+        if (id.empty() || res.ec != std::errc() || res.ptr != id.data() + id.size() || n < 1 || n > 10000000)
+            return allowed + ", got '" + std::string(id) + "'";
+        out.push_back(n);
+        if (comma == std::string_view::npos) break;
+        list.remove_prefix(comma + 1);
+    }
+    return {};
+}
+
+std::string fmt(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+std::string seconds(double s) {
+    if (s >= 86400.0 * 2) return fmt("%.2f", s / 86400.0) + " days";
+    if (s >= 7200.0) return fmt("%.2f", s / 3600.0) + " h";
+    if (s >= 1.0) return fmt("%.3f", s) + " s";
+    if (s >= 1e-3) return fmt("%.2f", s * 1e3) + " ms";
+    return fmt("%.1f", s * 1e6) + " us";
+}
+
+std::string usd(double v) { return v >= 100 ? "$" + fmt("%.0f", v) : "$" + fmt("%.4g", v); }
+std::string kwh(double v) { return fmt("%.4g", v) + " kWh"; }
+
+std::string value_text(double v, std::string_view unit) {
+    return fmt("%g", v) + (unit.empty() ? "" : " " + std::string(unit));
+}
+
+std::string cost_text(const Scenario& sc, const Result& r, const CostReport& c, const CostInputs& in) {
+    std::string o = "Scenario    " + (sc.name.empty() ? std::string("(unnamed)") : sc.name) + "\n";
+    o += "Strategy    " + format_strategy(sc.config.strategy) + "\n\n";
+    o += "Cost and energy of the scenario as given\n";
+    if (!r.feasible) return o + "  INFEASIBLE: " + explain(r) + " (no cost)\n";
+    o += "  Iteration time           " + seconds(r.iteration_s) + "\n";
+    o += "  GPUs / nodes powered     " + std::to_string(c.gpus) + " / " + std::to_string(c.nodes_powered) + "\n";
+    o += "  GPU-hour price           " + usd(c.gpu_hour_price_usd) +
+         (c.amortised ? " (purchase price amortised over " + fmt("%g", in.lifetime_years) + " years)" : "") + "\n";
+    o += "  Tokens per iteration     " + fmt("%.0f", c.tokens_per_iteration) + "\n";
+    o += "  Per iteration            " + fmt("%.4g", c.gpu_hours_per_iteration) + " GPU-h, " +
+         usd(c.cost_per_iteration_usd) + ", " + kwh(c.energy_per_iteration_kwh) + "\n";
+    o += "  Per million tokens       " + seconds(c.time_per_million_tokens_s) + ", " + usd(c.cost_per_million_tokens_usd) +
+         ", " + kwh(c.energy_per_million_tokens_kwh) + "\n";
+    if (in.tokens_to_train > 0)
+        o += "  To train " + fmt("%.3g", in.tokens_to_train) + " tokens  " + seconds(c.time_to_train_s) + ", " +
+             usd(c.cost_to_train_usd) + ", " + kwh(c.energy_to_train_kwh) + "\n";
+    return o;
+}
+
+std::string time_or_x(bool feasible, double t) { return feasible ? seconds(t) : std::string("x"); }
+
+std::string tornado_text(const std::vector<SensitivityBar>& bars, double fraction) {
+    std::string o = "\nWhich resource matters: best iteration time with each resource at -" + fmt("%g", 100 * fraction) +
+                    " % and +" + fmt("%g", 100 * fraction) + " % (largest effect first)\n";
+    if (bars.empty() || !bars.front().base_feasible) o += "  (no strategy is feasible for the scenario as given)\n";
+    else o += "  Base (best strategy)     " + seconds(bars.front().base_time_s) + "\n";
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "  %-26s %14s %14s %12s %12s %10s\n", "Resource", "Low value", "High value", "Time low",
+                  "Time high", "Change");
+    o += buf;
+    for (const SensitivityBar& b : bars) {
+        const KnobInfo& k = knob_info(b.knob);
+        std::string change = "-";
+        if (std::isinf(b.effect_s)) change = "feasibility";
+        else if (b.base_feasible && b.base_time_s > 0) change = fmt("%.2f", 100 * b.effect_s / b.base_time_s) + " %";
+        std::snprintf(buf, sizeof buf, "  %-26s %14s %14s %12s %12s %10s\n", std::string(k.label).c_str(),
+                      value_text(b.low_value, k.unit).c_str(), value_text(b.high_value, k.unit).c_str(),
+                      time_or_x(b.low_feasible, b.time_low_s).c_str(), time_or_x(b.high_feasible, b.time_high_s).c_str(),
+                      change.c_str());
+        o += buf;
+    }
+    return o + "  x = no feasible strategy; Change = largest |time change| relative to the base\n";
+}
+
+std::string pareto_text(const std::vector<ParetoPoint>& points, const CostInputs& in) {
+    const bool totals = in.tokens_to_train > 0;
+    std::string o = "\nCluster size: best strategy per node count, " +
+                    (totals ? "time and cost to train " + fmt("%.3g", in.tokens_to_train) + " tokens"
+                            : std::string("time and cost per million tokens (no --tokens)")) + "\n";
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "  %-24s %14s %14s %6s  %s\n", "Cluster", "Time", "Cost", "Front", "Strategy");
+    o += buf;
+    for (const ParetoPoint& p : points) {
+        std::snprintf(buf, sizeof buf, "  %-24s %14s %14s %6s  %s\n", p.label.c_str(),
+                      p.feasible ? seconds(p.time_to_train_s).c_str() : "x", p.feasible ? usd(p.cost_usd).c_str() : "x",
+                      p.on_front ? "*" : "", p.feasible ? format_strategy(p.strategy).c_str() : "(no feasible strategy)");
+        o += buf;
+    }
+    return o + "  * = on the Pareto front (no other size is both faster and cheaper)\n";
+}
+
+nlohmann::ordered_json cost_json(const Result& r, const CostReport& c) {
+    return {{"feasible", r.feasible},
+            {"valid", c.valid},
+            {"iteration_s", r.feasible ? r.iteration_s : 0.0},
+            {"gpus", c.gpus},
+            {"nodes_powered", c.nodes_powered},
+            {"gpu_hour_price_usd", c.gpu_hour_price_usd},
+            {"amortised", c.amortised},
+            {"tokens_per_iteration", c.tokens_per_iteration},
+            {"gpu_hours_per_iteration", c.gpu_hours_per_iteration},
+            {"gpu_cost_per_iteration_usd", c.gpu_cost_per_iteration_usd},
+            {"energy_per_iteration_kwh", c.energy_per_iteration_kwh},
+            {"energy_cost_per_iteration_usd", c.energy_cost_per_iteration_usd},
+            {"cost_per_iteration_usd", c.cost_per_iteration_usd},
+            {"time_per_million_tokens_s", c.time_per_million_tokens_s},
+            {"cost_per_million_tokens_usd", c.cost_per_million_tokens_usd},
+            {"energy_per_million_tokens_kwh", c.energy_per_million_tokens_kwh},
+            {"time_to_train_s", c.time_to_train_s},
+            {"cost_to_train_usd", c.cost_to_train_usd},
+            {"energy_to_train_kwh", c.energy_to_train_kwh}};
+}
+
+}  // namespace
+
+int cmd_analyze(Args args) {
+    std::string file;
+    CostInputs in;
+    double fraction = 0.1;
+    std::vector<int> nodes;
+    bool json = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view a = args[i];
+        auto number = [&](const char* allowed, double& out) -> std::string {
+            if (i + 1 >= args.size()) return std::string(a) + " needs " + allowed;
+            const std::string_view v = args[++i];
+            if (!parse_double(v, out)) return std::string(a) + " needs " + allowed + ", got '" + std::string(v) + "'";
+            return {};
+        };
+        std::string problem;
+        if (a == "--help" || a == "-h") {
+            usage();
+            return exit_ok;
+        } else if (a == "--json") {
+            json = true;
+        } else if (a == "--fraction") {
+            problem = number("a number > 0 and at most 0.95", fraction);
+            if (problem.empty() && !(fraction > 0 && fraction <= 0.95))
+                problem = "--fraction needs a number > 0 and at most 0.95, got '" + std::string(args[i]) + "'";
+        } else if (a == "--price-gpu-hour") {
+            problem = number("a price in USD >= 0", in.price_per_gpu_hour_usd);
+        } else if (a == "--purchase-usd") {
+            problem = number("a price in USD >= 0", in.purchase_price_per_gpu_usd);
+        } else if (a == "--lifetime-years") {
+            problem = number("a number of years > 0", in.lifetime_years);
+        } else if (a == "--node-power-kw") {
+            problem = number("a power in kW >= 0", in.node_power_kw);
+        } else if (a == "--pue") {
+            problem = number("a number >= 1", in.pue);
+        } else if (a == "--kwh") {
+            problem = number("a price in USD per kWh >= 0", in.price_per_kwh_usd);
+        } else if (a == "--tokens") {
+            problem = number("a token count >= 0 (e.g. 3e11)", in.tokens_to_train);
+        } else if (a == "--nodes") {
+            if (i + 1 >= args.size()) problem = "--nodes needs a comma-separated list of node counts, each an integer from 1 to 10000000";
+            else problem = parse_nodes(args[++i], nodes);
+        } else if (!a.empty() && a[0] == '-') {
+            problem = "unknown option '" + std::string(a) + "' (see 'comet-cli analyze --help')";
+        } else if (file.empty()) {
+            file = a;
+        } else {
+            problem = "one scenario file expected, got '" + std::string(a) + "' too";
+        }
+        if (!problem.empty()) return bad(problem);
+    }
+    if (file.empty()) return bad("missing SCENARIO file (usage: comet-cli analyze SCENARIO [--fraction F] [--nodes LIST])");
+    // Map field errors back to the option that sets the field.
+    const std::vector<FieldError> errors = check_cost_inputs(in);
+    if (!errors.empty()) {
+        const FieldError& e = errors.front();
+        const std::string option = e.path == "cost.price_per_gpu_hour_usd"       ? "--price-gpu-hour"
+                                   : e.path == "cost.purchase_price_per_gpu_usd" ? "--purchase-usd"
+                                   : e.path == "cost.lifetime_years"             ? "--lifetime-years"
+                                   : e.path == "cost.node_power_kw"              ? "--node-power-kw"
+                                   : e.path == "cost.pue"                        ? "--pue"
+                                   : e.path == "cost.price_per_kwh_usd"          ? "--kwh"
+                                                                                 : "--tokens";
+        return bad(option + " " + fmt("%g", e.value) + ": must be " + e.allowed + " (" + e.path + ")");
+    }
+
+    const Loaded<Scenario> loaded = load_scenario_file(file);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "%s\n", loaded.error_text().c_str());
+        return exit_bad_input;
+    }
+    const Scenario& sc = *loaded.value;
+    const SearchOptions opt;
+    const Result r = evaluate(sc.config);
+    const CostReport cost = cost_report(sc.config, r, in);
+    const std::vector<SensitivityBar> bars = sensitivity(sc.config, fraction, opt);
+    std::vector<ParetoPoint> points;
+    if (!nodes.empty()) points = pareto_over_cluster_sizes(sc.config, nodes, in, opt);
+
+    std::string out;
+    if (json) {
+        using nlohmann::ordered_json;
+        ordered_json j;
+        j["scenario"] = sc.name;
+        j["strategy"] = format_strategy(sc.config.strategy);
+        j["cost"] = cost_json(r, cost);
+        j["fraction"] = fraction;
+        ordered_json tornado = ordered_json::array();
+        for (const SensitivityBar& b : bars)
+            tornado.push_back({{"knob", knob_info(b.knob).id},
+                               {"base_value", b.base_value},
+                               {"low_value", b.low_value},
+                               {"high_value", b.high_value},
+                               {"base_time_s", b.base_time_s},
+                               {"time_low_s", b.time_low_s},
+                               {"time_high_s", b.time_high_s},
+                               {"base_feasible", b.base_feasible},
+                               {"low_feasible", b.low_feasible},
+                               {"high_feasible", b.high_feasible},
+                               {"changes_feasibility", std::isinf(b.effect_s)},
+                               {"effect_s", std::isinf(b.effect_s) ? 0.0 : b.effect_s}});
+        j["tornado"] = std::move(tornado);
+        ordered_json pareto = ordered_json::array();
+        for (const ParetoPoint& p : points)
+            pareto.push_back({{"nodes", p.nodes},
+                              {"label", p.label},
+                              {"feasible", p.feasible},
+                              {"strategy", p.feasible ? format_strategy(p.strategy) : std::string()},
+                              {"time_s", p.time_to_train_s},
+                              {"cost_usd", p.cost_usd},
+                              {"on_front", p.on_front}});
+        j["pareto_per"] = in.tokens_to_train > 0 ? "training_run" : "million_tokens";
+        j["pareto"] = std::move(pareto);
+        out = j.dump(2) + "\n";
+    } else {
+        out = cost_text(sc, r, cost, in) + tornado_text(bars, fraction);
+        if (!points.empty()) out += pareto_text(points, in);
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return exit_ok;
+}
+
+}  // namespace comet::cli

@@ -1,0 +1,311 @@
+// Economics: cost and energy equal hand computations, invalid inputs are named, the tornado
+// is ordered by the effect comet::search measures directly and never says more of a resource
+// slows training, and the Pareto front marks exactly the non-dominated points.
+#include <QtTest>
+
+#include <cmath>
+#include <string>
+
+#include "comet/economics.hpp"
+#include "comet/evaluate.hpp"
+#include "comet/search.hpp"
+
+using namespace comet;
+
+namespace {
+
+// A 1.3B-parameter GPT on 4 nodes of 8 A100-class GPUs: every search takes milliseconds.
+Config small_config() {
+    Config c;
+    c.model = {24, 2048, 16, 16, 128, 8192, false, 2048, 51200, true, true, true};
+    NodeSpec& n = c.node;
+    n.accelerators = 8;
+    n.matrix_fp16_tflops = 312;
+    n.vector_tflops = 78;
+    n.hbm_capacity_gib = 80;
+    n.hbm_bandwidth_gbps = 2039;
+    n.hbm_reserved_gib = 2;
+    n.scale_up = {8, 300, 5, 0.8};
+    n.scale_out = {25, 10, 0.9};
+    c.cluster.nodes = 4;
+    c.training.global_batch = 64;
+    c.strategy = {};
+    c.strategy.tp = 2;
+    c.strategy.pp = 2;
+    c.strategy.dp = 8;
+    return c;
+}
+
+bool has_error(const std::vector<FieldError>& errors, const std::string& path) {
+    for (const FieldError& e : errors)
+        if (e.path == path && e.message().find(path) == 0) return true;
+    return false;
+}
+
+bool close(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)) + 1e-15; }
+
+bool more_is_better(Knob k) { return k != Knob::scale_up_latency_us && k != Knob::scale_out_latency_us; }
+
+ParetoPoint pt(const char* label, double t, double c) {
+    ParetoPoint p;
+    p.label = label;
+    p.time_to_train_s = t;
+    p.cost_usd = c;
+    return p;
+}
+
+std::vector<bool> fronts(const std::vector<ParetoPoint>& v) {
+    std::vector<bool> f;
+    for (const ParetoPoint& p : v) f.push_back(p.on_front);
+    return f;
+}
+
+}  // namespace
+
+class TestEconomics : public QObject {
+    Q_OBJECT
+
+private slots:
+    void hourly_price_matches_hand_computation() {
+        const Config c = small_config();
+        const Result r = evaluate(c);
+        QVERIFY(r.feasible);
+        const double T = r.iteration_s;
+        CostInputs in;
+        in.price_per_gpu_hour_usd = 2.0;
+        in.purchase_price_per_gpu_usd = 30000;  // ignored: the hourly price wins
+        in.node_power_kw = 10.0;
+        in.pue = 1.5;
+        in.price_per_kwh_usd = 0.2;
+        in.tokens_to_train = 1e9;
+        const CostReport rep = cost_report(c, r, in);
+        QVERIFY(rep.valid);
+        QVERIFY(!rep.amortised);
+        QCOMPARE(rep.gpus, 32LL);
+        QCOMPARE(rep.nodes_powered, 4LL);
+        const double tokens = 64.0 * 2048;
+        const double gpu_cost = 32 * 2.0 * T / 3600;
+        const double energy = 10.0 * 4 * (T / 3600) * 1.5;
+        const double cost = gpu_cost + energy * 0.2;
+        QVERIFY(close(rep.tokens_per_iteration, tokens));
+        QVERIFY(close(rep.gpu_hours_per_iteration, 32 * T / 3600));
+        QVERIFY(close(rep.gpu_cost_per_iteration_usd, gpu_cost));
+        QVERIFY(close(rep.energy_per_iteration_kwh, energy));
+        QVERIFY(close(rep.cost_per_iteration_usd, cost));
+        QVERIFY(close(rep.cost_per_million_tokens_usd, cost * 1e6 / tokens));
+        QVERIFY(close(rep.energy_per_million_tokens_kwh, energy * 1e6 / tokens));
+        QVERIFY(close(rep.time_per_million_tokens_s, T * 1e6 / tokens));
+        QVERIFY(close(rep.time_to_train_s, T * 1e9 / tokens));
+        QVERIFY(close(rep.cost_to_train_usd, cost * 1e9 / tokens));
+        QVERIFY(close(rep.energy_to_train_kwh, energy * 1e9 / tokens));
+    }
+
+    void amortised_purchase_price() {
+        const Config c = small_config();
+        const Result r = evaluate(c);
+        CostInputs in;
+        in.purchase_price_per_gpu_usd = 35064;  // 1 $/h over 4 years of 8766 h
+        in.lifetime_years = 4;
+        in.node_power_kw = 0;
+        const CostReport rep = cost_report(c, r, in);
+        QVERIFY(rep.valid);
+        QVERIFY(rep.amortised);
+        QVERIFY(close(rep.gpu_hour_price_usd, 35064.0 / (4 * 365.25 * 24)));
+        QVERIFY(close(rep.gpu_hour_price_usd, 1.0));
+        QVERIFY(close(rep.cost_per_iteration_usd, 32 * 1.0 * r.iteration_s / 3600));
+        QCOMPARE(rep.energy_per_iteration_kwh, 0.0);
+        QCOMPARE(rep.time_to_train_s, 0.0);  // no tokens to train given
+    }
+
+    void partial_node_is_powered_whole() {
+        Config c = small_config();
+        c.strategy.tp = 4;
+        c.strategy.pp = 3;
+        c.strategy.dp = 1;  // 12 GPUs: one and a half nodes -> 2 nodes powered
+        const Result r = evaluate(c);
+        QVERIFY(r.feasible);
+        CostInputs in;
+        in.node_power_kw = 6.5;
+        in.pue = 1.25;
+        const CostReport rep = cost_report(c, r, in);
+        QCOMPARE(rep.gpus, 12LL);
+        QCOMPARE(rep.nodes_powered, 2LL);
+        QVERIFY(close(rep.energy_per_iteration_kwh, 6.5 * 2 * r.iteration_s / 3600 * 1.25));
+        QVERIFY(close(rep.cost_per_iteration_usd, rep.energy_per_iteration_kwh * 0.10));
+    }
+
+    void infeasible_or_invalid_gives_zeros() {
+        Config c = small_config();
+        c.node.hbm_capacity_gib = 3;
+        const Result r = evaluate(c);
+        QVERIFY(!r.feasible);
+        CostInputs in;
+        in.price_per_gpu_hour_usd = 2;
+        in.node_power_kw = 10;
+        CostReport rep = cost_report(c, r, in);
+        QVERIFY(!rep.valid);
+        QCOMPARE(rep.cost_per_iteration_usd, 0.0);
+        QCOMPARE(rep.energy_per_iteration_kwh, 0.0);
+        QCOMPARE(rep.cost_per_million_tokens_usd, 0.0);
+
+        in.pue = 0.9;
+        rep = cost_report(small_config(), evaluate(small_config()), in);
+        QVERIFY(!rep.valid);
+        QCOMPARE(rep.cost_per_iteration_usd, 0.0);
+    }
+
+    void invalid_inputs_are_named() {
+        QVERIFY(check_cost_inputs(CostInputs{}).empty());
+        CostInputs in;
+        in.price_per_gpu_hour_usd = -1;
+        in.purchase_price_per_gpu_usd = -5;
+        in.lifetime_years = 0;
+        in.node_power_kw = -2;
+        in.pue = 0.8;
+        in.price_per_kwh_usd = -0.1;
+        in.tokens_to_train = -1;
+        const auto e = check_cost_inputs(in);
+        QCOMPARE(e.size(), std::size_t{7});
+        for (const char* path : {"cost.price_per_gpu_hour_usd", "cost.purchase_price_per_gpu_usd", "cost.lifetime_years",
+                                 "cost.node_power_kw", "cost.pue", "cost.price_per_kwh_usd", "cost.tokens_to_train"})
+            QVERIFY2(has_error(e, path), path);
+        CostInputs nan_in;
+        nan_in.pue = std::nan("");
+        QVERIFY(has_error(check_cost_inputs(nan_in), "cost.pue"));
+    }
+
+    void tornado_matches_direct_search() {
+        Config base = small_config();
+        base.node.expanded = {512, 64, 1.0, ExpandedAttach::per_node, 1};
+        SearchOptions opt;
+        const double f = 0.5;
+        const auto bars = sensitivity(base, f, opt);
+        QCOMPARE(bars.size(), std::size_t{9});
+        SearchOptions one = opt;
+        one.top_k = 1;
+        const SearchResult b = search(base, one);
+        QVERIFY(b.found());
+        const double t0 = b.top.front().result.iteration_s;
+        double previous = std::numeric_limits<double>::infinity();
+        for (const SensitivityBar& bar : bars) {
+            QVERIFY(bar.base_feasible);
+            QCOMPARE(bar.base_time_s, t0);
+            // Recompute both sides directly.
+            double times[2] = {0, 0};
+            const double values[2] = {get_knob(base, bar.knob) * (1 - f), get_knob(base, bar.knob) * (1 + f)};
+            for (int i = 0; i < 2; ++i) {
+                Config c = base;
+                set_knob(c, bar.knob, values[i]);
+                const SearchResult s = search(c, one);
+                QVERIFY(s.found());
+                times[i] = s.top.front().result.iteration_s;
+            }
+            QVERIFY(close(bar.low_value, values[0]));
+            QVERIFY(close(bar.high_value, values[1]));
+            QCOMPARE(bar.time_low_s, times[0]);
+            QCOMPARE(bar.time_high_s, times[1]);
+            const double effect = std::max(std::abs(times[0] - t0), std::abs(times[1] - t0));
+            QCOMPARE(bar.effect_s, effect);
+            QVERIFY2(effect <= previous, std::string(knob_info(bar.knob).id).c_str());
+            previous = effect;
+            // More of a resource never slows training; more latency never speeds it up.
+            const char* id = knob_info(bar.knob).id.data();
+            if (more_is_better(bar.knob)) {
+                QVERIFY2(bar.time_high_s <= t0 && t0 <= bar.time_low_s, id);
+            } else {
+                QVERIFY2(bar.time_low_s <= t0 && t0 <= bar.time_high_s, id);
+            }
+        }
+        QVERIFY(bars.front().effect_s > 0);  // something matters
+    }
+
+    void tornado_without_expanded_tier_and_bad_fraction() {
+        const Config base = small_config();
+        const auto bars = sensitivity(base, 0.1, SearchOptions{});
+        QCOMPARE(bars.size(), std::size_t{7});
+        for (const SensitivityBar& bar : bars)
+            QVERIFY(bar.knob != Knob::expanded_gib && bar.knob != Knob::expanded_gbps);
+        QVERIFY(sensitivity(base, 0, SearchOptions{}).empty());
+        QVERIFY(sensitivity(base, 0.96, SearchOptions{}).empty());
+        QVERIFY(sensitivity(base, -0.1, SearchOptions{}).empty());
+    }
+
+    void tornado_capacity_can_make_infeasible() {
+        Config base = small_config();
+        base.model.layers = 96;  // tight on small HBM: halving capacity breaks every strategy
+        base.node.hbm_capacity_gib = 16;
+        SearchOptions opt;
+        const auto bars = sensitivity(base, 0.9, opt);
+        bool hbm_seen = false;
+        for (const SensitivityBar& bar : bars) {
+            if (bar.knob != Knob::hbm_gib) continue;
+            hbm_seen = true;
+            QVERIFY(bar.base_feasible);
+            QVERIFY(!bar.low_feasible);
+            {
+                QVERIFY(std::isinf(bar.effect_s));
+                QCOMPARE(bars.front().effect_s, bar.effect_s);
+                QCOMPARE(bar.time_low_s, 0.0);
+            }
+        }
+        QVERIFY(hbm_seen);
+    }
+
+    void pareto_dominated_points() {
+        const auto out = pareto_front({pt("a", 10, 100), pt("b", 20, 50), pt("c", 15, 120), pt("d", 30, 40), pt("e", 25, 60)});
+        QCOMPARE(out.size(), std::size_t{5});
+        QCOMPARE(fronts(out), (std::vector<bool>{true, true, false, true, false}));
+        QCOMPARE(out[2].label, std::string("c"));  // input order kept
+    }
+
+    void pareto_ties() {
+        // Equal points are both on the front; a point equal in one objective and worse in the
+        // other is dominated.
+        const auto out = pareto_front({pt("a", 10, 100), pt("b", 10, 100), pt("c", 10, 120), pt("d", 12, 100)});
+        QCOMPARE(fronts(out), (std::vector<bool>{true, true, false, false}));
+    }
+
+    void pareto_single_and_all_on_front() {
+        QCOMPARE(fronts(pareto_front({pt("only", 5, 5)})), (std::vector<bool>{true}));
+        QVERIFY(pareto_front({}).empty());
+        const auto out = pareto_front({pt("a", 1, 4), pt("b", 2, 3), pt("c", 3, 2), pt("d", 4, 1)});
+        QCOMPARE(fronts(out), (std::vector<bool>{true, true, true, true}));
+    }
+
+    void pareto_ignores_infeasible() {
+        auto bad = pt("x", 0, 0);
+        bad.feasible = false;
+        const auto out = pareto_front({pt("a", 10, 100), bad, pt("b", 20, 200)});
+        QCOMPARE(fronts(out), (std::vector<bool>{true, false, false}));
+    }
+
+    void pareto_over_cluster_sizes_uses_cost_report() {
+        const Config base = small_config();
+        CostInputs in;
+        in.price_per_gpu_hour_usd = 2;
+        in.node_power_kw = 6.5;
+        in.tokens_to_train = 1e10;
+        const std::vector<int> nodes = {1, 2, 4, 8};
+        const auto points = pareto_over_cluster_sizes(base, nodes, in, SearchOptions{});
+        QCOMPARE(points.size(), nodes.size());
+        bool any_front = false;
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            const ParetoPoint& p = points[i];
+            QCOMPARE(p.nodes, nodes[i]);
+            QVERIFY2(p.feasible, p.label.c_str());
+            QVERIFY(p.label.find(std::to_string(nodes[i]) + " nodes") == 0);
+            Config c = base;
+            set_knob(c, Knob::nodes, nodes[i]);
+            c.strategy = p.strategy;
+            const CostReport rep = cost_report(c, evaluate(c), in);
+            QVERIFY(close(p.time_to_train_s, rep.time_to_train_s));
+            QVERIFY(close(p.cost_usd, rep.cost_to_train_usd));
+            any_front = any_front || p.on_front;
+        }
+        QVERIFY(any_front);
+        QCOMPARE(fronts(points), fronts(pareto_front(points)));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestEconomics)
+#include "test_economics.moc"
