@@ -2,6 +2,8 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileInfo>
+#include <QImage>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -14,6 +16,7 @@
 
 #include "charts/chart_views.hpp"
 #include "comet/report.hpp"
+#include "comet/sweep_io.hpp"
 #include "common/axis_defaults.hpp"
 #include "common/scenario_document.hpp"
 #include "heatmap/heatmap_widget.hpp"
@@ -297,6 +300,43 @@ void ExplorerPage::updateCharts() {
     shown_tiers_ = std::move(tiers);
     apply_->setEnabled(selected_.has_value() && e.grid.at(selected_->ix, selected_->iy).result.feasible);
     clear_pins_->setEnabled(!pinned_.empty());
+}
+
+namespace {
+QString suffix_of(const QString& path) { return QFileInfo(path).suffix().toLower(); }
+}  // namespace
+
+QString ExplorerPage::exportHeatmap(const QString& path) const {
+    if (!last_) return tr("Nothing to export yet.");
+    const QString ext = suffix_of(path);
+    if (ext == QLatin1String("svg")) return heatmap_->render_svg(path) ? QString() : tr("Cannot write %1").arg(path);
+    if (ext != QLatin1String("png")) return tr("Unknown format \"%1\": use .png or .svg").arg(ext);
+    const QImage image = heatmap_->render_image(QSize(1600, 1000), 2.0);
+    return image.save(path, "PNG") ? QString() : tr("Cannot write %1").arg(path);
+}
+
+QString ExplorerPage::exportBreakdown(const QString& path) const {
+    if (!last_) return tr("Nothing to export yet.");
+    const QString ext = suffix_of(path);
+    if (ext == QLatin1String("svg"))
+        return breakdown_->saveSvg(path, tr("Iteration time breakdown")) ? QString() : tr("Cannot write %1").arg(path);
+    if (ext != QLatin1String("png")) return tr("Unknown format \"%1\": use .png or .svg").arg(ext);
+    return breakdown_->toImage(QSize(1200, 600), 2.0).save(path, "PNG") ? QString() : tr("Cannot write %1").arg(path);
+}
+
+QString ExplorerPage::exportGrid(const QString& path) const {
+    if (!last_) return tr("Nothing to export yet.");
+    SweepFile file;
+    file.name = doc_->scenario().name;
+    file.scenario = doc_->scenario();
+    file.scenario.config = last_->config;
+    file.spec = last_->spec;
+    const QString ext = suffix_of(path);
+    std::string text;
+    if (ext == QLatin1String("csv")) text = sweep_to_csv(file, last_->grid);
+    else if (ext == QLatin1String("json")) text = sweep_to_json(file, last_->grid);
+    else return tr("Unknown format \"%1\": use .csv or .json").arg(ext);
+    return QString::fromStdString(save_text_atomically(path.toStdString(), text));
 }
 
 void ExplorerPage::selectCell(ui::CellIndex cell) {

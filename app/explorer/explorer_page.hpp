@@ -54,6 +54,12 @@ public:
     [[nodiscard]] std::optional<ui::CellIndex> selectedCell() const noexcept { return selected_; }
     void selectCell(ui::CellIndex cell);
 
+    // Exports of what is on screen; the format follows the file's extension (.png, .svg; .csv,
+    // .json for the grid). Return an empty string on success, else the reason.
+    [[nodiscard]] QString exportHeatmap(const QString& path) const;
+    [[nodiscard]] QString exportBreakdown(const QString& path) const;
+    [[nodiscard]] QString exportGrid(const QString& path) const;
+
 Q_SIGNALS:
     void statusMessage(const QString& text);
     void evaluated();  // a new evaluation is on screen

@@ -79,6 +79,19 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+    QMenu* export_menu = file->addMenu(tr("&Export"));
+    auto add_export = [this, export_menu](const QString& label, const QString& filter, auto member) {
+        export_menu->addAction(label, this, [this, label, filter, member] {
+            const QString path = QFileDialog::getSaveFileName(this, label, QString(), filter);
+            if (path.isEmpty()) return;
+            const QString error = (explorer_->*member)(path);
+            if (error.isEmpty()) statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+            else QMessageBox::warning(this, tr("Cannot export"), error);
+        });
+    };
+    add_export(tr("&Heatmap…"), tr("PNG image (*.png);;SVG drawing (*.svg)"), &ExplorerPage::exportHeatmap);
+    add_export(tr("&Breakdown chart…"), tr("PNG image (*.png);;SVG drawing (*.svg)"), &ExplorerPage::exportBreakdown);
+    add_export(tr("&Grid data…"), tr("CSV (*.csv);;JSON (*.json)"), &ExplorerPage::exportGrid);
     file->addSeparator();
     file->addAction(tr("Save &Node as Preset…"), this, [this] { savePreset(true); });
     file->addAction(tr("Save &Model as Preset…"), this, [this] { savePreset(false); });

@@ -57,6 +57,7 @@ private Q_SLOTS:
     void malformedScenarioIsRefused();
     void newestRequestWins();
     void importHuggingFaceModelIsUndoable();
+    void exportsWriteReadableFiles();
 };
 
 void TestExplorer::initTestCase() {
@@ -229,6 +230,33 @@ void TestExplorer::importHuggingFaceModelIsUndoable() {
     QVERIFY(!w.importHuggingFaceFile(QStringLiteral(COMET_SOURCE_DIR "/tests/data/hf/bad-heads.json")));
     QCOMPARE(w.document()->config().model.layers, before.layers);
     QVERIFY(w.findChild<QMessageBox*>(QStringLiteral("importErrorBox")));
+}
+
+void TestExplorer::exportsWriteReadableFiles() {
+    app::MainWindow w;
+    w.start(default_path());
+    w.show();
+    QVERIFY(wait_evaluated(w));
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("heatmap.png"));
+    QCOMPARE(w.explorer()->exportHeatmap(png), QString());
+    const QImage image(png);
+    QCOMPARE(image.size(), QSize(3200, 2000));
+    const QString svg = dir.filePath(QStringLiteral("breakdown.svg"));
+    QCOMPARE(w.explorer()->exportBreakdown(svg), QString());
+    QFile svg_file(svg);
+    QVERIFY(svg_file.open(QIODevice::ReadOnly));
+    QVERIFY(svg_file.readAll().contains("Iteration time"));
+    const QString csv = dir.filePath(QStringLiteral("grid.csv"));
+    QCOMPARE(w.explorer()->exportGrid(csv), QString());
+    QFile csv_file(csv);
+    QVERIFY(csv_file.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csv_file.readAll().trimmed().split('\n');
+    const auto& e = *w.explorer()->lastEvaluation();
+    QCOMPARE(lines.size(), qsizetype(e.grid.cells.size()) + 1);  // header + one row per cell
+    QVERIFY(lines.front().startsWith("x_knob,y_knob,x,y,feasible"));
+    QVERIFY(!w.explorer()->exportGrid(dir.filePath(QStringLiteral("grid.xls"))).isEmpty());
+    QVERIFY(!w.explorer()->exportHeatmap(QStringLiteral("/nonexistent-dir/x.png")).isEmpty());
 }
 
 QTEST_MAIN(TestExplorer)
