@@ -69,25 +69,20 @@ std::string parse_nodes(std::string_view list, std::vector<int>& out) {
     return {};
 }
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
 
 std::string seconds(double s) {
-    if (s >= 86400.0 * 2) return fmt("%.2f", s / 86400.0) + " days";
-    if (s >= 7200.0) return fmt("%.2f", s / 3600.0) + " h";
-    if (s >= 1.0) return fmt("%.3f", s) + " s";
-    if (s >= 1e-3) return fmt("%.2f", s * 1e3) + " ms";
-    return fmt("%.1f", s * 1e6) + " us";
+    if (s >= 86400.0 * 2) return format_printf("%.2f", s / 86400.0) + " days";
+    if (s >= 7200.0) return format_printf("%.2f", s / 3600.0) + " h";
+    if (s >= 1.0) return format_printf("%.3f", s) + " s";
+    if (s >= 1e-3) return format_printf("%.2f", s * 1e3) + " ms";
+    return format_printf("%.1f", s * 1e6) + " us";
 }
 
-std::string usd(double v) { return v >= 100 ? "$" + fmt("%.0f", v) : "$" + fmt("%.4g", v); }
-std::string kwh(double v) { return fmt("%.4g", v) + " kWh"; }
+std::string usd(double v) { return v >= 100 ? "$" + format_printf("%.0f", v) : "$" + format_printf("%.4g", v); }
+std::string kwh(double v) { return format_printf("%.4g", v) + " kWh"; }
 
 std::string value_text(double v, std::string_view unit) {
-    return fmt("%g", v) + (unit.empty() ? "" : " " + std::string(unit));
+    return format_printf("%g", v) + (unit.empty() ? "" : " " + std::string(unit));
 }
 
 std::string cost_text(const Scenario& sc, const Result& r, const CostReport& c, const CostInputs& in) {
@@ -98,14 +93,14 @@ std::string cost_text(const Scenario& sc, const Result& r, const CostReport& c, 
     o += "  Iteration time           " + seconds(r.iteration_s) + "\n";
     o += "  GPUs / nodes powered     " + std::to_string(c.gpus) + " / " + std::to_string(c.nodes_powered) + "\n";
     o += "  GPU-hour price           " + usd(c.gpu_hour_price_usd) +
-         (c.amortised ? " (purchase price amortised over " + fmt("%g", in.lifetime_years) + " years)" : "") + "\n";
-    o += "  Tokens per iteration     " + fmt("%.0f", c.tokens_per_iteration) + "\n";
-    o += "  Per iteration            " + fmt("%.4g", c.gpu_hours_per_iteration) + " GPU-h, " +
+         (c.amortised ? " (purchase price amortised over " + format_printf("%g", in.lifetime_years) + " years)" : "") + "\n";
+    o += "  Tokens per iteration     " + format_printf("%.0f", c.tokens_per_iteration) + "\n";
+    o += "  Per iteration            " + format_printf("%.4g", c.gpu_hours_per_iteration) + " GPU-h, " +
          usd(c.cost_per_iteration_usd) + ", " + kwh(c.energy_per_iteration_kwh) + "\n";
     o += "  Per million tokens       " + seconds(c.time_per_million_tokens_s) + ", " + usd(c.cost_per_million_tokens_usd) +
          ", " + kwh(c.energy_per_million_tokens_kwh) + "\n";
     if (in.tokens_to_train > 0)
-        o += "  To train " + fmt("%.3g", in.tokens_to_train) + " tokens  " + seconds(c.time_to_train_s) + ", " +
+        o += "  To train " + format_printf("%.3g", in.tokens_to_train) + " tokens  " + seconds(c.time_to_train_s) + ", " +
              usd(c.cost_to_train_usd) + ", " + kwh(c.energy_to_train_kwh) + "\n";
     return o;
 }
@@ -113,8 +108,8 @@ std::string cost_text(const Scenario& sc, const Result& r, const CostReport& c, 
 std::string time_or_x(bool feasible, double t) { return feasible ? seconds(t) : std::string("x"); }
 
 std::string tornado_text(const std::vector<SensitivityBar>& bars, double fraction) {
-    std::string o = "\nWhich resource matters: best iteration time with each resource at -" + fmt("%g", 100 * fraction) +
-                    " % and +" + fmt("%g", 100 * fraction) + " % (largest effect first)\n";
+    std::string o = "\nWhich resource matters: best iteration time with each resource at -" + format_printf("%g", 100 * fraction) +
+                    " % and +" + format_printf("%g", 100 * fraction) + " % (largest effect first)\n";
     if (bars.empty() || !bars.front().base_feasible) o += "  (no strategy is feasible for the scenario as given)\n";
     else o += "  Base (best strategy)     " + seconds(bars.front().base_time_s) + "\n";
     char buf[512];
@@ -125,7 +120,7 @@ std::string tornado_text(const std::vector<SensitivityBar>& bars, double fractio
         const KnobInfo& k = knob_info(b.knob);
         std::string change = "-";
         if (std::isinf(b.effect_s)) change = "feasibility";
-        else if (b.base_feasible && b.base_time_s > 0) change = fmt("%.2f", 100 * b.effect_s / b.base_time_s) + " %";
+        else if (b.base_feasible && b.base_time_s > 0) change = format_printf("%.2f", 100 * b.effect_s / b.base_time_s) + " %";
         std::snprintf(buf, sizeof buf, "  %-26s %14s %14s %12s %12s %10s\n", std::string(k.label).c_str(),
                       value_text(b.low_value, k.unit).c_str(), value_text(b.high_value, k.unit).c_str(),
                       time_or_x(b.low_feasible, b.time_low_s).c_str(), time_or_x(b.high_feasible, b.time_high_s).c_str(),
@@ -138,7 +133,7 @@ std::string tornado_text(const std::vector<SensitivityBar>& bars, double fractio
 std::string pareto_text(const std::vector<ParetoPoint>& points, const CostInputs& in) {
     const bool totals = in.tokens_to_train > 0;
     std::string o = "\nCluster size: best strategy per node count, " +
-                    (totals ? "time and cost to train " + fmt("%.3g", in.tokens_to_train) + " tokens"
+                    (totals ? "time and cost to train " + format_printf("%.3g", in.tokens_to_train) + " tokens"
                             : std::string("time and cost per million tokens (no --tokens)")) + "\n";
     char buf[512];
     std::snprintf(buf, sizeof buf, "  %-24s %14s %14s %6s  %s\n", "Cluster", "Time", "Cost", "Front", "Strategy");
@@ -238,7 +233,7 @@ int cmd_analyze(Args args) {
                                    : e.path == "cost.pue"                        ? "--pue"
                                    : e.path == "cost.price_per_kwh_usd"          ? "--kwh"
                                                                                  : "--tokens";
-        return bad(option + " " + fmt("%g", e.value) + ": must be " + e.allowed + " (" + e.path + ")");
+        return bad(option + " " + format_printf("%g", e.value) + ": must be " + e.allowed + " (" + e.path + ")");
     }
 
     const Loaded<Scenario> loaded = load_scenario_file(file);

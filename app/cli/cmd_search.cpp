@@ -77,16 +77,11 @@ std::string parse_knobs(std::string_view list, KnobSet& out) {
     return {};
 }
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
 
 std::string seconds(double s) {
-    if (s >= 1.0) return fmt("%.3f", s) + " s";
-    if (s >= 1e-3) return fmt("%.2f", s * 1e3) + " ms";
-    return fmt("%.1f", s * 1e6) + " us";
+    if (s >= 1.0) return format_printf("%.3f", s) + " s";
+    if (s >= 1e-3) return format_printf("%.2f", s * 1e3) + " ms";
+    return format_printf("%.1f", s * 1e6) + " us";
 }
 
 nlohmann::ordered_json settings_json(const Strategy& s) {

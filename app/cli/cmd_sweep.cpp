@@ -38,18 +38,13 @@ int bad(const std::string& message) {
     return exit_bad_input;
 }
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
 
-std::string value_text(double v) { return fmt("%.6g", v); }
+std::string value_text(double v) { return format_printf("%.6g", v); }
 
 std::string seconds(double s) {
-    if (s >= 1.0) return fmt("%.3f", s) + " s";
-    if (s >= 1e-3) return fmt("%.2f", s * 1e3) + " ms";
-    return fmt("%.1f", s * 1e6) + " us";
+    if (s >= 1.0) return format_printf("%.3f", s) + " s";
+    if (s >= 1e-3) return format_printf("%.2f", s * 1e3) + " ms";
+    return format_printf("%.1f", s * 1e6) + " us";
 }
 
 std::string axis_text(const Axis& a) {
@@ -127,8 +122,8 @@ std::string one_axis_table(const SweepFile& f, const SweepResult& r) {
     for (const SweepCell& c : r.cells) {
         const Result& res = c.result;
         if (res.feasible)
-            rows.push_back({value_text(c.x), seconds(res.iteration_s), fmt("%.0f", res.tokens_per_s),
-                            fmt("%.1f %%", 100 * res.mfu), fmt("%.1f GiB", units::bytes_to_gib(res.hbm.used_bytes())),
+            rows.push_back({value_text(c.x), seconds(res.iteration_s), format_printf("%.0f", res.tokens_per_s),
+                            format_printf("%.1f %%", 100 * res.mfu), format_printf("%.1f GiB", units::bytes_to_gib(res.hbm.used_bytes())),
                             f.spec.search ? format_strategy(c.strategy) : ""});
         else
             rows.push_back({value_text(c.x), "x", "", "", "",
@@ -170,7 +165,7 @@ std::string matrix_table(const SweepFile& f, const SweepResult& r) {
     for (int iy = 0; iy < r.ny; ++iy)
         for (int ix = 0; ix < r.nx; ++ix) {
             const Result& res = r.at(ix, iy).result;
-            cells[static_cast<std::size_t>(iy)].push_back(res.feasible ? fmt("%.4g", res.iteration_s * scale) : "x");
+            cells[static_cast<std::size_t>(iy)].push_back(res.feasible ? format_printf("%.4g", res.iteration_s * scale) : "x");
             width = std::max(width, cells[static_cast<std::size_t>(iy)].back().size());
         }
 
@@ -199,7 +194,7 @@ std::string table_text(const SweepFile& f, const SweepResult& r) {
     if (const SweepCell* best = best_cell(r, f.spec.search_options.objective)) {
         o += "\nBest cell   " + std::string(knob_info(f.spec.x.knob).id) + " = " + value_text(best->x);
         if (f.spec.y) o += ", " + std::string(knob_info(f.spec.y->knob).id) + " = " + value_text(best->y);
-        o += ": " + seconds(best->result.iteration_s) + ", MFU " + fmt("%.1f %%", 100 * best->result.mfu) + ", " +
+        o += ": " + seconds(best->result.iteration_s) + ", MFU " + format_printf("%.1f %%", 100 * best->result.mfu) + ", " +
              format_strategy(best->strategy) + "\n";
     } else {
         o += "\nNo cell has a feasible configuration.\n";

@@ -11,23 +11,18 @@
 namespace comet {
 namespace {
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
 
-std::string gib(double bytes) { return fmt("%.1f", units::bytes_to_gib(bytes)) + " GiB"; }
+std::string gib(double bytes) { return format_printf("%.1f", units::bytes_to_gib(bytes)) + " GiB"; }
 
 std::string seconds(double s) {
     if (s == 0.0) return "0 s";
-    if (s >= 1.0) return fmt("%.3f", s) + " s";
-    if (s >= 1e-3) return fmt("%.2f", s * 1e3) + " ms";
-    return fmt("%.1f", s * 1e6) + " us";
+    if (s >= 1.0) return format_printf("%.3f", s) + " s";
+    if (s >= 1e-3) return format_printf("%.2f", s * 1e3) + " ms";
+    return format_printf("%.1f", s * 1e6) + " us";
 }
 
 std::string percent(double part, double whole) {
-    return whole > 0 ? fmt("%5.1f", 100.0 * part / whole) + " %" : std::string("    - %");
+    return whole > 0 ? format_printf("%5.1f", 100.0 * part / whole) + " %" : std::string("    - %");
 }
 
 nlohmann::json memory_json(const MemoryFootprint& m) {
@@ -41,6 +36,12 @@ nlohmann::json memory_json(const MemoryFootprint& m) {
 }
 
 }  // namespace
+
+std::string format_printf(const char* format, double value) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, value);
+    return buf;
+}
 
 std::string format_strategy(const Strategy& s) {
     std::string out = "tp" + std::to_string(s.tp) + " pp" + std::to_string(s.pp) + " dp" + std::to_string(s.dp) +
@@ -67,25 +68,25 @@ std::string explain(const Result& r) {
         break;
     }
     case Infeasible::too_many_accelerators:
-        text += ": needs " + fmt("%.0f", r.detail_a) + ", has " + fmt("%.0f", r.detail_b);
+        text += ": needs " + format_printf("%.0f", r.detail_a) + ", has " + format_printf("%.0f", r.detail_b);
         break;
     case Infeasible::tp_heads:
     case Infeasible::tp_kv_heads:
     case Infeasible::tp_ffn:
     case Infeasible::sequence_parallel_seq:
-        text += ": tp " + fmt("%.0f", r.detail_a) + " vs " + fmt("%.0f", r.detail_b);
+        text += ": tp " + format_printf("%.0f", r.detail_a) + " vs " + format_printf("%.0f", r.detail_b);
         break;
     case Infeasible::pp_layers:
-        text += ": pp x interleave = " + fmt("%.0f", r.detail_a) + ", layers = " + fmt("%.0f", r.detail_b);
+        text += ": pp x interleave = " + format_printf("%.0f", r.detail_a) + ", layers = " + format_printf("%.0f", r.detail_b);
         break;
     case Infeasible::batch_split:
-        text += ": dp x microbatch = " + fmt("%.0f", r.detail_a) + ", global batch = " + fmt("%.0f", r.detail_b);
+        text += ": dp x microbatch = " + format_printf("%.0f", r.detail_a) + ", global batch = " + format_printf("%.0f", r.detail_b);
         break;
     case Infeasible::no_feasible_strategy: {
         const auto why = static_cast<std::size_t>(r.detail_a);
         if (why < static_cast<std::size_t>(Infeasible::count_) && r.detail_b > 0)
             text += " (most often: " + std::string(describe(static_cast<Infeasible>(why))) + ", " +
-                    fmt("%.0f", r.detail_b) + " configurations)";
+                    format_printf("%.0f", r.detail_b) + " configurations)";
         break;
     }
     case Infeasible::hbm_capacity:
@@ -102,7 +103,7 @@ std::string format_result_text(const Scenario& sc, const Result& r) {
     std::string o;
     o += "Scenario    " + (sc.name.empty() ? std::string("(unnamed)") : sc.name) + "\n";
     o += "Model       " + (sc.model_info.name.empty() ? std::string("(unnamed)") : sc.model_info.name) + ", " +
-         fmt("%.1f", total_parameters(c.model) / 1e9) + " B parameters\n";
+         format_printf("%.1f", total_parameters(c.model) / 1e9) + " B parameters\n";
     o += "Cluster     " + std::to_string(c.cluster.nodes) + " x " +
          (sc.node_info.name.empty() ? std::string("node") : sc.node_info.name) + " (" +
          std::to_string(accelerators_available(c)) + " accelerators)\n";
@@ -131,9 +132,9 @@ std::string format_result_text(const Scenario& sc, const Result& r) {
     row("exposed memory        ", r.time.memory_s);
     row("optimizer step        ", r.time.optimizer_s);
     row("other                 ", r.time.other_s);
-    o += "\nThroughput              " + fmt("%.0f", r.tokens_per_s) + " tokens/s\n";
-    o += "Model TFLOP/s per GPU   " + fmt("%.1f", r.model_tflops_per_gpu) + "  (MFU " + fmt("%.1f", 100 * r.mfu) + " %)\n";
-    o += "Hardware TFLOP/s per GPU " + fmt("%.1f", r.hardware_tflops_per_gpu) + "  (incl. recompute)\n";
+    o += "\nThroughput              " + format_printf("%.0f", r.tokens_per_s) + " tokens/s\n";
+    o += "Model TFLOP/s per GPU   " + format_printf("%.1f", r.model_tflops_per_gpu) + "  (MFU " + format_printf("%.1f", 100 * r.mfu) + " %)\n";
+    o += "Hardware TFLOP/s per GPU " + format_printf("%.1f", r.hardware_tflops_per_gpu) + "  (incl. recompute)\n";
     o += "Microbatches / pipeline " + std::to_string(r.microbatches) + "\n";
     auto mem = [&](const char* tier, const MemoryFootprint& m) {
         o += std::string("\n") + tier + "  " + gib(m.used_bytes()) + " of " + gib(m.capacity_bytes) + " per accelerator\n";

@@ -9,6 +9,7 @@
 #include "comet/economics.hpp"
 #include "comet/evaluate.hpp"
 #include "comet/search.hpp"
+#include "fixtures.hpp"
 
 using namespace comet;
 
@@ -16,20 +17,7 @@ namespace {
 
 // A 1.3B-parameter GPT on 4 nodes of 8 A100-class GPUs: every search takes milliseconds.
 Config small_config() {
-    Config c;
-    c.model = {24, 2048, 16, 16, 128, 8192, false, 2048, 51200, true, true, true};
-    NodeSpec& n = c.node;
-    n.accelerators = 8;
-    n.matrix_fp16_tflops = 312;
-    n.vector_tflops = 78;
-    n.hbm_capacity_gib = 80;
-    n.hbm_bandwidth_gbps = 2039;
-    n.hbm_reserved_gib = 2;
-    n.scale_up = {8, 300, 5, 0.8};
-    n.scale_out = {25, 10, 0.9};
-    c.cluster.nodes = 4;
-    c.training.global_batch = 64;
-    c.strategy = {};
+    Config c = test::small_gpt_config();
     c.strategy.tp = 2;
     c.strategy.pp = 2;
     c.strategy.dp = 8;

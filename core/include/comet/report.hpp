@@ -14,6 +14,9 @@ namespace comet {
 [[nodiscard]] std::string format_result_text(const Scenario& s, const Result& r);
 // The same content as JSON with stable keys (docs/cli.md).
 [[nodiscard]] std::string format_result_json(const Scenario& s, const Result& r);
+// printf of one double, e.g. format_printf("%.1f", 3.14159) == "3.1" (for tables).
+[[nodiscard]] std::string format_printf(const char* format, double value);
+
 // One-line strategy summary, e.g. "tp8 pp64 dp6 mb1 v2 full-recompute zero0".
 [[nodiscard]] std::string format_strategy(const Strategy& s);
 
