@@ -1,12 +1,17 @@
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "comet/check.hpp"
+#include "comet/compare.hpp"
 #include "comet/economics.hpp"
 #include "comet/evaluate.hpp"
 #include "comet/knobs.hpp"
@@ -23,18 +28,19 @@ void usage() {
         "Usage: comet-cli analyze SCENARIO.comet.json [--fraction F] [--price-gpu-hour USD]\n"
         "                         [--purchase-usd USD] [--lifetime-years Y] [--node-power-kw KW]\n"
         "                         [--pue P] [--kwh USD] [--tokens N] [--nodes N,N,...] [--json]\n\n"
+        "Prices come from the scenario's \"cost\" section and the node's power_kw; options override them.\n"
         "Prints the cost and energy of the scenario as given (its own strategy), a tornado table\n"
         "(the best iteration time, from a strategy search, with each hardware resource at -F and +F\n"
         "of its value, largest effect first) and, with --nodes, the time and cost to train for each\n"
         "cluster size with the Pareto front marked. Formulas: docs/economics.md.\n\n"
         "  --fraction F         resource change for the tornado, > 0 and at most 0.95 (default 0.1)\n"
-        "  --price-gpu-hour USD price per GPU-hour, >= 0 (default 0); wins over --purchase-usd\n"
-        "  --purchase-usd USD   purchase price per GPU, amortised over the lifetime, >= 0 (default 0)\n"
-        "  --lifetime-years Y   amortisation lifetime, > 0 (default 4)\n"
-        "  --node-power-kw KW   power of one node at load, >= 0 (default 0 = no energy)\n"
-        "  --pue P              data-centre power usage effectiveness, >= 1 (default 1.2)\n"
-        "  --kwh USD            electricity price per kWh, >= 0 (default 0.10)\n"
-        "  --tokens N           tokens to train, >= 0 (e.g. 3e11; default 0 = per-iteration and\n"
+        "  --price-gpu-hour USD price per GPU-hour, >= 0 (file, else 0); wins over --purchase-usd\n"
+        "  --purchase-usd USD   purchase price per GPU, amortised over the lifetime, >= 0 (file, else 0)\n"
+        "  --lifetime-years Y   amortisation lifetime, > 0 (file, else 4)\n"
+        "  --node-power-kw KW   power of one node at load, 0 to 10000 (default: the node's power_kw)\n"
+        "  --pue P              data-centre power usage effectiveness, >= 1 (file, else 1.2)\n"
+        "  --kwh USD            electricity price per kWh, >= 0 (file, else 0.10)\n"
+        "  --tokens N           tokens to train, >= 0 (e.g. 3e11; file, else 0 = per-iteration and\n"
         "                       per-million-token figures only)\n"
         "  --nodes LIST         comma-separated node counts, each an integer from 1 to 10000000\n"
         "  --json               the same data as JSON\n");
@@ -78,7 +84,10 @@ std::string seconds(double s) {
     return format_printf("%.1f", s * 1e6) + " us";
 }
 
-std::string usd(double v) { return v >= 100 ? "$" + format_printf("%.0f", v) : "$" + format_printf("%.4g", v); }
+std::string usd(double v) {
+    if (v >= 1e6) return "$" + format_printf("%.2f", v / 1e6) + " M";
+    return v >= 100 ? "$" + format_printf("%.0f", v) : "$" + format_printf("%.4g", v);
+}
 std::string kwh(double v) { return format_printf("%.4g", v) + " kWh"; }
 
 std::string value_text(double v, std::string_view unit) {
@@ -132,19 +141,21 @@ std::string tornado_text(const std::vector<SensitivityBar>& bars, double fractio
 
 std::string pareto_text(const std::vector<ParetoPoint>& points, const CostInputs& in) {
     const bool totals = in.tokens_to_train > 0;
-    std::string o = "\nCluster size: best strategy per node count, " +
+    std::string o = "\nDesigns and cluster sizes: " +
                     (totals ? "time and cost to train " + format_printf("%.3g", in.tokens_to_train) + " tokens"
                             : std::string("time and cost per million tokens (no --tokens)")) + "\n";
+    int width = 7;
+    for (const ParetoPoint& p : points) width = std::max(width, static_cast<int>(std::min<std::size_t>(p.label.size(), 60)));
     char buf[512];
-    std::snprintf(buf, sizeof buf, "  %-24s %14s %14s %6s  %s\n", "Cluster", "Time", "Cost", "Front", "Strategy");
+    std::snprintf(buf, sizeof buf, "  %-*s %14s %14s %6s  %s\n", width, "Cluster", "Time", "Cost", "Front", "Strategy");
     o += buf;
     for (const ParetoPoint& p : points) {
-        std::snprintf(buf, sizeof buf, "  %-24s %14s %14s %6s  %s\n", p.label.c_str(),
+        std::snprintf(buf, sizeof buf, "  %-*s %14s %14s %6s  %s\n", width, p.label.substr(0, 60).c_str(),
                       p.feasible ? seconds(p.time_to_train_s).c_str() : "x", p.feasible ? usd(p.cost_usd).c_str() : "x",
                       p.on_front ? "*" : "", p.feasible ? format_strategy(p.strategy).c_str() : "(no feasible strategy)");
         o += buf;
     }
-    return o + "  * = on the Pareto front (no other size is both faster and cheaper)\n";
+    return o + "  * = on the Pareto front (nothing else is both faster and cheaper)\n";
 }
 
 nlohmann::ordered_json cost_json(const Result& r, const CostReport& c) {
@@ -173,7 +184,22 @@ nlohmann::ordered_json cost_json(const Result& r, const CostReport& c) {
 
 int cmd_analyze(Args args) {
     std::string file;
-    CostInputs in;
+    // Options override the scenario's "cost" section and its node's power.
+    struct Override {
+        const char* option;
+        const char* path;  // as check_cost_inputs / check_config name it
+        const char* allowed;
+        std::optional<double> value;
+    };
+    std::array<Override, 7> overrides{{
+        {"--price-gpu-hour", "cost.price_per_gpu_hour_usd", "a price in USD >= 0", {}},
+        {"--purchase-usd", "cost.purchase_price_per_gpu_usd", "a price in USD >= 0", {}},
+        {"--lifetime-years", "cost.lifetime_years", "a number of years > 0", {}},
+        {"--node-power-kw", "node.power_kw", "a power in kW >= 0", {}},
+        {"--pue", "cost.pue", "a number >= 1", {}},
+        {"--kwh", "cost.price_per_kwh_usd", "a price in USD per kWh >= 0", {}},
+        {"--tokens", "cost.tokens_to_train", "a token count >= 0 (e.g. 3e11)", {}},
+    }};
     double fraction = 0.1;
     std::vector<int> nodes;
     bool json = false;
@@ -185,6 +211,7 @@ int cmd_analyze(Args args) {
             if (!parse_double(v, out)) return std::string(a) + " needs " + allowed + ", got '" + std::string(v) + "'";
             return {};
         };
+        const auto over = std::find_if(overrides.begin(), overrides.end(), [&](const Override& o) { return a == o.option; });
         std::string problem;
         if (a == "--help" || a == "-h") {
             usage();
@@ -195,20 +222,10 @@ int cmd_analyze(Args args) {
             problem = number("a number > 0 and at most 0.95", fraction);
             if (problem.empty() && !(fraction > 0 && fraction <= 0.95))
                 problem = "--fraction needs a number > 0 and at most 0.95, got '" + std::string(args[i]) + "'";
-        } else if (a == "--price-gpu-hour") {
-            problem = number("a price in USD >= 0", in.price_per_gpu_hour_usd);
-        } else if (a == "--purchase-usd") {
-            problem = number("a price in USD >= 0", in.purchase_price_per_gpu_usd);
-        } else if (a == "--lifetime-years") {
-            problem = number("a number of years > 0", in.lifetime_years);
-        } else if (a == "--node-power-kw") {
-            problem = number("a power in kW >= 0", in.node_power_kw);
-        } else if (a == "--pue") {
-            problem = number("a number >= 1", in.pue);
-        } else if (a == "--kwh") {
-            problem = number("a price in USD per kWh >= 0", in.price_per_kwh_usd);
-        } else if (a == "--tokens") {
-            problem = number("a token count >= 0 (e.g. 3e11)", in.tokens_to_train);
+        } else if (over != overrides.end()) {
+            double v = 0;
+            problem = number(over->allowed, v);
+            over->value = v;
         } else if (a == "--nodes") {
             if (i + 1 >= args.size()) problem = "--nodes needs a comma-separated list of node counts, each an integer from 1 to 10000000";
             else problem = parse_nodes(args[++i], nodes);
@@ -222,32 +239,31 @@ int cmd_analyze(Args args) {
         if (!problem.empty()) return bad(problem);
     }
     if (file.empty()) return bad("missing SCENARIO file (usage: comet-cli analyze SCENARIO [--fraction F] [--nodes LIST])");
-    // Map field errors back to the option that sets the field.
-    const std::vector<FieldError> errors = check_cost_inputs(in);
-    if (!errors.empty()) {
-        const FieldError& e = errors.front();
-        const std::string option = e.path == "cost.price_per_gpu_hour_usd"       ? "--price-gpu-hour"
-                                   : e.path == "cost.purchase_price_per_gpu_usd" ? "--purchase-usd"
-                                   : e.path == "cost.lifetime_years"             ? "--lifetime-years"
-                                   : e.path == "cost.node_power_kw"              ? "--node-power-kw"
-                                   : e.path == "cost.pue"                        ? "--pue"
-                                   : e.path == "cost.price_per_kwh_usd"          ? "--kwh"
-                                                                                 : "--tokens";
-        return bad(option + " " + format_printf("%g", e.value) + ": must be " + e.allowed + " (" + e.path + ")");
-    }
-
-    const Loaded<Scenario> loaded = load_scenario_file(file);
+    Loaded<Scenario> loaded = load_scenario_file(file);
     if (!loaded.ok()) {
         std::fprintf(stderr, "%s\n", loaded.error_text().c_str());
         return exit_bad_input;
     }
-    const Scenario& sc = *loaded.value;
+    Scenario& sc = *loaded.value;
+    CostInputs& in = sc.cost;
+    double* const fields[] = {&in.price_per_gpu_hour_usd, &in.purchase_price_per_gpu_usd, &in.lifetime_years,
+                              &sc.config.node.power_kw, &in.pue, &in.price_per_kwh_usd, &in.tokens_to_train};
+    for (std::size_t k = 0; k < overrides.size(); ++k)
+        if (overrides[k].value) *fields[k] = *overrides[k].value;
+    // The file was valid, so a problem now comes from an option: name it.
+    std::vector<FieldError> errors = check_cost_inputs(in);
+    for (FieldError& e : check_config(sc.config))
+        if (e.path == "node.power_kw") errors.push_back(std::move(e));
+    for (const FieldError& e : errors)
+        for (const Override& o : overrides)
+            if (o.value && e.path == o.path)
+                return bad(std::string(o.option) + " " + format_printf("%g", e.value) + ": must be " + e.allowed + " (" + e.path + ")");
     const SearchOptions opt;
     const Result r = evaluate(sc.config);
     const CostReport cost = cost_report(sc.config, r, in);
     const std::vector<SensitivityBar> bars = sensitivity(sc.config, fraction, opt);
     std::vector<ParetoPoint> points;
-    if (!nodes.empty()) points = pareto_over_cluster_sizes(sc.config, nodes, in, opt);
+    if (!nodes.empty() || !sc.designs.empty()) points = pareto_over_designs(sc, nodes, opt);
 
     std::string out;
     if (json) {

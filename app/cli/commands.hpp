@@ -22,5 +22,6 @@ int cmd_sweep(Args args);
 int cmd_import(Args args);
 int cmd_export(Args args);
 int cmd_analyze(Args args);
+int cmd_compare(Args args);
 
 }  // namespace comet::cli

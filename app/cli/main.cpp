@@ -17,6 +17,7 @@ struct Command {
 constexpr Command commands[] = {
     {"eval", "evaluate one scenario and print its time and memory breakdown", comet::cli::cmd_eval},
     {"search", "find the best parallelisation strategies for a scenario", comet::cli::cmd_search},
+    {"compare", "compare up to four saved designs side by side: speedup, memory, best strategy, cost", comet::cli::cmd_compare},
     {"analyze", "cost and energy, which resource matters most (tornado), cluster-size Pareto front", comet::cli::cmd_analyze},
     {"sweep", "evaluate a scenario over one or two axes of knobs (a sweep file)", comet::cli::cmd_sweep},
     {"import", "import Calculon files or a Hugging Face config.json as a scenario", comet::cli::cmd_import},

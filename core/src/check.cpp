@@ -47,6 +47,7 @@ const std::vector<FieldRule> rules = {
     {"node.scale_out.bandwidth_gbps", COMET_GET(node.scale_out.bandwidth_gbps), 0, 1e7, true, "> 0 and at most 1e7 GB/s"},
     {"node.scale_out.latency_us", COMET_GET(node.scale_out.latency_us), 0, 1e6, false, "0 to 1e6 us"},
     {"node.scale_out.efficiency", COMET_GET(node.scale_out.efficiency), 0, 1, true, "a fraction > 0 and <= 1"},
+    {"node.power_kw", COMET_GET(node.power_kw), 0, 1e4, false, "0 (unknown) up to 10000 kW per node"},
     {"cluster.nodes", COMET_GET(cluster.nodes), 1, 1e7, false, "an integer from 1 to 1e7"},
     {"training.global_batch", COMET_GET(training.global_batch), 1, big, false, "an integer from 1 to 1e9 sequences"},
     {"strategy.tp", COMET_GET(strategy.tp), 1, 1e7, false, "an integer from 1 to 1e7"},

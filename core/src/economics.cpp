@@ -32,7 +32,6 @@ std::vector<FieldError> check_cost_inputs(const CostInputs& in) {
     require(e, "cost.purchase_price_per_gpu_usd", in.purchase_price_per_gpu_usd, in.purchase_price_per_gpu_usd >= 0,
             "at least 0 USD");
     require(e, "cost.lifetime_years", in.lifetime_years, in.lifetime_years > 0, "> 0 years");
-    require(e, "cost.node_power_kw", in.node_power_kw, in.node_power_kw >= 0, "at least 0 kW");
     require(e, "cost.pue", in.pue, in.pue >= 1, "at least 1");
     require(e, "cost.price_per_kwh_usd", in.price_per_kwh_usd, in.price_per_kwh_usd >= 0, "at least 0 USD");
     require(e, "cost.tokens_to_train", in.tokens_to_train, in.tokens_to_train >= 0, "at least 0");
@@ -58,7 +57,7 @@ CostReport cost_report(const Config& config, const Result& result, const CostInp
     r.tokens_per_iteration = static_cast<double>(config.training.global_batch) * config.model.seq_len;
     r.gpu_hours_per_iteration = static_cast<double>(gpus) * t / 3600.0;
     r.gpu_cost_per_iteration_usd = r.gpu_hours_per_iteration * r.gpu_hour_price_usd;
-    r.energy_per_iteration_kwh = in.node_power_kw * static_cast<double>(r.nodes_powered) * (t / 3600.0) * in.pue;
+    r.energy_per_iteration_kwh = config.node.power_kw * static_cast<double>(r.nodes_powered) * (t / 3600.0) * in.pue;
     r.energy_cost_per_iteration_usd = r.energy_per_iteration_kwh * in.price_per_kwh_usd;
     r.cost_per_iteration_usd = r.gpu_cost_per_iteration_usd + r.energy_cost_per_iteration_usd;
     if (r.tokens_per_iteration > 0) {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "comet/check.hpp"
+#include "comet/compare.hpp"
 #include "comet/evaluate.hpp"
 #include "comet/units.hpp"
 #include "comet/workload.hpp"
@@ -146,10 +147,10 @@ std::string format_result_text(const Scenario& sc, const Result& r) {
     return o;
 }
 
-std::string format_result_json(const Scenario& sc, const Result& r) {
-    nlohmann::ordered_json j;
-    j["scenario"] = sc.name;
-    j["strategy"] = format_strategy(sc.config.strategy);
+namespace {
+
+// The result's keys of `comet-cli eval --json` (docs/cli.md), shared with the comparison.
+void put_result(nlohmann::ordered_json& j, const Result& r) {
     j["feasible"] = r.feasible;
     j["reason"] = std::string(to_string(r.reason));
     j["reason_text"] = r.feasible ? std::string() : explain(r);
@@ -167,6 +168,78 @@ std::string format_result_json(const Scenario& sc, const Result& r) {
         j["microbatches"] = r.microbatches;
         j["parameters"] = r.parameters;
         j["memory"] = {{"hbm", memory_json(r.hbm)}, {"expanded", memory_json(r.expanded)}};
+    }
+}
+
+nlohmann::ordered_json cost_json(const CostReport& c) {
+    nlohmann::ordered_json j;
+    j["valid"] = c.valid;
+    if (!c.valid) return j;
+    j["gpu_hour_price_usd"] = c.gpu_hour_price_usd;
+    j["amortised"] = c.amortised;
+    j["cost_per_iteration_usd"] = c.cost_per_iteration_usd;
+    j["energy_per_iteration_kwh"] = c.energy_per_iteration_kwh;
+    j["cost_per_million_tokens_usd"] = c.cost_per_million_tokens_usd;
+    j["energy_per_million_tokens_kwh"] = c.energy_per_million_tokens_kwh;
+    j["time_to_train_s"] = c.time_to_train_s;
+    j["cost_to_train_usd"] = c.cost_to_train_usd;
+    j["energy_to_train_kwh"] = c.energy_to_train_kwh;
+    return j;
+}
+
+}  // namespace
+
+std::string format_result_json(const Scenario& sc, const Result& r) {
+    nlohmann::ordered_json j;
+    j["scenario"] = sc.name;
+    j["strategy"] = format_strategy(sc.config.strategy);
+    put_result(j, r);
+    return j.dump(2) + "\n";
+}
+
+std::string format_comparison_text(const Comparison& c) {
+    std::string o;
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%-3s %-28s %7s %6s %12s %9s %7s %10s  %s\n", "#", "design", "nodes", "GPUs",
+                  "iteration", "speedup", "MFU", "HBM GiB", "strategy");
+    o += buf;
+    for (std::size_t i = 0; i < c.designs.size(); ++i) {
+        const DesignOutcome& d = c.designs[i];
+        const Result& r = d.result;
+        const std::string mark = static_cast<int>(i) == c.baseline ? "*" : " ";
+        const std::string name = d.name.size() > 28 ? d.name.substr(0, 27) + "~" : d.name;
+        const long long gpus = static_cast<long long>(d.config.cluster.nodes) * d.config.node.accelerators;
+        if (!r.feasible) {
+            std::snprintf(buf, sizeof buf, "%-3s %-28s %7d %6lld  INFEASIBLE: %s\n", (std::to_string(i) + mark).c_str(),
+                          name.c_str(), d.config.cluster.nodes, gpus, explain(r).c_str());
+        } else {
+            std::snprintf(buf, sizeof buf, "%-3s %-28s %7d %6lld %12s %8.2fx %6.1f%% %10.1f  %s%s\n",
+                          (std::to_string(i) + mark).c_str(), name.c_str(), d.config.cluster.nodes, gpus,
+                          seconds(r.iteration_s).c_str(), d.speedup, 100 * r.mfu, units::bytes_to_gib(r.hbm.used_bytes()),
+                          d.best_strategy ? "best: " : "", format_strategy(d.config.strategy).c_str());
+        }
+        o += buf;
+    }
+    o += "(* = baseline; speedup = baseline iteration time / design iteration time)\n";
+    return o;
+}
+
+std::string format_comparison_json(const Comparison& c) {
+    nlohmann::ordered_json j;
+    j["baseline"] = c.baseline;
+    j["cancelled"] = c.cancelled;
+    j["designs"] = nlohmann::ordered_json::array();
+    for (const DesignOutcome& d : c.designs) {
+        nlohmann::ordered_json dj;
+        dj["name"] = d.name;
+        dj["nodes"] = d.config.cluster.nodes;
+        dj["accelerators"] = static_cast<long long>(d.config.cluster.nodes) * d.config.node.accelerators;
+        dj["best_strategy"] = d.best_strategy;
+        dj["strategy"] = format_strategy(d.config.strategy);
+        dj["speedup"] = d.speedup;
+        put_result(dj, d.result);
+        dj["cost"] = cost_json(d.cost);
+        j["designs"].push_back(std::move(dj));
     }
     return j.dump(2) + "\n";
 }

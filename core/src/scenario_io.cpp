@@ -1,5 +1,6 @@
 #include "comet/scenario.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "comet/check.hpp"
+#include "comet/economics.hpp"
 #include "comet/presets.hpp"
 #include "json_reader.hpp"
 #include "scenario_internal.hpp"
@@ -51,6 +53,77 @@ bool read_header(ObjectReader& top) {
     return readable;
 }
 
+// A "node" key is either an embedded object or the name of a preset.
+void read_node_or_preset(ObjectReader& o, NodeSpec& node, Provenance& info) {
+    if (const nlohmann::json* ref = o.value("node"); ref && ref->is_string()) {
+        if (auto preset = find_node_preset(ref->get<std::string>())) {
+            node = preset->node;
+            info = preset->info;
+        } else {
+            o.reader().error(o.path_of("node") + " = " + quote_for_message(ref->get<std::string>()),
+                             "no node preset of that name (" + known_preset_names("nodes") + ")");
+        }
+    } else {
+        o.required_object("node", [&](ObjectReader& n) { read_node(n, node, info); });
+    }
+}
+
+void read_cost(ObjectReader& o, CostInputs& in) {
+    o.optional_number("price_per_gpu_hour_usd", in.price_per_gpu_hour_usd);
+    o.optional_number("purchase_price_per_gpu_usd", in.purchase_price_per_gpu_usd);
+    o.optional_number("lifetime_years", in.lifetime_years);
+    o.optional_number("pue", in.pue);
+    o.optional_number("price_per_kwh_usd", in.price_per_kwh_usd);
+    o.optional_number("tokens_to_train", in.tokens_to_train);
+}
+
+// A design's "strategy" is "best" or a strategy object.
+void read_design(ObjectReader& o, Design& d) {
+    o.required_string("name", d.name);
+    read_node_or_preset(o, d.node, d.node_info);
+    o.required_int("nodes", d.nodes);
+    o.optional_number("price_per_gpu_hour_usd", d.price_per_gpu_hour_usd);
+    if (const nlohmann::json* st = o.value("strategy"); st && st->is_string()) {
+        if (st->get<std::string>() != "best")
+            o.reader().error(o.path_of("strategy") + " = " + quote_for_message(st->get<std::string>()),
+                             "must be \"best\" or a strategy object");
+        d.best_strategy = true;
+    } else {
+        d.best_strategy = false;
+        o.required_object("strategy", [&](ObjectReader& so) { read_strategy(so, d.strategy); });
+    }
+}
+
+void read_comparison(ObjectReader& o, Scenario& s) {
+    o.optional_int("baseline", s.baseline_design);
+    const nlohmann::json* list = o.value("designs");
+    if (list == nullptr) {
+        o.error("designs", "missing (a list of 1 to " + std::to_string(max_designs) + " designs)");
+        return;
+    }
+    if (!list->is_array() || list->empty() || list->size() > static_cast<std::size_t>(max_designs)) {
+        o.reader().error(o.path_of("designs") + " = " + describe_json_value(*list),
+                         "must be a list of 1 to " + std::to_string(max_designs) + " designs");
+        return;
+    }
+    for (std::size_t i = 0; i < list->size(); ++i) {
+        const nlohmann::json& item = (*list)[i];
+        const std::string path = o.path_of("designs") + "[" + std::to_string(i) + "]";
+        if (!item.is_object()) {
+            o.reader().error(path, "expected a design object, got " + describe_json_value(item));
+            continue;
+        }
+        Design d;
+        ObjectReader reader(o.reader(), item, path);
+        read_design(reader, d);
+        reader.report_unknown_keys();
+        s.designs.push_back(std::move(d));
+    }
+    if (!s.designs.empty() && (s.baseline_design < 0 || s.baseline_design >= static_cast<int>(s.designs.size())))
+        o.reader().error(o.path_of("baseline") + " = " + std::to_string(s.baseline_design),
+                         "must be the index of a design, 0 to " + std::to_string(s.designs.size() - 1));
+}
+
 void read_scenario(ObjectReader& top, Scenario& s, Derived& derived) {
     if (!read_header(top)) {
         top.allow_all();
@@ -71,20 +144,37 @@ void read_scenario(ObjectReader& top, Scenario& s, Derived& derived) {
     } else {
         top.required_object("model", [&](ObjectReader& o) { read_model(o, c.model, s.model_info, derived); });
     }
-    if (const nlohmann::json* ref = top.value("node"); ref && ref->is_string()) {
-        if (auto preset = find_node_preset(ref->get<std::string>())) {
-            c.node = preset->node;
-            s.node_info = preset->info;
-        } else {
-            top.reader().error(top.path_of("node") + " = " + quote_for_message(ref->get<std::string>()),
-                               "no node preset of that name (" + known_preset_names("nodes") + ")");
-        }
-    } else {
-        top.required_object("node", [&](ObjectReader& o) { read_node(o, c.node, s.node_info); });
-    }
+    read_node_or_preset(top, c.node, s.node_info);
     top.required_object("cluster", [&](ObjectReader& o) { o.required_int("nodes", c.cluster.nodes); });
     top.required_object("training", [&](ObjectReader& o) { read_training(o, c.training); });
     top.required_object("strategy", [&](ObjectReader& o) { read_strategy(o, c.strategy); });
+    top.optional_object("cost", [&](ObjectReader& o) { read_cost(o, s.cost); });
+    top.optional_object("comparison", [&](ObjectReader& o) { read_comparison(o, s); });
+}
+
+// A design's node, cluster size and fixed strategy follow the same rules as the scenario's;
+// the model and training are the scenario's and were checked with it.
+void check_designs(JsonReader& r, const Scenario& s, std::string_view prefix) {
+    for (std::size_t i = 0; i < s.designs.size(); ++i) {
+        const Design& d = s.designs[i];
+        const std::string at = std::string(prefix) + (prefix.empty() ? "" : ".") + "comparison.designs[" + std::to_string(i) + "].";
+        for (const FieldError& e : check_config(design_config(s.config, d))) {
+            const bool own = e.path.starts_with("node.") || e.path.starts_with("cluster.") ||
+                             (!d.best_strategy && e.path.starts_with("strategy."));
+            if (own) r.error("", at + (e.path.starts_with("cluster.") ? e.message().substr(8) : e.message()));
+        }
+    }
+}
+
+void check_cost(JsonReader& r, const Scenario& s, std::string_view prefix) {
+    const std::string at = prefix.empty() ? std::string() : std::string(prefix) + ".";
+    for (const FieldError& e : check_cost_inputs(s.cost)) r.error("", at + e.message());
+    for (std::size_t i = 0; i < s.designs.size(); ++i) {
+        CostInputs own;
+        own.price_per_gpu_hour_usd = s.designs[i].price_per_gpu_hour_usd;
+        for (const FieldError& e : check_cost_inputs(own))
+            r.error("", at + "comparison.designs[" + std::to_string(i) + "]." + e.message().substr(5));  // drop "cost."
+    }
 }
 
 bool source_has_error(const std::vector<FieldError>& errors, std::string_view source) {
@@ -202,7 +292,11 @@ std::optional<Scenario> read_scenario_json(JsonReader& r, const nlohmann::json& 
         read(top);
         top.report_unknown_keys();
     }
-    if (r.error_count() == errors_before) check_ranges(r, s.config, derived, path_prefix);
+    if (r.error_count() == errors_before) {
+        check_ranges(r, s.config, derived, path_prefix);
+        check_designs(r, s, path_prefix);
+        check_cost(r, s, path_prefix);
+    }
     if (r.error_count() != errors_before) return std::nullopt;
     return s;
 }
@@ -247,7 +341,58 @@ std::string scenario_to_json(const Scenario& s) {
     j["cluster"]["nodes"] = c.cluster.nodes;
     j["training"] = training_json(c.training);
     j["strategy"] = strategy_json(c.strategy);
+    ordered_json& cost = j["cost"];
+    cost["price_per_gpu_hour_usd"] = s.cost.price_per_gpu_hour_usd;
+    cost["purchase_price_per_gpu_usd"] = s.cost.purchase_price_per_gpu_usd;
+    cost["lifetime_years"] = s.cost.lifetime_years;
+    cost["pue"] = s.cost.pue;
+    cost["price_per_kwh_usd"] = s.cost.price_per_kwh_usd;
+    cost["tokens_to_train"] = s.cost.tokens_to_train;
+    if (!s.designs.empty()) {
+        ordered_json& cmp = j["comparison"];
+        cmp["baseline"] = s.baseline_design;
+        cmp["designs"] = ordered_json::array();
+        for (const Design& d : s.designs) {
+            ordered_json dj;
+            dj["name"] = d.name;
+            dj["node"] = node_json(d.node, d.node_info);
+            dj["nodes"] = d.nodes;
+            dj["strategy"] = d.best_strategy ? ordered_json("best") : strategy_json(d.strategy);
+            dj["price_per_gpu_hour_usd"] = d.price_per_gpu_hour_usd;
+            cmp["designs"].push_back(std::move(dj));
+        }
+    }
     return j.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
+Config design_config(const Config& base, const Design& d) {
+    Config c = base;
+    c.node = d.node;
+    c.cluster.nodes = d.nodes;
+    if (d.best_strategy) {
+        c.strategy = Strategy{};
+        c.strategy.dp = std::max(1, d.nodes) * std::max(1, d.node.accelerators);
+    } else {
+        c.strategy = d.strategy;
+    }
+    return c;
+}
+
+CostInputs design_cost(const CostInputs& scenario_cost, const Design& d) {
+    CostInputs in = scenario_cost;
+    if (d.price_per_gpu_hour_usd > 0) in.price_per_gpu_hour_usd = d.price_per_gpu_hour_usd;
+    return in;
+}
+
+Design design_from_scenario(const Scenario& s, std::string name, bool best_strategy) {
+    Design d;
+    d.name = std::move(name);
+    d.node_info = s.node_info;
+    d.node = s.config.node;
+    d.nodes = s.config.cluster.nodes;
+    d.best_strategy = best_strategy;
+    d.strategy = s.config.strategy;
+    return d;
 }
 
 std::string save_text_atomically(const std::filesystem::path& file, std::string_view text) {

@@ -84,6 +84,7 @@ void read_node(ObjectReader& o, NodeSpec& n, Provenance& info) {
         s.optional_number("latency_us", n.scale_out.latency_us);
         s.optional_number("efficiency", n.scale_out.efficiency);
     });
+    o.optional_number("power_kw", n.power_kw);
 }
 
 void read_training(ObjectReader& o, TrainingSpec& t) {
@@ -178,6 +179,7 @@ ordered_json node_json(const NodeSpec& n, const Provenance& info) {
     j["expanded"] = expanded_json(n.expanded);
     j["scale_up"] = network_json(n.scale_up);
     j["scale_out"] = network_json(n.scale_out);
+    j["power_kw"] = n.power_kw;
     return j;
 }
 

@@ -450,6 +450,23 @@ SearchResult SearchEngine::run(const Config& cell, const std::vector<Strategy>& 
     return out;
 }
 
+Candidate best_or_reason(const Config& base, const SearchResult& sr) {
+    if (sr.found()) return sr.top.front();
+    Candidate out;
+    out.strategy = base.strategy;
+    const auto& inf = sr.stats.infeasible;
+    if (inf[static_cast<std::size_t>(Infeasible::invalid_input)] > 0) {
+        out.result = evaluate(base);  // carries the offending field
+        return out;
+    }
+    const auto most = std::max_element(inf.begin(), inf.end());
+    out.result.feasible = false;
+    out.result.reason = Infeasible::no_feasible_strategy;
+    out.result.detail_a = static_cast<double>(most - inf.begin());
+    out.result.detail_b = static_cast<double>(*most);
+    return out;
+}
+
 SearchResult search(const Config& base, const SearchOptions& options, const SearchControl& control) {
     SearchEngine engine(base, options);
     if (!engine.invalid() && !engine.prepare(control)) {

@@ -108,29 +108,14 @@ Config enter_cell(const Config& base, const SweepSpec& spec, int nx, std::size_t
 void fill_from_search(SweepCell& cell, const Config& c, const SearchResult& sr) {
     cell.evaluated = sr.stats.evaluated;
     cell.infeasible = sr.stats.infeasible_total();
-    if (sr.found()) {
-        cell.strategy = sr.top[0].strategy;
-        cell.result = sr.top[0].result;
-        if (sr.top.size() > 1) {
-            cell.has_runner_up = true;
-            cell.runner_up_strategy = sr.top[1].strategy;
-            cell.runner_up_iteration_s = sr.top[1].result.iteration_s;
-        }
-        return;
+    const Candidate best = best_or_reason(c, sr);
+    cell.strategy = best.strategy;
+    cell.result = best.result;
+    if (sr.top.size() > 1) {
+        cell.has_runner_up = true;
+        cell.runner_up_strategy = sr.top[1].strategy;
+        cell.runner_up_iteration_s = sr.top[1].result.iteration_s;
     }
-    // Nothing fits: report the most common reason.
-    cell.strategy = c.strategy;
-    const auto& inf = sr.stats.infeasible;
-    const auto most = std::max_element(inf.begin(), inf.end());
-    cell.result = Result{};
-    cell.result.feasible = false;
-    if (inf[static_cast<std::size_t>(Infeasible::invalid_input)] > 0) {
-        cell.result = evaluate(c);  // carries the offending field
-        return;
-    }
-    cell.result.reason = Infeasible::no_feasible_strategy;
-    cell.result.detail_a = static_cast<double>(most - inf.begin());
-    cell.result.detail_b = static_cast<double>(*most);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "comet/compare.hpp"
 #include "comet/economics.hpp"
 #include "comet/evaluate.hpp"
 #include "comet/search.hpp"
@@ -55,14 +56,14 @@ class TestEconomics : public QObject {
 
 private slots:
     void hourly_price_matches_hand_computation() {
-        const Config c = small_config();
+        Config c = small_config();
+        c.node.power_kw = 10.0;  // the node's power, not a price: it lives on NodeSpec
         const Result r = evaluate(c);
         QVERIFY(r.feasible);
         const double T = r.iteration_s;
         CostInputs in;
         in.price_per_gpu_hour_usd = 2.0;
         in.purchase_price_per_gpu_usd = 30000;  // ignored: the hourly price wins
-        in.node_power_kw = 10.0;
         in.pue = 1.5;
         in.price_per_kwh_usd = 0.2;
         in.tokens_to_train = 1e9;
@@ -89,12 +90,12 @@ private slots:
     }
 
     void amortised_purchase_price() {
-        const Config c = small_config();
+        Config c = small_config();
+        c.node.power_kw = 0;
         const Result r = evaluate(c);
         CostInputs in;
         in.purchase_price_per_gpu_usd = 35064;  // 1 $/h over 4 years of 8766 h
         in.lifetime_years = 4;
-        in.node_power_kw = 0;
         const CostReport rep = cost_report(c, r, in);
         QVERIFY(rep.valid);
         QVERIFY(rep.amortised);
@@ -112,8 +113,8 @@ private slots:
         c.strategy.dp = 1;  // 12 GPUs: one and a half nodes -> 2 nodes powered
         const Result r = evaluate(c);
         QVERIFY(r.feasible);
+        c.node.power_kw = 6.5;
         CostInputs in;
-        in.node_power_kw = 6.5;
         in.pue = 1.25;
         const CostReport rep = cost_report(c, r, in);
         QCOMPARE(rep.gpus, 12LL);
@@ -129,7 +130,7 @@ private slots:
         QVERIFY(!r.feasible);
         CostInputs in;
         in.price_per_gpu_hour_usd = 2;
-        in.node_power_kw = 10;
+        c.node.power_kw = 10;
         CostReport rep = cost_report(c, r, in);
         QVERIFY(!rep.valid);
         QCOMPARE(rep.cost_per_iteration_usd, 0.0);
@@ -148,14 +149,13 @@ private slots:
         in.price_per_gpu_hour_usd = -1;
         in.purchase_price_per_gpu_usd = -5;
         in.lifetime_years = 0;
-        in.node_power_kw = -2;
         in.pue = 0.8;
         in.price_per_kwh_usd = -0.1;
         in.tokens_to_train = -1;
         const auto e = check_cost_inputs(in);
-        QCOMPARE(e.size(), std::size_t{7});
+        QCOMPARE(e.size(), std::size_t{6});
         for (const char* path : {"cost.price_per_gpu_hour_usd", "cost.purchase_price_per_gpu_usd", "cost.lifetime_years",
-                                 "cost.node_power_kw", "cost.pue", "cost.price_per_kwh_usd", "cost.tokens_to_train"})
+                                 "cost.pue", "cost.price_per_kwh_usd", "cost.tokens_to_train"})
             QVERIFY2(has_error(e, path), path);
         CostInputs nan_in;
         nan_in.pue = std::nan("");
@@ -268,10 +268,10 @@ private slots:
     }
 
     void pareto_over_cluster_sizes_uses_cost_report() {
-        const Config base = small_config();
+        Config base = small_config();
+        base.node.power_kw = 6.5;
         CostInputs in;
         in.price_per_gpu_hour_usd = 2;
-        in.node_power_kw = 6.5;
         in.tokens_to_train = 1e10;
         const std::vector<int> nodes = {1, 2, 4, 8};
         const auto points = pareto_over_cluster_sizes(base, nodes, in, SearchOptions{});
@@ -292,6 +292,118 @@ private slots:
         }
         QVERIFY(any_front);
         QCOMPARE(fronts(points), fronts(pareto_front(points)));
+    }
+
+    // Speedups are the core's ratios: baseline iteration time over each design's, where each
+    // design's time comes from an independent evaluate() (fixed strategy) or search() (best).
+    void comparison_speedups_are_core_ratios() {
+        Scenario sc;
+        sc.config = small_config();
+        sc.cost.price_per_gpu_hour_usd = 2;
+        Design fixed = design_from_scenario(sc, "fixed tp2 pp2", false);
+        fixed.node.power_kw = 6.5;
+        Design best = design_from_scenario(sc, "best", true);
+        Design faster = best;
+        faster.name = "2x HBM bandwidth, 8 nodes";
+        faster.node.hbm_bandwidth_gbps *= 2;
+        faster.node.power_kw = 9;
+        faster.price_per_gpu_hour_usd = 5;  // its own price
+        faster.nodes = 8;
+        Design tiny = best;
+        tiny.name = "too small";
+        tiny.node.hbm_capacity_gib = 1.05;  // 50 MiB usable: not even one layer fits
+        tiny.node.hbm_reserved_gib = 1;
+        sc.designs = {fixed, best, faster, tiny};
+        sc.baseline_design = 0;
+        const Comparison cmp = compare_designs(sc);
+        QCOMPARE(cmp.designs.size(), std::size_t{4});
+        QVERIFY(!cmp.cancelled);
+        const double base_t = evaluate(sc.config).iteration_s;
+        QVERIFY(base_t > 0);
+        QCOMPARE(cmp.designs[0].result.iteration_s, base_t);
+        QCOMPARE(cmp.designs[0].speedup, 1.0);
+        for (std::size_t i = 1; i < 3; ++i) {
+            const DesignOutcome& o = cmp.designs[i];
+            const Config c = design_config(sc.config, sc.designs[i]);
+            const SearchResult sr = search(c);
+            QVERIFY(sr.found());
+            QCOMPARE(o.result.iteration_s, sr.top.front().result.iteration_s);
+            QCOMPARE(o.config.strategy.tp, sr.top.front().strategy.tp);
+            QVERIFY(close(o.speedup, base_t / o.result.iteration_s));
+            QVERIFY2(o.speedup >= 1.0, o.name.c_str());  // the best strategy is never slower than a fixed one
+            // Cost uses the design's own node power and size.
+            const CostReport rep = cost_report(o.config, o.result, design_cost(sc.cost, sc.designs[i]));
+            QCOMPARE(o.cost.gpu_hour_price_usd, i == 2 ? 5.0 : 2.0);
+            QVERIFY(close(o.cost.cost_per_iteration_usd, rep.cost_per_iteration_usd));
+        }
+        QCOMPARE(cmp.designs[2].config.cluster.nodes, 8);
+        QVERIFY(cmp.designs[2].cost.energy_per_iteration_kwh > 0);
+        QVERIFY(close(cmp.designs[2].cost.energy_per_iteration_kwh,
+                      9.0 * static_cast<double>(cmp.designs[2].cost.nodes_powered) * cmp.designs[2].result.iteration_s / 3600 * sc.cost.pue));
+        // The design that fits nowhere has a reason and no speedup.
+        QVERIFY(!cmp.designs[3].result.feasible);
+        QCOMPARE(cmp.designs[3].result.reason, Infeasible::no_feasible_strategy);
+        QCOMPARE(cmp.designs[3].speedup, 0.0);
+        QVERIFY(!cmp.designs[3].cost.valid);
+        // Another baseline: speedups rescale by the new baseline's time.
+        sc.baseline_design = 2;
+        const Comparison cmp2 = compare_designs(sc);
+        QCOMPARE(cmp2.designs[2].speedup, 1.0);
+        QVERIFY(close(cmp2.designs[0].speedup, cmp.designs[2].result.iteration_s / base_t));
+        // The text and JSON renderings carry every design.
+        const std::string text = format_comparison_text(cmp);
+        const std::string json = format_comparison_json(cmp);
+        for (const Design& d : sc.designs) {
+            QVERIFY2(text.find(d.name.substr(0, 20)) != std::string::npos, text.c_str());
+            QVERIFY(json.find("\"" + d.name + "\"") != std::string::npos);
+        }
+        QVERIFY(text.find("INFEASIBLE") != std::string::npos);
+    }
+
+    void comparison_can_be_cancelled() {
+        Scenario sc;
+        sc.config = small_config();
+        sc.designs = {design_from_scenario(sc, "a", true), design_from_scenario(sc, "b", true)};
+        std::atomic<bool> cancel{true};
+        SearchControl control;
+        control.cancel = &cancel;
+        const Comparison cmp = compare_designs(sc, SearchOptions{}, control);
+        QVERIFY(cmp.cancelled);
+        QVERIFY(cmp.designs.empty());
+    }
+
+    void pareto_over_designs_and_sizes() {
+        Scenario sc;
+        sc.config = small_config();
+        sc.cost.price_per_gpu_hour_usd = 2;
+        sc.cost.tokens_to_train = 1e10;
+        Design a = design_from_scenario(sc, "A100", true);
+        Design b = a;
+        b.name = "fast";
+        b.node.matrix_fp16_tflops *= 3;
+        b.node.hbm_bandwidth_gbps *= 2;
+        sc.designs = {a, b};
+        const std::vector<int> sizes = {2, 4, 8};
+        const auto points = pareto_over_designs(sc, sizes);
+        QCOMPARE(points.size(), std::size_t{6});
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            const Design& d = sc.designs[i / 3];
+            QCOMPARE(points[i].design, d.name);
+            QCOMPARE(points[i].nodes, sizes[i % 3]);
+            QVERIFY2(points[i].label.find(d.name + ", " + std::to_string(sizes[i % 3]) + " nodes") == 0, points[i].label.c_str());
+        }
+        QCOMPARE(fronts(points), fronts(pareto_front(points)));
+        // At the same price per GPU-hour, a faster node at the same size dominates the slower one.
+        for (std::size_t i = 0; i < 3; ++i) {
+            QVERIFY(points[3 + i].time_to_train_s < points[i].time_to_train_s);
+            QVERIFY(!points[i].on_front);
+        }
+        // No designs: the scenario's own node at its own size.
+        sc.designs.clear();
+        const auto own = pareto_over_designs(sc, {});
+        QCOMPARE(own.size(), std::size_t{1});
+        QCOMPARE(own[0].nodes, sc.config.cluster.nodes);
+        QVERIFY(own[0].on_front);
     }
 };
 

@@ -49,6 +49,8 @@ Scenario full_scenario() {
     s.config.cluster.nodes = 1234;
     s.config.training = {1536, Precision::fp8, Optimizer::sgd, GradDtype::bf16, AttentionKernel::fused, false};
     s.config.strategy = {4, 12, 7, 2, 3, Recompute::selective, true, 2, true, true, true, false, true, false};
+    n.power_kw = 10.2;
+    s.cost = {2.25, 30000.5, 5, 1.15, 0.0875, 3e12};
     return s;
 }
 
@@ -208,6 +210,49 @@ void compare_scenarios(const Scenario& a, const Scenario& b) {
     SAME(config.strategy.dp_overlap);
     SAME(config.strategy.tp_overlap);
     SAME(config.strategy.pp_scatter_gather);
+    SAME(config.node.power_kw);
+    SAME(cost.price_per_gpu_hour_usd);
+    SAME(cost.purchase_price_per_gpu_usd);
+    SAME(cost.lifetime_years);
+    SAME(cost.pue);
+    SAME(cost.price_per_kwh_usd);
+    SAME(cost.tokens_to_train);
+    SAME(baseline_design);
+    QCOMPARE(a.designs.size(), b.designs.size());
+    for (std::size_t i = 0; i < a.designs.size(); ++i) {
+        SAME_STR(designs[i].name);
+        SAME_STR(designs[i].node_info.name);
+        SAME(designs[i].nodes);
+        SAME(designs[i].price_per_gpu_hour_usd);
+        SAME(designs[i].best_strategy);
+        SAME(designs[i].node.hbm_capacity_gib);
+        SAME(designs[i].node.power_kw);
+        SAME(designs[i].node.scale_out.bandwidth_gbps);
+        if (!a.designs[i].best_strategy) {
+            SAME(designs[i].strategy.tp);
+            SAME(designs[i].strategy.pp);
+            SAME(designs[i].strategy.dp);
+            SAME(designs[i].strategy.microbatch);
+            SAME_ENUM(designs[i].strategy.recompute);
+        }
+    }
+}
+
+// minimal_json with a comparison section of two designs: one by preset name with the best
+// strategy, one embedded with a fixed strategy.
+QByteArray with_designs(const char* extra_design = "") {
+    QByteArray text(minimal_json);
+    text.chop(1);  // the closing brace
+    text += R"(, "cost": { "price_per_gpu_hour_usd": 2.5, "pue": 1.3, "tokens_to_train": 1e12 },
+  "comparison": { "baseline": 1, "designs": [
+    { "name": "H100 x4", "node": "dgx-h100", "nodes": 4, "strategy": "best", "price_per_gpu_hour_usd": 3.5 },
+    { "name": "fixed", "node": { "accelerators": 8, "matrix_fp16_tflops": 312, "vector_tflops": 78,
+        "hbm_capacity_gib": 80, "hbm_bandwidth_gbps": 2039, "power_kw": 6.5,
+        "scale_up": { "domain_size": 8, "bandwidth_gbps": 300 }, "scale_out": { "bandwidth_gbps": 25 } },
+      "nodes": 2, "strategy": { "tp": 8, "pp": 1, "dp": 2, "microbatch": 2 } })";
+    text += extra_design;
+    text += "]}}";
+    return text;
 }
 
 // Every failure must be reported, never thrown, and every line must name the file.
@@ -243,6 +288,84 @@ private slots:
         QCOMPARE(dir_entries(dir.path()), QStringList{"x.comet.json"});
     }
 
+    void comparisonAndCostRoundTrip() {
+        const Loaded<Scenario> l = parse(with_designs());
+        QVERIFY2(l.ok(), l.error_text().c_str());
+        const Scenario& sc = *l.value;
+        QCOMPARE(sc.designs.size(), std::size_t{2});
+        QCOMPARE(sc.baseline_design, 1);
+        QCOMPARE(sc.cost.price_per_gpu_hour_usd, 2.5);
+        QCOMPARE(sc.cost.pue, 1.3);
+        QCOMPARE(sc.cost.tokens_to_train, 1e12);
+        QCOMPARE(sc.cost.price_per_kwh_usd, CostInputs{}.price_per_kwh_usd);  // left out: default
+        const Design& h = sc.designs[0];
+        QVERIFY(h.best_strategy);
+        QCOMPARE(h.node_info.name, std::string("DGX H100"));
+        QCOMPARE(h.node.matrix_fp16_tflops, 989.0);
+        QVERIFY(h.node.power_kw > 10);  // the preset's power
+        QCOMPARE(h.price_per_gpu_hour_usd, 3.5);
+        QCOMPARE(design_cost(sc.cost, h).price_per_gpu_hour_usd, 3.5);
+        QCOMPARE(design_cost(sc.cost, sc.designs[1]).price_per_gpu_hour_usd, 2.5);  // the scenario's
+        const Design& f = sc.designs[1];
+        QVERIFY(!f.best_strategy);
+        QCOMPARE(f.strategy.dp, 2);
+        QCOMPARE(f.strategy.microbatch, 2);
+        QCOMPARE(f.node.power_kw, 6.5);
+        // Saved and read back: equal, and the preset reference is written out in full.
+        const std::string text = scenario_to_json(sc);
+        QVERIFY(text.find("\"strategy\": \"best\"") != std::string::npos);
+        const Loaded<Scenario> again = parse(QByteArray::fromStdString(text));
+        QVERIFY2(again.ok(), again.error_text().c_str());
+        compare_scenarios(*again.value, sc);
+        QCOMPARE(scenario_to_json(*again.value), text);
+        // design_config: model and training from the scenario, the rest from the design.
+        const Config c = design_config(sc.config, f);
+        QCOMPARE(c.model.layers, sc.config.model.layers);
+        QCOMPARE(c.training.global_batch, sc.config.training.global_batch);
+        QCOMPARE(c.cluster.nodes, 2);
+        QCOMPARE(c.strategy.dp, 2);
+        const Config best = design_config(sc.config, h);
+        QCOMPARE(static_cast<long long>(best.strategy.tp) * best.strategy.pp * best.strategy.dp, 32LL);
+    }
+
+    void comparisonErrorsNameTheKey() {
+        const QString d = "comparison.designs";
+        const struct {
+            QByteArray text;
+            QStringList expected;
+        } cases[] = {
+            {with(with_designs(), "comparison.baseline", 2), {label + ": comparison.baseline = 2: must be the index of a design, 0 to 1"}},
+            {with_designs(R"(, {"name": "z", "node": "dgx-h100", "nodes": 1, "strategy": "fastest"})"),
+             {label + ": " + d + "[2].strategy = \"fastest\": must be \"best\" or a strategy object"}},
+            {with_designs(R"(, {"name": "z", "node": "dgx-h999", "nodes": 1, "strategy": "best"})"),
+             {label + ": " + d + "[2].node = \"dgx-h999\": no node preset of that name"}},
+            {with_designs(R"(, {"name": "z", "node": "dgx-h100", "nodes": 0, "strategy": "best"})"),
+             {label + ": " + d + "[2].nodes = 0: must be an integer from 1 to 1e7"}},
+            {with_designs(R"(, {"name": "z", "node": "dgx-h100", "nodes": 1, "strategy": "best", "colour": 1})"),
+             {label + ": " + d + "[2].colour: unknown key"}},
+            {with_designs(R"(, 7)"), {label + ": " + d + "[2]: expected a design object, got 7"}},
+            {with_designs(R"(, {"name": "a", "node": "dgx-h100", "nodes": 1, "strategy": "best"},
+                           {"name": "b", "node": "dgx-h100", "nodes": 1, "strategy": "best"},
+                           {"name": "c", "node": "dgx-h100", "nodes": 1, "strategy": "best"})"),
+             {label + ": " + d + " = ", "must be a list of 1 to 4 designs"}},
+            {with_designs(R"(, {"name": "z", "node": "dgx-h100", "nodes": 1, "strategy": "best", "price_per_gpu_hour_usd": -3})"),
+             {label + ": " + d + "[2].price_per_gpu_hour_usd = -3: must be at least 0 USD"}},
+            {with(with_designs(), "cost.pue", 0.5), {label + ": cost.pue = 0.5: must be at least 1"}},
+            {with(minimal_json, "node.power_kw", -1), {label + ": node.power_kw = -1: must be 0 (unknown) up to 10000 kW per node"}},
+        };
+        for (const auto& c : cases) {
+            const Loaded<Scenario> l = parse(c.text);
+            expect_failure(l);
+            bool found = false;
+            for (const QString& line : lines_of(l)) {
+                bool all = true;
+                for (const QString& part : c.expected) all = all && line.contains(part);
+                found = found || all;
+            }
+            QVERIFY2(found, qPrintable(c.expected.join(" | ") + "\ngot:\n" + lines_of(l).join('\n')));
+        }
+    }
+
     void writesEveryKeyInDocumentedOrder() {
         const std::string text = scenario_to_json(Scenario{});
         QVERIFY(text.starts_with("{\n  \"format\": \"comet-scenario\",\n  \"version\": 1,\n  \"name\": \"\","));
@@ -251,7 +374,7 @@ private slots:
                                "\"layers\"", "\"learned_position_embeddings\"", "\"node\"", "\"accelerators\"",
                                "\"gemm\"", "\"max_fraction\"", "\"tile_overhead_k\"", "\"launch_overhead_us\"", "\"hbm_capacity_gib\"", "\"expanded\"",
                                "\"pool_nodes\"", "\"scale_up\"", "\"scale_out\"", "\"cluster\"", "\"training\"",
-                               "\"dropout\"", "\"strategy\"", "\"tp\"", "\"pp_scatter_gather\""};
+                               "\"dropout\"", "\"strategy\"", "\"tp\"", "\"pp_scatter_gather\"", "\"cost\"", "\"tokens_to_train\""};
         std::size_t last = 0;
         for (const char* key : order) {
             const std::size_t at = text.find(key, last);
@@ -260,8 +383,8 @@ private slots:
         }
         QStringList leaves, sections;
         collect_paths(object_of(QByteArray::fromStdString(text)), {}, leaves, sections);
-        QCOMPARE(leaves.size(), 64);
-        QCOMPARE(sections.size(), 9);
+        QCOMPARE(leaves.size(), 71);
+        QCOMPARE(sections.size(), 10);
     }
 
     void minimalFileUsesDefaults() {
@@ -332,7 +455,7 @@ private slots:
         QTest::newRow("unknown key far") << with(m, "node.zzzzqq", 5)
                                          << QStringList{f + "node.zzzzqq: unknown key (allowed keys: name, source, "
                                                             "accelerators, matrix_fp16_tflops,",
-                                                        "scale_out)"};
+                                                        "power_kw)"};
         QTest::newRow("unknown top key") << with(m, "modle", QJsonObject{})
                                          << QStringList{f + "modle: unknown key (did you mean \"model\"?)"};
         QTest::newRow("odd unknown key") << with(m, "cluster.a\"b\nc", 1)
@@ -485,7 +608,7 @@ private slots:
         const QByteArray full = full_text();
         QStringList leaves, sections;
         collect_paths(object_of(full), {}, leaves, sections);
-        QCOMPARE(sections.size(), 9);
+        QCOMPARE(sections.size(), 10);
         for (const QString& path : sections) {
             for (const QJsonValue& bad : {QJsonValue(1), QJsonValue("x"), QJsonValue(QJsonArray{}),
                                           QJsonValue(QJsonValue::Null), QJsonValue(true), QJsonValue(1.5)}) {
@@ -535,7 +658,7 @@ private slots:
         // 1 (top level) + 63 arrays is allowed and then reported as an unknown key; 1 + 64 is not.
         const QByteArray ok_depth = with_raw(minimal_json, "extra", QByteArray("[").repeated(63) + QByteArray("]").repeated(63));
         QCOMPARE(lines_of(parse(ok_depth)), QStringList{label + ": extra: unknown key (allowed keys: format, version, "
-                                                                "name, description, model, node, cluster, training, strategy)"});
+                                                                "name, description, model, node, cluster, training, strategy, cost, comparison)"});
         const QByteArray too_deep = with_raw(minimal_json, "extra", QByteArray("[").repeated(64) + QByteArray("]").repeated(64));
         QVERIFY(lines_of(parse(too_deep)).join('\n').contains("nested deeper than 64 levels"));
     }

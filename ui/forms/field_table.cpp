@@ -104,6 +104,9 @@ std::vector<FieldSpec> node_fields() {
         real("node.hbm_reserved_gib", G::node_compute, "HBM reserved", " GiB",
              "HBM that training cannot use: runtime context, communication buffers, fragmentation. "
              "Must stay below the capacity.", 1, adaptive, COMET_ACCESS(node.hbm_reserved_gib)),
+        zero_means("unknown", real("node.power_kw", G::node_compute, "Node power", " kW",
+             "Power of the whole node at load (accelerators, CPUs, NICs, fans), for energy and cost. "
+             "0 = unknown: no energy is counted.", 1, adaptive, COMET_ACCESS(node.power_kw))),
 
         zero_means("none", real("node.expanded.capacity_gib", G::expanded_memory, "Capacity", " GiB",
              "Second memory tier per attachment point: host DDR, CXL expanders or a pooled memory "

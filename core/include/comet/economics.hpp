@@ -16,19 +16,7 @@ namespace comet {
 
 inline constexpr double hours_per_year = 365.25 * 24.0;  // 8766 h, used for amortisation
 
-// Prices and power. The GPU price is either an hourly price (cloud) or a purchase price
-// amortised over the lifetime at 100 % utilisation; when both are set, the hourly price wins.
-// Energy cost is always added on top of the GPU price (set node_power_kw = 0 when the hourly
-// price already includes power).
-struct CostInputs {
-    double price_per_gpu_hour_usd = 0;
-    double purchase_price_per_gpu_usd = 0;
-    double lifetime_years = 4;
-    double node_power_kw = 0;  // whole node at load (accelerators, CPUs, NICs, fans)
-    double pue = 1.2;          // data-centre power usage effectiveness, >= 1
-    double price_per_kwh_usd = 0.10;
-    double tokens_to_train = 0;  // 0 = no training-run totals
-};
+// CostInputs (prices, PUE, token budget) is in spec.hpp; the power per node is NodeSpec::power_kw.
 
 // Every number is 0 when `valid` is false (infeasible result or invalid inputs).
 struct CostReport {
@@ -86,6 +74,7 @@ struct ParetoPoint {
     double cost_usd = 0;
     bool on_front = false;
     bool feasible = true;  // infeasible points are never on the front
+    std::string design;    // the design's name (pareto_over_designs)
     int nodes = 0;         // set by pareto_over_cluster_sizes
     Strategy strategy;     // the best strategy found (pareto_over_cluster_sizes)
 };

@@ -22,13 +22,40 @@ struct Provenance {
     std::string source;  // where the numbers come from (datasheet, paper)
 };
 
+// One design of a comparison: a node, a cluster size and a strategy (or "the best strategy"),
+// training the scenario's model with its batch and training settings.
+struct Design {
+    std::string name;
+    Provenance node_info;
+    NodeSpec node;
+    int nodes = 1;
+    bool best_strategy = true;  // search for the fastest strategy; else use `strategy`
+    Strategy strategy;
+    double price_per_gpu_hour_usd = 0;  // 0 = the scenario's cost.price_per_gpu_hour_usd
+};
+
+// The scenario's cost inputs with a design's own GPU-hour price, if it has one.
+[[nodiscard]] CostInputs design_cost(const CostInputs& scenario_cost, const Design& d);
+
+inline constexpr int max_designs = 4;
+
 struct Scenario {
     std::string name;
     std::string description;
     Provenance model_info;
     Provenance node_info;
     Config config;
+    CostInputs cost;              // prices for cost, energy and Pareto (docs/economics.md)
+    std::vector<Design> designs;  // at most max_designs, compared side by side
+    int baseline_design = 0;      // index into designs that speedups are relative to
 };
+
+// The configuration a design trains: the scenario's model and training with the design's node,
+// cluster size and strategy (for best_strategy designs the strategy is a placeholder that uses
+// every accelerator: tp 1, pp 1, dp = all accelerators).
+[[nodiscard]] Config design_config(const Config& base, const Design& d);
+// A design capturing the current state of a scenario (its node, cluster and strategy).
+[[nodiscard]] Design design_from_scenario(const Scenario& s, std::string name, bool best_strategy);
 
 template <class T>
 struct Loaded {

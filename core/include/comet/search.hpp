@@ -59,4 +59,9 @@ struct SearchResult {
 [[nodiscard]] SearchResult search(const Config& base, const SearchOptions& options = {},
                                   const SearchControl& control = {});
 
+// The best candidate of a search of `base`, or, when nothing fits, base's strategy with an
+// infeasible result: the reason of invalid input (naming the field), else no_feasible_strategy
+// with the most common reason in detail_a and its count in detail_b.
+[[nodiscard]] Candidate best_or_reason(const Config& base, const SearchResult& sr);
+
 }  // namespace comet

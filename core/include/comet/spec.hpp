@@ -40,6 +40,8 @@ struct GemmModel {
     double max_fraction = 0.8;
     double tile_overhead_k = 128.0;
     double launch_overhead_us = 4.0;
+
+    bool operator==(const GemmModel&) const = default;
 };
 
 // Second memory tier: host DDR behind the CPU, CXL expanders, or a pooled memory box.
@@ -49,6 +51,8 @@ struct ExpandedMemory {
     double latency_us = 1.0;
     ExpandedAttach attach = ExpandedAttach::per_node;
     int pool_nodes = 1;  // for `pooled`: how many nodes share one pool
+
+    bool operator==(const ExpandedMemory&) const = default;
 };
 
 struct ScaleUpNetwork {
@@ -56,12 +60,16 @@ struct ScaleUpNetwork {
     double bandwidth_gbps = 0.0;  // per accelerator, per direction
     double latency_us = 5.0;
     double efficiency = 0.8;  // achievable fraction of link bandwidth for large collectives
+
+    bool operator==(const ScaleUpNetwork&) const = default;
 };
 
 struct ScaleOutNetwork {
     double bandwidth_gbps = 0.0;  // per accelerator, per direction
     double latency_us = 10.0;
     double efficiency = 0.9;
+
+    bool operator==(const ScaleOutNetwork&) const = default;
 };
 
 struct NodeSpec {
@@ -77,6 +85,9 @@ struct NodeSpec {
     ExpandedMemory expanded;
     ScaleUpNetwork scale_up;
     ScaleOutNetwork scale_out;
+    double power_kw = 0.0;  // whole node at load (accelerators, CPUs, NICs, fans); 0 = unknown
+
+    bool operator==(const NodeSpec&) const = default;
 };
 
 struct ClusterSpec {
@@ -107,6 +118,19 @@ struct Strategy {
     bool dp_overlap = true;   // overlap data-parallel gradient reduction with backward
     bool tp_overlap = false;  // overlap tensor-parallel collectives with GEMMs
     bool pp_scatter_gather = true;  // split pipeline messages across the TP ranks' links
+};
+
+// Prices and power. The GPU price is either an hourly price (cloud) or a purchase price
+// amortised over the lifetime at 100 % utilisation; when both are set, the hourly price wins.
+// Energy cost (NodeSpec::power_kw x PUE x price per kWh) is always added on top of the GPU
+// price (set price_per_kwh_usd = 0 when the hourly price already includes power).
+struct CostInputs {
+    double price_per_gpu_hour_usd = 0;
+    double purchase_price_per_gpu_usd = 0;
+    double lifetime_years = 4;
+    double pue = 1.2;          // data-centre power usage effectiveness, >= 1
+    double price_per_kwh_usd = 0.10;
+    double tokens_to_train = 0;  // 0 = no training-run totals
 };
 
 // Everything needed to evaluate one training configuration.

@@ -1,0 +1,83 @@
+#include <charconv>
+#include <cstdio>
+#include <string>
+
+#include "comet/compare.hpp"
+#include "comet/scenario.hpp"
+#include "commands.hpp"
+#include "run_control.hpp"
+
+namespace comet::cli {
+namespace {
+
+void usage() {
+    std::printf("Usage: comet-cli compare SCENARIO.comet.json [--baseline N] [--json]\n\n"
+                "Evaluates the designs saved in the scenario's \"comparison\" section (up to four: node,\n"
+                "cluster size, and a fixed strategy or \"best\", which searches every strategy) on the\n"
+                "scenario's model and batch, and prints each design's iteration time, speedup over the\n"
+                "baseline design, MFU, HBM use, strategy and cost (docs/scenario-format.md).\n\n"
+                "  --baseline N  index of the baseline design (default: the file's \"baseline\")\n"
+                "  --json        the same data as JSON\n");
+}
+
+int bad(const std::string& message) {
+    std::fprintf(stderr, "comet-cli compare: %s\n", message.c_str());
+    return exit_bad_input;
+}
+
+}  // namespace
+
+int cmd_compare(Args args) {
+    bool json = false;
+    std::string file;
+    int baseline = -1;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view a = args[i];
+        if (a == "--help" || a == "-h") {
+            usage();
+            return exit_ok;
+        } else if (a == "--json") {
+            json = true;
+        } else if (a == "--baseline") {
+            const std::string_view v = i + 1 < args.size() ? args[++i] : std::string_view();
+            const auto res = std::from_chars(v.data(), v.data() + v.size(), baseline);
+            if (v.empty() || res.ec != std::errc() || res.ptr != v.data() + v.size() || baseline < 0)
+                return bad("--baseline needs the index of a design (0, 1, ...), got '" + std::string(v) + "'");
+        } else if (!a.empty() && a[0] == '-') {
+            return bad("unknown option '" + std::string(a) + "' (see 'comet-cli compare --help')");
+        } else if (file.empty()) {
+            file = a;
+        } else {
+            return bad("one scenario file expected, got '" + std::string(a) + "' too");
+        }
+    }
+    if (file.empty()) return bad("missing SCENARIO file (usage: comet-cli compare SCENARIO [--baseline N] [--json])");
+    Loaded<Scenario> loaded = load_scenario_file(file);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "%s\n", loaded.error_text().c_str());
+        return exit_bad_input;
+    }
+    Scenario& sc = *loaded.value;
+    if (sc.designs.empty())
+        return bad(file + ": no designs to compare (add a \"comparison\" section with 1 to " + std::to_string(max_designs) +
+                   " designs, or use File > Compare in comet-explorer)");
+    if (baseline >= 0) {
+        if (baseline >= static_cast<int>(sc.designs.size()))
+            return bad("--baseline " + std::to_string(baseline) + ": must be the index of a design, 0 to " +
+                       std::to_string(sc.designs.size() - 1));
+        sc.baseline_design = baseline;
+    }
+    InterruptGuard interrupt;
+    SearchControl control;
+    control.cancel = interrupt.flag();
+    const Comparison c = compare_designs(sc, SearchOptions{}, control);
+    if (c.cancelled || interrupt.interrupted()) {
+        std::fprintf(stderr, "comet-cli compare: cancelled\n");
+        return exit_cancelled;
+    }
+    const std::string out = json ? format_comparison_json(c) : format_comparison_text(c);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return exit_ok;
+}
+
+}  // namespace comet::cli
