@@ -10,6 +10,8 @@ packages=(
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libtbb-dev nlohmann-json3-dev libbenchmark-dev
   # headless GUI runs and readable text in screenshots
   xvfb xauth fonts-dejavu-core
+  # tests rasterise exported PDFs (pdftoppm, pdftotext, pdfinfo)
+  poppler-utils
   # packaging (.deb via CPack needs file and dpkg-shlibdeps)
   file dpkg-dev
 )

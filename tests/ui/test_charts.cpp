@@ -1,5 +1,6 @@
-// Breakdown and memory charts: the library-free models, then the Qt Charts widgets behind
-// chart_views.hpp (series contents, legend, empty state, image and SVG export, tooltips).
+// The charts (breakdown, memory, sensitivity tornado, time/cost Pareto): the library-free models,
+// then the Qt Charts widgets behind chart_views.hpp (series contents, text drawn, legend, empty
+// state, pixels, image and SVG export, tooltips).
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -8,17 +9,23 @@
 #include <QFile>
 #include <QGraphicsSimpleTextItem>
 #include <QHelpEvent>
+#include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
 #include <QLineSeries>
+#include <QScatterSeries>
 #include <QTemporaryDir>
 #include <QToolTip>
 #include <QValueAxis>
 #include <QtTest>
+#include <cmath>
+#include <limits>
 #include <set>
 
 #include "charts/chart_model.hpp"
 #include "charts/chart_views.hpp"
+#include "comet/report.hpp"
 #include "comet/units.hpp"
+#include "export/chart_export.hpp"
 
 using namespace comet;
 using namespace comet::ui;
@@ -100,6 +107,89 @@ bool shows_no_data(QChart* chart) {
         if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item); t && t->isVisible() && t->text() == "No data")
             return true;
     return false;
+}
+
+// Visible overlay texts that are not legend entries (value labels, point labels, messages).
+QList<QGraphicsSimpleTextItem*> visible_texts(QChart* chart) {
+    QCoreApplication::processEvents();
+    QList<QGraphicsSimpleTextItem*> items;
+    for (QGraphicsItem* item : chart->childItems())
+        if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item); t && t->isVisible() && t->data(0) != "legend")
+            items << t;
+    return items;
+}
+
+QGraphicsSimpleTextItem* text_item(QChart* chart, const QString& text) {
+    for (auto* t : visible_texts(chart))
+        if (t->text() == text) return t;
+    return nullptr;
+}
+
+bool shows_message(QChart* chart, const QString& message) { return text_item(chart, message) != nullptr; }
+
+const QString minus = QString(QChar(0x2212));
+
+// The percent text a tornado bar end should carry, computed here from the times: one decimal,
+// or two significant digits below 0.1 %.
+QString expected_percent(double time_s, double base_s) {
+    const double pct = 100.0 * (time_s - base_s) / base_s;
+    const double a = std::abs(pct);
+    return (pct > 0 ? QString("+") : minus) + (a >= 0.095 ? QString::number(a, 'f', 1) : QString::number(a, 'g', 2)) + " %";
+}
+
+SensitivityBar sensitivity_bar(Knob knob, double base_value, double time_low_s, double time_high_s, double base_s = 80) {
+    SensitivityBar b;
+    b.knob = knob;
+    b.base_value = base_value;
+    b.low_value = 0.9 * base_value;
+    b.high_value = 1.1 * base_value;
+    b.base_time_s = base_s;
+    b.base_feasible = true;
+    b.time_low_s = time_low_s;
+    b.time_high_s = time_high_s;
+    b.low_feasible = b.high_feasible = true;
+    b.effect_s = std::max(std::abs(time_low_s - base_s), std::abs(time_high_s - base_s));
+    return b;
+}
+
+// Sorted by effect as comet::sensitivity returns them; HBM capacity at -10 % does not fit.
+std::vector<SensitivityBar> tornado_bars() {
+    SensitivityBar capacity = sensitivity_bar(Knob::hbm_gib, 80, 0, 79.7);
+    capacity.low_feasible = false;
+    capacity.effect_s = std::numeric_limits<double>::infinity();
+    return {capacity, sensitivity_bar(Knob::hbm_gbps, 2039, 86.64, 75.92), sensitivity_bar(Knob::scale_out_gbps, 25, 83.3, 77.5),
+            sensitivity_bar(Knob::scale_up_latency_us, 2, 79.96, 80.04)};
+}
+
+ParetoPoint pareto_point(const char* label, double time_s, double cost_usd, bool feasible = true) {
+    ParetoPoint p;
+    p.label = label;
+    p.time_to_train_s = time_s;
+    p.cost_usd = cost_usd;
+    p.feasible = feasible;
+    p.strategy.tp = 8;
+    p.strategy.pp = 16;
+    p.strategy.dp = 3;
+    return p;
+}
+
+constexpr double day_s = 86400;
+
+// Six cluster sizes, three of them on the front, and one that fits nowhere.
+std::vector<ParetoPoint> cluster_points() {
+    return pareto_front({pareto_point("24 nodes", 0, 0, false), pareto_point("48 nodes", 250 * day_s, 11.0e6),
+                         pareto_point("96 nodes", 121 * day_s, 10.3e6), pareto_point("192 nodes", 62 * day_s, 10.5e6),
+                         pareto_point("384 nodes", 33 * day_s, 11.2e6), pareto_point("768 nodes", 35 * day_s, 21.9e6),
+                         pareto_point("1536 nodes", 36 * day_s, 44e6)});
+}
+
+// Pixels of exactly `color` (bar interiors are not antialiased).
+qsizetype pixels_of(const QImage& image, const QColor& color) {
+    qsizetype n = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (image.pixelColor(x, y) == color) ++n;
+    return n;
 }
 
 double non_white_share(const QImage& image) {
@@ -426,6 +516,333 @@ private Q_SLOTS:
         QCoreApplication::sendEvent(chart_view->viewport(), &help);
         QTRY_VERIFY(QToolTip::isVisible());
         QCOMPARE(QToolTip::text(), QString("current\nCompute: 87.2 s (86.1 %)"));
+    }
+
+    // ---- tornado ----
+
+    void tornadoRowsKeepTheGivenOrderWithResourceLabels() {
+        const std::vector<SensitivityBar> bars = tornado_bars();
+        const TornadoModel m = build_tornado_model(bars, 0.1);
+        QVERIFY(m.message.isEmpty());
+        QCOMPARE(m.rows.size(), bars.size());
+        QCOMPARE(m.rows[0].label, QString("HBM capacity (80 GiB)"));
+        QCOMPARE(m.rows[1].label, QString("HBM bandwidth (2039 GB/s)"));
+        QCOMPARE(m.rows[2].label, QString("Scale-out bandwidth (25 GB/s)"));  // knob label, capitalised
+        QCOMPARE(m.rows[3].label, QString("Scale-up latency (2 us)"));
+        QCOMPARE(build_tornado_model({sensitivity_bar(Knob::matrix_tflops, 312, 90, 75)}, 0.1).rows[0].label,
+                 QString("Matrix throughput (fp16) (312 TFLOP/s)"));
+        QCOMPARE(m.low_name, "resource " + minus + "10 %");
+        QCOMPARE(m.high_name, QString("resource +10 %"));
+        QCOMPARE(m.default_title, QString("Sensitivity of the best iteration time (±10 %)"));
+        QVERIFY(m.low_color != m.high_color);
+    }
+
+    void tornadoPercentsComeFromTheTimes() {
+        const std::vector<SensitivityBar> bars = tornado_bars();
+        const TornadoModel m = build_tornado_model(bars, 0.1);
+        for (std::size_t r = 1; r < bars.size(); ++r) {
+            const SensitivityBar& b = bars[r];
+            QCOMPARE(m.rows[r].low.change_pct, 100.0 * (b.time_low_s - b.base_time_s) / b.base_time_s);
+            QCOMPARE(m.rows[r].high.change_pct, 100.0 * (b.time_high_s - b.base_time_s) / b.base_time_s);
+            QCOMPARE(m.rows[r].low.text, expected_percent(b.time_low_s, b.base_time_s));
+            QCOMPARE(m.rows[r].high.text, expected_percent(b.time_high_s, b.base_time_s));
+        }
+        QCOMPARE(m.rows[1].low.text, QString("+8.3 %"));
+        QCOMPARE(m.rows[1].high.text, minus + "5.1 %");
+        QCOMPARE(m.rows[3].low.text, minus + "0.05 %");  // small effects keep two significant digits
+        const QString tip = m.rows[1].low.tooltip;
+        QVERIFY2(tip.contains("HBM bandwidth " + minus + "10 %: 1835 GB/s"), qPrintable(tip));
+        QVERIFY2(tip.contains("Best iteration time: 86.64 s (+8.3 %)"), qPrintable(tip));
+        QVERIFY(tip.contains("Base: 80.00 s"));
+        // The axis is symmetric around 0 and leaves room for the longest bar's label.
+        QCOMPARE(m.axis.min, -m.axis.max);
+        QVERIFY(m.axis.max >= 8.3 * 1.2);
+        QCOMPARE(m.axis.tick_count % 2, 1);  // 0 is a tick
+        QCOMPARE(format_signed_percent(0), QString("0 %"));
+        QCOMPARE(format_signed_percent(12.04), QString("+12.0 %"));
+        QCOMPARE(format_signed_percent(-0.0042), minus + "0.0042 %");
+    }
+
+    void tornadoInfeasibleSideSaysSo() {
+        const TornadoModel m = build_tornado_model(tornado_bars(), 0.1);
+        QVERIFY(!m.rows[0].low.feasible);
+        QCOMPARE(m.rows[0].low.text, QString("infeasible"));
+        QCOMPARE(m.rows[0].low.change_pct, 0.0);
+        QVERIFY(m.rows[0].low.tooltip.contains("No feasible strategy"));
+        QVERIFY(m.rows[0].high.feasible);
+        QCOMPARE(m.rows[0].high.text, minus + "0.4 %");
+        QVERIFY(m.any_infeasible());
+        QVERIFY(!build_tornado_model({tornado_bars()[1]}, 0.1).any_infeasible());
+    }
+
+    void tornadoWithoutDataOrBaseShowsAMessage() {
+        const TornadoModel none = build_tornado_model({}, 0.1);
+        QVERIFY(none.empty());
+        QCOMPARE(none.message, QString("No data"));
+        std::vector<SensitivityBar> bars = tornado_bars();
+        for (SensitivityBar& b : bars) b.base_feasible = false;
+        const TornadoModel no_base = build_tornado_model(bars, 0.1);
+        QVERIFY(no_base.empty());
+        QCOMPARE(no_base.message, QString("No feasible base configuration"));
+        // The fraction names the legend and the default title.
+        const TornadoModel five = build_tornado_model(tornado_bars(), 0.05);
+        QCOMPARE(five.high_name, QString("resource +5 %"));
+        QCOMPARE(five.default_title, QString("Sensitivity of the best iteration time (±5 %)"));
+    }
+
+    void tornadoWidgetDrawsRowsTopDownWithTheirTexts() {
+        auto view = make_tornado_chart(nullptr);
+        show_sized(view->widget());
+        const std::vector<SensitivityBar> bars = tornado_bars();
+        view->setBars(bars, 0.1);
+        QChart* chart = chart_of(view->widget());
+        QVERIFY(chart);
+        QCOMPARE(chart->title(), QString("Sensitivity of the best iteration time (±10 %)"));
+        QCOMPARE(view->exportTitle(), chart->title());
+        // Qt Charts counts categories from the bottom: the first bar is the top row.
+        auto* rows = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Vertical).value(0));
+        QVERIFY(rows);
+        QCOMPARE(rows->categories(), (QStringList{"Scale-up latency (2 us)", "Scale-out bandwidth (25 GB/s)",
+                                                  "HBM bandwidth (2039 GB/s)", "HBM capacity (80 GiB)"}));
+        // Each row's value labels, top to bottom in the given order.
+        QStringList in_order;
+        for (std::size_t r = 0; r < bars.size(); ++r) {
+            const SensitivityBar& b = bars[r];
+            if (r > 0) in_order << expected_percent(b.time_low_s, b.base_time_s);
+            in_order << expected_percent(b.time_high_s, b.base_time_s);
+        }
+        qreal last_y = -1;
+        for (const QString& text : in_order) {
+            QGraphicsSimpleTextItem* item = text_item(chart, text);
+            QVERIFY2(item, qPrintable(text));
+            QVERIFY2(item->y() > last_y, qPrintable(text));
+            QVERIFY(chart->rect().contains(item->mapRectToParent(item->boundingRect())));
+            last_y = item->y();
+        }
+        QGraphicsSimpleTextItem* infeasible = text_item(chart, "infeasible");
+        QVERIFY(infeasible);
+        QVERIFY(infeasible->y() < text_item(chart, minus + "0.4 %")->y());  // the low side is above the high side
+        QCOMPARE(visible_legend(chart),
+                 (QStringList{"resource " + minus + "10 %", "resource +10 %", "no feasible strategy"}));
+        auto* series = qobject_cast<QHorizontalBarSeries*>(chart->series().value(0));
+        QVERIFY(series);
+        QCOMPARE(series->count(), 2);
+    }
+
+    void tornadoImageHasBarsOfBothColours() {
+        auto view = make_tornado_chart(nullptr);
+        view->setBars(tornado_bars(), 0.1);
+        const TornadoModel m = build_tornado_model(tornado_bars(), 0.1);
+        const QImage image = render_chart_image(*view, QSize(700, 400), 96);
+        QCOMPARE(image.size(), QSize(700, 400));
+        QVERIFY2(pixels_of(image, m.low_color) > 300, "no low-side bars");
+        QVERIFY2(pixels_of(image, m.high_color) > 300, "no high-side bars");
+        // Nothing to draw: no bar colours at all.
+        view->setBars({}, 0.1);
+        const QImage empty = render_chart_image(*view, QSize(700, 400), 96);
+        QCOMPARE(pixels_of(empty, m.low_color), qsizetype{0});
+        QCOMPARE(pixels_of(empty, m.high_color), qsizetype{0});
+    }
+
+    void tornadoWidgetMessagesAndTitle() {
+        auto view = make_tornado_chart(nullptr);
+        show_sized(view->widget());
+        QChart* chart = chart_of(view->widget());
+        QVERIFY(shows_message(chart, "No data"));  // before the first update
+        std::vector<SensitivityBar> bars = tornado_bars();
+        for (SensitivityBar& b : bars) b.base_feasible = false;
+        view->setBars(bars, 0.1);
+        QVERIFY(shows_message(chart, "No feasible base configuration"));
+        QVERIFY(!shows_message(chart, "No data"));
+        QVERIFY(visible_legend(chart).isEmpty());
+        view->setBars(tornado_bars(), 0.2);
+        QVERIFY(!shows_message(chart, "No feasible base configuration"));
+        QCOMPARE(chart->title(), QString("Sensitivity of the best iteration time (±20 %)"));
+        view->setTitle("Megatron 1T: what matters");
+        view->setBars(tornado_bars(), 0.1);
+        QCOMPARE(chart->title(), QString("Megatron 1T: what matters"));
+        QCOMPARE(view->exportTitle(), QString("Megatron 1T: what matters"));
+    }
+
+    void tornadoHoverShowsTheSideTooltip() {
+        auto view = make_tornado_chart(nullptr);
+        show_sized(view->widget());
+        view->setBars(tornado_bars(), 0.1);
+        auto* chart_view = qobject_cast<QChartView*>(view->widget());
+        QChart* chart = chart_view->chart();
+        auto* series = qobject_cast<QHorizontalBarSeries*>(chart->series().value(0));
+        // Row 1 (HBM bandwidth) is Qt row 2 of 4; its low side is the upper half of its bars.
+        const double low_pct = 100.0 * (86.64 - 80) / 80;
+        const QPointF at = chart->mapToPosition(QPointF(low_pct / 2, 2 + series->barWidth() / 4), series);
+        const QPoint pos = chart_view->mapFromScene(chart->mapToScene(at));
+        QHelpEvent help(QEvent::ToolTip, pos, chart_view->viewport()->mapToGlobal(pos));
+        QCoreApplication::sendEvent(chart_view->viewport(), &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), build_tornado_model(tornado_bars(), 0.1).rows[1].low.tooltip);
+    }
+
+    // ---- Pareto ----
+
+    void paretoModelSeparatesFrontDominatedAndInfeasible() {
+        const ParetoModel m = build_pareto_model(cluster_points());
+        QVERIFY(m.message.isEmpty());
+        QCOMPARE(m.points.size(), std::size_t{6});
+        QCOMPARE(m.infeasible_count, std::size_t{1});
+        QCOMPARE(m.infeasible_note, QString("1 infeasible, not shown"));
+        QStringList labels, front;
+        for (const ParetoMarker& p : m.points) {
+            labels << p.label;
+            if (p.on_front) front << p.label;
+        }
+        QCOMPARE(labels, (QStringList{"48 nodes", "96 nodes", "192 nodes", "384 nodes", "768 nodes", "1536 nodes"}));
+        QCOMPARE(front, (QStringList{"96 nodes", "192 nodes", "384 nodes"}));
+        QVERIFY(m.front_color != m.dominated_color);
+        QCOMPARE(m.dominated_color.saturation(), 0);  // grey
+        // The front as a staircase in order of time: 384, across, down to 192, across, down to 96.
+        const std::vector<QPointF> steps{{33, 11.2}, {62, 11.2}, {62, 10.5}, {121, 10.5}, {121, 10.3}};
+        QCOMPARE(m.front_steps.size(), steps.size());
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            QVERIFY(qFuzzyCompare(m.front_steps[i].x(), steps[i].x()));
+            QVERIFY(qFuzzyCompare(m.front_steps[i].y(), steps[i].y()));
+        }
+        QCOMPARE(m.time_axis.title, QString("Time to train (days)"));
+        QCOMPARE(m.cost_axis.title, QString("Cost to train (M USD)"));
+        QVERIFY(m.time_axis.min <= 33 && m.time_axis.max >= 250);
+        QVERIFY(m.cost_axis.min <= 10.3 && m.cost_axis.max >= 44 && m.cost_axis.min >= 0);
+    }
+
+    void paretoUnitsFollowTheLargestValues() {
+        const ParetoModel hours =
+            build_pareto_model(pareto_front({pareto_point("a", 1.5 * day_s, 800), pareto_point("b", 0.5 * day_s, 950)}));
+        QCOMPARE(hours.time_unit, QString("h"));
+        QCOMPARE(hours.time_axis.title, QString("Time to train (h)"));
+        QCOMPARE(hours.points[0].pos.x(), 36.0);
+        QCOMPARE(hours.cost_unit, QString("USD"));
+        QCOMPARE(hours.points[1].pos.y(), 950.0);
+        const ParetoModel days =
+            build_pareto_model(pareto_front({pareto_point("a", 3 * day_s, 5e5), pareto_point("b", 1 * day_s, 9e5)}));
+        QCOMPARE(days.time_unit, QString("days"));
+        QCOMPARE(days.points[0].pos.x(), 3.0);
+        QCOMPARE(days.cost_unit, QString("k USD"));
+        QCOMPARE(days.cost_axis.title, QString("Cost to train (k USD)"));
+        QCOMPARE(days.points[1].pos.y(), 900.0);
+        // Exactly two days still reads in hours.
+        QCOMPARE(build_pareto_model({pareto_point("a", 2 * day_s, 2e6)}).time_unit, QString("h"));
+        QCOMPARE(build_pareto_model({pareto_point("a", 2 * day_s, 2e6)}).cost_unit, QString("M USD"));
+    }
+
+    void paretoTooltipNamesLabelTimeCostAndStrategy() {
+        const std::vector<ParetoPoint> pts = cluster_points();
+        const ParetoModel m = build_pareto_model(pts);
+        const QString tip = m.points[2].tooltip;  // 192 nodes
+        QVERIFY2(tip.startsWith("192 nodes\n"), qPrintable(tip));
+        QVERIFY2(tip.contains("Time to train: 62 days"), qPrintable(tip));
+        QVERIFY2(tip.contains("Cost: 10.5 M USD"), qPrintable(tip));
+        QVERIFY2(tip.contains("Strategy: " + QString::fromStdString(format_strategy(pts[3].strategy))), qPrintable(tip));
+        QVERIFY(tip.contains("On the Pareto front"));
+        QVERIFY(m.points[0].tooltip.contains("Dominated"));
+    }
+
+    void paretoWithoutFeasiblePointsShowsAMessage() {
+        QCOMPARE(build_pareto_model({}).message, QString("No data"));
+        const ParetoModel none = build_pareto_model({pareto_point("a", 1, 1, false), pareto_point("b", 1, 1, false)});
+        QVERIFY(none.empty());
+        QCOMPARE(none.message, QString("No feasible configuration (2 infeasible)"));
+    }
+
+    void paretoWidgetLabelsEveryFeasiblePoint() {
+        auto view = make_pareto_chart(nullptr);
+        show_sized(view->widget());
+        view->setPoints(cluster_points());
+        QChart* chart = chart_of(view->widget());
+        QCOMPARE(chart->title(), QString("Time to train vs cost"));
+        QList<QScatterSeries*> scatters;
+        for (QAbstractSeries* s : chart->series())
+            if (auto* sc = qobject_cast<QScatterSeries*>(s)) scatters << sc;
+        QCOMPARE(scatters.size(), 2);
+        const ParetoModel m = build_pareto_model(cluster_points());
+        QSet<QString> front_series, grey_series;
+        for (QScatterSeries* sc : scatters) {
+            QCOMPARE(sc->count(), 3);  // three on the front, three dominated, the infeasible one nowhere
+            (sc->color() == m.front_color ? front_series : grey_series) << sc->name();
+            QVERIFY(sc->color() == m.front_color || sc->color() == m.dominated_color);
+        }
+        QCOMPARE(front_series.size() + grey_series.size(), 2);
+        QVERIFY(scatters[0]->color() != scatters[1]->color());
+        QStringList texts;
+        QList<QRectF> boxes;
+        for (auto* t : visible_texts(chart)) {
+            texts << t->text();
+            boxes << t->mapRectToParent(t->boundingRect());
+        }
+        texts.sort();
+        QCOMPARE(texts, (QStringList{"1536 nodes", "192 nodes", "384 nodes", "48 nodes", "768 nodes", "96 nodes"}));
+        for (qsizetype i = 0; i < boxes.size(); ++i) {
+            QVERIFY(chart->plotArea().contains(boxes[i]));
+            for (qsizetype j = i + 1; j < boxes.size(); ++j) QVERIFY(!boxes[i].intersects(boxes[j]));
+        }
+        QCOMPARE(visible_legend(chart), (QStringList{"Pareto front", "Dominated", "1 infeasible, not shown"}));
+        view->setPoints({});
+        QVERIFY(shows_message(chart, "No data"));
+        QVERIFY(visible_legend(chart).isEmpty());
+    }
+
+    void paretoImageHasFrontAndGreyPoints() {
+        auto view = make_pareto_chart(nullptr);
+        view->setPoints(cluster_points());
+        const ParetoModel m = build_pareto_model(cluster_points());
+        const QImage image = render_chart_image(*view, QSize(700, 400), 96);
+        QVERIFY2(pixels_of(image, m.front_color) > 100, "no front points");
+        QVERIFY2(pixels_of(image, m.dominated_color) > 100, "no dominated points");
+    }
+
+    void paretoHoverShowsThePointTooltip() {
+        auto view = make_pareto_chart(nullptr);
+        show_sized(view->widget());
+        view->setPoints(cluster_points());
+        auto* chart_view = qobject_cast<QChartView*>(view->widget());
+        QChart* chart = chart_view->chart();
+        const ParetoModel m = build_pareto_model(cluster_points());
+        const QPointF at = chart->mapToPosition(m.points[3].pos, chart->series().value(0)) + QPointF(2, 1);
+        const QPoint pos = chart_view->mapFromScene(chart->mapToScene(at));
+        QHelpEvent help(QEvent::ToolTip, pos, chart_view->viewport()->mapToGlobal(pos));
+        QCoreApplication::sendEvent(chart_view->viewport(), &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), m.points[3].tooltip);
+    }
+
+    void pointLabelsAvoidEachOtherAndTheMarkers() {
+        const QRectF bounds(0, 0, 400, 300);
+        const std::vector<QPointF> anchors{{100, 100}, {110, 102}, {105, 110}, {390, 150}};
+        const std::vector<QSizeF> sizes(anchors.size(), QSizeF(60, 14));
+        const std::vector<QRectF> spots = place_point_labels(anchors, sizes, bounds, 5.5);
+        QCOMPARE(spots.size(), anchors.size());
+        // A lone point gets the spot to its right; here the neighbour's marker is there.
+        QCOMPARE(place_point_labels({anchors[0]}, {sizes[0]}, bounds, 5.5)[0].left(), 100 + 5.5 + 3);
+        QVERIFY(spots[0].right() < 100);
+        for (std::size_t i = 0; i < spots.size(); ++i) {
+            QCOMPARE(spots[i].size(), sizes[i]);
+            QVERIFY(bounds.contains(spots[i]));
+            for (const QPointF& a : anchors) QVERIFY(!spots[i].contains(a));
+            for (std::size_t j = i + 1; j < spots.size(); ++j) QVERIFY(!spots[i].intersects(spots[j]));
+        }
+        QVERIFY(spots[3].right() < 390);  // at the right edge the label goes to the left
+        // An obstacle (a line) on the right sends the label elsewhere.
+        const auto moved = place_point_labels({{100, 100}}, {QSizeF(60, 14)}, bounds, 5.5, {QRectF(100, 98, 200, 4)});
+        QVERIFY(!moved[0].intersects(QRectF(100, 98, 200, 4)));
+    }
+
+    void niceRangeFramesTheData() {
+        const ValueAxisModel a = nice_range(10.3, 44, "c");
+        QVERIFY(a.min <= 10.3 && a.max >= 44 && a.min >= 0);
+        QVERIFY(a.tick_count >= 2 && a.tick_count <= 6);
+        const double step = (a.max - a.min) / (a.tick_count - 1);
+        QVERIFY(std::abs(std::round(a.min / step) * step - a.min) < 1e-9);  // ends on round steps
+        const ValueAxisModel b = nice_range(-3, 5, "c");
+        QVERIFY(b.min <= -3 && b.max >= 5);
+        const ValueAxisModel one = nice_range(7, 7, "c");  // a single value gets a window around it
+        QVERIFY(one.min < 7 && one.max > 7);
+        QCOMPARE(nice_axis(15.6, "t", 3).max, 20.0);
     }
 };
 

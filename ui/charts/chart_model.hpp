@@ -1,16 +1,20 @@
 #pragma once
-// What the breakdown and memory charts show, computed without any chart library: values in
-// display units, colours, legend entries, value-axis range and the text drawn on the bars.
+// What the charts show, computed without any chart library: values in display units, colours,
+// legend entries, axis ranges, the text drawn on the bars and points, and the tooltips.
 // The Qt Charts views only copy these numbers into series, so they are unit-tested here.
 
 #include <QColor>
 #include <QFontMetricsF>
+#include <QPointF>
+#include <QRectF>
+#include <QSizeF>
 #include <QString>
 #include <cstddef>
 #include <span>
 #include <vector>
 
 #include "chart_data.hpp"
+#include "comet/economics.hpp"
 
 namespace comet::ui {
 
@@ -37,9 +41,10 @@ struct StackSeries {
 
 struct ValueAxisModel {
     QString title;         // "Iteration time (s)"
-    double max = 1;        // the axis runs from 0 to max
-    int tick_count = 2;    // including 0 and max
+    double max = 1;        // the axis runs from min to max
+    int tick_count = 2;    // including min and max
     QString label_format;  // printf-style, "%.0f"
+    double min = 0;
 };
 
 // Stacked horizontal bars: series[c].values[b] is category c of bar b.
@@ -75,8 +80,12 @@ struct MemorySeriesModel : StackedBarsModel {
 [[nodiscard]] QString segment_tooltip(const BreakdownSeriesModel& m, std::size_t category, std::size_t bar);
 [[nodiscard]] QString segment_tooltip(const MemorySeriesModel& m, std::size_t category, std::size_t bar);
 
-// A value axis from 0 to a round number at or above `largest` (1, 2, 2.5 or 5 times 10^k).
-[[nodiscard]] ValueAxisModel nice_axis(double largest, const QString& title);
+// A value axis from 0 to a round number at or above `largest` (1, 2, 2.5 or 5 times 10^k), in at
+// most `max_intervals` steps.
+[[nodiscard]] ValueAxisModel nice_axis(double largest, const QString& title, int max_intervals = 5);
+// A value axis over [lo, hi] plus a little room on both sides, with round ends and steps; it does
+// not go below 0 when lo is not negative.
+[[nodiscard]] ValueAxisModel nice_range(double lo, double hi, const QString& title, int max_intervals = 5);
 
 // Display-unit number with about three significant digits and no trailing zeros:
 // "101", "87.2", "5.83", "0.56", "80".
@@ -85,5 +94,80 @@ struct MemorySeriesModel : StackedBarsModel {
 // A bar label shortened to `budget` pixels: cut at the end, but a short trailing group such as
 // "(pinned)" stays whole, since it tells the bars apart.
 [[nodiscard]] QString elide_bar_label(const QString& label, const QFontMetricsF& metrics, qreal budget);
+
+// ---- Tornado: which resource matters most (comet::sensitivity) ----
+
+// One side of a tornado row: the best iteration time with the resource at (1 -/+ fraction)
+// times its base value, as a change relative to the base time.
+struct TornadoSide {
+    bool feasible = false;
+    double change_pct = 0;  // 100 * (time - base) / base; 0 when infeasible
+    QString text;           // at the bar's end: "+8.3 %", "−5.1 %", "infeasible"
+    QString tooltip;
+};
+
+struct TornadoRow {
+    QString label;  // "HBM bandwidth (2039 GB/s)": the resource and its base value
+    TornadoSide low;
+    TornadoSide high;
+};
+
+struct TornadoModel {
+    std::vector<TornadoRow> rows;  // in the given order (largest effect first), first = top row
+    QString low_name;              // legend: "resource −10 %"
+    QString high_name;             // "resource +10 %"
+    QColor low_color;
+    QColor high_color;
+    QString default_title;         // "Sensitivity of the best iteration time (±10 %)"
+    QString message;               // instead of bars: "No data", "No feasible base configuration"
+    ValueAxisModel axis;           // change in percent, symmetric around 0
+
+    [[nodiscard]] bool empty() const noexcept { return rows.empty(); }
+    [[nodiscard]] bool any_infeasible() const;
+};
+
+// `fraction` as the bars were computed with (0.1 for ±10 %).
+[[nodiscard]] TornadoModel build_tornado_model(const std::vector<SensitivityBar>& bars, double fraction);
+
+// "+8.3 %", "−5.1 %" (a true minus sign), "+0.042 %", "0 %".
+[[nodiscard]] QString format_signed_percent(double pct);
+
+// ---- Pareto: time to train against cost (comet::pareto_front) ----
+
+struct ParetoMarker {
+    QPointF pos;  // x: time in ParetoModel::time_unit, y: cost in ParetoModel::cost_unit
+    QString label;
+    QString tooltip;  // label, time, cost, strategy
+    bool on_front = false;
+};
+
+struct ParetoModel {
+    std::vector<ParetoMarker> points;  // the feasible points, in the given order
+    std::vector<QPointF> front_steps;  // the front as a staircase in order of time
+    std::size_t infeasible_count = 0;  // left out of `points`
+    QString infeasible_note;           // "2 infeasible, not shown"; empty when none
+    QString time_unit;                 // "days" when the longest time is over 2 days, else "h"
+    double seconds_per_time_unit = 3600;
+    QString cost_unit;                 // "USD", "k USD" or "M USD", from the largest cost
+    double usd_per_cost_unit = 1;
+    ValueAxisModel time_axis;          // "Time to train (days)"
+    ValueAxisModel cost_axis;          // "Cost to train (M USD)"
+    QColor front_color;
+    QColor dominated_color;
+    QString message;                   // instead of points: "No data", "No feasible configuration"
+
+    [[nodiscard]] bool empty() const noexcept { return points.empty(); }
+};
+
+[[nodiscard]] ParetoModel build_pareto_model(const std::vector<ParetoPoint>& points);
+
+// Puts one label of size sizes[i] beside each anchor point, trying right, left, above, below and
+// the diagonals, and takes the first spot inside `bounds` that covers no other label, no marker
+// (a square of 2 * `marker_radius` around each anchor) and no obstacle (e.g. the lines joining
+// points); when none is free, the spot that covers least. Greedy in input order, so earlier
+// points get the better spots.
+[[nodiscard]] std::vector<QRectF> place_point_labels(const std::vector<QPointF>& anchors,
+                                                     const std::vector<QSizeF>& sizes, QRectF bounds,
+                                                     qreal marker_radius, const std::vector<QRectF>& obstacles = {});
 
 }  // namespace comet::ui

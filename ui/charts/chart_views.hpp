@@ -1,7 +1,8 @@
 #pragma once
 // The charts as the rest of the app sees them. Qt Charts is deprecated after Qt 6.10, so it
-// stays behind these interfaces (qt_charts_views.cpp); another library can replace it by
-// providing the two factories.
+// stays behind these interfaces (qt_*.cpp); another library can replace it by providing the
+// factories. Every view is a ChartRenderable, so export/chart_export.hpp writes any of them to
+// PNG, SVG, PDF or the clipboard.
 
 #include <QImage>
 #include <QSize>
@@ -10,15 +11,16 @@
 #include <vector>
 
 #include "chart_data.hpp"
+#include "comet/economics.hpp"
+#include "export/chart_renderable.hpp"
 
 class QWidget;
 
 namespace comet::ui {
 
 // Horizontal stacked bars of iteration time, one bar per configuration.
-class BreakdownChartView {
+class BreakdownChartView : public ChartRenderable {
 public:
-    virtual ~BreakdownChartView() = default;
     // The widget to put in a layout. Deleting this object deletes it; once its Qt parent has
     // deleted it, this returns nullptr and exports still work.
     [[nodiscard]] virtual QWidget* widget() = 0;
@@ -33,9 +35,8 @@ public:
 };
 
 // Stacked bars of bytes per accelerator, one per memory tier, with each tier's capacity marked.
-class MemoryChartView {
+class MemoryChartView : public ChartRenderable {
 public:
-    virtual ~MemoryChartView() = default;
     [[nodiscard]] virtual QWidget* widget() = 0;
     virtual void setTiers(const std::vector<MemoryBar>& tiers) = 0;
     // Defaults to "Memory per accelerator"; an overflow is appended ("— HBM exceeds capacity by …").
@@ -44,7 +45,35 @@ public:
     virtual bool saveSvg(const QString& path, const QString& title) = 0;
 };
 
+// Which resource matters most: one row per resource (comet::sensitivity), the change of the best
+// iteration time with the resource at -fraction and at +fraction, diverging around 0 %.
+class TornadoChartView : public ChartRenderable {
+public:
+    [[nodiscard]] virtual QWidget* widget() = 0;
+    // Rows in the given order, the first on top. An empty list shows "No data", an infeasible
+    // base "No feasible base configuration"; an infeasible side is a hatched bar.
+    virtual void setBars(const std::vector<SensitivityBar>& bars, double fraction) = 0;
+    // Defaults to "Sensitivity of the best iteration time (±10 %)" (from the fraction).
+    virtual void setTitle(const QString& title) = 0;
+};
+
+// Time to train against cost, one labelled point per configuration (comet::pareto_front); the
+// front is joined in order of time, dominated points are grey, infeasible ones are counted only.
+class ParetoChartView : public ChartRenderable {
+public:
+    [[nodiscard]] virtual QWidget* widget() = 0;
+    virtual void setPoints(const std::vector<ParetoPoint>& points) = 0;
+    // Defaults to "Time to train vs cost".
+    virtual void setTitle(const QString& title) = 0;
+};
+
+// Every chart widget on screen (and those created later) drawn `zoom` times larger: presentation
+// mode uses 1.4. Exports keep their own size.
+void set_chart_zoom(double zoom);
+
 [[nodiscard]] std::unique_ptr<BreakdownChartView> make_breakdown_chart(QWidget* parent);
 [[nodiscard]] std::unique_ptr<MemoryChartView> make_memory_chart(QWidget* parent);
+[[nodiscard]] std::unique_ptr<TornadoChartView> make_tornado_chart(QWidget* parent);
+[[nodiscard]] std::unique_ptr<ParetoChartView> make_pareto_chart(QWidget* parent);
 
 }  // namespace comet::ui

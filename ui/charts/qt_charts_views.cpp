@@ -1,19 +1,12 @@
-// Qt Charts implementation of chart_views.hpp.
+// Qt Charts implementation of the breakdown and memory views of chart_views.hpp.
 
-#include <QBarSet>
-#include <QFile>
-#include <QGraphicsLayout>
-#include <QGraphicsScene>
-#include <QHorizontalStackedBarSeries>
 #include <QLineSeries>
-#include <QPainter>
-#include <QPointer>
-#include <QSvgGenerator>
+#include <QPen>
 #include <QValueAxis>
 #include <algorithm>
-#include <optional>
 
 #include "chart_views.hpp"
+#include "qt_chart_host.hpp"
 #include "qt_stacked_bars.hpp"
 
 namespace comet::ui {
@@ -27,13 +20,13 @@ class BreakdownQChart final : public StackedBarsChart {
 public:
     using Model = BreakdownSeriesModel;
 
-    BreakdownQChart() : StackedBarsChart(time_categories()) {
-        setBaseTitle(QStringLiteral("Iteration time breakdown"));
-        setModel({});
-    }
+    BreakdownQChart() : StackedBarsChart(time_categories()) { setModel({}); }
+
+    static QString defaultTitle(const Model&) { return QStringLiteral("Iteration time breakdown"); }
 
     void setModel(Model m) {
         model_ = std::move(m);
+        setDefaultTitle(defaultTitle(model_));
         showModel(model_);
     }
 
@@ -54,12 +47,14 @@ public:
         band_axis_ = new QValueAxis(this);
         band_axis_->setVisible(false);
         addAxis(band_axis_, Qt::AlignLeft);
-        setBaseTitle(QStringLiteral("Memory per accelerator"));
         setModel({});
     }
 
+    static QString defaultTitle(const Model&) { return QStringLiteral("Memory per accelerator"); }
+
     void setModel(Model m) {
         model_ = std::move(m);
+        setDefaultTitle(defaultTitle(model_));
         setTitleBrush(model_.any_over_capacity() ? alarm : text_dark);
         showModel(model_);
         updateCapacityMarks();
@@ -83,7 +78,7 @@ private:
     std::vector<LegendEntry> extraLegendEntries() const override {
         const bool any = std::any_of(model_.capacity_gib.begin(), model_.capacity_gib.end(), [](double c) { return c > 0; });
         if (!any) return {};
-        return {{QStringLiteral("Capacity"), model_.any_over_capacity() ? alarm : capacity_ok, true}};
+        return {{QStringLiteral("Capacity"), model_.any_over_capacity() ? alarm : capacity_ok, Swatch::line}};
     }
 
     QLineSeries* capacityMark(std::size_t i) {
@@ -124,110 +119,17 @@ private:
     std::vector<QLineSeries*> marks_;  // one per tier, reused across updates
 };
 
-// Owns the live widget and the last data; exports lay out a fresh chart at the requested size
-// so that the widget on screen is never resized behind the user's back.
-template <class ChartT>
-class ChartHost {
+class QtBreakdownChartView final : public WithImageExports<HostedView<BreakdownChartView, BreakdownQChart>> {
 public:
-    explicit ChartHost(QWidget* parent) : chart_(new ChartT), view_(new TipChartView(chart_, parent)) {
-        view_->tip = [chart = chart_](QPointF pos) { return chart->tooltipAt(pos); };
-    }
-    ~ChartHost() { delete view_.data(); }
-    ChartHost(const ChartHost&) = delete;
-    ChartHost& operator=(const ChartHost&) = delete;
-
-    QWidget* widget() { return view_; }
-
-    void setModel(typename ChartT::Model m) {
-        model_ = std::move(m);
-        if (view_) chart_->setModel(model_);
-    }
-
-    void setTitle(const QString& title) {
-        title_ = title;
-        if (view_) chart_->setBaseTitle(title);
-    }
-
-    QImage toImage(QSize size, qreal dpr) const {
-        QImage image(size * dpr, QImage::Format_ARGB32_Premultiplied);
-        image.setDevicePixelRatio(dpr);
-        image.fill(Qt::white);
-        QPainter painter(&image);
-        renderDetached(painter, size);
-        return image;
-    }
-
-    bool saveSvg(const QString& path, const QString& title) const {
-        const QSize size = exportSize();
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
-        QSvgGenerator svg;
-        svg.setOutputDevice(&file);
-        svg.setSize(size);
-        svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(title);
-        svg.setDescription(QStringLiteral("COMET Explorer chart"));
-        QPainter painter;
-        if (!painter.begin(&svg)) return false;
-        renderDetached(painter, size);
-        return painter.end();
-    }
-
-private:
-    void renderDetached(QPainter& painter, QSize size) const {
-        QGraphicsScene scene;
-        auto* chart = new ChartT;  // owned by the scene
-        scene.addItem(chart);
-        if (title_) chart->setBaseTitle(*title_);
-        chart->setGeometry(QRectF(QPointF(0, 0), QSizeF(size)));
-        chart->setModel(model_);
-        // Laying out can move the plot and the overlays, and they can ask for another pass.
-        for (int pass = 0; pass < 3; ++pass) chart->layout()->activate();
-        painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
-        const QRectF area(QPointF(0, 0), QSizeF(size));
-        scene.render(&painter, area, area);
-    }
-
-    QSize exportSize() const {
-        const QSize fallback(800, 420);
-        if (!view_ || view_->width() < 320 || view_->height() < 200) return fallback;
-        return view_->size();
-    }
-
-    ChartT* chart_;  // owned by view_
-    QPointer<TipChartView> view_;
-    typename ChartT::Model model_;
-    std::optional<QString> title_;
-};
-
-class QtBreakdownChartView final : public BreakdownChartView {
-public:
-    explicit QtBreakdownChartView(QWidget* parent) : host_(parent) {
-        host_.widget()->setAccessibleName(QStringLiteral("Iteration time breakdown chart"));
-    }
-    QWidget* widget() override { return host_.widget(); }
+    explicit QtBreakdownChartView(QWidget* parent)
+        : WithImageExports(parent, QStringLiteral("Iteration time breakdown chart")) {}
     void setBars(const std::vector<BreakdownBar>& bars) override { host_.setModel(build_breakdown_model(bars)); }
-    void setTitle(const QString& title) override { host_.setTitle(title); }
-    QImage toImage(QSize size, qreal dpr) override { return host_.toImage(size, dpr); }
-    bool saveSvg(const QString& path, const QString& title) override { return host_.saveSvg(path, title); }
-
-private:
-    ChartHost<BreakdownQChart> host_;
 };
 
-class QtMemoryChartView final : public MemoryChartView {
+class QtMemoryChartView final : public WithImageExports<HostedView<MemoryChartView, MemoryQChart>> {
 public:
-    explicit QtMemoryChartView(QWidget* parent) : host_(parent) {
-        host_.widget()->setAccessibleName(QStringLiteral("Memory per accelerator chart"));
-    }
-    QWidget* widget() override { return host_.widget(); }
+    explicit QtMemoryChartView(QWidget* parent) : WithImageExports(parent, QStringLiteral("Memory per accelerator chart")) {}
     void setTiers(const std::vector<MemoryBar>& tiers) override { host_.setModel(build_memory_model(tiers)); }
-    void setTitle(const QString& title) override { host_.setTitle(title); }
-    QImage toImage(QSize size, qreal dpr) override { return host_.toImage(size, dpr); }
-    bool saveSvg(const QString& path, const QString& title) override { return host_.saveSvg(path, title); }
-
-private:
-    ChartHost<MemoryQChart> host_;
 };
 
 }  // namespace

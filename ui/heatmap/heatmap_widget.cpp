@@ -6,12 +6,13 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QRegularExpression>
-#include <QSvgGenerator>
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
+
+#include "export/chart_export.hpp"
 
 namespace comet::ui {
 namespace {
@@ -314,27 +315,22 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     paint(p, size(), {});
 }
 
+void HeatmapWidget::render(QPainter& p, QSizeF size) const { paint(p, size, {false}); }
+
+QSize HeatmapWidget::preferredExportSize() const {
+    const QSize least = minimumSizeHint();
+    return size().width() >= least.width() && size().height() >= least.height() ? size() : sizeHint();
+}
+
 QImage HeatmapWidget::render_image(QSize size, qreal dpr) const {
-    QImage img((QSizeF(size) * dpr).toSize(), QImage::Format_ARGB32_Premultiplied);
-    img.setDevicePixelRatio(dpr);
-    QPainter p(&img);
-    paint(p, size, {false});
-    return img;
+    return render_chart_image(*this, size, dpr * export_px_per_inch);
 }
 
 bool HeatmapWidget::render_svg(const QString& path) const {
-    const QSize s = size().isEmpty() ? sizeHint() : size();
-    QSvgGenerator svg;
-    svg.setFileName(path);
-    svg.setSize(s);
-    svg.setViewBox(QRect(QPoint(), s));
-    svg.setResolution(logicalDpiY());  // fonts are measured at the screen's resolution
-    svg.setTitle(accessibleName());
-    svg.setDescription(data_.nx > 0 ? summarize(data_) : QString());
-    QPainter p;
-    if (!p.begin(&svg)) return false;
-    paint(p, s, {false});
-    return p.end();
+    ExportOptions options;
+    options.title = accessibleName();
+    options.description = data_.nx > 0 ? summarize(data_) : QString();
+    return export_chart(*this, path, ExportFormat::svg, options).isEmpty();
 }
 
 void HeatmapWidget::paint(QPainter& p, QSizeF size, PaintOptions opt) const {

@@ -7,13 +7,14 @@
 #include <QWidget>
 #include <optional>
 
+#include "export/chart_renderable.hpp"
 #include "heatmap/color_scale.hpp"
 #include "heatmap/heatmap_data.hpp"
 #include "heatmap/heatmap_geometry.hpp"
 
 namespace comet::ui {
 
-class HeatmapWidget : public QWidget {
+class HeatmapWidget : public QWidget, public ChartRenderable {
     Q_OBJECT
 public:
     explicit HeatmapWidget(QWidget* parent = nullptr);
@@ -26,8 +27,13 @@ public:
     // The layout at a size (the widget's own: layoutFor(size())).
     [[nodiscard]] HeatmapGeometry layoutFor(QSizeF size) const;
 
-    // The heatmap without hover or selection marks, for export.
+    // The heatmap without hover or selection marks, for export (export/chart_export.hpp).
+    void render(QPainter& p, QSizeF size) const override;
+    [[nodiscard]] QString exportTitle() const override { return titleText(); }
+    // The widget's size when it is shown at a readable size, else sizeHint().
+    [[nodiscard]] QSize preferredExportSize() const override;
     [[nodiscard]] QImage render_image(QSize size, qreal dpr = 1.0) const;
+    // SVG at preferredExportSize(), titled with the accessible name, described by the summary.
     bool render_svg(const QString& path) const;
 
     [[nodiscard]] QSize sizeHint() const override;

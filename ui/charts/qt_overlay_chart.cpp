@@ -1,0 +1,259 @@
+#include "qt_overlay_chart.hpp"
+
+#include <QApplication>
+#include <QFontMetricsF>
+#include <QGraphicsLayout>
+#include <QGraphicsPathItem>
+#include <QGraphicsSimpleTextItem>
+#include <QHelpEvent>
+#include <QLegend>
+#include <QPainterPath>
+#include <QPen>
+#include <QToolTip>
+#include <algorithm>
+#include <cmath>
+
+#include "chart_model.hpp"
+#include "chart_views.hpp"
+
+namespace comet::ui {
+namespace {
+
+constexpr int chart_margin = 6;
+constexpr qreal swatch_size = 11;
+constexpr qreal swatch_gap = 5;     // swatch to its text
+constexpr qreal legend_gap = 16;    // between legend entries
+constexpr int legend_top_gap = 6;   // between the axis title and the legend
+const QColor& text_dark = chart_text_color;
+
+// WCAG relative luminance.
+double luminance(const QColor& c) {
+    const auto lin = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
+}
+
+QStringList unique_labels(QStringList labels) {
+    // QBarCategoryAxis drops duplicate categories; zero-width spaces keep them apart.
+    for (qsizetype i = 1; i < labels.size(); ++i)
+        while (labels.indexOf(labels[i]) < i) labels[i] += QChar(0x200B);
+    return labels;
+}
+
+}  // namespace
+
+QFont chart_font(qreal point_size, bool bold) {
+    QFont f;
+    f.setPointSizeF(point_size);
+    f.setBold(bold);
+    return f;
+}
+
+QColor readable_text_on(const QColor& fill) {
+    const double l = luminance(fill);
+    const double on_white = 1.05 / (l + 0.05);
+    const double on_dark = (l + 0.05) / (luminance(text_dark) + 0.05);
+    return on_white >= on_dark ? QColor(Qt::white) : text_dark;
+}
+
+QStringList category_labels(const std::vector<QString>& top_first, const QFont& font, qreal chart_width) {
+    // Before the first real layout the width means nothing: keep the full text until then.
+    const bool laid_out = chart_width >= 200;
+    const qreal budget = std::clamp(0.3 * chart_width, 120.0, 280.0);
+    const QFontMetricsF fm(font);
+    QStringList labels;
+    for (auto it = top_first.rbegin(); it != top_first.rend(); ++it)
+        labels << (laid_out ? elide_bar_label(*it, fm, budget) : *it);
+    return unique_labels(labels);
+}
+
+OverlayChart::OverlayChart() {
+    setTheme(QChart::ChartThemeLight);
+    setAnimationOptions(QChart::NoAnimation);
+    setBackgroundRoundness(0);
+    setBackgroundBrush(Qt::white);
+    setMargins(QMargins(chart_margin, chart_margin, chart_margin + 4, chart_margin));
+    layout()->setContentsMargins(0, 0, 0, 0);
+    setTitleFont(chart_font(11, true));
+    setTitleBrush(text_dark);
+    legend()->hide();  // replaced by placeLegend(), which wraps
+
+    message_ = new QGraphicsSimpleTextItem(this);
+    message_->setFont(chart_font(12));
+    message_->setBrush(QColor(0x70, 0x70, 0x70));
+    message_->setZValue(overlay_z);
+    message_->hide();
+
+    connect(this, &QChart::plotAreaChanged, this, [this] { placeOverlays(); });
+    connect(this, &QGraphicsWidget::geometryChanged, this, [this] {
+        refreshTitle();
+        resized();
+        placeOverlays();
+    });
+}
+
+// The subclass's data is already gone: no more overlay updates while Qt Charts tears down.
+OverlayChart::~OverlayChart() { disconnect(this, nullptr, this, nullptr); }
+
+void OverlayChart::setBaseTitle(const QString& title) {
+    explicit_title_ = title;
+    has_explicit_title_ = true;
+    refreshTitle();
+}
+
+void OverlayChart::setDefaultTitle(const QString& title) {
+    default_title_ = title;
+    refreshTitle();
+}
+
+// Qt Charts renders the title as HTML and elides it to one line; a suffix that does not fit
+// goes onto a second line instead of being cut off.
+void OverlayChart::refreshTitle() {
+    const QString base = has_explicit_title_ ? explicit_title_ : default_title_;
+    const QString suffix = titleSuffix();
+    QString html = base.toHtmlEscaped();
+    if (!suffix.isEmpty()) {
+        const QString one_line = base + QStringLiteral(" — ") + suffix;
+        const qreal room = size().width() - 4 * chart_margin;
+        const bool fits = QFontMetricsF(titleFont()).horizontalAdvance(one_line) <= room;
+        html = fits ? one_line.toHtmlEscaped()
+                    : QStringLiteral("<div align=\"center\">") + html + QStringLiteral("<br>") + suffix.toHtmlEscaped() +
+                          QStringLiteral("</div>");
+    }
+    if (html != title()) setTitle(html);
+}
+
+void OverlayChart::setMessage(const QString& message) {
+    message_->setText(message);
+    message_->setVisible(!message.isEmpty());
+}
+
+void OverlayChart::placeOverlays() {
+    const QRectF title_free = rect().adjusted(0, 30, 0, 0);
+    message_->setPos(title_free.center() - message_->boundingRect().center());
+    placeLegend();
+    placeContent();
+}
+
+QGraphicsSimpleTextItem* OverlayChart::overlayText(std::vector<QGraphicsSimpleTextItem*>& pool, std::size_t i) {
+    while (pool.size() <= i) {
+        auto* item = new QGraphicsSimpleTextItem(this);
+        item->setFont(chart_font(10));
+        item->setBrush(text_dark);
+        item->setZValue(overlay_z);
+        pool.push_back(item);
+    }
+    return pool[i];
+}
+
+OverlayChart::LegendItem& OverlayChart::legendItem(std::size_t i) {
+    while (legend_items_.size() <= i) {
+        auto* swatch = new QGraphicsPathItem(this);
+        auto* text = new QGraphicsSimpleTextItem(this);
+        text->setFont(chart_font(10));
+        text->setBrush(text_dark);
+        text->setData(overlay_role_key, legend_role);
+        for (QGraphicsItem* item : {static_cast<QGraphicsItem*>(swatch), static_cast<QGraphicsItem*>(text)})
+            item->setZValue(overlay_z);
+        legend_items_.push_back({swatch, text});
+    }
+    return legend_items_[i];
+}
+
+// Entries flow left to right and wrap onto further centred rows; the bottom margin makes room.
+void OverlayChart::placeLegend() {
+    const std::vector<LegendEntry> entries = message_->isVisible() ? std::vector<LegendEntry>{} : legendEntries();
+    for (LegendItem& item : legend_items_) {
+        item.swatch->hide();
+        item.text->hide();
+    }
+    const qreal avail = size().width() - 4 * chart_margin;
+    std::vector<std::vector<std::size_t>> rows(1);
+    std::vector<qreal> widths(1, 0), entry_width;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        LegendItem& item = legendItem(i);
+        item.text->setText(entries[i].name);
+        const qreal swatch_w = entries[i].swatch == Swatch::none ? 0 : swatch_size + swatch_gap;
+        entry_width.push_back(swatch_w + item.text->boundingRect().width());
+        const qreal needed = (rows.back().empty() ? 0 : legend_gap) + entry_width.back();
+        if (!rows.back().empty() && widths.back() + needed > avail) {
+            rows.emplace_back();
+            widths.push_back(0);
+        }
+        widths.back() += (rows.back().empty() ? 0 : legend_gap) + entry_width.back();
+        rows.back().push_back(i);
+    }
+    const qreal row_height = entries.empty() ? 0 : legendItem(0).text->boundingRect().height() + 2;
+    const qreal height = entries.empty() ? 0 : row_height * static_cast<qreal>(rows.size());
+    const int bottom = chart_margin + static_cast<int>(std::ceil(height)) + (entries.empty() ? 0 : legend_top_gap);
+    if (margins().bottom() != bottom) {
+        QMargins m = margins();
+        m.setBottom(bottom);
+        setMargins(m);  // re-lays out the plot, which calls placeOverlays() again
+    }
+    qreal y = size().height() - chart_margin - height;
+    for (std::size_t r = 0; r < rows.size(); ++r, y += row_height) {
+        qreal x = (size().width() - widths[r]) / 2;
+        for (std::size_t i : rows[r]) {
+            const LegendEntry& e = entries[i];
+            LegendItem& item = legend_items_[i];
+            const qreal text_h = item.text->boundingRect().height();
+            const qreal w = e.swatch == Swatch::line ? 3 : swatch_size;
+            const qreal h = e.swatch == Swatch::line ? text_h - 2 : swatch_size;
+            const QRectF box(x + (swatch_size - w) / 2, y + (text_h - h) / 2, w, h);
+            QPainterPath path;
+            if (e.swatch == Swatch::dot) path.addEllipse(box);
+            else path.addRect(box);
+            item.swatch->setPath(path);
+            item.swatch->setBrush(e.swatch == Swatch::hatched ? QBrush(e.color, Qt::BDiagPattern) : QBrush(e.color));
+            item.swatch->setPen(e.swatch == Swatch::hatched ? QPen(e.color, 1) : QPen(Qt::NoPen));
+            item.swatch->setVisible(e.swatch != Swatch::none);
+            item.text->setPos(e.swatch == Swatch::none ? x : x + swatch_size + swatch_gap, y);
+            item.text->show();
+            x += entry_width[i] + legend_gap;
+        }
+    }
+}
+
+namespace {
+qreal g_chart_zoom = 1.0;  // GUI thread only
+}  // namespace
+
+void set_chart_zoom(double zoom) {
+    g_chart_zoom = zoom > 0 ? zoom : 1.0;
+    for (QWidget* w : QApplication::allWidgets())
+        if (auto* view = dynamic_cast<TipChartView*>(w)) view->applyZoom(g_chart_zoom);
+}
+
+TipChartView::TipChartView(QChart* chart, QWidget* parent) : QChartView(chart, parent), zoom_(g_chart_zoom) {
+    setRenderHint(QPainter::Antialiasing);
+    setFrameShape(QFrame::NoFrame);
+}
+
+void TipChartView::applyZoom(qreal zoom) {
+    zoom_ = zoom;
+    resetTransform();
+    const QSizeF size = QSizeF(viewport()->size()) / zoom_;
+    if (zoom_ != 1.0) scale(zoom_, zoom_);
+    chart()->resize(size);
+    setSceneRect(QRectF(QPointF(0, 0), size));
+}
+
+void TipChartView::resizeEvent(QResizeEvent* event) {
+    QChartView::resizeEvent(event);  // sizes the chart to the viewport
+    if (zoom_ != 1.0) applyZoom(zoom_);
+}
+
+bool TipChartView::viewportEvent(QEvent* event) {
+    if (event->type() == QEvent::ToolTip && tip) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = tip(chart()->mapFromScene(mapToScene(help->pos())));
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QChartView::viewportEvent(event);
+}
+
+}  // namespace comet::ui
