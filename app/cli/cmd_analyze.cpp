@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -18,6 +17,7 @@
 #include "comet/report.hpp"
 #include "comet/scenario.hpp"
 #include "comet/search.hpp"
+#include "cli_options.hpp"
 #include "commands.hpp"
 
 namespace comet::cli {
@@ -50,31 +50,6 @@ int bad(const std::string& message) {
     std::fprintf(stderr, "comet-cli analyze: %s\n", message.c_str());
     return exit_bad_input;
 }
-
-bool parse_double(std::string_view v, double& out) {
-    if (v.empty()) return false;
-    const auto res = std::from_chars(v.data(), v.data() + v.size(), out);
-    return res.ec == std::errc() && res.ptr == v.data() + v.size() && std::isfinite(out);
-}
-
-// "8,16,32" -> node counts; returns an error message or an empty string.
-std::string parse_nodes(std::string_view list, std::vector<int>& out) {
-    const std::string allowed = "--nodes needs a comma-separated list of node counts, each an integer from 1 to 10000000";
-    out.clear();
-    while (true) {
-        const auto comma = list.find(',');
-        const std::string_view id = list.substr(0, comma);
-        int n = 0;
-        const auto res = std::from_chars(id.data(), id.data() + id.size(), n);
-        if (id.empty() || res.ec != std::errc() || res.ptr != id.data() + id.size() || n < 1 || n > 10000000)
-            return allowed + ", got '" + std::string(id) + "'";
-        out.push_back(n);
-        if (comma == std::string_view::npos) break;
-        list.remove_prefix(comma + 1);
-    }
-    return {};
-}
-
 
 std::string seconds(double s) {
     if (s >= 86400.0 * 2) return format_printf("%.2f", s / 86400.0) + " days";

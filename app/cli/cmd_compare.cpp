@@ -11,13 +11,14 @@ namespace comet::cli {
 namespace {
 
 void usage() {
-    std::printf("Usage: comet-cli compare SCENARIO.comet.json [--baseline N] [--json]\n\n"
+    std::printf("Usage: comet-cli compare SCENARIO.comet.json [--baseline N] [--json | --csv]\n\n"
                 "Evaluates the designs saved in the scenario's \"comparison\" section (up to four: node,\n"
                 "cluster size, and a fixed strategy or \"best\", which searches every strategy) on the\n"
                 "scenario's model and batch, and prints each design's iteration time, speedup over the\n"
                 "baseline design, MFU, HBM use, strategy and cost (docs/scenario-format.md).\n\n"
                 "  --baseline N  index of the baseline design (default: the file's \"baseline\")\n"
-                "  --json        the same data as JSON\n");
+                "  --json        the same data as JSON\n"
+                "  --csv         one CSV row per design (SI units: s, USD, GiB)\n");
 }
 
 int bad(const std::string& message) {
@@ -29,6 +30,7 @@ int bad(const std::string& message) {
 
 int cmd_compare(Args args) {
     bool json = false;
+    bool csv = false;
     std::string file;
     int baseline = -1;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -38,6 +40,8 @@ int cmd_compare(Args args) {
             return exit_ok;
         } else if (a == "--json") {
             json = true;
+        } else if (a == "--csv") {
+            csv = true;
         } else if (a == "--baseline") {
             const std::string_view v = i + 1 < args.size() ? args[++i] : std::string_view();
             const auto res = std::from_chars(v.data(), v.data() + v.size(), baseline);
@@ -51,7 +55,8 @@ int cmd_compare(Args args) {
             return bad("one scenario file expected, got '" + std::string(a) + "' too");
         }
     }
-    if (file.empty()) return bad("missing SCENARIO file (usage: comet-cli compare SCENARIO [--baseline N] [--json])");
+    if (json && csv) return bad("--json and --csv exclude each other");
+    if (file.empty()) return bad("missing SCENARIO file (usage: comet-cli compare SCENARIO [--baseline N] [--json | --csv])");
     Loaded<Scenario> loaded = load_scenario_file(file);
     if (!loaded.ok()) {
         std::fprintf(stderr, "%s\n", loaded.error_text().c_str());
@@ -75,7 +80,7 @@ int cmd_compare(Args args) {
         std::fprintf(stderr, "comet-cli compare: cancelled\n");
         return exit_cancelled;
     }
-    const std::string out = json ? format_comparison_json(c) : format_comparison_text(c);
+    const std::string out = json ? format_comparison_json(c) : csv ? format_comparison_csv(c) : format_comparison_text(c);
     std::fwrite(out.data(), 1, out.size(), stdout);
     return exit_ok;
 }

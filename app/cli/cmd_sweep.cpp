@@ -13,6 +13,7 @@
 #include "comet/sweep.hpp"
 #include "comet/sweep_io.hpp"
 #include "comet/units.hpp"
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "run_control.hpp"
 
@@ -63,17 +64,6 @@ std::string pad_left(const std::string& s, std::size_t width) {
 
 std::string pad_right(const std::string& s, std::size_t width) {
     return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
-}
-
-// The directory a file would be written to must exist: checked before a long run, not after.
-std::string output_problem(const std::string& option, const std::filesystem::path& file) {
-    if (!file.has_filename()) return option + " needs a file name, got '" + file.string() + "'";
-    const std::filesystem::path dir = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
-    std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec))
-        return option + " " + file.string() + ": the directory " + dir.string() + " does not exist";
-    if (std::filesystem::is_directory(file, ec)) return option + " " + file.string() + ": is a directory";
-    return {};
 }
 
 std::string header_text(const SweepFile& f) {

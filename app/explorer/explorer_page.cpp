@@ -19,6 +19,7 @@
 #include "comet/sweep_io.hpp"
 #include "common/axis_defaults.hpp"
 #include "common/scenario_document.hpp"
+#include "export/chart_export.hpp"
 #include "heatmap/heatmap_widget.hpp"
 
 namespace comet::app {
@@ -33,11 +34,6 @@ void fill_knobs(QComboBox* box) {
     for (const KnobInfo& k : all_knobs()) box->addItem(knob_text(k), static_cast<int>(k.knob));
 }
 
-std::optional<int> index_of(const std::vector<double>& values, double v) {
-    for (std::size_t i = 0; i < values.size(); ++i)
-        if (std::fabs(values[i] - v) <= 1e-9 * std::max(1.0, std::fabs(v))) return static_cast<int>(i);
-    return std::nullopt;
-}
 
 QString value_text(double v) { return QString::number(v, 'g', 4); }
 
@@ -190,12 +186,8 @@ void ExplorerPage::setView(const View& v) {
 
 void ExplorerPage::schedule() {
     const View v = view();
-    SweepSpec spec;
     const Config& c = doc_->config();
-    spec.x = ui::default_axis(v.x, c, v.steps);
-    if (v.y != v.x) spec.y = ui::default_axis(v.y, c, v.steps);
-    spec.search = v.search;
-    controller_.request(c, spec);
+    controller_.request(c, ui::sweep_around(c, v.x, v.y, v.steps, v.search));
 }
 
 void ExplorerPage::show(const ui::Evaluation& e) {
@@ -212,11 +204,7 @@ void ExplorerPage::show(const ui::Evaluation& e) {
     heatmap_->setBusy(false);
 
     const View v = view();
-    std::optional<ui::CellIndex> current;
-    const auto cx = index_of(e.spec.x.values, get_knob(e.config, e.spec.x.knob));
-    const auto cy = e.spec.y ? index_of(e.spec.y->values, get_knob(e.config, e.spec.y->knob)) : std::optional<int>(0);
-    if (cx && cy) current = ui::CellIndex{*cx, *cy};
-    ui::HeatmapData map = ui::make_heatmap_data(e.spec, e.grid, v.metric, current);
+    ui::HeatmapData map = ui::make_heatmap_data(e.spec, e.grid, v.metric, ui::cell_of(e.spec, e.config));
     map.title_suffix = e.spec.search ? tr("best strategy per cell") : tr("strategy as in the form");
     heatmap_->setData(std::move(map));
     heatmap_->setSelectedCell(selected_);
@@ -308,20 +296,26 @@ QString suffix_of(const QString& path) { return QFileInfo(path).suffix().toLower
 
 QString ExplorerPage::exportHeatmap(const QString& path) const {
     if (!last_) return tr("Nothing to export yet.");
-    const QString ext = suffix_of(path);
-    if (ext == QLatin1String("svg")) return heatmap_->render_svg(path) ? QString() : tr("Cannot write %1").arg(path);
-    if (ext != QLatin1String("png")) return tr("Unknown format \"%1\": use .png or .svg").arg(ext);
-    const QImage image = heatmap_->render_image(QSize(1600, 1000), 2.0);
-    return image.save(path, "PNG") ? QString() : tr("Cannot write %1").arg(path);
+    return ui::export_chart(*heatmap_, path, ui::ExportOptions{QSize(1600, 1000), 192, {}, {}});
 }
 
 QString ExplorerPage::exportBreakdown(const QString& path) const {
     if (!last_) return tr("Nothing to export yet.");
-    const QString ext = suffix_of(path);
-    if (ext == QLatin1String("svg"))
-        return breakdown_->saveSvg(path, tr("Iteration time breakdown")) ? QString() : tr("Cannot write %1").arg(path);
-    if (ext != QLatin1String("png")) return tr("Unknown format \"%1\": use .png or .svg").arg(ext);
-    return breakdown_->toImage(QSize(1200, 600), 2.0).save(path, "PNG") ? QString() : tr("Cannot write %1").arg(path);
+    return ui::export_chart(*breakdown_, path, ui::ExportOptions{QSize(1200, 600), 192, {}, {}});
+}
+
+const ui::ChartRenderable* ExplorerPage::heatmapChart() const { return heatmap_; }
+const ui::ChartRenderable* ExplorerPage::breakdownChart() const { return breakdown_.get(); }
+const ui::ChartRenderable* ExplorerPage::memoryChart() const { return memory_.get(); }
+
+int ExplorerPage::stepPinned(int delta) {
+    if (pinned_.empty()) return -1;
+    const int n = static_cast<int>(pinned_.size());
+    const auto it = selected_ ? std::find(pinned_.begin(), pinned_.end(), *selected_) : pinned_.end();
+    const int at = it == pinned_.end() ? -1 : static_cast<int>(it - pinned_.begin());
+    const int next = at < 0 ? (delta >= 0 ? 0 : n - 1) : ((at + delta) % n + n) % n;
+    selectCell(pinned_[static_cast<std::size_t>(next)]);
+    return next;
 }
 
 QString ExplorerPage::exportGrid(const QString& path) const {

@@ -21,6 +21,7 @@ class QSpinBox;
 
 namespace comet::ui {
 class BreakdownChartView;
+class ChartRenderable;
 class HeatmapWidget;
 class MemoryChartView;
 class ScenarioDocument;
@@ -54,8 +55,15 @@ public:
     [[nodiscard]] std::optional<ui::CellIndex> selectedCell() const noexcept { return selected_; }
     void selectCell(ui::CellIndex cell);
 
-    // Exports of what is on screen; the format follows the file's extension (.png, .svg; .csv,
-    // .json for the grid). Return an empty string on success, else the reason.
+    // The charts of this page for File > Export (heatmap, breakdown, memory).
+    [[nodiscard]] const ui::ChartRenderable* heatmapChart() const;
+    [[nodiscard]] const ui::ChartRenderable* breakdownChart() const;
+    [[nodiscard]] const ui::ChartRenderable* memoryChart() const;
+    // Presentation mode: select the next/previous pinned cell (wraps); its index or -1 if none.
+    int stepPinned(int delta);
+
+    // Exports of what is on screen; the format follows the file's extension (.png, .svg, .pdf;
+    // .csv, .json for the grid). Return an empty string on success, else the reason.
     [[nodiscard]] QString exportHeatmap(const QString& path) const;
     [[nodiscard]] QString exportBreakdown(const QString& path) const;
     [[nodiscard]] QString exportGrid(const QString& path) const;

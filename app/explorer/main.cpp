@@ -2,11 +2,14 @@
 // offscreen once the first evaluation is on screen, saves a PNG and exits.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
 #include <cstdlib>
 
 #include "comet/config.hpp"
+#include "analysis_page.hpp"
+#include "compare_page.hpp"
 #include "explorer_page.hpp"
 #include "main_window.hpp"
 
@@ -41,8 +44,10 @@ int main(int argc, char** argv) {
     parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("Scenario file (*.comet.json); default: the last one, else the bundled default."), QStringLiteral("[SCENARIO]"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render the window to a PNG file and exit."), QStringLiteral("FILE"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot, e.g. 1600x1000."), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Page for --screenshot: explore, compare or analysis."), QStringLiteral("PAGE"), QStringLiteral("explore"));
     parser.addOption(screenshot);
     parser.addOption(size);
+    parser.addOption(page);
     parser.process(app);
 
     comet::app::MainWindow window;
@@ -60,10 +65,18 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "comet-explorer: --size must be WxH between 320x240 and 8000x8000\n");
         return 2;
     }
+    const QStringList pages = {QStringLiteral("explore"), QStringLiteral("compare"), QStringLiteral("analysis")};
+    const int page_index = static_cast<int>(pages.indexOf(parser.value(page)));
+    if (page_index < 0) {
+        std::fprintf(stderr, "comet-explorer: --page must be explore, compare or analysis\n");
+        return 2;
+    }
     window.resize(w, h);
+    window.pages()->setCurrentIndex(page_index);
     const QString out = parser.value(screenshot);
     int status = 0;
-    QObject::connect(window.explorer(), &comet::app::ExplorerPage::evaluated, &app, [&] {
+    // The page's first result on screen, then a moment for the charts to lay out.
+    const auto ready = [&] {
         QTimer::singleShot(100, &app, [&] {  // let the charts lay out
             if (!window.grab().save(out, "PNG")) {
                 std::fprintf(stderr, "comet-explorer: cannot write %s\n", qPrintable(out));
@@ -71,7 +84,10 @@ int main(int argc, char** argv) {
             }
             QApplication::quit();
         });
-    });
+    };
+    if (page_index == 0) QObject::connect(window.explorer(), &comet::app::ExplorerPage::evaluated, &app, ready);
+    if (page_index == 1) QObject::connect(window.compare(), &comet::app::ComparePage::compared, &app, ready);
+    if (page_index == 2) QObject::connect(window.analysis(), &comet::app::AnalysisPage::analysed, &app, ready);
     QTimer::singleShot(60000, &app, [&] {
         std::fprintf(stderr, "comet-explorer: no evaluation finished within 60 s\n");
         status = 1;

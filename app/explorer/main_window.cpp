@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -13,19 +14,29 @@
 #include <QMimeData>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QShortcut>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QUndoStack>
 
 #include "comet/config.hpp"
 #include "comet/interop.hpp"
 #include "comet/presets.hpp"
+#include "analysis_page.hpp"
+#include "charts/chart_views.hpp"
+#include "export/chart_export.hpp"
+#include "common/latest_job.hpp"
 #include "common/scenario_document.hpp"
+#include "compare_page.hpp"
 #include "explorer_page.hpp"
+#include "report/report.hpp"
 #include "forms/parameter_panel.hpp"
 #include "settings.hpp"
 
 namespace comet::app {
 namespace {
+
+constexpr double presentation_zoom = 1.4;  // fonts and charts in presentation mode
 
 const QString file_filter = QObject::tr("COMET scenarios (*.comet.json *.json);;All files (*)");
 
@@ -45,16 +56,38 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ui::Scen
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setMinimumWidth(panel_->minimumSizeHint().width() + 24);
     explorer_ = new ExplorerPage(doc_, this);
+    compare_ = new ComparePage(doc_, this);
+    analysis_ = new AnalysisPage(doc_, this);
+    tabs_ = new QTabWidget(this);
+    tabs_->setDocumentMode(true);
+    tabs_->addTab(explorer_, tr("E&xplore"));
+    tabs_->addTab(compare_, tr("&Compare Designs"));
+    tabs_->addTab(analysis_, tr("Cost && &Sensitivity"));
+    tabs_->setTabToolTip(0, tr("Heatmap of any two knobs, breakdown and memory of the edited configuration and pinned cells"));
+    tabs_->setTabToolTip(1, tr("Up to four designs side by side: speedup over a baseline, memory, best strategy, cost"));
+    tabs_->setTabToolTip(2, tr("Cost and energy, which resource matters most, time-to-train vs cost"));
     splitter_ = new QSplitter(Qt::Horizontal, this);
     splitter_->addWidget(scroll);
-    splitter_->addWidget(explorer_);
+    splitter_->addWidget(tabs_);
     splitter_->setStretchFactor(1, 1);
     splitter_->setChildrenCollapsible(false);
     setCentralWidget(splitter_);
     buildMenus();
     statusBar()->showMessage(tr("Evaluating…"));
 
+    const auto show_status = [this](const QString& text) { statusBar()->showMessage(text, 8000); };
     connect(explorer_, &ExplorerPage::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text); });
+    connect(compare_, &ComparePage::statusMessage, this, show_status);
+    connect(analysis_, &AnalysisPage::statusMessage, this, show_status);
+    // Presentation keys: active only in presentation mode, where no form takes the arrows.
+    for (const auto& [key, delta] : {std::pair{Qt::Key_Right, 1}, {Qt::Key_Left, -1}, {Qt::Key_PageDown, 1}, {Qt::Key_PageUp, -1}, {Qt::Key_Space, 1}}) {
+        auto* shortcut = new QShortcut(QKeySequence(key), this);
+        shortcut->setEnabled(false);
+        connect(shortcut, &QShortcut::activated, this, [this, delta = delta] { presentationStep(delta); });
+        presentation_keys_.push_back(shortcut);
+    }
+    auto* leave = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    connect(leave, &QShortcut::activated, this, [this] { if (presenting_) setPresentationMode(false); });
     connect(doc_, &ui::ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(doc_, &ui::ScenarioDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(doc_, &ui::ScenarioDocument::changed, this, &MainWindow::updateTitle);
@@ -80,18 +113,28 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
     QMenu* export_menu = file->addMenu(tr("&Export"));
-    auto add_export = [this, export_menu](const QString& label, const QString& filter, auto member) {
-        export_menu->addAction(label, this, [this, label, filter, member] {
-            const QString path = QFileDialog::getSaveFileName(this, label, QString(), filter);
-            if (path.isEmpty()) return;
-            const QString error = (explorer_->*member)(path);
-            if (error.isEmpty()) statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-            else QMessageBox::warning(this, tr("Cannot export"), error);
-        });
-    };
-    add_export(tr("&Heatmap…"), tr("PNG image (*.png);;SVG drawing (*.svg)"), &ExplorerPage::exportHeatmap);
-    add_export(tr("&Breakdown chart…"), tr("PNG image (*.png);;SVG drawing (*.svg)"), &ExplorerPage::exportBreakdown);
-    add_export(tr("&Grid data…"), tr("CSV (*.csv);;JSON (*.json)"), &ExplorerPage::exportGrid);
+    QAction* export_chart = export_menu->addAction(tr("&Chart (PNG, SVG, PDF, clipboard)…"), this, &MainWindow::exportChartDialog);
+    export_chart->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    QAction* copy_chart = export_menu->addAction(tr("Cop&y Chart to Clipboard"), this, [this] {
+        int current = 0;
+        const std::vector<NamedChart> all = charts(&current);
+        ui::copy_chart_to_clipboard(*all.at(static_cast<std::size_t>(current)).chart);
+        statusBar()->showMessage(tr("Copied %1 to the clipboard").arg(all.at(static_cast<std::size_t>(current)).name), 5000);
+    });
+    copy_chart->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    export_menu->addSeparator();
+    export_menu->addAction(tr("&Grid Data (CSV, JSON)…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Grid Data"), QString(), tr("CSV (*.csv);;JSON (*.json)"));
+        if (path.isEmpty()) return;
+        const QString error = explorer_->exportGrid(path);
+        if (error.isEmpty()) statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+        else QMessageBox::warning(this, tr("Cannot export"), error);
+    });
+    export_menu->addAction(tr("C&omparison Data (CSV, JSON)…"), this, &MainWindow::exportComparisonData);
+    export_menu->addSeparator();
+    QAction* report = export_menu->addAction(tr("&Report (PDF)…"), this, &MainWindow::exportReportDialog);
+    report->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    report->setToolTip(tr("Scenario summary and assumptions, heatmap, breakdown, memory, comparison, sensitivity and cost in one PDF"));
     file->addSeparator();
     file->addAction(tr("Save &Node as Preset…"), this, [this] { savePreset(true); });
     file->addAction(tr("Save &Model as Preset…"), this, [this] { savePreset(false); });
@@ -108,10 +151,134 @@ void MainWindow::buildMenus() {
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("Re-&evaluate"), QKeySequence::Refresh, explorer_, &ExplorerPage::schedule);
+    view->addSeparator();
+    for (int i = 0; i < tabs_->count(); ++i) {
+        QAction* page = view->addAction(tabs_->tabText(i).remove(QLatin1Char('&')).replace(QStringLiteral("&&"), QStringLiteral("&")), this,
+                                        [this, i] { tabs_->setCurrentIndex(i); });
+        page->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
+    }
+    view->addSeparator();
+    presentation_action_ = view->addAction(tr("&Presentation Mode"), this, &MainWindow::setPresentationMode);
+    presentation_action_->setCheckable(true);
+    presentation_action_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence::FullScreen});
+    presentation_action_->setToolTip(tr("Full screen, larger fonts, forms hidden; Right/Left step through pinned cells or designs; Esc leaves"));
+    addAction(presentation_action_);  // its shortcut works while the menu bar is hidden
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About COMET Explorer"), this, &MainWindow::showAbout);
     updateRecentMenu();
+}
+
+std::vector<NamedChart> MainWindow::charts(int* current) const {
+    std::vector<NamedChart> all = {
+        {tr("Heatmap (Explore)"), QStringLiteral("heatmap"), explorer_->heatmapChart()},
+        {tr("Iteration time breakdown (Explore)"), QStringLiteral("breakdown"), explorer_->breakdownChart()},
+        {tr("Memory per accelerator (Explore)"), QStringLiteral("memory"), explorer_->memoryChart()},
+        {tr("Breakdown per design (Compare)"), QStringLiteral("compare-breakdown"), compare_->breakdownChart()},
+        {tr("Memory per design (Compare)"), QStringLiteral("compare-memory"), compare_->memoryChart()},
+        {tr("Sensitivity tornado"), QStringLiteral("tornado"), analysis_->tornadoChart()},
+        {tr("Time to train vs cost (Pareto)"), QStringLiteral("pareto"), analysis_->paretoChart()},
+    };
+    if (current) {
+        const QWidget* page = tabs_->currentWidget();
+        *current = page == compare_ ? 3 : page == analysis_ ? 5 : 0;
+    }
+    return all;
+}
+
+void MainWindow::exportChartDialog() {
+    int current = 0;
+    std::vector<NamedChart> all = charts(&current);
+    auto* dialog = new ExportDialog(std::move(all), current, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ExportDialog::exported, this, [this](const QString& path) { statusBar()->showMessage(tr("Exported %1").arg(path), 5000); });
+    dialog->open();
+}
+
+void MainWindow::exportComparisonData() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Comparison Data"), QString(), tr("CSV (*.csv);;JSON (*.json)"));
+    if (path.isEmpty()) return;
+    const QString error = compare_->exportData(path);
+    if (error.isEmpty()) statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    else QMessageBox::warning(this, tr("Cannot export"), error);
+}
+
+bool MainWindow::exportReport(const QString& path, std::function<void(const QString&)> done) {
+    if (!report_job_) report_job_ = std::make_unique<ui::LatestJob>();
+    if (report_job_->busy()) return false;
+    const ExplorerPage::View v = explorer_->view();
+    ui::ReportOptions options;
+    options.x = v.x;
+    options.y = v.y;
+    options.metric = v.metric;
+    options.search_cells = v.search;
+    options.steps = std::clamp(v.steps, ui::report_min_steps, 33);  // a page shows ~33 cells legibly
+    options.fraction = analysis_->fraction();
+    QString problem;
+    options.pareto_nodes = parse_node_list(analysis_->paretoNodesText(), problem);
+    statusBar()->showMessage(tr("Writing the report…"));
+    ui::run_latest<ui::ReportData>(
+        *report_job_,
+        [s = doc_->scenario(), options](const std::atomic<bool>& cancel) { return ui::compute_report_data(s, options, &cancel); },
+        [this, path, done = std::move(done)](ui::ReportData report) {
+            const QString error = ui::write_report_pdf(report, path);  // paints widgets: GUI thread
+            if (error.isEmpty()) statusBar()->showMessage(tr("Wrote the report %1").arg(path), 8000);
+            else statusBar()->showMessage(error, 8000);
+            if (done) done(error);
+        });
+    return true;
+}
+
+void MainWindow::exportReportDialog() {
+    QString name = QString::fromStdString(doc_->scenario().name).simplified();
+    for (QChar& ch : name)
+        if (!ch.isLetterOrNumber() && ch != QLatin1Char('-')) ch = QLatin1Char('-');
+    const QString suggested = QDir::home().filePath((name.isEmpty() ? QStringLiteral("comet-report") : name) + QStringLiteral(".pdf"));
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Report"), suggested, tr("PDF document (*.pdf)"));
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".pdf");
+    const bool started = exportReport(path, [this](const QString& error) {
+        if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot write the report"), error);
+    });
+    if (!started) statusBar()->showMessage(tr("A report is already being written."), 5000);
+}
+
+void MainWindow::setPresentationMode(bool on) {
+    if (on == presenting_) return;
+    presenting_ = on;
+    presentation_action_->setChecked(on);
+    splitter_->widget(0)->setVisible(!on);  // the forms
+    menuBar()->setVisible(!on);
+    statusBar()->setVisible(!on);
+    for (QShortcut* s : presentation_keys_) s->setEnabled(on);
+    ui::set_chart_zoom(on ? presentation_zoom : 1.0);
+    if (on) {
+        was_maximized_ = isMaximized();
+        normal_font_ = font();
+        QFont big = normal_font_;
+        big.setPointSizeF(normal_font_.pointSizeF() * presentation_zoom);
+        setFont(big);
+        showFullScreen();
+    } else {
+        setFont(normal_font_);
+        if (was_maximized_) showMaximized();
+        else showNormal();
+    }
+}
+
+void MainWindow::presentationStep(int delta) {
+    if (!presenting_) return;
+    if (tabs_->currentWidget() == compare_) {
+        const int i = compare_->step(delta);
+        if (i < 0) statusBar()->showMessage(tr("No designs to step through"), 3000);
+        return;
+    }
+    if (tabs_->currentWidget() == explorer_ && explorer_->stepPinned(delta) < 0) {
+        // Nothing pinned: page through the tabs instead.
+        tabs_->setCurrentIndex((tabs_->currentIndex() + delta + tabs_->count()) % tabs_->count());
+        return;
+    }
+    if (tabs_->currentWidget() == analysis_) tabs_->setCurrentIndex((tabs_->currentIndex() + delta + tabs_->count()) % tabs_->count());
 }
 
 void MainWindow::restoreSettings() {

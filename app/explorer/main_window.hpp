@@ -1,18 +1,29 @@
 #pragma once
 // The main window: the parameter forms beside the explorer page, menus, files and settings.
 
+#include <QFont>
 #include <QMainWindow>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "export_dialog.hpp"
 
 class QMenu;
+class QShortcut;
 class QSplitter;
+class QTabWidget;
 
 namespace comet::ui {
+class LatestJob;
 class ParameterPanel;
 class ScenarioDocument;
 }  // namespace comet::ui
 
 namespace comet::app {
 
+class AnalysisPage;
+class ComparePage;
 class ExplorerPage;
 
 class MainWindow : public QMainWindow {
@@ -30,6 +41,24 @@ public:
     [[nodiscard]] ui::ScenarioDocument* document() const noexcept { return doc_; }
     [[nodiscard]] ExplorerPage* explorer() const noexcept { return explorer_; }
     [[nodiscard]] ui::ParameterPanel* parameters() const noexcept { return panel_; }
+    [[nodiscard]] ComparePage* compare() const noexcept { return compare_; }
+    [[nodiscard]] AnalysisPage* analysis() const noexcept { return analysis_; }
+    [[nodiscard]] QTabWidget* pages() const noexcept { return tabs_; }
+
+    // Every chart of every page, for File > Export > Chart; `current` gets the index of the
+    // current page's main chart.
+    [[nodiscard]] std::vector<NamedChart> charts(int* current = nullptr) const;
+
+    // The one-click PDF report of the current scenario with the pages' settings (heatmap axes,
+    // tornado change, Pareto node counts): computed in the background, painted and written on the
+    // GUI thread; `done` gets "" or the reason. Returns false if a report is already running.
+    bool exportReport(const QString& path, std::function<void(const QString& error)> done = {});
+
+    // Presentation mode: full screen, larger fonts, forms and menus hidden; Right/Left (or
+    // Page Down/Up, Space) step through pinned cells or compared designs; Esc leaves.
+    void setPresentationMode(bool on);
+    [[nodiscard]] bool presentationMode() const noexcept { return presenting_; }
+    void presentationStep(int delta);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -48,6 +77,9 @@ private:
     void openDialog();
     void newFromDefault();
     void showAbout();
+    void exportChartDialog();
+    void exportComparisonData();
+    void exportReportDialog();
     void savePreset(bool node);  // the current node or model as a user preset
     void importHuggingFace();
     void importCalculon();
@@ -56,7 +88,16 @@ private:
     ui::ScenarioDocument* doc_;
     ui::ParameterPanel* panel_ = nullptr;
     ExplorerPage* explorer_ = nullptr;
+    ComparePage* compare_ = nullptr;
+    AnalysisPage* analysis_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
     QSplitter* splitter_ = nullptr;
+    QAction* presentation_action_ = nullptr;
+    bool presenting_ = false;
+    bool was_maximized_ = false;
+    QFont normal_font_;
+    std::vector<QShortcut*> presentation_keys_;
+    std::unique_ptr<ui::LatestJob> report_job_;
     QMenu* recent_menu_ = nullptr;
 };
 

@@ -224,6 +224,39 @@ std::string format_comparison_text(const Comparison& c) {
     return o;
 }
 
+namespace {
+std::string csv_quoted(const std::string& s) {
+    std::string out = "\"";
+    for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+}
+}  // namespace
+
+std::string format_comparison_csv(const Comparison& c) {
+    std::string o = "design,baseline,nodes,accelerators,best_strategy,strategy,feasible,reason,iteration_s,speedup,mfu,"
+                    "tokens_per_s,hbm_used_gib,hbm_capacity_gib,cost_per_iteration_usd,cost_per_million_tokens_usd,"
+                    "time_to_train_s,cost_to_train_usd,energy_to_train_kwh\n";
+    auto num = [](double v) { return format_printf("%.10g", v); };
+    for (std::size_t i = 0; i < c.designs.size(); ++i) {
+        const DesignOutcome& d = c.designs[i];
+        const Result& r = d.result;
+        o += csv_quoted(d.name) + "," + (static_cast<int>(i) == c.baseline ? "1" : "0") + "," + std::to_string(d.config.cluster.nodes) +
+             "," + std::to_string(static_cast<long long>(d.config.cluster.nodes) * d.config.node.accelerators) + "," +
+             (d.best_strategy ? "1" : "0") + "," + csv_quoted(format_strategy(d.config.strategy)) + "," + (r.feasible ? "1" : "0") +
+             "," + csv_quoted(r.feasible ? std::string() : explain(r));
+        if (r.feasible) {
+            o += "," + num(r.iteration_s) + "," + num(d.speedup) + "," + num(r.mfu) + "," + num(r.tokens_per_s) + "," +
+                 num(units::bytes_to_gib(r.hbm.used_bytes())) + "," + num(units::bytes_to_gib(r.hbm.capacity_bytes)) + "," +
+                 num(d.cost.cost_per_iteration_usd) + "," + num(d.cost.cost_per_million_tokens_usd) + "," +
+                 num(d.cost.time_to_train_s) + "," + num(d.cost.cost_to_train_usd) + "," + num(d.cost.energy_to_train_kwh);
+        } else {
+            o += ",,,,,,,,,,,";
+        }
+        o += "\n";
+    }
+    return o;
+}
+
 std::string format_comparison_json(const Comparison& c) {
     nlohmann::ordered_json j;
     j["baseline"] = c.baseline;

@@ -89,4 +89,12 @@ bool is_geometric(const std::vector<double>& v) {
     return true;
 }
 
+SweepSpec sweep_around(const Config& config, Knob x, Knob y, int steps, bool search) {
+    SweepSpec spec;
+    spec.x = default_axis(x, config, steps);
+    if (y != x) spec.y = default_axis(y, config, steps);
+    spec.search = search;
+    return spec;
+}
+
 }  // namespace comet::ui

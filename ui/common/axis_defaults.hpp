@@ -11,6 +11,10 @@ namespace comet::ui {
 // the per-replica batch. The current value is always on the axis.
 [[nodiscard]] Axis default_axis(Knob knob, const Config& config, int steps);
 
+// The grid the explorer and the report sweep: `x` and `y` (one axis when they are the same
+// knob) with default_axis() values around the configuration; `search` = best strategy per cell.
+[[nodiscard]] SweepSpec sweep_around(const Config& config, Knob x, Knob y, int steps, bool search);
+
 // Whether the axis' values form a geometric progression (drawn with log spacing).
 [[nodiscard]] bool is_geometric(const std::vector<double>& values);
 

@@ -43,8 +43,8 @@ void ScenarioDocument::setConfig(const Config& config, const QString& what, int 
     undo_.push(new SetScenarioCommand(this, scenario_, std::move(after), what, merge_id));
 }
 
-void ScenarioDocument::setScenario(const Scenario& scenario, const QString& what) {
-    undo_.push(new SetScenarioCommand(this, scenario_, scenario, what, 0));
+void ScenarioDocument::setScenario(const Scenario& scenario, const QString& what, int merge_id) {
+    undo_.push(new SetScenarioCommand(this, scenario_, scenario, what, merge_id));
 }
 
 QString ScenarioDocument::open(const QString& path) {

@@ -26,8 +26,8 @@ public:
     // edits with the same non-zero `merge_id` (e.g. spin-box steps on one field) merge into one
     // undo step.
     void setConfig(const Config& config, const QString& what, int merge_id = 0);
-    // Replaces names/provenance too (preset picks); undoable.
-    void setScenario(const Scenario& scenario, const QString& what);
+    // Replaces names/provenance, cost inputs and designs too; undoable, merging like setConfig.
+    void setScenario(const Scenario& scenario, const QString& what, int merge_id = 0);
 
     // Loads a file; on failure returns the error text and keeps the current scenario.
     [[nodiscard]] QString open(const QString& path);

@@ -2,6 +2,7 @@
 target_sources(comet_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/axis_defaults.cpp
   ${CMAKE_CURRENT_LIST_DIR}/evaluation_controller.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/latest_job.cpp
   ${CMAKE_CURRENT_LIST_DIR}/metrics.cpp
   ${CMAKE_CURRENT_LIST_DIR}/scenario_document.cpp
 )

@@ -245,4 +245,16 @@ HeatmapData make_heatmap_data(const SweepSpec& spec, const SweepResult& result, 
     return d;
 }
 
+std::optional<CellIndex> cell_of(const SweepSpec& spec, const Config& config) {
+    const auto index_of = [](const std::vector<double>& values, double v) -> std::optional<int> {
+        for (std::size_t i = 0; i < values.size(); ++i)
+            if (std::fabs(values[i] - v) <= 1e-9 * std::max(1.0, std::fabs(v))) return static_cast<int>(i);
+        return std::nullopt;
+    };
+    const std::optional<int> ix = index_of(spec.x.values, get_knob(config, spec.x.knob));
+    const std::optional<int> iy = spec.y ? index_of(spec.y->values, get_knob(config, spec.y->knob)) : std::optional<int>(0);
+    if (!ix || !iy) return std::nullopt;
+    return CellIndex{*ix, *iy};
+}
+
 }  // namespace comet::ui

@@ -49,6 +49,10 @@ struct HeatmapData {
 [[nodiscard]] HeatmapData make_heatmap_data(const SweepSpec& spec, const SweepResult& result, Metric metric,
                                             std::optional<CellIndex> current);
 
+// The cell of `config` on the grid of `spec`, if its knob values are on both axes (compared
+// with a relative tolerance: axis values come from arithmetic, the configuration's from a file).
+[[nodiscard]] std::optional<CellIndex> cell_of(const SweepSpec& spec, const Config& config);
+
 // "HBM bandwidth (GB/s)", "Tensor parallelism": the knob's label, capitalised, with its unit.
 [[nodiscard]] QString axis_title(Knob knob);
 // Axis tick text: "6.25", "1189", "131072"; at most three significant digits below 100.

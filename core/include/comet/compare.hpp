@@ -44,5 +44,8 @@ struct Comparison {
 // A table for people and a JSON document for scripts.
 [[nodiscard]] std::string format_comparison_text(const Comparison& c);
 [[nodiscard]] std::string format_comparison_json(const Comparison& c);
+// One row per design with a header; names quoted as RFC 4180 asks; numbers in SI units
+// (seconds, USD, GiB per accelerator). Infeasible designs have empty numbers and a reason.
+[[nodiscard]] std::string format_comparison_csv(const Comparison& c);
 
 }  // namespace comet

@@ -1,0 +1,482 @@
+#include "compare_page.hpp"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "charts/chart_views.hpp"
+#include "comet/presets.hpp"
+#include "comet/report.hpp"
+#include "common/metrics.hpp"
+#include "common/scenario_document.hpp"
+
+namespace comet::app {
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QString money(double usd) {
+    if (usd >= 1e6) return QStringLiteral("$%1 M").arg(usd / 1e6, 0, 'f', 2);
+    if (usd >= 1e3) return QStringLiteral("$%1 k").arg(usd / 1e3, 0, 'f', 1);
+    return QStringLiteral("$%1").arg(usd, 0, 'g', 3);
+}
+
+QString duration(double s) {
+    if (s >= 2 * 86400) return QStringLiteral("%1 days").arg(s / 86400, 0, 'f', 1);
+    if (s >= 2 * 3600) return QStringLiteral("%1 h").arg(s / 3600, 0, 'f', 1);
+    return ui::format_seconds(s);
+}
+
+QString node_name(const Design& d) { return d.node_info.name.empty() ? QObject::tr("(custom node)") : qs(d.node_info.name); }
+
+QString design_label(const Design& d) {
+    return QStringLiteral("%1 x%2").arg(d.node_info.name.empty() ? QStringLiteral("node") : qs(d.node_info.name)).arg(d.nodes);
+}
+
+// A name that no other design has: "base", "base (2)", ...
+std::string unique_name(const std::vector<Design>& designs, const std::string& base) {
+    auto taken = [&](const std::string& n) {
+        return std::any_of(designs.begin(), designs.end(), [&](const Design& d) { return d.name == n; });
+    };
+    std::string name = base;
+    for (int i = 2; taken(name); ++i) name = base + " (" + std::to_string(i) + ")";
+    return name;
+}
+
+QTableWidgetItem* item(const QString& text, bool editable, Qt::Alignment align = Qt::AlignLeft | Qt::AlignVCenter) {
+    auto* it = new QTableWidgetItem(text);
+    it->setTextAlignment(align);
+    Qt::ItemFlags flags = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    if (editable) flags |= Qt::ItemIsEditable;
+    it->setFlags(flags);
+    return it;
+}
+
+constexpr Qt::Alignment right = Qt::AlignRight | Qt::AlignVCenter;
+constexpr int max_nodes = 10'000'000;
+
+}  // namespace
+
+ComparePage::ComparePage(ui::ScenarioDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
+    buildLayout();
+    connect(doc_, &ui::ScenarioDocument::changed, this, &ComparePage::schedule);
+    connect(table_, &QTableWidget::cellChanged, this, &ComparePage::onItemChanged);
+    connect(table_, &QTableWidget::itemSelectionChanged, this, &ComparePage::updateButtons);
+    connect(&job_, &ui::LatestJob::busyChanged, this, [this](bool busy) {
+        if (busy) hint_->setText(tr("Comparing…"));
+    });
+    schedule();
+}
+
+ComparePage::~ComparePage() = default;
+
+void ComparePage::buildLayout() {
+    add_current_ = new QPushButton(tr("Add &Current"), this);
+    add_current_->setToolTip(tr("Add the configuration in the forms as a design: its node, cluster size and strategy"));
+    add_best_ = new QPushButton(tr("Add Current with &Best Strategy"), this);
+    add_best_->setToolTip(tr("Add the node and cluster size in the forms; the design searches every strategy for the fastest"));
+    add_preset_ = new QPushButton(tr("Add &Node Preset…"), this);
+    add_preset_->setToolTip(tr("Add a node from the preset library at a cluster size, with its best strategy"));
+    remove_ = new QPushButton(tr("&Remove"), this);
+    remove_->setToolTip(tr("Remove the selected design"));
+    baseline_ = new QComboBox(this);
+    baseline_->setToolTip(tr("Speedups are relative to this design"));
+    baseline_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    hint_ = new QLabel(this);
+    hint_->setWordWrap(true);
+
+    connect(add_current_, &QPushButton::clicked, this, [this] { addCurrent(false); });
+    connect(add_best_, &QPushButton::clicked, this, [this] { addCurrent(true); });
+    connect(add_preset_, &QPushButton::clicked, this, &ComparePage::addPresetDialog);
+    connect(remove_, &QPushButton::clicked, this, [this] {
+        const int row = table_->currentRow();
+        if (row >= 0) removeDesign(row);
+    });
+    connect(baseline_, &QComboBox::activated, this, &ComparePage::setBaseline);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(add_current_);
+    bar->addWidget(add_best_);
+    bar->addWidget(add_preset_);
+    bar->addWidget(remove_);
+    bar->addSpacing(16);
+    auto* baseline_label = new QLabel(tr("Base&line:"), this);
+    baseline_label->setBuddy(baseline_);
+    bar->addWidget(baseline_label);
+    bar->addWidget(baseline_);
+    bar->addStretch(1);
+
+    table_ = new QTableWidget(0, col_count, this);
+    table_->setHorizontalHeaderLabels({tr("Design"), tr("Node"), tr("Nodes"), tr("Strategy"), tr("$/GPU-h"),
+                                       tr("Iteration"), tr("Speedup"), tr("MFU"), tr("HBM / GPU"), tr("$ / M tokens"),
+                                       tr("Time, cost to train")});
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Strategies are long: a fixed width, elided, with the whole text in the tooltip.
+    table_->horizontalHeader()->setSectionResizeMode(col_strategy, QHeaderView::Interactive);
+    table_->setColumnWidth(col_strategy, 240);
+    table_->setTextElideMode(Qt::ElideRight);
+    table_->setWordWrap(false);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->verticalHeader()->setVisible(false);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setAccessibleName(tr("Designs compared"));
+    table_->horizontalHeaderItem(col_strategy)->setToolTip(tr("Checked: search for the best strategy; unchecked: the strategy saved with the design"));
+    table_->horizontalHeaderItem(col_price)->setToolTip(tr("Price per GPU-hour of this design; empty = the scenario's price (Cost & Sensitivity page)"));
+    table_->horizontalHeaderItem(col_speedup)->setToolTip(tr("Baseline iteration time / this design's: 2.00x = twice as fast"));
+
+    breakdown_ = ui::make_breakdown_chart(this);
+    breakdown_->setTitle(tr("Iteration time breakdown per design"));
+    memory_ = ui::make_memory_chart(this);
+    memory_->setTitle(tr("Memory per accelerator per design"));
+
+    auto* charts = new QSplitter(Qt::Horizontal, this);
+    charts->addWidget(breakdown_->widget());
+    charts->addWidget(memory_->widget());
+    charts->setStretchFactor(0, 3);
+    charts->setStretchFactor(1, 2);
+    charts->setChildrenCollapsible(false);
+
+    // The table holds at most four designs: as tall as that, the charts take the rest.
+    const int rows_height = table_->horizontalHeader()->sizeHint().height() + max_designs * table_->verticalHeader()->defaultSectionSize() +
+                            table_->horizontalScrollBar()->sizeHint().height() + 2 * table_->frameWidth() + 4;
+    table_->setFixedHeight(rows_height);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(hint_);
+    layout->addWidget(table_);
+    layout->addWidget(charts, 1);
+}
+
+Scenario ComparePage::withDesigns(std::vector<Design> designs) const {
+    Scenario s = doc_->scenario();
+    s.designs = std::move(designs);
+    if (s.baseline_design >= static_cast<int>(s.designs.size())) s.baseline_design = 0;
+    return s;
+}
+
+bool ComparePage::addCurrent(bool best_strategy) {
+    const Scenario& s = doc_->scenario();
+    if (s.designs.size() >= static_cast<std::size_t>(max_designs)) return false;
+    Design d = design_from_scenario(s, {}, best_strategy);
+    std::string base = design_label(d).toStdString() + (best_strategy ? ", best strategy" : ", " + format_strategy(d.strategy).substr(0, 24));
+    std::vector<Design> designs = s.designs;
+    d.name = unique_name(designs, base);
+    designs.push_back(std::move(d));
+    doc_->setScenario(withDesigns(std::move(designs)), tr("Add design"));
+    return true;
+}
+
+bool ComparePage::addPreset(const QString& preset_id, int nodes) {
+    const Scenario& s = doc_->scenario();
+    if (s.designs.size() >= static_cast<std::size_t>(max_designs) || nodes < 1 || nodes > max_nodes) return false;
+    const std::optional<NodePreset> p = find_node_preset(preset_id.toStdString());
+    if (!p) return false;
+    Design d;
+    d.node = p->node;
+    d.node_info = p->info;
+    d.nodes = nodes;
+    d.best_strategy = true;
+    std::vector<Design> designs = s.designs;
+    d.name = unique_name(designs, design_label(d).toStdString() + ", best strategy");
+    designs.push_back(std::move(d));
+    doc_->setScenario(withDesigns(std::move(designs)), tr("Add design"));
+    return true;
+}
+
+void ComparePage::removeDesign(int index) {
+    std::vector<Design> designs = doc_->scenario().designs;
+    if (index < 0 || index >= static_cast<int>(designs.size())) return;
+    designs.erase(designs.begin() + index);
+    Scenario s = withDesigns(std::move(designs));
+    if (index < s.baseline_design) --s.baseline_design;
+    s.baseline_design = std::clamp(s.baseline_design, 0, std::max(0, static_cast<int>(s.designs.size()) - 1));
+    doc_->setScenario(s, tr("Remove design"));
+}
+
+void ComparePage::setBaseline(int index) {
+    Scenario s = doc_->scenario();
+    if (index < 0 || index >= static_cast<int>(s.designs.size()) || index == s.baseline_design) return;
+    s.baseline_design = index;
+    doc_->setScenario(s, tr("Change baseline design"));
+}
+
+void ComparePage::addPresetDialog() {
+    std::vector<std::string> errors;
+    const std::vector<NodePreset> presets = load_node_presets(errors);
+    if (presets.empty()) {
+        Q_EMIT statusMessage(tr("No node presets found."));
+        return;
+    }
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Add Node Preset"));
+    auto* node = new QComboBox(&dialog);
+    for (const NodePreset& p : presets) node->addItem(qs(p.info.name.empty() ? p.id : p.info.name), qs(p.id));
+    auto* count = new QSpinBox(&dialog);
+    count->setRange(1, max_nodes);
+    const Config& c = doc_->config();
+    const long long gpus = static_cast<long long>(c.cluster.nodes) * c.node.accelerators;
+    // Keep the GPU count of the current cluster where the preset's node size allows.
+    auto same_gpus = [&, gpus](int i) {
+        const int per_node = std::max(1, presets[static_cast<std::size_t>(i)].node.accelerators);
+        count->setValue(static_cast<int>(std::clamp<long long>((gpus + per_node - 1) / per_node, 1, max_nodes)));
+    };
+    same_gpus(0);
+    connect(node, &QComboBox::currentIndexChanged, &dialog, same_gpus);
+    auto* form = new QFormLayout;
+    form->addRow(tr("&Node:"), node);
+    form->addRow(tr("N&odes:"), count);
+    auto* note = new QLabel(tr("The design trains the scenario's model and batch and searches for its best strategy."), &dialog);
+    note->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addLayout(form);
+    layout->addWidget(note);
+    layout->addWidget(buttons);
+    if (dialog.exec() == QDialog::Accepted) addPreset(node->currentData().toString(), count->value());
+}
+
+void ComparePage::schedule() {
+    const Scenario& s = doc_->scenario();
+    fillTable();
+    updateButtons();
+    if (s.designs.empty()) {
+        job_.cancel();
+        shown_.reset();
+        hint_->setText(tr("No designs yet. Add the configuration in the forms, or a node preset, to compare up to %1 "
+                          "designs on this model and batch.").arg(max_designs));
+        updateCharts();
+        Q_EMIT compared();
+        return;
+    }
+    ui::run_latest<Comparison>(
+        job_,
+        [s](const std::atomic<bool>& cancel) {
+            SearchControl control;
+            control.cancel = &cancel;
+            return compare_designs(s, SearchOptions{}, control);
+        },
+        [this](Comparison c) {
+            if (!c.cancelled) show(std::move(c));
+        });
+}
+
+void ComparePage::waitForResults() {
+    while (job_.busy()) {
+        job_.wait();
+        QCoreApplication::processEvents();
+    }
+}
+
+void ComparePage::show(Comparison c) {
+    shown_ = std::move(c);
+    if (highlighted_ >= static_cast<int>(shown_->designs.size())) highlighted_ = -1;
+    fillTable();
+    updateCharts();
+    const auto& designs = shown_->designs;
+    const int feasible = static_cast<int>(std::count_if(designs.begin(), designs.end(), [](const DesignOutcome& o) { return o.result.feasible; }));
+    hint_->setText(feasible == static_cast<int>(designs.size())
+                       ? tr("%n design(s) on the same model and batch. Edit names, node counts, prices and the strategy "
+                            "check box in the table.", "", feasible)
+                       : tr("%1 of %2 designs cannot run (see the table).").arg(static_cast<int>(designs.size()) - feasible).arg(designs.size()));
+    Q_EMIT compared();
+}
+
+void ComparePage::fillTable() {
+    const Scenario& s = doc_->scenario();
+    filling_ = true;
+    const int keep = table_->currentRow();
+    table_->setRowCount(static_cast<int>(s.designs.size()));
+    const bool results = shown_ && shown_->designs.size() == s.designs.size();
+    for (int row = 0; row < static_cast<int>(s.designs.size()); ++row) {
+        const Design& d = s.designs[static_cast<std::size_t>(row)];
+        const bool baseline = row == s.baseline_design;
+        auto* name = item(qs(d.name), true);
+        QFont f = name->font();
+        f.setBold(baseline);
+        name->setFont(f);
+        name->setToolTip(baseline ? tr("Baseline design") : QString());
+        table_->setItem(row, col_name, name);
+        auto* node = item(node_name(d), false);
+        node->setToolTip(tr("%1 accelerators, %2 TFLOP/s, %3 GiB HBM at %4 GB/s, scale-out %5 GB/s per accelerator, %6 kW")
+                             .arg(d.node.accelerators)
+                             .arg(d.node.matrix_fp16_tflops)
+                             .arg(d.node.hbm_capacity_gib)
+                             .arg(d.node.hbm_bandwidth_gbps)
+                             .arg(d.node.scale_out.bandwidth_gbps)
+                             .arg(d.node.power_kw));
+        table_->setItem(row, col_node, node);
+        table_->setItem(row, col_nodes, item(QString::number(d.nodes), true, right));
+        const DesignOutcome* o = results ? &shown_->designs[static_cast<std::size_t>(row)] : nullptr;
+        QString strategy = d.best_strategy ? tr("best") : qs(format_strategy(d.strategy));
+        if (d.best_strategy && o && o->result.feasible) strategy = tr("best: %1").arg(qs(format_strategy(o->config.strategy)));
+        auto* st = item(strategy, false);
+        st->setToolTip(strategy);
+        st->setFlags(st->flags() | Qt::ItemIsUserCheckable);
+        st->setCheckState(d.best_strategy ? Qt::Checked : Qt::Unchecked);
+        table_->setItem(row, col_strategy, st);
+        table_->setItem(row, col_price, item(d.price_per_gpu_hour_usd > 0 ? QString::number(d.price_per_gpu_hour_usd) : QString(), true, right));
+        if (!o) {
+            for (int col = col_time; col < col_count; ++col) table_->setItem(row, col, item(QStringLiteral("…"), false, right));
+            continue;
+        }
+        const Result& r = o->result;
+        if (!r.feasible) {
+            auto* why = item(tr("cannot run: %1").arg(qs(explain(r))), false);
+            why->setForeground(QColor(0xD5, 0x5E, 0x00));
+            table_->setItem(row, col_time, why);
+            table_->setSpan(row, col_time, 1, col_count - col_time);
+            continue;
+        }
+        if (table_->columnSpan(row, col_time) > 1) table_->setSpan(row, col_time, 1, 1);
+        table_->setItem(row, col_time, item(ui::format_seconds(r.iteration_s), false, right));
+        table_->setItem(row, col_speedup, item(o->speedup > 0 ? QStringLiteral("%1x").arg(o->speedup, 0, 'f', 2) : QStringLiteral("–"), false, right));
+        table_->setItem(row, col_mfu, item(QStringLiteral("%1 %").arg(100 * r.mfu, 0, 'f', 1), false, right));
+        table_->setItem(row, col_hbm, item(tr("%1 of %2 GiB").arg(r.hbm.used_bytes() / double(1 << 30), 0, 'f', 1)
+                                               .arg(r.hbm.capacity_bytes / double(1 << 30), 0, 'f', 0), false, right));
+        const CostReport& c = o->cost;
+        table_->setItem(row, col_cost, item(c.valid && c.cost_per_million_tokens_usd > 0 ? money(c.cost_per_million_tokens_usd) : QStringLiteral("–"), false, right));
+        table_->setItem(row, col_train, item(c.valid && c.time_to_train_s > 0
+                                                 ? tr("%1, %2").arg(duration(c.time_to_train_s), money(c.cost_to_train_usd))
+                                                 : tr("no token budget"), false));
+    }
+    if (keep >= 0 && keep < table_->rowCount()) table_->selectRow(keep);
+    // The baseline choice mirrors the designs.
+    baseline_->blockSignals(true);
+    baseline_->clear();
+    for (const Design& d : s.designs) baseline_->addItem(qs(d.name));
+    baseline_->setCurrentIndex(s.designs.empty() ? -1 : s.baseline_design);
+    baseline_->blockSignals(false);
+    filling_ = false;
+}
+
+void ComparePage::onItemChanged(int row, int column) {
+    if (filling_) return;
+    std::vector<Design> designs = doc_->scenario().designs;
+    if (row < 0 || row >= static_cast<int>(designs.size())) return;
+    Design& d = designs[static_cast<std::size_t>(row)];
+    const QTableWidgetItem* it = table_->item(row, column);
+    const QString text = it ? it->text().trimmed() : QString();
+    QString problem;
+    QString what;
+    switch (column) {
+    case col_name:
+        if (text.isEmpty()) problem = tr("Design %1: the name cannot be empty.").arg(row + 1);
+        d.name = text.toStdString();
+        what = tr("Rename design");
+        break;
+    case col_nodes: {
+        bool ok = false;
+        const int n = text.toInt(&ok);
+        if (!ok || n < 1 || n > max_nodes)
+            problem = tr("Nodes of design %1 = \"%2\": must be an integer from 1 to %3.").arg(row + 1).arg(text).arg(max_nodes);
+        d.nodes = n;
+        what = tr("Change design nodes");
+        break;
+    }
+    case col_price: {
+        bool ok = text.isEmpty();
+        const double p = ok ? 0.0 : text.toDouble(&ok);
+        if (!ok || !std::isfinite(p) || p < 0)
+            problem = tr("$/GPU-h of design %1 = \"%2\": must be a price of at least 0 (empty = the scenario's).").arg(row + 1).arg(text);
+        d.price_per_gpu_hour_usd = p;
+        what = tr("Change design price");
+        break;
+    }
+    case col_strategy:
+        if (!it) return;
+        d.best_strategy = it->checkState() == Qt::Checked;
+        if (d.best_strategy == doc_->scenario().designs[static_cast<std::size_t>(row)].best_strategy) return;
+        what = d.best_strategy ? tr("Search best strategy") : tr("Use saved strategy");
+        break;
+    default:
+        return;
+    }
+    if (!problem.isEmpty()) {
+        Q_EMIT statusMessage(problem);
+        fillTable();  // back to the document's value
+        return;
+    }
+    doc_->setScenario(withDesigns(std::move(designs)), what);
+}
+
+void ComparePage::updateButtons() {
+    const bool room = doc_->scenario().designs.size() < static_cast<std::size_t>(max_designs);
+    for (QPushButton* b : {add_current_, add_best_, add_preset_}) {
+        b->setEnabled(room);
+        b->setToolTip(room ? b->toolTip().section(QStringLiteral(" (full"), 0, 0)
+                           : b->toolTip().section(QStringLiteral(" (full"), 0, 0) + tr(" (full: at most %1 designs)").arg(max_designs));
+    }
+    remove_->setEnabled(table_->currentRow() >= 0);
+    baseline_->setEnabled(!doc_->scenario().designs.empty());
+}
+
+void ComparePage::updateCharts() {
+    bars_.clear();
+    std::vector<ui::MemoryBar> tiers;
+    if (shown_) {
+        const int n = static_cast<int>(shown_->designs.size());
+        for (int k = 0; k < n; ++k) {
+            // The highlighted design first: the chart draws its first bar on top.
+            const int i = highlighted_ >= 0 ? (highlighted_ + k) % n : k;
+            const DesignOutcome& o = shown_->designs[static_cast<std::size_t>(i)];
+            if (!o.result.feasible) continue;
+            const QString speed = i == shown_->baseline ? tr("baseline") : QStringLiteral("%1x").arg(o.speedup, 0, 'f', 2);
+            // Speedup first: long names are elided at their end.
+            bars_.push_back({QStringLiteral("%1 · %2").arg(speed, qs(o.name)), o.result.time});
+            const bool two_tiers = o.result.expanded.capacity_bytes > 0;
+            tiers.push_back({two_tiers ? tr("HBM · %1").arg(qs(o.name)) : qs(o.name), o.result.hbm});
+            if (two_tiers) tiers.push_back({tr("Expanded · %1").arg(qs(o.name)), o.result.expanded});
+        }
+    }
+    breakdown_->setBars(bars_);
+    memory_->setTiers(tiers);
+    QString title = tr("Iteration time breakdown per design");
+    if (shown_ && highlighted_ >= 0 && highlighted_ < static_cast<int>(shown_->designs.size())) {
+        const DesignOutcome& o = shown_->designs[static_cast<std::size_t>(highlighted_)];
+        title = tr("Design %1 of %2: %3").arg(highlighted_ + 1).arg(shown_->designs.size()).arg(qs(o.name));
+    }
+    breakdown_->setTitle(title);
+}
+
+int ComparePage::step(int delta) {
+    const int n = static_cast<int>(doc_->scenario().designs.size());
+    if (n == 0) return -1;
+    highlighted_ = highlighted_ < 0 ? (delta >= 0 ? 0 : n - 1) : ((highlighted_ + delta) % n + n) % n;
+    table_->selectRow(highlighted_);
+    updateCharts();
+    return highlighted_;
+}
+
+const ui::ChartRenderable* ComparePage::breakdownChart() const { return breakdown_.get(); }
+const ui::ChartRenderable* ComparePage::memoryChart() const { return memory_.get(); }
+
+QString ComparePage::exportData(const QString& path) const {
+    if (!shown_) return tr("Nothing to export yet: add designs first.");
+    const QString ext = QFileInfo(path).suffix().toLower();
+    std::string text;
+    if (ext == QLatin1String("json")) text = format_comparison_json(*shown_);
+    else if (ext == QLatin1String("csv")) text = format_comparison_csv(*shown_);
+    else return tr("Unknown format \"%1\": use .csv or .json").arg(ext);
+    const std::string problem = save_text_atomically(path.toStdString(), text);
+    return problem.empty() ? QString() : qs(problem);
+}
+
+}  // namespace comet::app

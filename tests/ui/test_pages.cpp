@@ -1,0 +1,322 @@
+// The Compare and Cost & Sensitivity pages, the chart export dialog and presentation mode,
+// offscreen: what the pages show equals the core's numbers, edits are undoable and saved with
+// the scenario, bad table input is refused with a message, every chart exports, and
+// presentation mode hides the forms and steps through designs and pinned cells.
+#include <QtTest>
+
+#include <QDoubleSpinBox>
+#include <QMenuBar>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <cmath>
+
+#include "analysis_page.hpp"
+#include "comet/compare.hpp"
+#include "comet/evaluate.hpp"
+#include "comet/presets.hpp"
+#include "comet/report.hpp"
+#include "common/scenario_document.hpp"
+#include "compare_page.hpp"
+#include "explorer_page.hpp"
+#include "export_dialog.hpp"
+#include "export/chart_renderable.hpp"
+#include "heatmap/heatmap_widget.hpp"
+#include "main_window.hpp"
+
+using namespace comet;
+
+namespace {
+
+QString default_path() { return QString::fromStdString((presets_dir() / "scenarios" / "default.comet.json").string()); }
+
+bool close(double a, double b, double rel = 1e-12) { return std::fabs(a - b) <= rel * std::max(1.0, std::fabs(b)); }
+
+// A window on the default scenario (four designs) with every page's first result on screen.
+struct Window {
+    app::MainWindow w;
+    Window() {
+        w.resize(1500, 950);
+        w.start(default_path());
+        w.show();
+        settle();
+    }
+    void settle() {
+        w.compare()->waitForResults();
+        w.analysis()->waitForResults();
+    }
+    [[nodiscard]] const Scenario& scenario() const { return w.document()->scenario(); }
+};
+
+QString cell(QTableWidget* t, int row, int col) { return t->item(row, col) ? t->item(row, col)->text() : QString(); }
+
+}  // namespace
+
+class TestPages : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("comet-explorer-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_pages"));
+    }
+
+    // Speedups, times and strategies on screen are the core's: the same comparison computed
+    // directly, and each speedup the ratio of the baseline's iteration time to the design's.
+    void compareShowsTheCoresRatios() {
+        Window win;
+        const Scenario& s = win.scenario();
+        QCOMPARE(s.designs.size(), std::size_t{4});
+        const auto& shown = win.w.compare()->comparison();
+        QVERIFY(shown.has_value());
+        const Comparison direct = compare_designs(s);
+        QCOMPARE(shown->designs.size(), direct.designs.size());
+        const double base = direct.designs[static_cast<std::size_t>(s.baseline_design)].result.iteration_s;
+        QTableWidget* t = win.w.compare()->table();
+        QCOMPARE(t->rowCount(), 4);
+        for (std::size_t i = 0; i < direct.designs.size(); ++i) {
+            const DesignOutcome& a = shown->designs[i];
+            const DesignOutcome& b = direct.designs[i];
+            QVERIFY(a.result.feasible);
+            QCOMPARE(a.result.iteration_s, b.result.iteration_s);
+            QVERIFY(close(a.speedup, base / a.result.iteration_s));
+            const int row = static_cast<int>(i);
+            QCOMPARE(cell(t, row, app::ComparePage::col_name), QString::fromStdString(s.designs[i].name));
+            QCOMPARE(cell(t, row, app::ComparePage::col_speedup), QStringLiteral("%1x").arg(a.speedup, 0, 'f', 2));
+            if (s.designs[i].best_strategy)
+                QVERIFY(cell(t, row, app::ComparePage::col_strategy).contains(QString::fromStdString(format_strategy(b.config.strategy))));
+        }
+        // One bar per design with its time breakdown; the baseline is labelled as such.
+        const auto& bars = win.w.compare()->shownBars();
+        QCOMPARE(bars.size(), std::size_t{4});
+        QVERIFY(bars[0].label.startsWith(QStringLiteral("baseline")));
+        for (std::size_t i = 0; i < bars.size(); ++i) QVERIFY(close(bars[i].time.total(), direct.designs[i].result.time.total(), 1e-9));
+    }
+
+    void baselineChangesTheRatios() {
+        Window win;
+        QSignalSpy spy(win.w.compare(), &app::ComparePage::compared);
+        win.w.compare()->setBaseline(2);
+        win.settle();
+        QCOMPARE(win.scenario().baseline_design, 2);
+        const auto& c = *win.w.compare()->comparison();
+        QCOMPARE(c.designs[2].speedup, 1.0);
+        QVERIFY(close(c.designs[0].speedup, c.designs[2].result.iteration_s / c.designs[0].result.iteration_s));
+        QVERIFY(c.designs[0].speedup < 1.0);  // the A100 baseline is slower than H100 x384
+        win.w.document()->undoStack()->undo();
+        win.settle();
+        QCOMPARE(win.scenario().baseline_design, 0);
+    }
+
+    // Adding, removing and editing designs are undoable document edits, saved with the file.
+    void designEditsAreUndoableAndSaved() {
+        Window win;
+        app::ComparePage* page = win.w.compare();
+        QVERIFY(!page->addCurrent(true));  // full: four designs
+        page->removeDesign(1);
+        win.settle();
+        QCOMPARE(win.scenario().designs.size(), std::size_t{3});
+        QCOMPARE(page->table()->rowCount(), 3);
+        QVERIFY(page->addPreset(QStringLiteral("hgx-h200"), 96));
+        win.settle();
+        QCOMPARE(win.scenario().designs.size(), std::size_t{4});
+        const Design& added = win.scenario().designs.back();
+        QCOMPARE(added.nodes, 96);
+        QVERIFY(added.best_strategy);
+        QCOMPARE(added.node.hbm_capacity_gib, find_node_preset("hgx-h200")->node.hbm_capacity_gib);
+        QVERIFY(page->comparison()->designs.back().result.feasible);
+
+        // Table edits: a good node count applies, a bad one is refused with a message.
+        QTableWidget* t = page->table();
+        t->item(3, app::ComparePage::col_nodes)->setText(QStringLiteral("48"));
+        win.settle();
+        QCOMPARE(win.scenario().designs[3].nodes, 48);
+        QSignalSpy status(page, &app::ComparePage::statusMessage);
+        t->item(3, app::ComparePage::col_nodes)->setText(QStringLiteral("zero"));
+        QCOMPARE(status.size(), 1);
+        QVERIFY(status.front().front().toString().contains(QStringLiteral("\"zero\": must be an integer from 1 to")));
+        QCOMPARE(win.scenario().designs[3].nodes, 48);
+        QCOMPARE(cell(t, 3, app::ComparePage::col_nodes), QStringLiteral("48"));  // the table shows the document again
+        t->item(3, app::ComparePage::col_strategy)->setCheckState(Qt::Unchecked);
+        win.settle();
+        QVERIFY(!win.scenario().designs[3].best_strategy);
+
+        // Saved and read back: the designs are in the file.
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("cmp.comet.json"));
+        QCOMPARE(win.w.document()->save(file), QString());
+        const Loaded<Scenario> back = load_scenario_file(file.toStdString());
+        QVERIFY2(back.ok(), back.error_text().c_str());
+        QCOMPARE(back.value->designs.size(), std::size_t{4});
+        QCOMPARE(back.value->designs[3].nodes, 48);
+        QVERIFY(!back.value->designs[3].best_strategy);
+
+        // Undo walks back through every edit to the four shipped designs.
+        while (win.w.document()->undoStack()->canUndo()) win.w.document()->undoStack()->undo();
+        win.settle();
+        QCOMPARE(win.scenario().designs.size(), std::size_t{4});
+        QCOMPARE(win.scenario().designs[1].name, std::string("A100 x384, best strategy"));
+    }
+
+    void comparisonDataExports() {
+        Window win;
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("c.csv"));
+        QCOMPARE(win.w.compare()->exportData(csv), QString());
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().split('\n');
+        QVERIFY(lines.front().startsWith("design,baseline,nodes,accelerators"));
+        QCOMPARE(lines.size(), 6);  // header, 4 designs, final newline
+        QVERIFY(lines[3].startsWith("\"H100 x384, best strategy\",0,384,3072,1,"));
+        const QString json = dir.filePath(QStringLiteral("c.json"));
+        QCOMPARE(win.w.compare()->exportData(json), QString());
+        QVERIFY(win.w.compare()->exportData(dir.filePath(QStringLiteral("c.xls"))).contains(QStringLiteral("use .csv or .json")));
+    }
+
+    // Cost figures follow from the inputs; a price edit is undoable; the tornado is the core's.
+    void analysisFollowsThePrices() {
+        Window win;
+        app::AnalysisPage* page = win.w.analysis();
+        const auto& a = page->analysis();
+        QVERIFY(a.has_value());
+        const Scenario& s = win.scenario();
+        const Result r = evaluate(s.config);
+        QCOMPARE(a->current.iteration_s, r.iteration_s);
+        const double gpus = 3072, t = r.iteration_s;
+        const double cost = gpus * t / 3600 * s.cost.price_per_gpu_hour_usd + s.config.node.power_kw * 384 * t / 3600 * s.cost.pue * s.cost.price_per_kwh_usd;
+        QVERIFY(close(a->cost.cost_per_iteration_usd, cost, 1e-9));
+        QVERIFY(page->costSummaryHtml().contains(QStringLiteral("$%1").arg(cost, 0, 'f', 2)));
+
+        // The tornado's order is the core's sensitivity() order.
+        const auto bars = sensitivity(s.config, page->fraction(), SearchOptions{});
+        QCOMPARE(a->tornado.size(), bars.size());
+        for (std::size_t i = 0; i < bars.size(); ++i) {
+            QCOMPARE(a->tornado[i].knob, bars[i].knob);
+            QCOMPARE(a->tornado[i].time_high_s, bars[i].time_high_s);
+        }
+        QCOMPARE(a->tornado.front().knob, Knob::matrix_tflops);
+
+        // Doubling the GPU-hour price through the form doubles the GPU part of the cost.
+        auto* price = page->findChild<QDoubleSpinBox*>();
+        QVERIFY(price);
+        QCOMPARE(price->value(), s.cost.price_per_gpu_hour_usd);
+        price->setValue(2 * s.cost.price_per_gpu_hour_usd);
+        win.settle();
+        QCOMPARE(win.scenario().cost.price_per_gpu_hour_usd, 3.6);
+        QVERIFY(close(page->analysis()->cost.gpu_cost_per_iteration_usd, 2 * gpus * t / 3600 * 1.8, 1e-9));
+        win.w.document()->undoStack()->undo();
+        win.settle();
+        QCOMPARE(win.scenario().cost.price_per_gpu_hour_usd, 1.8);
+        QCOMPARE(price->value(), 1.8);
+
+        // Pareto over node counts: each distinct node of the designs at each count.
+        page->setParetoNodes(QStringLiteral("192, 384"));
+        win.settle();
+        QCOMPARE(page->analysis()->pareto.size(), std::size_t{4});  // A100 and H100 nodes x 2 sizes
+        QString problem;
+        QVERIFY(app::parse_node_list(QStringLiteral("96, x"), problem).empty());
+        QVERIFY(problem.contains(QStringLiteral("\"x\": must be an integer from 1 to 10000000")));
+    }
+
+    // Every chart of every page exports: PNG at the chosen size and DPI, SVG with its title as text.
+    void everyChartExports() {
+        Window win;
+        int current = -1;
+        const std::vector<app::NamedChart> charts = win.w.charts(&current);
+        QCOMPARE(charts.size(), std::size_t{7});
+        QCOMPARE(current, 0);
+        QTemporaryDir dir;
+        app::ExportDialog dialog(charts, 0);
+        dialog.setSize(640, 400);
+        dialog.setDpi(144);
+        for (std::size_t i = 0; i < charts.size(); ++i) {
+            dialog.setChart(static_cast<int>(i));
+            dialog.setSize(640, 400);
+            const QString png = dir.filePath(QStringLiteral("%1.png").arg(charts[i].file_stem));
+            QCOMPARE(dialog.exportTo(png), QString());
+            const QImage image(png);
+            QCOMPARE(image.size(), QSize(960, 600));  // 640 x 400 at 144 / 96
+            QVERIFY(std::abs(image.dotsPerMeterX() - qRound(144 / 0.0254)) <= 1);
+            const QString svg = dir.filePath(QStringLiteral("%1.svg").arg(charts[i].file_stem));
+            QCOMPARE(dialog.exportTo(svg), QString());
+            QFile f(svg);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QString text = QString::fromUtf8(f.readAll());
+            QVERIFY2(text.contains(charts[i].chart->exportTitle().toHtmlEscaped()) || text.contains(charts[i].chart->exportTitle()),
+                     qPrintable(charts[i].name + ": " + charts[i].chart->exportTitle()));
+        }
+        win.w.pages()->setCurrentWidget(win.w.analysis());
+        (void)win.w.charts(&current);
+        QCOMPARE(current, 5);  // the tornado
+    }
+
+    // File > Export > Report: the same report as comet-cli report, written from the window.
+    void oneClickReportWritesAPdf() {
+        Window win;
+        QTemporaryDir dir;
+        const QString pdf = dir.filePath(QStringLiteral("r.pdf"));
+        QString result = QStringLiteral("pending");
+        QVERIFY(win.w.exportReport(pdf, [&](const QString& error) { result = error; }));
+        QVERIFY(!win.w.exportReport(pdf));  // one at a time
+        QTRY_VERIFY_WITH_TIMEOUT(result != QStringLiteral("pending"), 60000);
+        QCOMPARE(result, QString());
+        QFile f(pdf);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.read(5) == "%PDF-");
+        QProcess text;
+        text.start(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")});
+        QVERIFY2(text.waitForFinished(30000) && text.exitCode() == 0, "pdftotext failed: run packaging/install-deps.sh");
+        const QString out = QString::fromUtf8(text.readAllStandardOutput());
+        QVERIFY(out.contains(QString::fromStdString(win.scenario().name)));
+        for (const Design& d : win.scenario().designs) QVERIFY2(out.contains(QString::fromStdString(d.name)), d.name.c_str());
+        // A report into a missing directory says so and writes nothing.
+        result = QStringLiteral("pending");
+        QVERIFY(win.w.exportReport(dir.filePath(QStringLiteral("no/such/dir/r.pdf")), [&](const QString& error) { result = error; }));
+        QTRY_VERIFY_WITH_TIMEOUT(result != QStringLiteral("pending"), 60000);
+        QVERIFY2(result.contains(QStringLiteral("no/such/dir")), qPrintable(result));
+    }
+
+    void presentationModeStepsThroughDesignsAndPins() {
+        Window win;
+        QWidget* forms = qobject_cast<QSplitter*>(win.w.centralWidget())->widget(0);
+        const qreal normal = win.w.font().pointSizeF();
+        win.w.setPresentationMode(true);
+        QVERIFY(win.w.presentationMode());
+        QVERIFY(forms->isHidden());
+        QVERIFY(win.w.menuBar()->isHidden());
+        QVERIFY(win.w.font().pointSizeF() > 1.3 * normal);
+        // Compare page: Right steps to the next design, wrapping.
+        win.w.pages()->setCurrentWidget(win.w.compare());
+        QTest::keyClick(&win.w, Qt::Key_Right);
+        QCOMPARE(win.w.compare()->table()->currentRow(), 0);
+        QTest::keyClick(&win.w, Qt::Key_Right);
+        QCOMPARE(win.w.compare()->table()->currentRow(), 1);
+        QVERIFY(win.w.compare()->shownBars().front().label.contains(QStringLiteral("A100 x384, best strategy")));
+        QTest::keyClick(&win.w, Qt::Key_Left);
+        QTest::keyClick(&win.w, Qt::Key_Left);
+        QCOMPARE(win.w.compare()->table()->currentRow(), 3);
+        // Explore page with two pinned cells: the selection cycles through them.
+        win.w.pages()->setCurrentWidget(win.w.explorer());
+        QTRY_VERIFY_WITH_TIMEOUT(win.w.explorer()->lastEvaluation().has_value(), 20000);
+        ui::HeatmapWidget* h = win.w.explorer()->heatmap();
+        Q_EMIT h->cellPinned(ui::CellIndex{1, 1});
+        Q_EMIT h->cellPinned(ui::CellIndex{3, 2});
+        QCOMPARE(win.w.explorer()->stepPinned(1), 0);
+        QCOMPARE(win.w.explorer()->selectedCell()->ix, 1);
+        QTest::keyClick(&win.w, Qt::Key_PageDown);
+        QCOMPARE(win.w.explorer()->selectedCell()->ix, 3);
+        QTest::keyClick(&win.w, Qt::Key_Escape);
+        QVERIFY(!win.w.presentationMode());
+        QVERIFY(!forms->isHidden());
+        QVERIFY(!win.w.menuBar()->isHidden());
+        QCOMPARE(win.w.font().pointSizeF(), normal);
+    }
+};
+
+QTEST_MAIN(TestPages)
+#include "test_pages.moc"

@@ -1,0 +1,58 @@
+// The computing half of the report: core calls only, so that it can run on a worker thread.
+
+#include <algorithm>
+#include <cmath>
+
+#include "comet/evaluate.hpp"
+#include "common/axis_defaults.hpp"
+#include "report/report.hpp"
+
+namespace comet::ui {
+
+SweepSpec report_sweep_spec(const Config& config, const ReportOptions& options) {
+    return sweep_around(config, options.x, options.y, std::clamp(options.steps, report_min_steps, report_max_steps),
+                        options.search_cells);
+}
+
+ReportData compute_report_data(const Scenario& scenario, const ReportOptions& options, const std::atomic<bool>* cancel) {
+    ReportData d;
+    d.scenario = scenario;
+    d.options = options;
+    const Config& config = scenario.config;
+    // Each step below is short (milliseconds to a second); the searches and the sweep also stop
+    // inside, the tornado and the Pareto points only between steps (they take no cancel flag).
+    const auto stop = [&](bool step_cancelled = false) {
+        d.cancelled = d.cancelled || step_cancelled || (cancel && cancel->load(std::memory_order_relaxed));
+        return d.cancelled;
+    };
+    SearchOptions search_options;
+    search_options.top_k = 1;  // only the best is shown
+    SearchControl control;
+    control.cancel = cancel;
+
+    d.current = evaluate(config);
+    d.cost = cost_report(config, d.current, scenario.cost);
+    const SearchResult found = search(config, search_options, control);
+    if (stop(found.cancelled)) return d;
+    d.best = best_or_reason(config, found);
+    Config best_config = config;
+    best_config.strategy = d.best->strategy;
+    d.best_cost = cost_report(best_config, d.best->result, scenario.cost);
+
+    if (options.with_grid) {
+        d.spec = report_sweep_spec(config, options);
+        d.grid = run_sweep(config, d.spec, control);
+        if (stop(d.grid.cancelled)) return d;
+    }
+    if (options.with_comparison && !scenario.designs.empty()) {
+        d.comparison = compare_designs(scenario, search_options, control);
+        if (stop(d.comparison.cancelled)) return d;
+    }
+    d.tornado = sensitivity(config, options.fraction, search_options);
+    if (stop()) return d;
+    d.pareto = pareto_over_designs(scenario, options.pareto_nodes, search_options);
+    stop();
+    return d;
+}
+
+}  // namespace comet::ui
