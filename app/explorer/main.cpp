@@ -47,7 +47,9 @@ int main(int argc, char** argv) {
     const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Page for --screenshot: explore, compare or analysis."), QStringLiteral("PAGE"), QStringLiteral("explore"));
     parser.addOption(screenshot);
     parser.addOption(size);
+    const QCommandLineOption presentation(QStringLiteral("presentation"), QStringLiteral("Start in presentation mode (with --screenshot: render it)."));
     parser.addOption(page);
+    parser.addOption(presentation);
     parser.process(app);
 
     comet::app::MainWindow window;
@@ -55,6 +57,7 @@ int main(int argc, char** argv) {
     if (!parser.isSet(screenshot)) {
         window.start(args.value(0));
         window.show();
+        if (parser.isSet(presentation)) window.setPresentationMode(true);
         return QApplication::exec();
     }
 
@@ -95,6 +98,10 @@ int main(int argc, char** argv) {
     });
     window.start(args.value(0));
     window.show();
+    if (parser.isSet(presentation)) {
+        window.setPresentationMode(true);
+        window.resize(w, h);  // the offscreen screen is smaller than a real one
+    }
     const int rc = QApplication::exec();
     return status != 0 ? status : rc;
 }

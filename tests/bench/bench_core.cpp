@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "comet/compare.hpp"
 #include "comet/evaluate.hpp"
 #include "comet/presets.hpp"
 #include "comet/scenario.hpp"
@@ -14,17 +15,19 @@ using namespace comet;
 
 namespace {
 
-const Config& default_config() {
-    static const Config config = [] {
+const Scenario& default_scenario() {
+    static const Scenario scenario = [] {
         const auto s = load_scenario_file(presets_dir() / "scenarios" / "default.comet.json");
         if (!s.ok()) {
             std::fprintf(stderr, "%s\n", s.error_text().c_str());
             std::exit(2);
         }
-        return s.value->config;
+        return *s.value;
     }();
-    return config;
+    return scenario;
 }
+
+const Config& default_config() { return default_scenario().config; }
 
 // One evaluation of Megatron 1T on 3072 A100 (the default scenario).
 void BM_Evaluate(benchmark::State& state) {
@@ -77,6 +80,20 @@ void BM_Grid32(benchmark::State& state) {
     for (auto _ : state) benchmark::DoNotOptimize(run_sweep(default_config(), spec).cells.data());
 }
 BENCHMARK(BM_Grid32)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The Compare page: the default scenario's four designs (one fixed, three best-strategy searches).
+void BM_CompareDefault(benchmark::State& state) {
+    for (auto _ : state) benchmark::DoNotOptimize(compare_designs(default_scenario()).designs.data());
+}
+BENCHMARK(BM_CompareDefault)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The tornado of the Cost & Sensitivity page: 7 resources x 2 sides + the base, each a search.
+void BM_Sensitivity(benchmark::State& state) {
+    SearchOptions opt;
+    opt.top_k = 1;
+    for (auto _ : state) benchmark::DoNotOptimize(sensitivity(default_config(), 0.1, opt).data());
+}
+BENCHMARK(BM_Sensitivity)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

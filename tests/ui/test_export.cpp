@@ -23,9 +23,13 @@
 #include "comet/units.hpp"
 #include "export/chart_export.hpp"
 #include "heatmap/heatmap_widget.hpp"
+#include "ui_fixtures.hpp"
 
 using namespace comet;
 using namespace comet::ui;
+using comet::test::read_all;
+using comet::test::run_tool;
+using comet::test::write_file;
 
 namespace {
 
@@ -73,31 +77,6 @@ ParetoPoint pareto_point(const char* label, double days, double cost_usd) {
     return p;
 }
 
-// As in test_heatmap: a 4 x 3 grid with one infeasible cell.
-HeatmapData heatmap_data() {
-    HeatmapData d;
-    d.nx = 4;
-    d.ny = 3;
-    d.x_values = {1000, 2000, 4000, 8000};
-    d.y_values = {12.5, 25, 50};
-    d.x_label = QStringLiteral("HBM bandwidth (GB/s)");
-    d.y_label = QStringLiteral("Scale-out bandwidth (GB/s)");
-    d.metric = Metric::iteration_time;
-    for (int iy = 0; iy < d.ny; ++iy) {
-        for (int ix = 0; ix < d.nx; ++ix) {
-            HeatmapCell c;
-            c.value = 10.0 - ix - iy;
-            c.tooltip = QStringLiteral("cell %1 %2").arg(ix).arg(iy);
-            d.cells.push_back(c);
-        }
-    }
-    d.cells[5].value = std::numeric_limits<double>::quiet_NaN();
-    d.cells[5].feasible = false;
-    d.cells[5].reason = QStringLiteral("does not fit in HBM");
-    d.best = CellIndex{3, 2};
-    return d;
-}
-
 Subject make_subject(const QString& kind) {
     if (kind == "breakdown") {
         std::shared_ptr<BreakdownChartView> v = make_breakdown_chart(nullptr);
@@ -126,7 +105,7 @@ Subject make_subject(const QString& kind) {
         return subject(v, "Time to train vs cost", "192 nodes");
     }
     auto w = std::make_shared<HeatmapWidget>();
-    w->setData(heatmap_data());
+    w->setData(test::small_heatmap());
     return subject(w, "Iteration time", "HBM bandwidth (GB/s)");
 }
 
@@ -156,33 +135,6 @@ double non_white_share(const QImage& image) {
         for (int x = 0; x < image.width(); ++x)
             if ((image.pixel(x, y) & 0xFFFFFF) != 0xFFFFFF) ++n;
     return static_cast<double>(n) / (static_cast<double>(image.width()) * image.height());
-}
-
-QByteArray read_all(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-void write_file(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    QCOMPARE(f.write(bytes), bytes.size());
-}
-
-// Runs a poppler tool; fails (never skips) when it is missing, since CI must check PDFs.
-QByteArray run_tool(const QString& tool, const QStringList& args) {
-    const QString exe = QStandardPaths::findExecutable(tool);
-    if (exe.isEmpty()) {
-        QTest::qFail(qPrintable(tool + " not found: run packaging/install-deps.sh (poppler-utils)"), __FILE__, __LINE__);
-        return {};
-    }
-    QProcess p;
-    p.start(exe, args);
-    if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        QTest::qFail(qPrintable(tool + " failed: " + QString::fromLocal8Bit(p.readAllStandardError())), __FILE__, __LINE__);
-        return {};
-    }
-    return p.readAllStandardOutput();
 }
 
 const QByteArray precious = "an earlier export the user wants to keep";

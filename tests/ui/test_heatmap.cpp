@@ -12,6 +12,7 @@
 #include "heatmap/heatmap_data.hpp"
 #include "heatmap/heatmap_geometry.hpp"
 #include "heatmap/heatmap_widget.hpp"
+#include "ui_fixtures.hpp"
 
 using namespace comet;
 using namespace comet::ui;
@@ -97,33 +98,6 @@ HandSweep hand_sweep() {
         }
     }
     return h;
-}
-
-// A 4 x 3 grid for the widget: (1, 1) infeasible, current (0, 0), best (3, 2).
-HeatmapData widget_data() {
-    HeatmapData d;
-    d.nx = 4;
-    d.ny = 3;
-    d.x_values = {1000, 2000, 4000, 8000};
-    d.y_values = {12.5, 25, 50};
-    d.x_label = QStringLiteral("HBM bandwidth (GB/s)");
-    d.y_label = QStringLiteral("Scale-out bandwidth (GB/s)");
-    d.metric = Metric::iteration_time;
-    for (int iy = 0; iy < d.ny; ++iy) {
-        for (int ix = 0; ix < d.nx; ++ix) {
-            HeatmapCell c;
-            c.value = 10.0 - ix - iy;
-            c.tooltip = QStringLiteral("cell %1 %2").arg(ix).arg(iy);
-            d.cells.push_back(c);
-        }
-    }
-    HeatmapCell& bad = d.cells[1 * 4 + 1];
-    bad.value = nan_v;
-    bad.feasible = false;
-    bad.reason = QStringLiteral("does not fit in HBM");
-    d.current = CellIndex{0, 0};
-    d.best = CellIndex{3, 2};
-    return d;
 }
 
 void add_size_rows() {
@@ -475,7 +449,7 @@ private Q_SLOTS:
     // ---- widget ----
     void feasibleCellShowsTheScaleColour() {
         HeatmapWidget w;
-        w.setData(widget_data());
+        w.setData(test::small_heatmap());
         w.resize(900, 600);
         const QImage img = w.grab().toImage();
         const HeatmapGeometry g = w.layoutFor(QSizeF(w.size()));
@@ -490,7 +464,7 @@ private Q_SLOTS:
 
     void infeasibleCellIsGreyHatched() {
         HeatmapWidget w;
-        w.setData(widget_data());
+        w.setData(test::small_heatmap());
         w.resize(900, 600);
         const QImage img = w.grab().toImage();
         const QRect r = w.layoutFor(QSizeF(w.size())).cell_rect({1, 1}).toRect().adjusted(3, 3, -3, -3);
@@ -508,7 +482,7 @@ private Q_SLOTS:
 
     void clicksAndHoverReportTheCell() {
         HeatmapWidget w;
-        w.setData(widget_data());
+        w.setData(test::small_heatmap());
         w.resize(900, 600);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -540,7 +514,7 @@ private Q_SLOTS:
 
     void arrowKeysMoveTheSelection() {
         HeatmapWidget w;
-        w.setData(widget_data());
+        w.setData(test::small_heatmap());
         w.resize(900, 600);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -569,7 +543,7 @@ private Q_SLOTS:
 
     void busyDimsTheMap() {
         HeatmapWidget w;
-        w.setData(widget_data());
+        w.setData(test::small_heatmap());
         w.resize(900, 600);
         const QPoint p = w.layoutFor(QSizeF(w.size())).cell_rect({0, 1}).center().toPoint();
         const QColor before = w.grab().toImage().pixelColor(p);
@@ -582,7 +556,7 @@ private Q_SLOTS:
 
     void accessibleTextSummarises() {
         HeatmapWidget w;
-        w.setData(widget_data());
+        w.setData(test::small_heatmap());
         QCOMPARE(w.accessibleName(), QStringLiteral("Heatmap: Iteration time"));
         const QString d = w.accessibleDescription();
         QVERIFY2(d.contains(QStringLiteral("4 by 3 configurations, 11 feasible, 1 infeasible")), qPrintable(d));
@@ -610,7 +584,7 @@ private Q_SLOTS:
         w.setData(HeatmapData{});
         QVERIFY(!w.render_image(QSize(300, 200)).isNull());  // empty: a message, no crash
 
-        w.setData(widget_data());
+        w.setData(test::small_heatmap());
         w.resize(640, 420);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("heatmap.svg"));

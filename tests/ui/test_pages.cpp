@@ -27,6 +27,7 @@
 #include "export/chart_renderable.hpp"
 #include "heatmap/heatmap_widget.hpp"
 #include "main_window.hpp"
+#include "ui_fixtures.hpp"
 
 using namespace comet;
 
@@ -268,10 +269,7 @@ private Q_SLOTS:
         QFile f(pdf);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.read(5) == "%PDF-");
-        QProcess text;
-        text.start(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")});
-        QVERIFY2(text.waitForFinished(30000) && text.exitCode() == 0, "pdftotext failed: run packaging/install-deps.sh");
-        const QString out = QString::fromUtf8(text.readAllStandardOutput());
+        const QString out = QString::fromUtf8(test::run_tool(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")}));
         QVERIFY(out.contains(QString::fromStdString(win.scenario().name)));
         for (const Design& d : win.scenario().designs) QVERIFY2(out.contains(QString::fromStdString(d.name)), d.name.c_str());
         // A report into a missing directory says so and writes nothing.

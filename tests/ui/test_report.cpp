@@ -19,9 +19,13 @@
 #include "comet/scenario.hpp"
 #include "heatmap/color_scale.hpp"
 #include "report/report.hpp"
+#include "ui_fixtures.hpp"
 
 using namespace comet;
 using namespace comet::ui;
+using comet::test::read_all;
+using comet::test::run_tool;
+using comet::test::write_file;
 
 namespace {
 
@@ -31,33 +35,6 @@ Scenario load_preset_scenario(const char* file) {
     const Loaded<Scenario> loaded = load_scenario_file(std::string(dir.constData()) + "/scenarios/" + file);
     if (!loaded.ok()) qFatal("%s", loaded.error_text().c_str());
     return *loaded.value;
-}
-
-QByteArray read_all(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-void write_file(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    QCOMPARE(f.write(bytes), bytes.size());
-}
-
-// Runs a poppler tool; fails (never skips) when it is missing, since CI must check PDFs.
-QByteArray run_tool(const QString& tool, const QStringList& args) {
-    const QString exe = QStandardPaths::findExecutable(tool);
-    if (exe.isEmpty()) {
-        QTest::qFail(qPrintable(tool + " not found: run packaging/install-deps.sh (poppler-utils)"), __FILE__, __LINE__);
-        return {};
-    }
-    QProcess p;
-    p.start(exe, args);
-    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        QTest::qFail(qPrintable(tool + " failed: " + QString::fromLocal8Bit(p.readAllStandardError())), __FILE__, __LINE__);
-        return {};
-    }
-    return p.readAllStandardOutput();
 }
 
 // pdftotext breaks table cells and long lines where the PDF wraps them, and keeps the font's

@@ -1,0 +1,70 @@
+#pragma once
+// Shared inputs and helpers of the GUI tests: a small heatmap, file helpers and the poppler
+// tools that check exported PDFs.
+
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QtTest>
+#include <limits>
+
+#include "heatmap/heatmap_data.hpp"
+
+namespace comet::test {
+
+// A 4 x 3 grid: (1, 1) infeasible ("does not fit in HBM"), current (0, 0), best (3, 2).
+inline ui::HeatmapData small_heatmap() {
+    ui::HeatmapData d;
+    d.nx = 4;
+    d.ny = 3;
+    d.x_values = {1000, 2000, 4000, 8000};
+    d.y_values = {12.5, 25, 50};
+    d.x_label = QStringLiteral("HBM bandwidth (GB/s)");
+    d.y_label = QStringLiteral("Scale-out bandwidth (GB/s)");
+    d.metric = ui::Metric::iteration_time;
+    for (int iy = 0; iy < d.ny; ++iy) {
+        for (int ix = 0; ix < d.nx; ++ix) {
+            ui::HeatmapCell c;
+            c.value = 10.0 - ix - iy;
+            c.tooltip = QStringLiteral("cell %1 %2").arg(ix).arg(iy);
+            d.cells.push_back(c);
+        }
+    }
+    ui::HeatmapCell& bad = d.cells[1 * 4 + 1];
+    bad.value = std::numeric_limits<double>::quiet_NaN();
+    bad.feasible = false;
+    bad.reason = QStringLiteral("does not fit in HBM");
+    d.current = ui::CellIndex{0, 0};
+    d.best = ui::CellIndex{3, 2};
+    return d;
+}
+
+inline QByteArray read_all(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+inline void write_file(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QCOMPARE(f.write(bytes), bytes.size());
+}
+
+// Runs a poppler tool (pdftotext, pdftoppm, pdfinfo) and returns its output; fails the test
+// (never skips) when the tool is missing or fails, since CI must check PDFs.
+inline QByteArray run_tool(const QString& tool, const QStringList& args) {
+    const QString exe = QStandardPaths::findExecutable(tool);
+    if (exe.isEmpty()) {
+        QTest::qFail(qPrintable(tool + " not found: run packaging/install-deps.sh (poppler-utils)"), __FILE__, __LINE__);
+        return {};
+    }
+    QProcess p;
+    p.start(exe, args);
+    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+        QTest::qFail(qPrintable(tool + " failed: " + QString::fromLocal8Bit(p.readAllStandardError())), __FILE__, __LINE__);
+        return {};
+    }
+    return p.readAllStandardOutput();
+}
+
+}  // namespace comet::test
