@@ -187,24 +187,27 @@ void ExplorerPage::setView(const View& v) {
 void ExplorerPage::schedule() {
     const View v = view();
     const Config& c = doc_->config();
-    controller_.request(c, ui::sweep_around(c, v.x, v.y, v.steps, v.search));
+    controller_.request(c, ui::sweep_around(c, v.x, v.y, v.steps, v.search), v.metric);
 }
 
 void ExplorerPage::show(const ui::Evaluation& e) {
-    const bool same_grid = last_ && last_->spec.x.values == e.spec.x.values &&
-                           (last_->spec.y.has_value() == e.spec.y.has_value()) &&
-                           (!e.spec.y || last_->spec.y->values == e.spec.y->values);
+    // Selection and pins survive a new evaluation only on the same grid.
+    const bool same_grid = shown_spec_ && shown_spec_->x.values == e.spec.x.values &&
+                           (shown_spec_->y.has_value() == e.spec.y.has_value()) &&
+                           (!e.spec.y || shown_spec_->y->values == e.spec.y->values);
     if (!same_grid) {
         selected_.reset();
         pinned_.clear();
     }
-    last_ = e;
+    shown_spec_ = e.spec;
     progress_->hide();
     cancel_->hide();
     heatmap_->setBusy(false);
 
     const View v = view();
-    ui::HeatmapData map = ui::make_heatmap_data(e.spec, e.grid, v.metric, ui::cell_of(e.spec, e.config));
+    // The worker made the heatmap data for the metric of the request; another metric chosen since
+    // is computed here.
+    ui::HeatmapData map = e.metric == v.metric ? e.heatmap : ui::make_heatmap_data(e.spec, e.grid, v.metric, ui::cell_of(e.spec, e.config));
     map.title_suffix = e.spec.search ? tr("best strategy per cell") : tr("strategy as in the form");
     heatmap_->setData(std::move(map));
     heatmap_->setSelectedCell(selected_);

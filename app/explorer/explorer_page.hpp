@@ -100,7 +100,9 @@ private:
     ui::HeatmapWidget* heatmap_ = nullptr;
     std::unique_ptr<ui::BreakdownChartView> breakdown_;
     std::unique_ptr<ui::MemoryChartView> memory_;
-    std::optional<ui::Evaluation> last_;
+    // What is on screen: the controller's newest delivered evaluation (kept there, not copied).
+    const std::optional<ui::Evaluation>& last_ = controller_.latest();
+    std::optional<SweepSpec> shown_spec_;  // the grid on screen, to keep selection and pins on it
     std::optional<ui::CellIndex> selected_;
     std::vector<ui::CellIndex> pinned_;
     std::vector<ui::BreakdownBar> shown_bars_;

@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
         status = 1;
         QApplication::quit();
     });
-    window.start(args.value(0));
+    window.start(args.value(0), false);
     window.show();
     if (parser.isSet(presentation)) {
         window.setPresentationMode(true);

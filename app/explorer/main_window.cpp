@@ -10,7 +10,9 @@
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QLocale>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QMimeData>
 #include <QScrollArea>
 #include <QSplitter>
@@ -25,6 +27,7 @@
 #include "analysis_page.hpp"
 #include "charts/chart_views.hpp"
 #include "export/chart_export.hpp"
+#include "common/autosave.hpp"
 #include "common/latest_job.hpp"
 #include "common/scenario_document.hpp"
 #include "compare_page.hpp"
@@ -91,6 +94,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ui::Scen
     connect(doc_, &ui::ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(doc_, &ui::ScenarioDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(doc_, &ui::ScenarioDocument::changed, this, &MainWindow::updateTitle);
+    autosaver_ = new ui::Autosaver(doc_, 2000, this);
+    connect(autosaver_, &ui::Autosaver::failed, this, show_status);
     restoreSettings();
 }
 
@@ -289,22 +294,71 @@ void MainWindow::restoreSettings() {
     explorer_->setView(s.explorerView());
 }
 
-void MainWindow::start(const QString& scenario_path) {
+void MainWindow::start(const QString& scenario_path, bool offer_restore) {
     Settings s;
     QStringList candidates;
     if (!scenario_path.isEmpty()) candidates << scenario_path;
     else if (!s.lastScenario().isEmpty()) candidates << s.lastScenario();
     candidates << default_scenario_path();
+    bool loaded = false;
     for (const QString& path : candidates) {
         const QString error = doc_->open(path);
         if (error.isEmpty()) {
             if (path == default_scenario_path()) doc_->reset(doc_->scenario());  // a template, not a file to overwrite
-            return;
+            loaded = true;
+            break;
         }
         if (!scenario_path.isEmpty() && path == scenario_path)
             QMessageBox::warning(this, tr("Cannot open scenario"), error);
     }
-    statusBar()->showMessage(tr("No scenario could be loaded from %1").arg(default_scenario_path()));
+    if (!loaded) statusBar()->showMessage(tr("No scenario could be loaded from %1").arg(default_scenario_path()));
+    if (offer_restore) offerRestore();
+}
+
+void MainWindow::offerRestore() {
+    const std::vector<ui::AutosaveFile> orphans = ui::orphaned_autosaves();
+    if (orphans.empty()) return;
+    const ui::AutosaveFile found = orphans.front();  // the newest; older ones stay for later starts
+    const Loaded<Scenario> restored = ui::load_autosave(found);
+    if (!restored.ok()) {  // unreadable (a crash mid-write cannot cause this: writes are atomic)
+        statusBar()->showMessage(tr("An autosaved scenario could not be read and was removed: %1")
+                                     .arg(QString::fromStdString(restored.error_text())), 10000);
+        ui::remove_autosave(found);
+        return;
+    }
+    const QString name = QString::fromStdString(restored.value->name).toHtmlEscaped();
+    const QString from = found.original_path.isEmpty() ? tr("never saved") : QFileInfo(found.original_path).fileName().toHtmlEscaped();
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Restore unsaved changes?"),
+                                tr("COMET Explorer was not closed normally. The scenario <b>%1</b> (%2) has changes that "
+                                   "were not saved, autosaved %3.<p>Restore them?")
+                                    .arg(name.isEmpty() ? tr("Untitled") : name, from,
+                                         QLocale().toString(found.saved.toLocalTime(), QLocale::ShortFormat)),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("restoreBox"));
+    QPushButton* restore = box->addButton(tr("&Restore"), QMessageBox::AcceptRole);
+    box->addButton(tr("&Discard"), QMessageBox::DestructiveRole);
+    box->setDefaultButton(restore);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, restore, found, scenario = *restored.value] {
+        if (box->clickedButton() == restore) {
+            // The original file (when it still loads) is the saved state, the autosave an
+            // undoable edit on top of it: the window shows unsaved changes, as before the crash.
+            Scenario base = doc_->scenario();
+            QString path;
+            if (!found.original_path.isEmpty()) {
+                const Loaded<Scenario> original = load_scenario_file(found.original_path.toStdString());
+                if (original.ok()) {
+                    base = *original.value;
+                    path = found.original_path;
+                }
+            }
+            doc_->reset(base, path);
+            doc_->setScenario(scenario, tr("Restore unsaved changes"));
+            statusBar()->showMessage(tr("Restored the unsaved changes of %1").arg(QString::fromStdString(scenario.name)), 8000);
+        }
+        ui::remove_autosave(found);
+    });
+    box->open();
 }
 
 bool MainWindow::openFile(const QString& path) {

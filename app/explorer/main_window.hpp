@@ -15,6 +15,7 @@ class QSplitter;
 class QTabWidget;
 
 namespace comet::ui {
+class Autosaver;
 class LatestJob;
 class ParameterPanel;
 class ScenarioDocument;
@@ -32,8 +33,9 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Starts on a scenario file (or the bundled default when empty or unreadable).
-    void start(const QString& scenario_path);
+    // Starts on a scenario file (or the bundled default when empty or unreadable), then offers to
+    // restore what a crashed session autosaved (not for headless screenshots).
+    void start(const QString& scenario_path, bool offer_restore = true);
     [[nodiscard]] bool openFile(const QString& path);  // shows an error and keeps the current one on failure
     // Replaces the model with one from a Hugging Face config.json (undoable); false on error.
     bool importHuggingFaceFile(const QString& path);
@@ -44,6 +46,7 @@ public:
     [[nodiscard]] ComparePage* compare() const noexcept { return compare_; }
     [[nodiscard]] AnalysisPage* analysis() const noexcept { return analysis_; }
     [[nodiscard]] QTabWidget* pages() const noexcept { return tabs_; }
+    [[nodiscard]] ui::Autosaver* autosaver() const noexcept { return autosaver_; }
 
     // Every chart of every page, for File > Export > Chart; `current` gets the index of the
     // current page's main chart.
@@ -80,6 +83,7 @@ private:
     void exportChartDialog();
     void exportComparisonData();
     void exportReportDialog();
+    void offerRestore();  // after a crash: restore the autosaved scenario?
     void savePreset(bool node);  // the current node or model as a user preset
     void importHuggingFace();
     void importCalculon();
@@ -98,6 +102,7 @@ private:
     QFont normal_font_;
     std::vector<QShortcut*> presentation_keys_;
     std::unique_ptr<ui::LatestJob> report_job_;
+    ui::Autosaver* autosaver_ = nullptr;
     QMenu* recent_menu_ = nullptr;
 };
 

@@ -20,9 +20,10 @@ EvaluationController::~EvaluationController() {
     for (auto& f : futures_) f.waitForFinished();
 }
 
-void EvaluationController::request(const Config& config, const SweepSpec& spec) {
+void EvaluationController::request(const Config& config, const SweepSpec& spec, Metric metric) {
     pending_config_ = config;
     pending_spec_ = spec;
+    pending_metric_ = metric;
     ++generation_;
     // Idle: start at once, so a single edit costs no debounce delay. Busy: the running
     // evaluation is stale; cancel it and start the newest request once the burst settles.
@@ -51,7 +52,7 @@ void EvaluationController::launch() {
     QPointer<EvaluationController> self(this);
     auto flag = cancel_;
     auto last_report = std::make_shared<std::atomic<std::int64_t>>(0);
-    futures_.push_back(QtConcurrent::run([self, flag, last_report, generation, config = pending_config_, spec = pending_spec_] {
+    futures_.push_back(QtConcurrent::run([self, flag, last_report, generation, config = pending_config_, spec = pending_spec_, metric = pending_metric_] {
         Evaluation e;
         e.generation = generation;
         e.config = config;
@@ -73,11 +74,18 @@ void EvaluationController::launch() {
         e.grid = run_sweep(config, spec, control);
         e.elapsed_ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
         const bool was_cancelled = flag->load() || e.grid.cancelled;
-        QMetaObject::invokeMethod(self.data(), [self, e = std::move(e), was_cancelled] {
+        if (!was_cancelled) {
+            e.metric = metric;
+            e.heatmap = make_heatmap_data(spec, e.grid, metric, cell_of(spec, config));
+        }
+        // Shared, so that the queued call does not copy the grid on the GUI thread.
+        auto shared = std::make_shared<Evaluation>(std::move(e));
+        QMetaObject::invokeMethod(self.data(), [self, shared, was_cancelled] {
             if (!self) return;
             --self->running_;
-            if (was_cancelled || e.generation != self->generation_) return;  // stale: a newer request exists
-            Q_EMIT self->finished(e);
+            if (was_cancelled || shared->generation != self->generation_) return;  // stale: a newer request exists
+            self->latest_ = std::move(*shared);
+            Q_EMIT self->finished(*self->latest_);
         }, Qt::QueuedConnection);
     }));
 }

@@ -2,7 +2,9 @@
 // Runs evaluations off the GUI thread. A request starts at once when nothing runs; during a
 // burst of edits the newest wins: it cancels the one in flight (which stops within one grid
 // cell), waits for the burst to settle (debounce), and a result that is not the newest is
-// dropped. The grid itself is evaluated in parallel by TBB inside the worker.
+// dropped. The grid itself is evaluated in parallel by TBB inside the worker, and so is its
+// heatmap data (colours and tooltips of every cell), so that a large grid reaches the screen
+// without stalling the event loop.
 
 #include <QElapsedTimer>
 #include <QFuture>
@@ -10,9 +12,12 @@
 #include <QTimer>
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "comet/sweep.hpp"
+#include "heatmap/heatmap_data.hpp"
+#include "metrics.hpp"
 
 namespace comet::ui {
 
@@ -23,6 +28,8 @@ struct Evaluation {
     SweepSpec spec;
     SweepResult grid;
     double elapsed_ms = 0;  // worker time for the grid
+    Metric metric = Metric::iteration_time;
+    HeatmapData heatmap;  // make_heatmap_data(spec, grid, metric, cell of config), from the worker
 };
 
 class EvaluationController : public QObject {
@@ -31,8 +38,10 @@ public:
     explicit EvaluationController(QObject* parent = nullptr);
     ~EvaluationController() override;  // cancels and waits for the worker
 
-    // Schedules an evaluation of `config` and of the grid `spec` around it.
-    void request(const Config& config, const SweepSpec& spec);
+    // Schedules an evaluation of `config` and of the grid `spec` around it, coloured by `metric`.
+    void request(const Config& config, const SweepSpec& spec, Metric metric = Metric::iteration_time);
+    // The newest evaluation delivered (what finished() carried last); empty before the first.
+    [[nodiscard]] const std::optional<Evaluation>& latest() const noexcept { return latest_; }
     void setDebounce(int ms) { debounce_.setInterval(ms); }
     void cancel();  // stops the evaluation in flight (its result is dropped)
     [[nodiscard]] bool busy() const noexcept { return running_ > 0 || debounce_.isActive(); }
@@ -50,6 +59,8 @@ private:
     QTimer debounce_;
     Config pending_config_;
     SweepSpec pending_spec_;
+    Metric pending_metric_ = Metric::iteration_time;
+    std::optional<Evaluation> latest_;
     quint64 generation_ = 0;
     int running_ = 0;
     std::shared_ptr<std::atomic<bool>> cancel_;

@@ -1,0 +1,159 @@
+// Nothing is lost: the edited scenario is autosaved after edits pause, the autosave disappears
+// when the scenario is saved or the window closes normally, and what a crashed process left
+// behind is offered at the next start and restored as unsaved changes on top of its file.
+#include <QtTest>
+
+#include <QMessageBox>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include "comet/presets.hpp"
+#include "common/autosave.hpp"
+#include "common/scenario_document.hpp"
+#include "main_window.hpp"
+#include "ui_fixtures.hpp"
+
+using namespace comet;
+
+namespace {
+
+Scenario default_scenario() {
+    const Loaded<Scenario> s = load_scenario_file(presets_dir() / "scenarios" / "default.comet.json");
+    if (!s.ok()) qFatal("%s", s.error_text().c_str());
+    return *s.value;
+}
+
+// A pid that no process has: above the kernel's pid_max.
+constexpr qint64 dead_pid = 99'999'999;
+
+// What a crashed process leaves: the scenario and its sidecar naming the original file.
+void leave_orphan(const QString& dir, const Scenario& s, const QString& original) {
+    const QString base = QDir(dir).filePath(QStringLiteral("autosave-%1").arg(dead_pid));
+    const QString file = base + QStringLiteral(".comet.json");
+    QCOMPARE(QString::fromStdString(save_scenario_file(file.toStdString(), s)), QString());
+    const QByteArray meta = QStringLiteral(R"({"pid": %1, "file": "%2", "saved": "2026-11-30T03:00:00Z"})").arg(dead_pid).arg(original).toUtf8();
+    test::write_file(base + QStringLiteral(".meta.json"), meta);
+}
+
+}  // namespace
+
+class TestAutosave : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        qputenv("COMET_AUTOSAVE_DIR", dir_.path().toLocal8Bit());
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("comet-explorer-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_autosave"));
+    }
+
+    void editsAreAutosavedAndSavingRemovesIt() {
+        ui::ScenarioDocument doc;
+        doc.reset(default_scenario());
+        ui::Autosaver saver(&doc, 50);
+        QVERIFY(!QFile::exists(saver.path()));
+        Config c = doc.config();
+        c.node.hbm_bandwidth_gbps = 3000;
+        QSignalSpy written(&saver, &ui::Autosaver::written);
+        doc.setConfig(c, QStringLiteral("edit"));
+        QVERIFY(written.wait(5000));
+        const Loaded<Scenario> back = load_scenario_file(saver.path().toStdString());
+        QVERIFY2(back.ok(), back.error_text().c_str());
+        QCOMPARE(back.value->config.node.hbm_bandwidth_gbps, 3000.0);
+        QVERIFY(ui::orphaned_autosaves().empty());  // our own process is running: not an orphan
+        // Saving makes the autosave pointless.
+        QTemporaryDir files;
+        QCOMPARE(doc.save(files.filePath(QStringLiteral("s.comet.json"))), QString());
+        QVERIFY(!QFile::exists(saver.path()));
+        // An edit and its undo back to the saved state: nothing to keep either.
+        c.node.hbm_bandwidth_gbps = 4000;
+        doc.setConfig(c, QStringLiteral("edit"));
+        saver.flush();
+        QVERIFY(QFile::exists(saver.path()));
+        doc.undoStack()->undo();
+        QVERIFY(!doc.isModified());
+        QVERIFY(!QFile::exists(saver.path()));
+    }
+
+    void aNormalExitRemovesTheAutosave() {
+        QString path;
+        {
+            ui::ScenarioDocument doc;
+            doc.reset(default_scenario());
+            ui::Autosaver saver(&doc, 10'000);
+            Config c = doc.config();
+            c.cluster.nodes = 192;
+            doc.setConfig(c, QStringLiteral("edit"));
+            saver.flush();
+            path = saver.path();
+            QVERIFY(QFile::exists(path));
+        }
+        QVERIFY(!QFile::exists(path));
+    }
+
+    void anOrphanIsOfferedAndRestoredOnTopOfItsFile() {
+        QTemporaryDir files;
+        const QString original = files.filePath(QStringLiteral("mine.comet.json"));
+        Scenario saved = default_scenario();
+        saved.name = "Saved before the crash";
+        QCOMPARE(QString::fromStdString(save_scenario_file(original.toStdString(), saved)), QString());
+        Scenario unsaved = saved;
+        unsaved.name = "Unsaved edits";
+        unsaved.config.node.hbm_capacity_gib = 141;
+        leave_orphan(dir_.path(), unsaved, original);
+        QCOMPARE(ui::orphaned_autosaves().size(), std::size_t{1});
+
+        app::MainWindow w;
+        w.start({});
+        auto* box = w.findChild<QMessageBox*>(QStringLiteral("restoreBox"));
+        QVERIFY(box);
+        QVERIFY(box->text().contains(QStringLiteral("Unsaved edits")));
+        QVERIFY(box->text().contains(QStringLiteral("mine.comet.json")));
+        QPushButton* restore = nullptr;
+        for (QAbstractButton* b : box->buttons())
+            if (b->text().contains(QStringLiteral("Restore"))) restore = qobject_cast<QPushButton*>(b);
+        QVERIFY(restore);
+        restore->click();
+        const Scenario& now = w.document()->scenario();
+        QCOMPARE(now.name, std::string("Unsaved edits"));
+        QCOMPARE(now.config.node.hbm_capacity_gib, 141.0);
+        QVERIFY(w.document()->isModified());
+        QCOMPARE(w.document()->filePath(), original);
+        QVERIFY(ui::orphaned_autosaves().empty());  // taken
+        // Undo goes back to the file as it was saved.
+        w.document()->undoStack()->undo();
+        QCOMPARE(w.document()->scenario().name, std::string("Saved before the crash"));
+    }
+
+    void anOrphanCanBeDiscarded() {
+        Scenario s = default_scenario();
+        s.name = "Throw away";
+        leave_orphan(dir_.path(), s, {});
+        app::MainWindow w;
+        w.start({});
+        auto* box = w.findChild<QMessageBox*>(QStringLiteral("restoreBox"));
+        QVERIFY(box);
+        QVERIFY(box->text().contains(QStringLiteral("never saved")));
+        for (QAbstractButton* b : box->buttons())
+            if (b->text().contains(QStringLiteral("Discard"))) b->click();
+        QVERIFY(w.document()->scenario().name != "Throw away");
+        QVERIFY(ui::orphaned_autosaves().empty());
+    }
+
+    void anUnreadableOrphanIsRemovedWithAMessage() {
+        const QString base = QDir(dir_.path()).filePath(QStringLiteral("autosave-%1").arg(dead_pid));
+        test::write_file(base + QStringLiteral(".comet.json"), "{ not json");
+        test::write_file(base + QStringLiteral(".meta.json"), QStringLiteral(R"({"pid": %1, "file": "", "saved": "2026-11-30T03:00:00Z"})").arg(dead_pid).toUtf8());
+        app::MainWindow w;
+        w.start({});
+        QVERIFY(!w.findChild<QMessageBox*>(QStringLiteral("restoreBox")));
+        QVERIFY(ui::orphaned_autosaves().empty());
+    }
+};
+
+QTEST_MAIN(TestAutosave)
+#include "test_autosave.moc"
