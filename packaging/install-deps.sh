@@ -14,6 +14,11 @@ packages=(
   poppler-utils
   # packaging (.deb via CPack needs file and dpkg-shlibdeps)
   file dpkg-dev
+  # package validation in tests/packaging/check_deb.sh: desktop-file-validate, appstreamcli,
+  # update-mime-database, and man + col to render the manual pages
+  desktop-file-utils appstream shared-mime-info man-db bsdextrautils
+  # fuzzing the parsers (tests/fuzz/run.sh): clang with libFuzzer
+  clang libclang-rt-14-dev
 )
 # libqt6opengl6-dev is only a Recommends of qt6-base-dev, but Qt6Charts' CMake config needs it.
 

@@ -2,6 +2,7 @@
 // offscreen once the first evaluation is on screen, saves a PNG and exits.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
@@ -34,6 +35,10 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("comet-explorer"));
     QApplication::setOrganizationName(QStringLiteral("comet-explorer"));
+    // The installed theme icon, else the one compiled in (running from the build tree).
+    const QString app_id = QStringLiteral("io.github.comet_explorer.CometExplorer");
+    QGuiApplication::setDesktopFileName(app_id);
+    QApplication::setWindowIcon(QIcon::fromTheme(app_id, QIcon(QStringLiteral(":/icons/comet-explorer.svg"))));
     QApplication::setApplicationVersion(QString::fromLatin1(comet::config::version));
     QApplication::setApplicationDisplayName(QStringLiteral("COMET Explorer"));
 

@@ -47,9 +47,16 @@ Loaded<T> load_preset(const fs::path& file, std::string_view format, T preset,
             body(top, preset);
         });
     }
-    // Range rules of the preset's own section only.
+    // Range and cross-field rules of the preset's own section only. The other sections hold the
+    // smallest valid values: check_config() skips the cross-field rules (kv_heads divides heads,
+    // reserved below capacity, expanded bandwidth with capacity) while any field is out of range,
+    // and a default Config has zeros everywhere.
     if (r.ok()) {
         Config c;
+        c.model = {1, 1, 1, 1, 1, 1, false, 1, 1, true, true, true};
+        c.node.matrix_fp16_tflops = c.node.vector_tflops = c.node.hbm_capacity_gib = c.node.hbm_bandwidth_gbps = 1;
+        c.node.scale_up.bandwidth_gbps = c.node.scale_out.bandwidth_gbps = 1;
+        c.training.global_batch = 1;
         if constexpr (std::is_same_v<T, NodePreset>) c.node = preset.node;
         else c.model = preset.model;
         for (const FieldError& e : check_config(c))

@@ -30,6 +30,7 @@
 #include "comet/result.hpp"
 #include "comet/spec.hpp"
 #include "comet/workload.hpp"
+#include "fixtures.hpp"
 
 using namespace comet;
 
@@ -128,43 +129,8 @@ QByteArray qs(std::string_view s) { return QByteArray(s.data(), static_cast<qsiz
 
 QByteArray num(double v) { return QByteArray::number(v, 'g', 17); }
 
-// Every number in a Result (allocation-free, so it can run in a forked child).
-std::array<std::pair<const char*, double>, 34> result_numbers(const Result& r) {
-    return {{{"detail_a", r.detail_a},
-            {"detail_b", r.detail_b},
-            {"iteration_s", r.iteration_s},
-            {"time.compute_s", r.time.compute_s},
-            {"time.bubble_s", r.time.bubble_s},
-            {"time.tp_comm_s", r.time.tp_comm_s},
-            {"time.pp_comm_s", r.time.pp_comm_s},
-            {"time.dp_comm_s", r.time.dp_comm_s},
-            {"time.memory_s", r.time.memory_s},
-            {"time.optimizer_s", r.time.optimizer_s},
-            {"time.other_s", r.time.other_s},
-            {"comm.tp_s", r.comm.tp_s},
-            {"comm.pp_s", r.comm.pp_s},
-            {"comm.dp_s", r.comm.dp_s},
-            {"comm.memory_s", r.comm.memory_s},
-            {"hbm.weights_bytes", r.hbm.weights_bytes},
-            {"hbm.gradients_bytes", r.hbm.gradients_bytes},
-            {"hbm.optimizer_bytes", r.hbm.optimizer_bytes},
-            {"hbm.activations_bytes", r.hbm.activations_bytes},
-            {"hbm.other_bytes", r.hbm.other_bytes},
-            {"hbm.capacity_bytes", r.hbm.capacity_bytes},
-            {"expanded.weights_bytes", r.expanded.weights_bytes},
-            {"expanded.gradients_bytes", r.expanded.gradients_bytes},
-            {"expanded.optimizer_bytes", r.expanded.optimizer_bytes},
-            {"expanded.activations_bytes", r.expanded.activations_bytes},
-            {"expanded.other_bytes", r.expanded.other_bytes},
-            {"expanded.capacity_bytes", r.expanded.capacity_bytes},
-            {"parameters", r.parameters},
-            {"model_flops", r.model_flops},
-            {"hardware_flops", r.hardware_flops},
-            {"tokens_per_s", r.tokens_per_s},
-            {"model_tflops_per_gpu", r.model_tflops_per_gpu},
-            {"hardware_tflops_per_gpu", r.hardware_tflops_per_gpu},
-            {"mfu", r.mfu}}};
-}
+// Every number in a Result, by name: tests/core/fixtures.hpp (shared with test_invariants and the fuzz targets).
+using test::result_numbers;
 
 bool all_finite(const Result& r) {
     for (const auto& [name, v] : result_numbers(r))

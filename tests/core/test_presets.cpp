@@ -20,6 +20,7 @@ private slots:
     void defaultScenarioUsesThePresets();
     void aliasesFindTheirNode();
     void malformedPresetIsRefusedWithPath();
+    void presetCrossFieldRulesAreChecked();
     void scenarioReferencesPresetsByName();
     void unknownPresetNameIsReported();
     void userPresetsSaveLoadAndOverride();
@@ -115,6 +116,42 @@ void TestPresets::malformedPresetIsRefusedWithPath() {
     const QString text = QString::fromStdString(l.error_text());
     QVERIFY2(text.contains("bad-node.json: node.hbm_bandwidth_gbps"), qPrintable(text));
     QVERIFY2(text.contains("node.colour: unknown key"), qPrintable(text));
+}
+
+// Regression (found by tests/fuzz/fuzz_preset): the cross-field rules were skipped for presets,
+// because check_config() runs them only when every field of the whole Config is in range and the
+// loader checked the preset's section inside an otherwise zero Config. Such a preset loaded, but
+// every scenario using it was refused (and evaluate() called it invalid input).
+void TestPresets::presetCrossFieldRulesAreChecked() {
+    QTemporaryDir dir;
+    const auto write = [&](const std::string& name, const QByteArray& text) {
+        const fs::path file = fs::path(dir.path().toStdString()) / name;
+        QFile f(QString::fromStdString(file.string()));
+        if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", file.c_str());
+        f.write(text);
+        return file;
+    };
+    const QByteArray node = R"({"format": "comet-node", "version": 1, "node": {"accelerators": 8, "matrix_fp16_tflops": 312,
+        "vector_tflops": 78, "hbm_capacity_gib": 80, "hbm_bandwidth_gbps": 2039, "hbm_reserved_gib": %1,
+        "expanded": {"capacity_gib": %2, "bandwidth_gbps": 0},
+        "scale_up": {"domain_size": 8, "bandwidth_gbps": 300}, "scale_out": {"bandwidth_gbps": 25}}})";
+    const auto reserved = load_node_preset(write("reserved.json", QByteArray(node).replace("%1", "80").replace("%2", "0")));
+    QVERIFY(!reserved.ok());
+    QCOMPARE(QString::fromStdString(reserved.error_text()),
+             QString::fromStdString((fs::path(dir.path().toStdString()) / "reserved.json").string() +
+                                    ": node.hbm_reserved_gib = 80: must be less than node.hbm_capacity_gib (80)"));
+    const auto expanded = load_node_preset(write("expanded.json", QByteArray(node).replace("%1", "2").replace("%2", "1")));
+    QVERIFY(!expanded.ok());
+    QVERIFY2(QString::fromStdString(expanded.error_text())
+                 .endsWith("expanded.json: node.expanded.bandwidth_gbps = 0: must be > 0 GB/s when node.expanded.capacity_gib > 0"),
+             expanded.error_text().c_str());
+    const auto model = load_model_preset(write("model.json", R"({"format": "comet-model", "version": 1, "model": {"layers": 2,
+        "hidden": 64, "heads": 4, "kv_heads": 3, "ffn_hidden": 256, "seq_len": 16, "vocab": 100}})"));
+    QVERIFY(!model.ok());
+    QVERIFY2(QString::fromStdString(model.error_text()).endsWith("model.json: model.kv_heads = 3: must be a divisor of model.heads (4)"),
+             model.error_text().c_str());
+    // The same files with valid values load.
+    QVERIFY(load_node_preset(write("ok.json", QByteArray(node).replace("%1", "2").replace("%2", "0"))).ok());
 }
 
 void TestPresets::scenarioReferencesPresetsByName() {

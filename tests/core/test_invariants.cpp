@@ -1,0 +1,459 @@
+// Invariants of evaluate() on a large deterministic random sample of configurations (issue 7):
+// no NaN, infinity or negative time or memory; the breakdown adds up; an infeasible result always
+// carries a reason (and an explanation); a feasible one fits every memory tier; and more
+// bandwidth, FLOP/s or capacity (or less latency) never makes a configuration slower or
+// infeasible. test_model.cpp checks the same kinds of property on hand-built grids; this test
+// draws models, nodes, clusters, training setups and strategies at random, valid ones and
+// deliberately broken ones, so that it also reaches corners nobody thought of.
+//
+// Determinism: configuration i is drawn from its own generator seeded with (seed, i), and the
+// sample is evaluated with TBB in chunks whose counters are summed, so the counts and the first
+// failures (ordered by index) are the same for any thread count. COMET_INVARIANT_SAMPLES
+// overrides the sample size (e.g. for a longer run: COMET_INVARIANT_SAMPLES=5000000).
+
+// TBB before Qt: Qt's `emit` macro breaks oneTBB's profiling.h.
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <limits>
+#include <mutex>
+#include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "comet/check.hpp"
+#include "comet/evaluate.hpp"
+#include "comet/report.hpp"
+#include "comet/result.hpp"
+#include "comet/spec.hpp"
+#include "comet/units.hpp"
+#include "fixtures.hpp"
+
+using namespace comet;
+
+namespace {
+
+constexpr std::uint64_t sample_seed = 0xC0DE'7C0FFEE5ULL;
+constexpr std::uint64_t perturb_seed = 0x5CA1'AB1E'0DDBA11ULL;
+// 500000 configurations (and about 5.4 million perturbed ones) take about 5 s of CPU in a
+// RelWithDebInfo build; sanitizer builds are 20-50 times slower, so they draw fewer.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define COMET_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define COMET_SANITIZED 1
+#endif
+#endif
+#ifdef COMET_SANITIZED
+constexpr long long default_samples = 20000;
+#else
+constexpr long long default_samples = 500000;
+#endif
+constexpr long long coverage_samples = 100000;  // from this size on, every outcome must be reached
+constexpr double rel_breakdown = 1e-9;  // breakdown total vs iteration time
+constexpr double rel_monotone = 1e-12;  // more of a resource: at most this much slower (rounding)
+
+long long sample_size() {
+    if (const char* env = std::getenv("COMET_INVARIANT_SAMPLES"); env && *env) {
+        const long long n = std::atoll(env);
+        if (n > 0) return n;
+    }
+    return default_samples;
+}
+
+// splitmix64: tiny state, so that every configuration gets its own generator cheaply.
+struct Rng {
+    std::uint64_t state;
+    Rng(std::uint64_t seed, std::uint64_t index) : state(seed ^ (index * 0xD1B54A32D192ED03ULL)) { next(); }
+    std::uint64_t next() {
+        std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    }
+    double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+    bool chance(double p) { return unit() < p; }
+    long long between(long long lo, long long hi) { return lo + static_cast<long long>(next() % static_cast<std::uint64_t>(hi - lo + 1)); }
+    double uniform(double lo, double hi) { return lo + (hi - lo) * unit(); }
+    double log_uniform(double lo, double hi) { return lo * std::pow(hi / lo, unit()); }
+    template <class T>
+    T pick(std::initializer_list<T> v) { return *(v.begin() + next() % v.size()); }
+};
+
+// A random divisor of n that is at most cap (1 always qualifies).
+long long random_divisor(Rng& r, long long n, long long cap) {
+    std::vector<long long> divisors;
+    for (long long d = 1; d * d <= n; ++d)
+        if (n % d == 0) {
+            if (d <= cap) divisors.push_back(d);
+            if (n / d != d && n / d <= cap) divisors.push_back(n / d);
+        }
+    std::sort(divisors.begin(), divisors.end());
+    return divisors[static_cast<std::size_t>(r.next() % divisors.size())];
+}
+
+ModelSpec random_model(Rng& r) {
+    ModelSpec m;
+    const int family = static_cast<int>(r.between(0, 2));  // 0 GPT, 1 Llama-style GQA, 2 odd shapes
+    m.heads = r.pick({1, 2, 3, 4, 6, 8, 12, 16, 20, 24, 32, 40, 48, 56, 64, 96, 128});
+    m.head_dim = r.pick({16, 32, 64, 80, 96, 128, 256});
+    m.hidden = m.heads * m.head_dim;
+    if (family == 2 && r.chance(0.5)) m.hidden = static_cast<int>(r.between(1, 12288));  // head_dim independent
+    m.kv_heads = family == 0 ? m.heads : static_cast<int>(random_divisor(r, m.heads, m.heads));
+    m.gated_mlp = family == 1 || (family == 2 && r.chance(0.5));
+    m.ffn_hidden = family == 0   ? 4 * m.hidden
+                   : family == 1 ? (m.hidden * 8 / 3 + 255) / 256 * 256
+                                 : static_cast<int>(r.between(1, 40000));
+    m.layers = family == 2 ? static_cast<int>(r.between(1, 200)) : r.pick({2, 4, 8, 12, 16, 24, 32, 40, 48, 64, 80, 96, 126, 128});
+    m.seq_len = r.chance(0.9) ? r.pick({128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 131072})
+                              : static_cast<int>(r.between(1, 20000));
+    m.vocab = r.chance(0.8) ? r.pick({32000, 50257, 51200, 65536, 128256, 152064, 256000}) : static_cast<int>(r.between(1, 300000));
+    m.tied_embeddings = family == 1 ? r.chance(0.2) : r.chance(0.7);
+    m.bias = family == 0 || (family == 2 && r.chance(0.5));
+    m.learned_position_embeddings = family == 0 || (family == 2 && r.chance(0.3));
+    return m;
+}
+
+// Every NodeSpec field, kept at most a quarter of its allowed maximum so that scaling a resource
+// by up to 4 stays in range.
+NodeSpec random_node(Rng& r) {
+    NodeSpec n;
+    n.accelerators = r.pick({1, 2, 4, 8, 8, 8, 16, 72});
+    n.matrix_fp16_tflops = r.log_uniform(20, 5000);
+    n.matrix_fp8_tflops = r.chance(0.5) ? 0.0 : n.matrix_fp16_tflops * r.uniform(1, 2.5);
+    n.vector_tflops = r.log_uniform(5, 500);
+    n.gemm.max_fraction = r.uniform(0.3, 1.0);
+    n.gemm.tile_overhead_k = r.chance(0.1) ? 0.0 : r.uniform(0, 512);
+    n.gemm.launch_overhead_us = r.chance(0.1) ? 0.0 : r.uniform(0, 20);
+    n.hbm_capacity_gib = r.log_uniform(8, 512);
+    n.hbm_bandwidth_gbps = r.log_uniform(300, 16000);
+    n.hbm_efficiency = r.uniform(0.4, 1.0);
+    n.hbm_reserved_gib = r.chance(0.3) ? 0.0 : r.uniform(0, 0.2 * n.hbm_capacity_gib);
+    ExpandedMemory& x = n.expanded;
+    x.attach = r.pick({ExpandedAttach::per_accelerator, ExpandedAttach::per_node, ExpandedAttach::pooled});
+    x.pool_nodes = static_cast<int>(r.between(1, 32));
+    x.latency_us = r.chance(0.1) ? 0.0 : r.uniform(0, 10);
+    if (r.chance(0.5)) {
+        x.capacity_gib = r.log_uniform(8, 16384);
+        x.bandwidth_gbps = r.log_uniform(5, 4000);
+    } else {
+        x.capacity_gib = 0;  // no expanded tier; a bandwidth without capacity is allowed
+        x.bandwidth_gbps = r.chance(0.5) ? 0.0 : r.log_uniform(5, 4000);
+    }
+    ScaleUpNetwork& up = n.scale_up;
+    up.domain_size = r.chance(0.7) ? n.accelerators : r.pick({1, 2, 4, 8, 16, 32, 64, 72, 256});
+    up.bandwidth_gbps = r.log_uniform(10, 2000);
+    up.latency_us = r.chance(0.1) ? 0.0 : r.uniform(0, 10);
+    up.efficiency = r.uniform(0.4, 1.0);
+    n.scale_out.bandwidth_gbps = r.log_uniform(1, 200);
+    n.scale_out.latency_us = r.chance(0.1) ? 0.0 : r.uniform(0, 30);
+    n.scale_out.efficiency = r.uniform(0.4, 1.0);
+    n.power_kw = r.chance(0.3) ? 0.0 : r.uniform(0.5, 15);
+    return n;
+}
+
+// A strategy shaped to fit the model and cluster (tp divides the heads, KV heads and MLP width,
+// pp*interleave divides the layers, the batch splits): feasible unless memory or a detail
+// (sequence parallelism, fp8, offload without a tier) says otherwise.
+void shaped_strategy(Rng& r, Config& c) {
+    Strategy& s = c.strategy;
+    const ModelSpec& m = c.model;
+    const long long total = static_cast<long long>(c.cluster.nodes) * c.node.accelerators;
+    const long long tp_room = std::gcd(std::gcd(m.heads, m.kv_heads), m.ffn_hidden);
+    s.tp = static_cast<int>(random_divisor(r, tp_room, std::min<long long>(total, 64)));
+    s.pp = static_cast<int>(random_divisor(r, m.layers, total / s.tp));
+    s.interleave = s.pp > 1 && r.chance(0.3) ? static_cast<int>(random_divisor(r, m.layers / s.pp, 8)) : 1;
+    const long long dp_max = total / (static_cast<long long>(s.tp) * s.pp);
+    s.dp = static_cast<int>(r.chance(0.6) ? dp_max : r.between(1, dp_max));
+    s.microbatch = r.pick({1, 1, 1, 2, 4, 8});
+    // With interleaving the microbatch count must be a multiple of pp; now and then it is not.
+    const long long microbatches = s.interleave > 1 && r.chance(0.9) ? s.pp * r.between(1, 8) : r.between(1, 64);
+    c.training.global_batch = static_cast<long long>(s.dp) * s.microbatch * microbatches;
+}
+
+// Any strategy at all: mostly structurally infeasible.
+void random_strategy(Rng& r, Config& c) {
+    Strategy& s = c.strategy;
+    s.tp = static_cast<int>(r.between(1, 16));
+    s.pp = static_cast<int>(r.between(1, 16));
+    s.dp = static_cast<int>(r.between(1, 64));
+    s.microbatch = static_cast<int>(r.between(1, 16));
+    s.interleave = static_cast<int>(r.between(1, 4));
+    c.training.global_batch = r.between(1, 4096);
+}
+
+// Breaks one input: out of range, not finite, or against a cross-field rule.
+void break_one_field(Rng& r, Config& c) {
+    const double bad = r.pick({std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                               -std::numeric_limits<double>::infinity(), -1.0, 0.0, -0.0, 1e300});
+    const int ibad = r.pick({0, -1, -7, std::numeric_limits<int>::min()});
+    const auto& inputs = test::monotone_inputs();
+    switch (r.between(0, 9)) {
+    case 0: inputs[static_cast<std::size_t>(r.next() % inputs.size())].ref(c) = bad; break;
+    case 1: c.node.vector_tflops = bad; break;
+    case 2: c.model.heads = ibad; break;
+    case 3: c.model.layers = r.chance(0.5) ? ibad : 100001; break;
+    case 4: c.strategy.zero_stage = r.pick({-1, 4, 7}); break;
+    case 5: c.strategy.tp = ibad; break;
+    case 6: c.training.global_batch = r.pick<long long>({0, -64, 2000000000}); break;
+    case 7: c.model.kv_heads = c.model.heads + 1; break;  // must divide heads
+    case 8: c.node.hbm_reserved_gib = c.node.hbm_capacity_gib * r.uniform(1, 2); break;  // must be below capacity
+    default:
+        c.node.expanded.capacity_gib = 64;  // a tier needs a bandwidth
+        c.node.expanded.bandwidth_gbps = 0;
+        break;
+    }
+}
+
+Config random_config(std::uint64_t index) {
+    Rng r(sample_seed, index);
+    Config c;
+    c.model = random_model(r);
+    c.node = random_node(r);
+    c.cluster.nodes = r.chance(0.8) ? r.pick({1, 2, 4, 8, 16, 32, 64, 128, 256, 512}) : static_cast<int>(r.between(1, 1000));
+    TrainingSpec& t = c.training;
+    t.precision = r.pick({Precision::fp16, Precision::bf16, Precision::bf16, Precision::fp8});
+    t.optimizer = r.pick({Optimizer::adam, Optimizer::adam, Optimizer::sgd});
+    t.grad_reduce = r.pick({GradDtype::fp32, GradDtype::bf16});
+    t.attention = r.pick({AttentionKernel::unfused, AttentionKernel::fused});
+    t.dropout = r.chance(0.5);
+    if (r.chance(0.85)) shaped_strategy(r, c);
+    else random_strategy(r, c);
+    Strategy& s = c.strategy;
+    s.recompute = r.pick({Recompute::none, Recompute::selective, Recompute::full});
+    s.sequence_parallel = r.chance(0.5);
+    s.zero_stage = static_cast<int>(r.between(0, 3));
+    const double offload = c.node.expanded.capacity_gib > 0 ? 0.35 : 0.03;
+    s.offload_optimizer = r.chance(offload);
+    s.offload_weights = r.chance(offload);
+    s.offload_activations = r.chance(offload);
+    s.dp_overlap = r.chance(0.7);
+    s.tp_overlap = r.chance(0.4);
+    s.pp_scatter_gather = r.chance(0.8);
+    if (r.chance(0.05)) break_one_field(r, c);
+    return c;
+}
+
+QByteArray describe(const Config& c) {
+    const ModelSpec& m = c.model;
+    const NodeSpec& n = c.node;
+    char buf[640];
+    std::snprintf(buf, sizeof buf,
+                  "model L%d h%d a%d kv%d d%d f%d%s s%d V%d; node %d acc, %.6g/%.6g/%.6g TFLOP/s, gemm %.4g/%.4g/%.4g, "
+                  "HBM %.6g GiB (%.4g reserved) %.6g GB/s x%.4g, expanded %.6g GiB %.6g GB/s %.4g us attach %d pool %d, "
+                  "up %d x %.6g GB/s %.4g us x%.4g, out %.6g GB/s %.4g us x%.4g; %d nodes; batch %lld prec %d opt %d "
+                  "grad %d attn %d dropout %d; ",
+                  m.layers, m.hidden, m.heads, m.kv_heads, m.head_dim, m.ffn_hidden, m.gated_mlp ? " gated" : "", m.seq_len,
+                  m.vocab, n.accelerators, n.matrix_fp16_tflops, n.matrix_fp8_tflops, n.vector_tflops, n.gemm.max_fraction,
+                  n.gemm.tile_overhead_k, n.gemm.launch_overhead_us, n.hbm_capacity_gib, n.hbm_reserved_gib,
+                  n.hbm_bandwidth_gbps, n.hbm_efficiency, n.expanded.capacity_gib, n.expanded.bandwidth_gbps,
+                  n.expanded.latency_us, static_cast<int>(n.expanded.attach), n.expanded.pool_nodes, n.scale_up.domain_size,
+                  n.scale_up.bandwidth_gbps, n.scale_up.latency_us, n.scale_up.efficiency, n.scale_out.bandwidth_gbps,
+                  n.scale_out.latency_us, n.scale_out.efficiency, c.cluster.nodes, c.training.global_batch,
+                  static_cast<int>(c.training.precision), static_cast<int>(c.training.optimizer),
+                  static_cast<int>(c.training.grad_reduce), static_cast<int>(c.training.attention), c.training.dropout ? 1 : 0);
+    const Strategy& s = c.strategy;
+    return QByteArray(buf) + QByteArray::fromStdString(format_strategy(s)) + " sp" + QByteArray::number(s.sequence_parallel) +
+           " off" + QByteArray::number(s.offload_optimizer) + QByteArray::number(s.offload_weights) +
+           QByteArray::number(s.offload_activations) + " ovl" + QByteArray::number(s.dp_overlap) +
+           QByteArray::number(s.tp_overlap) + " sg" + QByteArray::number(s.pp_scatter_gather);
+}
+
+QByteArray num(double v) { return QByteArray::number(v, 'g', 17); }
+
+// Results that carry an iteration time: feasible ones, and those that only overflow a memory tier.
+bool timed(const Result& r) {
+    return r.reason == Infeasible::none || r.reason == Infeasible::hbm_capacity || r.reason == Infeasible::expanded_capacity;
+}
+
+// What a parallel pass over the sample collects; chunks merge their own into the total.
+struct Tally {
+    static constexpr int max_kept = 8;
+    long long configs = 0, feasible = 0, timed = 0, invalid = 0, checked = 0, skipped = 0;
+    long long by_reason[static_cast<int>(Infeasible::count_)] = {};
+    std::vector<std::pair<long long, QByteArray>> failures;  // (index, message), the first few by index
+    long long failure_count = 0;
+
+    void fail(long long index, QByteArray message) {
+        ++failure_count;
+        failures.emplace_back(index, std::move(message));
+        std::sort(failures.begin(), failures.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        if (failures.size() > max_kept) failures.pop_back();
+    }
+    void merge(const Tally& o) {
+        configs += o.configs;
+        feasible += o.feasible;
+        timed += o.timed;
+        invalid += o.invalid;
+        checked += o.checked;
+        skipped += o.skipped;
+        for (int i = 0; i < static_cast<int>(Infeasible::count_); ++i) by_reason[i] += o.by_reason[i];
+        failure_count += o.failure_count;
+        for (const auto& f : o.failures) {
+            failures.push_back(f);
+        }
+        std::sort(failures.begin(), failures.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        if (failures.size() > max_kept) failures.resize(max_kept);
+    }
+    [[nodiscard]] QByteArray report() const {
+        QByteArray out = QByteArray::number(failure_count) + " failures; first by index:";
+        for (const auto& [index, message] : failures) out += "\n  #" + QByteArray::number(index) + ": " + message;
+        return out;
+    }
+};
+
+template <class Body>
+Tally over_sample(long long n, Body body) {
+    Tally total;
+    std::mutex m;
+    tbb::parallel_for(tbb::blocked_range<long long>(0, n, 2048), [&](const tbb::blocked_range<long long>& range) {
+        Tally local;
+        for (long long i = range.begin(); i != range.end(); ++i) body(i, local);
+        const std::lock_guard<std::mutex> lock(m);
+        total.merge(local);
+    });
+    return total;
+}
+
+// Checks one result; returns the first problem or an empty string.
+QByteArray result_problem(const Config& c, const Result& r) {
+    for (const auto& [name, v] : test::result_numbers(r))
+        if (!std::isfinite(v) || v < 0) return QByteArray(name) + " = " + num(v);
+    if (static_cast<int>(r.reason) >= static_cast<int>(Infeasible::count_)) return "reason out of range";
+    if (r.feasible != (r.reason == Infeasible::none)) return "feasible = " + QByteArray::number(r.feasible) + " with reason " + QByteArray::fromStdString(std::string(to_string(r.reason)));
+    if (!r.feasible && explain(r).empty()) return "no explanation for reason " + QByteArray::fromStdString(std::string(to_string(r.reason)));
+    const bool invalid = first_invalid_field(c) >= 0;
+    if (invalid != (r.reason == Infeasible::invalid_input)) return "first_invalid_field and reason invalid_input disagree";
+    if (invalid && check_config(c).empty()) return "invalid input but check_config() has no message";
+    if (!timed(r)) {
+        // Structural problems stop before any estimate.
+        if (r.iteration_s != 0.0 || r.time.total() != 0.0) return "an estimate for a structurally infeasible configuration";
+        return {};
+    }
+    if (!(r.iteration_s > 0)) return "iteration_s = " + num(r.iteration_s);
+    if (std::abs(r.time.total() - r.iteration_s) > rel_breakdown * r.iteration_s)
+        return "breakdown total " + num(r.time.total()) + " != iteration_s " + num(r.iteration_s);
+    const double tokens = static_cast<double>(c.training.global_batch) * c.model.seq_len;
+    if (std::abs(r.tokens_per_s * r.iteration_s - tokens) > rel_breakdown * tokens) return "tokens_per_s * iteration_s != tokens";
+    if (r.hbm.capacity_bytes != units::gib_to_bytes(c.node.hbm_capacity_gib)) return "hbm.capacity_bytes is not the node's HBM";
+    if (r.feasible) {
+        if (r.hbm.used_bytes() > r.hbm.capacity_bytes) return "feasible, but HBM holds " + num(r.hbm.used_bytes()) + " of " + num(r.hbm.capacity_bytes) + " B";
+        if (r.expanded.used_bytes() > r.expanded.capacity_bytes)
+            return "feasible, but the expanded tier holds " + num(r.expanded.used_bytes()) + " of " + num(r.expanded.capacity_bytes) + " B";
+    } else if (!(r.detail_a > r.detail_b)) {
+        return "over capacity, but needs " + num(r.detail_a) + " B of " + num(r.detail_b);
+    }
+    return {};
+}
+
+}  // namespace
+
+class TestInvariants : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everyResultIsFiniteAndConsistent();
+    void moreResourcesNeverHurt();
+};
+
+void TestInvariants::everyResultIsFiniteAndConsistent() {
+    const long long n = sample_size();
+    QElapsedTimer timer;
+    timer.start();
+    const Tally t = over_sample(n, [](long long i, Tally& tally) {
+        const Config c = random_config(static_cast<std::uint64_t>(i));
+        const Result r = evaluate(c);
+        ++tally.configs;
+        ++tally.by_reason[static_cast<int>(r.reason) % static_cast<int>(Infeasible::count_)];
+        tally.feasible += r.feasible;
+        tally.timed += timed(r);
+        tally.invalid += r.reason == Infeasible::invalid_input;
+        if (QByteArray problem = result_problem(c, r); !problem.isEmpty())
+            tally.fail(i, problem + " [" + QByteArray::fromStdString(std::string(to_string(r.reason))) + "] at " + describe(c));
+    });
+    QByteArray reasons;
+    for (int i = 0; i < static_cast<int>(Infeasible::count_); ++i)
+        if (t.by_reason[i] > 0)
+            reasons += " " + QByteArray::fromStdString(std::string(to_string(static_cast<Infeasible>(i)))) + " " + QByteArray::number(t.by_reason[i]);
+    qInfo("everyResultIsFiniteAndConsistent: %lld configurations in %.1f s: %lld feasible, %lld with an estimate, %lld invalid;%s",
+          t.configs, static_cast<double>(timer.elapsed()) / 1000.0, t.feasible, t.timed, t.invalid, reasons.constData());
+    QVERIFY2(t.failure_count == 0, t.report());
+    QCOMPARE(t.configs, n);
+    // The generator must reach every outcome that evaluate() can give, and plenty of feasible ones.
+    if (n >= coverage_samples) {
+        QVERIFY2(t.feasible >= n / 10, "too few feasible configurations: " + QByteArray::number(t.feasible));
+        for (int i = 0; i < static_cast<int>(Infeasible::count_); ++i) {
+            const auto reason = static_cast<Infeasible>(i);
+            if (reason == Infeasible::no_feasible_strategy) continue;  // a search result, not evaluate()'s
+            QVERIFY2(t.by_reason[i] >= 10, "the sample never reaches " + QByteArray::fromStdString(std::string(to_string(reason))));
+        }
+    }
+}
+
+void TestInvariants::moreResourcesNeverHurt() {
+    const long long n = sample_size();
+    QElapsedTimer timer;
+    timer.start();
+    const auto& inputs = test::monotone_inputs();
+    const Tally t = over_sample(n, [&](long long i, Tally& tally) {
+        const Config c = random_config(static_cast<std::uint64_t>(i));
+        const Result base = evaluate(c);
+        ++tally.configs;
+        // Invalid or structurally infeasible: no estimate to compare, and no amount of hardware
+        // can change that (the structure does not depend on it).
+        if (!timed(base)) return;
+        ++tally.timed;
+        tally.feasible += base.feasible;
+        Rng r(perturb_seed, static_cast<std::uint64_t>(i));
+        for (const test::ScaledInput& in : inputs) {
+            Config x = c;
+            double& v = in.ref(x);
+            const double before = v;
+            const double factor = 4.0 - 3.0 * r.unit();  // (1, 4]
+            if (in.more_is_up) {
+                // Zero means "none" (no fp8, no expanded tier): scaling it changes nothing, and
+                // adding a tier is not scaling one.
+                if (v == 0) {
+                    ++tally.skipped;
+                    continue;
+                }
+                v = std::min(v * factor, in.max);  // efficiencies stay fractions
+            } else {
+                v = r.chance(0.1) ? 0.0 : v / factor;
+            }
+            if (v == before) {  // an efficiency already at 1, a latency already 0
+                ++tally.skipped;
+                continue;
+            }
+            ++tally.checked;
+            const Result after = evaluate(x);
+            QByteArray why;
+            if (first_invalid_field(x) >= 0) why = "made the input invalid (the generator must stay below max / 4)";
+            else if (base.feasible && !after.feasible) why = "made it infeasible: " + QByteArray::fromStdString(explain(after));
+            else if (!timed(after)) why = "lost the estimate: " + QByteArray::fromStdString(std::string(to_string(after.reason)));
+            else if (after.iteration_s > base.iteration_s * (1 + rel_monotone))
+                why = "slowed the iteration from " + num(base.iteration_s) + " s to " + num(after.iteration_s) + " s";
+            if (!why.isEmpty())
+                tally.fail(i, QByteArray(in.name) + " " + num(before) + " -> " + num(v) + " " + why + " at " + describe(c));
+        }
+    });
+    qInfo("moreResourcesNeverHurt: %lld configurations (%lld with an estimate, %lld feasible), %lld perturbations "
+          "(%lld skipped: zero means none, or already at the limit) in %.1f s",
+          t.configs, t.timed, t.feasible, t.checked, t.skipped, static_cast<double>(timer.elapsed()) / 1000.0);
+    QVERIFY2(t.failure_count == 0, t.report());
+    if (n >= coverage_samples) QVERIFY(t.checked >= 5 * n);
+}
+
+QTEST_APPLESS_MAIN(TestInvariants)
+#include "test_invariants.moc"
