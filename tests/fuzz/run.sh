@@ -5,12 +5,12 @@
 # check, 2 when clang or libFuzzer is missing or the build fails. docs/fuzzing.md has the details.
 #
 #   tests/fuzz/run.sh            # 30 s per target
-#   tests/fuzz/run.sh 20         # the CI run
+#   tests/fuzz/run.sh 15         # what .ci/run runs
 #   FUZZ_TARGETS="fuzz_sweep fuzz_preset" tests/fuzz/run.sh 600
 #
 # Environment: FUZZ_TARGETS (default: all five), FUZZ_WORK_DIR (default build/fuzz/run; each
 # target's grown corpus, log and crash artifacts go to FUZZ_WORK_DIR/<target>), FUZZ_ARGS (extra
-# libFuzzer flags, e.g. "-jobs=2 -workers=2").
+# libFuzzer flags, e.g. "-use_value_profile=1"; not -jobs, whose output goes to other files).
 set -euo pipefail
 
 seconds="${1:-30}"
