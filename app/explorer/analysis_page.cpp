@@ -48,25 +48,6 @@ constexpr std::array cost_fields{
 };
 constexpr int merge_base = 0x434f0000;  // undo merge ids of the price fields ("CO")
 
-QString money(double usd) {
-    if (usd >= 1e6) return QStringLiteral("$%1 M").arg(usd / 1e6, 0, 'f', 2);
-    if (usd >= 1e3) return QStringLiteral("$%1 k").arg(usd / 1e3, 0, 'f', 1);
-    if (usd >= 1) return QStringLiteral("$%1").arg(usd, 0, 'f', 2);
-    return QStringLiteral("$%1").arg(usd, 0, 'g', 3);
-}
-
-QString energy(double kwh) {
-    if (kwh >= 1e6) return QStringLiteral("%1 GWh").arg(kwh / 1e6, 0, 'f', 2);
-    if (kwh >= 1e3) return QStringLiteral("%1 MWh").arg(kwh / 1e3, 0, 'f', 1);
-    return QStringLiteral("%1 kWh").arg(kwh, 0, 'g', 3);
-}
-
-QString duration(double s) {
-    if (s >= 2 * 86400) return QObject::tr("%1 days").arg(s / 86400, 0, 'f', 1);
-    if (s >= 2 * 3600) return QObject::tr("%1 h").arg(s / 3600, 0, 'f', 1);
-    return ui::format_seconds(s);
-}
-
 QString tokens_text(double t) { return t > 0 ? QString::number(t, 'g', 4) : QString(); }
 
 }  // namespace
@@ -285,12 +266,12 @@ QString AnalysisPage::costSummaryHtml() const {
     auto column = [](const Result& r, const CostReport& c) -> QStringList {
         if (!r.feasible || !c.valid) return {QObject::tr("cannot run"), {}, {}, {}, {}, {}, {}};
         return {ui::format_seconds(r.iteration_s),
-                money(c.cost_per_iteration_usd),
-                energy(c.energy_per_iteration_kwh),
-                money(c.cost_per_million_tokens_usd),
-                energy(c.energy_per_million_tokens_kwh),
-                c.time_to_train_s > 0 ? duration(c.time_to_train_s) : QStringLiteral("–"),
-                c.time_to_train_s > 0 ? money(c.cost_to_train_usd) + QStringLiteral(", ") + energy(c.energy_to_train_kwh) : QStringLiteral("–")};
+                ui::format_money(c.cost_per_iteration_usd),
+                ui::format_energy(c.energy_per_iteration_kwh),
+                ui::format_money(c.cost_per_million_tokens_usd),
+                ui::format_energy(c.energy_per_million_tokens_kwh),
+                c.time_to_train_s > 0 ? ui::format_duration(c.time_to_train_s) : QStringLiteral("–"),
+                c.time_to_train_s > 0 ? ui::format_money(c.cost_to_train_usd) + QStringLiteral(", ") + ui::format_energy(c.energy_to_train_kwh) : QStringLiteral("–")};
     };
     const QStringList given = column(a.current, a.cost);
     const QStringList best = a.best ? column(a.best->result, a.best_cost) : QStringList{};
@@ -306,7 +287,7 @@ QString AnalysisPage::costSummaryHtml() const {
         html += QStringLiteral("<p>") + tr("%1 GPUs on %2 nodes at %3 per GPU-hour%4.")
                                             .arg(c.gpus)
                                             .arg(c.nodes_powered)
-                                            .arg(money(c.gpu_hour_price_usd))
+                                            .arg(ui::format_money(c.gpu_hour_price_usd))
                                             .arg(c.amortised ? tr(" (purchase price amortised)") : QString()) +
                 QStringLiteral("</p>");
     if (a.best && a.best->result.feasible)

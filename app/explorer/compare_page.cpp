@@ -29,18 +29,6 @@ namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-QString money(double usd) {
-    if (usd >= 1e6) return QStringLiteral("$%1 M").arg(usd / 1e6, 0, 'f', 2);
-    if (usd >= 1e3) return QStringLiteral("$%1 k").arg(usd / 1e3, 0, 'f', 1);
-    return QStringLiteral("$%1").arg(usd, 0, 'g', 3);
-}
-
-QString duration(double s) {
-    if (s >= 2 * 86400) return QStringLiteral("%1 days").arg(s / 86400, 0, 'f', 1);
-    if (s >= 2 * 3600) return QStringLiteral("%1 h").arg(s / 3600, 0, 'f', 1);
-    return ui::format_seconds(s);
-}
-
 QString node_name(const Design& d) { return d.node_info.name.empty() ? QObject::tr("(custom node)") : qs(d.node_info.name); }
 
 QString design_label(const Design& d) {
@@ -352,9 +340,9 @@ void ComparePage::fillTable() {
         table_->setItem(row, col_hbm, item(tr("%1 of %2 GiB").arg(r.hbm.used_bytes() / double(1 << 30), 0, 'f', 1)
                                                .arg(r.hbm.capacity_bytes / double(1 << 30), 0, 'f', 0), false, right));
         const CostReport& c = o->cost;
-        table_->setItem(row, col_cost, item(c.valid && c.cost_per_million_tokens_usd > 0 ? money(c.cost_per_million_tokens_usd) : QStringLiteral("–"), false, right));
+        table_->setItem(row, col_cost, item(c.valid && c.cost_per_million_tokens_usd > 0 ? ui::format_money(c.cost_per_million_tokens_usd) : QStringLiteral("–"), false, right));
         table_->setItem(row, col_train, item(c.valid && c.time_to_train_s > 0
-                                                 ? tr("%1, %2").arg(duration(c.time_to_train_s), money(c.cost_to_train_usd))
+                                                 ? tr("%1, %2").arg(ui::format_duration(c.time_to_train_s), ui::format_money(c.cost_to_train_usd))
                                                  : tr("no token budget"), false));
     }
     if (keep >= 0 && keep < table_->rowCount()) table_->selectRow(keep);

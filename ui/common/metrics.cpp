@@ -1,5 +1,7 @@
 #include "metrics.hpp"
 
+#include <QObject>
+
 #include <array>
 #include <cmath>
 #include <limits>
@@ -67,6 +69,25 @@ QString format_metric(double v, Metric m) {
     case Metric::hbm_use: return QString::number(v, 'f', 1) + QStringLiteral(" GiB");
     }
     return QString::number(v);
+}
+
+QString format_duration(double s) {
+    if (s >= 2 * 86400) return QObject::tr("%1 days").arg(s / 86400, 0, 'f', 1);
+    if (s >= 2 * 3600) return QObject::tr("%1 h").arg(s / 3600, 0, 'f', 1);
+    return format_seconds(s);
+}
+
+QString format_money(double usd) {
+    if (usd >= 1e6) return QStringLiteral("$%1 M").arg(usd / 1e6, 0, 'f', 2);
+    if (usd >= 1e3) return QStringLiteral("$%1 k").arg(usd / 1e3, 0, 'f', 1);
+    if (usd >= 1) return QStringLiteral("$%1").arg(usd, 0, 'f', 2);
+    return QStringLiteral("$%1").arg(usd, 0, 'g', 3);
+}
+
+QString format_energy(double kwh) {
+    if (kwh >= 1e6) return QStringLiteral("%1 GWh").arg(kwh / 1e6, 0, 'f', 2);
+    if (kwh >= 1e3) return QStringLiteral("%1 MWh").arg(kwh / 1e3, 0, 'f', 1);
+    return QStringLiteral("%1 kWh").arg(kwh, 0, 'g', 3);
 }
 
 }  // namespace comet::ui

@@ -30,5 +30,11 @@ struct MetricInfo {
 
 // Engineering formatting of seconds: "101 s", "35.2 ms", "12 us".
 [[nodiscard]] QString format_seconds(double s);
+// Long spans for training runs: "36.4 days", "5.2 h", else format_seconds.
+[[nodiscard]] QString format_duration(double s);
+// "$4.38 M", "$17.3 k", "$26.06", "$0.0412".
+[[nodiscard]] QString format_money(double usd);
+// "4.00 GWh", "55.9 MWh", "84.2 kWh".
+[[nodiscard]] QString format_energy(double kwh);
 
 }  // namespace comet::ui
