@@ -30,20 +30,28 @@ inline bool parse_int(std::string_view v, int& out) {
 
 inline constexpr int max_node_count = 10000000;
 
-// "8,16,32" -> node counts; returns an error message or an empty string.
-inline std::string parse_nodes(std::string_view list, std::vector<int>& out) {
-    const std::string allowed = "--nodes needs a comma-separated list of node counts, each an integer from 1 to 10000000";
+// "8,16,32" -> integers from 1 to `max`; returns an error message naming `option` and saying
+// what `what` (e.g. "node counts") allows, or an empty string.
+inline std::string parse_positive_list(std::string_view option, std::string_view what, int max, std::string_view list,
+                                       std::vector<int>& out) {
+    const std::string allowed = std::string(option) + " needs a comma-separated list of " + std::string(what) +
+                                ", each an integer from 1 to " + std::to_string(max);
     out.clear();
     while (true) {
         const auto comma = list.find(',');
         const std::string_view id = list.substr(0, comma);
         int n = 0;
-        if (!parse_int(id, n) || n < 1 || n > max_node_count) return allowed + ", got '" + std::string(id) + "'";
+        if (!parse_int(id, n) || n < 1 || n > max) return allowed + ", got '" + std::string(id) + "'";
         out.push_back(n);
         if (comma == std::string_view::npos) break;
         list.remove_prefix(comma + 1);
     }
     return {};
+}
+
+// "8,16,32" -> node counts; returns an error message or an empty string.
+inline std::string parse_nodes(std::string_view list, std::vector<int>& out) {
+    return parse_positive_list("--nodes", "node counts", max_node_count, list, out);
 }
 
 // The directory a file would be written to must exist: checked before a long run, not after.

@@ -22,7 +22,8 @@ void print_help() {
                 "  calculon  a Calculon application (model), system (hardware) and execution\n"
                 "            (parallelisation) file;\n"
                 "  hf        a Hugging Face transformers config.json (Llama, Mistral, Qwen2, Mixtral,\n"
-                "            DeepSeek-V2/V3): replaces the model of the base scenario (default:\n"
+                "            Qwen2-MoE, Qwen3-MoE, DeepSeek-V2/V3; experts become the model's MoE\n"
+                "            fields): replaces the model of the base scenario (default:\n"
                 "            presets/scenarios/default.comet.json).\n"
                 "Prints every mapped field and every warning (what was approximated or dropped), then\n"
                 "writes OUT atomically. Bad input exits 2 with a message naming the file and key.\n",

@@ -19,6 +19,7 @@ constexpr Command commands[] = {
     {"search", "find the best parallelisation strategies for a scenario", comet::cli::cmd_search},
     {"compare", "compare up to four saved designs side by side: speedup, memory, best strategy, cost", comet::cli::cmd_compare},
     {"analyze", "cost and energy, which resource matters most (tornado), cluster-size Pareto front", comet::cli::cmd_analyze},
+    {"fsdp", "FSDP balance per dp: tokens/GPU needed to hide ZeRO-3 traffic vs tokens/GPU HBM holds", comet::cli::cmd_fsdp},
     {"report", "write a PDF report: summary, heatmap, breakdown, memory, comparison, sensitivity, cost", comet::cli::cmd_report},
     {"sweep", "evaluate a scenario over one or two axes of knobs (a sweep file)", comet::cli::cmd_sweep},
     {"import", "import Calculon files or a Hugging Face config.json as a scenario", comet::cli::cmd_import},

@@ -25,6 +25,13 @@ const std::vector<FieldRule> rules = {
     {"model.ffn_hidden", COMET_GET(model.ffn_hidden), 1, 16777216, false, "an integer from 1 to 16777216"},
     {"model.seq_len", COMET_GET(model.seq_len), 1, 67108864, false, "an integer from 1 to 67108864 tokens"},
     {"model.vocab", COMET_GET(model.vocab), 1, 67108864, false, "an integer from 1 to 67108864"},
+    {"model.experts", COMET_GET(model.experts), 0, 65536, false, "0 (a dense model) or an integer up to 65536 routed experts"},
+    {"model.experts_per_token", COMET_GET(model.experts_per_token), 0, 65536, false, "an integer from 1 to model.experts (0 for a dense model)"},
+    {"model.expert_ffn_hidden", COMET_GET(model.expert_ffn_hidden), 0, 16777216, false, "an integer from 1 to 16777216 (0 for a dense model)"},
+    {"model.shared_experts", COMET_GET(model.shared_experts), 0, 1024, false, "an integer from 0 to 1024"},
+    {"model.dense_layers", COMET_GET(model.dense_layers), 0, 100000, false, "an integer from 0 to model.layers"},
+    {"model.moe_layer_interval", COMET_GET(model.moe_layer_interval), 1, 100000, false, "an integer from 1 to 100000"},
+    {"model.capacity_factor", COMET_GET(model.capacity_factor), 0, 64, true, "> 0 and at most 64"},
     {"node.accelerators", COMET_GET(node.accelerators), 1, 65536, false, "an integer from 1 to 65536"},
     {"node.matrix_fp16_tflops", COMET_GET(node.matrix_fp16_tflops), 0, 1e6, true, "> 0 and at most 1e6 TFLOP/s"},
     {"node.matrix_fp8_tflops", COMET_GET(node.matrix_fp8_tflops), 0, 1e7, false, "0 (no fp8) up to 1e7 TFLOP/s"},
@@ -56,16 +63,27 @@ const std::vector<FieldRule> rules = {
     {"strategy.microbatch", COMET_GET(strategy.microbatch), 1, big, false, "an integer from 1 to the global batch"},
     {"strategy.interleave", COMET_GET(strategy.interleave), 1, 100000, false, "an integer from 1 to model.layers"},
     {"strategy.zero_stage", COMET_GET(strategy.zero_stage), 0, 3, false, "0, 1, 2 or 3"},
+    {"strategy.cp", COMET_GET(strategy.cp), 1, 1e7, false, "an integer from 1 to 1e7"},
+    {"strategy.ep", COMET_GET(strategy.ep), 1, 1e7, false, "an integer from 1 to 1e7"},
+    {"strategy.etp", COMET_GET(strategy.etp), 1, 1e7, false, "an integer from 1 to 1e7"},
+    {"strategy.ep_overlap", COMET_GET(strategy.ep_overlap), 0, 1, false, "a fraction from 0 (sequential) to 1 (fully hidden)"},
+    {"strategy.zero_shard", COMET_GET(strategy.zero_shard), 0, 1e7, false, "0 (the whole dp x cp group) or a divisor of dp x cp"},
 };
 #undef COMET_GET
 
 // Cross-field rules. Index after the table; returns the violated one or -1.
-enum CrossRule { kv_divides_heads = 0, reserved_below_capacity, expanded_bandwidth, cross_count };
+enum CrossRule {
+    kv_divides_heads = 0, reserved_below_capacity, expanded_bandwidth, moe_top_k, moe_width, moe_dense_layers, cross_count
+};
 
 int first_cross_violation(const Config& c) noexcept {
-    if (c.model.kv_heads > c.model.heads || c.model.heads % c.model.kv_heads != 0) return kv_divides_heads;
+    const ModelSpec& m = c.model;
+    if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0) return kv_divides_heads;
     if (c.node.hbm_reserved_gib >= c.node.hbm_capacity_gib) return reserved_below_capacity;
     if (c.node.expanded.capacity_gib > 0 && !(c.node.expanded.bandwidth_gbps > 0)) return expanded_bandwidth;
+    if (m.is_moe() && (m.experts_per_token < 1 || m.experts_per_token > m.experts)) return moe_top_k;
+    if (m.is_moe() && m.expert_ffn_hidden < 1) return moe_width;
+    if (m.is_moe() && m.dense_layers > m.layers) return moe_dense_layers;
     return -1;
 }
 
@@ -109,6 +127,17 @@ std::vector<FieldError> check_config(const Config& c) {
     case expanded_bandwidth:
         out.push_back({"node.expanded.bandwidth_gbps", c.node.expanded.bandwidth_gbps,
                        "> 0 GB/s when node.expanded.capacity_gib > 0"});
+        break;
+    case moe_top_k:
+        out.push_back({"model.experts_per_token", double(c.model.experts_per_token),
+                       "an integer from 1 to model.experts (" + format_value(c.model.experts) + ")"});
+        break;
+    case moe_width:
+        out.push_back({"model.expert_ffn_hidden", double(c.model.expert_ffn_hidden), "at least 1 when model.experts > 0"});
+        break;
+    case moe_dense_layers:
+        out.push_back({"model.dense_layers", double(c.model.dense_layers),
+                       "at most model.layers (" + format_value(c.model.layers) + ")"});
         break;
     default: break;
     }

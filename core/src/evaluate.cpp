@@ -15,7 +15,7 @@
 namespace comet {
 
 long long accelerators_used(const Strategy& s) noexcept {
-    return static_cast<long long>(s.tp) * s.pp * s.dp;
+    return static_cast<long long>(s.tp) * s.cp * s.pp * s.dp;
 }
 
 long long accelerators_available(const Config& c) noexcept {
@@ -47,8 +47,16 @@ Infeasible rank_problem(const Config& c, double& a, double& b) noexcept {
     if (m.heads % s.tp != 0) { a = s.tp; b = m.heads; return Infeasible::tp_heads; }
     if (m.kv_heads % s.tp != 0) { a = s.tp; b = m.kv_heads; return Infeasible::tp_kv_heads; }
     if (m.ffn_hidden % s.tp != 0) { a = s.tp; b = m.ffn_hidden; return Infeasible::tp_ffn; }
-    if (s.sequence_parallel && m.seq_len % s.tp != 0) { a = s.tp; b = m.seq_len; return Infeasible::sequence_parallel_seq; }
+    if (s.cp > 1 && m.seq_len % (2LL * s.cp) != 0) { a = s.cp; b = m.seq_len; return Infeasible::cp_seq; }
+    if (s.sequence_parallel && m.seq_len % (static_cast<long long>(s.tp) * s.cp) != 0) {
+        a = double(s.tp) * s.cp;
+        b = m.seq_len;
+        return Infeasible::sequence_parallel_seq;
+    }
     if (c.training.precision == Precision::fp8 && !(c.node.matrix_fp8_tflops > 0)) return Infeasible::fp8_unsupported;
+    if (!m.is_moe() && (s.ep > 1 || s.etp > 1)) { a = s.ep; b = s.etp; return Infeasible::ep_dense_model; }
+    if (m.is_moe() && m.experts % s.ep != 0) { a = s.ep; b = m.experts; return Infeasible::ep_experts; }
+    if (m.is_moe() && m.expert_ffn_hidden % s.etp != 0) { a = s.etp; b = m.expert_ffn_hidden; return Infeasible::etp_ffn; }
     return Infeasible::none;
 }
 
@@ -78,6 +86,17 @@ Infeasible split_problem(const Config& c, double& a, double& b) noexcept {
         b = s.pp;
         return Infeasible::interleave_microbatches;
     }
+    const long long replicas = static_cast<long long>(s.dp) * s.cp;
+    if (m.is_moe() && (static_cast<long long>(s.tp) * replicas) % (static_cast<long long>(s.ep) * s.etp) != 0) {
+        a = double(s.ep) * s.etp;
+        b = double(s.tp) * double(replicas);
+        return Infeasible::ep_group;
+    }
+    if (s.zero_shard > 0 && replicas % s.zero_shard != 0) {
+        a = s.zero_shard;
+        b = double(replicas);
+        return Infeasible::zero_shard_group;
+    }
     const bool offload = s.offload_optimizer || s.offload_weights || s.offload_activations;
     if (offload && !(c.node.expanded.capacity_gib > 0)) return Infeasible::offload_without_tier;
     return Infeasible::none;
@@ -85,6 +104,9 @@ Infeasible split_problem(const Config& c, double& a, double& b) noexcept {
 
 namespace {
 
+// Each communication hides behind its own compute, so that no compute is counted twice as a
+// window: TP collectives behind the GEMMs, except the routed-expert GEMMs (the EP all-to-all's
+// window) and, with context parallelism, the attention core (the CP ring's window).
 PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rates) noexcept {
     PassTimes p;
     for (int i = 0; i < lw.count; ++i) {
@@ -95,16 +117,49 @@ PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rat
         p.bwd += b;
         p.fwd_flops += op.fwd.flops;
         p.bwd_flops += op.bwd.flops;
-        if (rc == Recompute::full || (rc == Recompute::selective && op.attention_core)) {
+        const bool recomputed = rc == Recompute::full || (rc == Recompute::selective && op.attention_core);
+        if (recomputed) {
             p.recompute += f;
             p.recompute_flops += op.fwd.flops;
         }
-        if (op.kind != OpKind::elementwise) {
+        if (op.kind != OpKind::elementwise && !op.expert && !(op.attention_core && lw.cp_kv_bytes > 0)) {
             p.gemm_fwd += f;
             p.gemm_bwd += b;
         }
+        if (op.attention_core) {
+            p.attention_fwd += f;
+            p.attention_bwd += b;
+            if (recomputed) p.attention_recompute += f;
+        }
+        if (op.expert) {
+            p.expert_fwd += f;
+            p.expert_bwd += b;
+            if (recomputed) p.expert_recompute += f;
+        }
     }
     return p;
+}
+
+// The mean of `nd` dense and `nm` MoE layers (exactly the dense layer when there is no MoE).
+PassTimes mean_layer(const PassTimes& dense, const PassTimes& moe, double nd, double nm) noexcept {
+    if (nm == 0) return dense;
+    if (nd == 0) return moe;
+    const double n = nd + nm;
+    auto mix = [&](double PassTimes::*f) noexcept { return (nd * dense.*f + nm * moe.*f) / n; };
+    PassTimes p;
+    for (double PassTimes::*f : {&PassTimes::fwd_flops, &PassTimes::bwd_flops, &PassTimes::recompute_flops, &PassTimes::fwd,
+                                 &PassTimes::bwd, &PassTimes::recompute, &PassTimes::gemm_fwd, &PassTimes::gemm_bwd,
+                                 &PassTimes::attention_fwd, &PassTimes::attention_bwd, &PassTimes::attention_recompute,
+                                 &PassTimes::expert_fwd, &PassTimes::expert_bwd, &PassTimes::expert_recompute})
+        p.*f = mix(f);
+    return p;
+}
+
+// Communication of which `overlap` (0..1) hides behind `window` of compute; the hidden part
+// still costs `overlap_contention` of itself (it shares the SMs and HBM with the compute).
+double partly_exposed(double comm, double window, double overlap) noexcept {
+    const double hidden = overlap * std::min(comm, window);
+    return comm - hidden + overlap_contention * hidden;
 }
 
 double op_time(const Op& op, const ComputeRates& r) noexcept {
@@ -121,16 +176,35 @@ double exposed(double comm, double window, bool overlap) noexcept {
 
 }  // namespace
 
+namespace {
+WorkShape work_shape(const Strategy& s) noexcept {
+    return WorkShape{s.tp, s.sequence_parallel && s.tp > 1, s.microbatch, s.cp, s.ep, s.etp};
+}
+}  // namespace
+
 RankCompute rank_memory(const Config& c) noexcept {
     const ModelSpec& m = c.model;
     const TrainingSpec& tr = c.training;
     const Strategy& s = c.strategy;
-    const int t = s.tp;
-    const bool sp = s.sequence_parallel && t > 1;
+    const WorkShape shape = work_shape(s);
     RankCompute w;
-    w.act_layer = activation_bytes_per_layer(m, tr, t, sp, s.recompute, s.microbatch);
-    w.act_layer_full = activation_bytes_per_layer(m, tr, t, sp, Recompute::none, s.microbatch);
-    w.layer_params = layer_parameters(m);
+    const double nm = moe_layer_count(m);
+    const double nd = m.layers - nm;
+    w.moe_share = nm / m.layers;
+    auto mean = [&](double dense, double moe) noexcept { return nm == 0 ? dense : (nd * dense + nm * moe) / m.layers; };
+    w.act_layer = mean(activation_bytes_per_layer(m, tr, shape, s.recompute, false),
+                       nm == 0 ? 0.0 : activation_bytes_per_layer(m, tr, shape, s.recompute, true));
+    w.act_layer_full = mean(activation_bytes_per_layer(m, tr, shape, Recompute::none, false),
+                            nm == 0 ? 0.0 : activation_bytes_per_layer(m, tr, shape, Recompute::none, true));
+    w.layer_params = mean(layer_parameters(m), moe_layer_shared_parameters(m));
+    w.expert_params = nm == 0 ? 0.0 : nm * moe_layer_expert_parameters(m) / m.layers;
+    w.active_params = active_parameters(m);
+    if (nm > 0) {
+        // Token buffers of the EP all-to-all are sized by the routed tokens.
+        const LayerWork probe = layer_work(m, tr, shape, true);
+        w.ep_bytes = probe.ep_bytes;
+        w.etp_bytes = probe.etp_bytes;
+    }
     w.embedding_params = embedding_parameters(m);
     w.head_params = lm_head_parameters(m);
     w.final_norm_params = final_norm_parameters(m);
@@ -142,19 +216,21 @@ RankCompute rank_compute(const Config& c) noexcept {
     const ModelSpec& m = c.model;
     const TrainingSpec& tr = c.training;
     const Strategy& s = c.strategy;
-    const int t = s.tp;
-    const bool sp = s.sequence_parallel && t > 1;
 
     RankCompute w = rank_memory(c);
     const ComputeRates rates = compute_rates(c.node, tr.precision);
     w.hbm_bytes_per_s = rates.hbm_bytes_per_s;
     w.launch_s = rates.launch_s;
-    const WorkShape shape{t, sp, s.microbatch};
+    const WorkShape shape = work_shape(s);
     const LayerWork lw = layer_work(m, tr, shape);
     const EndsWork ends = ends_work(m, tr, shape);
-    w.layer = layer_times(lw, s.recompute, rates);
+    const double nm = moe_layer_count(m);
+    const PassTimes dense = layer_times(lw, s.recompute, rates);
+    if (nm > 0) w.moe_layer = layer_times(layer_work(m, tr, shape, true), s.recompute, rates);
+    w.layer = mean_layer(dense, w.moe_layer, m.layers - nm, nm);
     w.tp_bytes = lw.tp_bytes;
     w.pp_bytes = lw.pp_bytes;
+    w.cp_kv_bytes = lw.cp_kv_bytes;
 
     // The model's ends: the embedding on the first rank, final norm, LM head and loss on the last.
     w.first_extra = op_time(ends.embedding, rates);
@@ -172,6 +248,7 @@ RankCompute rank_compute(const Config& c) noexcept {
 
 RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
     const Strategy& s = c.strategy;
+    const NodeSpec& node = c.node;
     const int t = s.tp;
     const bool sp = s.sequence_parallel && t > 1;
     RankWork w;
@@ -193,12 +270,49 @@ RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
     // Overlapping TP collectives with GEMMs (as Transformer Engine's userbuffers do) needs the
     // peers' memory over the scale-up fabric: a TP group that leaves the domain cannot.
     const bool can_overlap = w.tp_group.outer == 1;
+    // The recomputed forward's window, less what the CP ring and the EP all-to-all use.
+    const double tp_recompute_window = rc.layer.recompute - (rc.cp_kv_bytes > 0 ? rc.layer.attention_recompute : 0.0) -
+                                       rc.layer.expert_recompute;
     w.tp_layer_exposed[1] = can_overlap ? exposed(tp_fwd, rc.layer.gemm_fwd, true) + exposed(tp_bwd, rc.layer.gemm_bwd, true) +
-                                              exposed(tp_rec, rc.layer.recompute, true)
+                                              exposed(tp_rec, tp_recompute_window, true)
                                         : w.tp_layer_total;
 
     // Pipeline messages split across the TP ranks are all-gathered inside the TP group.
     if (t > 1 && !sp) w.pp_gather = all_gather_s(rc.pp_bytes, w.tp_group);
+
+    // Context parallelism (ring attention): cp - 1 steps, each passing one key/value chunk to
+    // the next rank of the CP group while attention works on the chunk it has. Backward
+    // passes the chunk again and its gradient; recomputed attention passes it once more.
+    // The ring is as fast as its slowest hop: scale-out once the group leaves the domain.
+    if (s.cp > 1) {
+        const GroupSpan cp_group = span_group(s.cp, t, node);
+        const double ring = (s.cp - 1.0) * p2p_s(rc.cp_kv_bytes, cp_group.outer == 1, cp_group);
+        const double fwd = ring, bwd = 2.0 * ring;
+        const double rec = s.recompute != Recompute::none ? ring : 0.0;
+        w.cp_layer_total = fwd + bwd + rec;
+        w.cp_layer_exposed = exposed(fwd, rc.layer.attention_fwd, true) + exposed(bwd, rc.layer.attention_bwd, true) +
+                             exposed(rec, rc.layer.attention_recompute, true);
+    }
+
+    // Expert parallelism: each MoE layer dispatches its routed token copies to the experts
+    // and combines the results (two all-to-alls over the EP group, whose members sit etp
+    // ranks apart) in forward, two in backward, two more in a recomputed forward; expert
+    // tensor parallelism all-gathers the copies in the ETP group and reduce-scatters the
+    // outputs. `ep_overlap` of it hides behind the expert GEMMs.
+    if (rc.moe_share > 0) {
+        const GroupSpan ep_group = span_group(s.ep, s.etp, node);
+        double pass = 2.0 * all_to_all_s(rc.ep_bytes, ep_group);
+        if (s.etp > 1) {
+            const GroupSpan etp_group = span_group(s.etp, 1, node);
+            pass += all_gather_s(rc.etp_bytes, etp_group) + reduce_scatter_s(rc.etp_bytes, etp_group);
+        }
+        const double rec = s.recompute == Recompute::full ? pass : 0.0;
+        const PassTimes& ml = rc.moe_layer;
+        w.ep_layer_total = 2.0 * pass + rec;
+        w.ep_layer_exposed = partly_exposed(pass, ml.expert_fwd, s.ep_overlap) +
+                             partly_exposed(pass, ml.expert_bwd, s.ep_overlap) +
+                             partly_exposed(rec, ml.expert_recompute, s.ep_overlap);
+    }
     return w;
 }
 
@@ -221,6 +335,18 @@ Placement place(const Config& c, const RankWork& w) noexcept {
     pl.first_params = layer_params_rank + (s.pp == 1 ? ends_params : w.embedding_params / t);
     pl.last_params = layer_params_rank + (s.pp == 1 ? ends_params : head_copy + w.final_norm_params);
     pl.rank_params = std::max(pl.first_params, pl.last_params);
+    pl.cp = s.cp;
+    const long long experts_group = static_cast<long long>(s.ep) * s.etp;
+    pl.expert_params = pl.layers_per_rank * w.expert_params / static_cast<double>(experts_group);
+    // Group sizes and strides in int (as GroupSpan has them), clamped: absurd strategies stay finite.
+    auto clamp_int = [](long long v) noexcept { return static_cast<int>(std::clamp<long long>(v, 1, 1 << 30)); };
+    const long long replicas = static_cast<long long>(s.dp) * s.cp;
+    pl.replicas = clamp_int(replicas);
+    pl.shard = s.zero_shard > 0 ? s.zero_shard : pl.replicas;
+    pl.expert_replicas = clamp_int(static_cast<long long>(s.tp) * replicas / experts_group);
+    pl.expert_stride = clamp_int(experts_group);
+    // Hierarchical sharding keeps the same fraction of the expert replicas in a shard group.
+    pl.expert_shard = std::max(1.0, static_cast<double>(pl.expert_replicas) * pl.shard / pl.replicas);
     pl.xs = expanded_share(c.node);
     return pl;
 }
@@ -238,20 +364,30 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r) no
     const double recompute_working = s.recompute == Recompute::full        ? w.act_layer_full
                                      : s.recompute == Recompute::selective ? w.act_layer_full - w.act_layer
                                                                            : 0.0;
-    const double tokens = static_cast<double>(s.microbatch) * m.seq_len;
+    const double tokens = static_cast<double>(s.microbatch) * m.seq_len / pl.cp;
     const double logits = tokens * m.vocab / t * 4.0 * 2.0;  // fp32 logits and their gradient
-    const double zero_w = s.zero_stage >= 3 ? d : 1.0;
-    const double zero_g = s.zero_stage >= 2 ? d : 1.0;
-    const double zero_o = s.zero_stage >= 1 ? d : 1.0;
+    (void)d;
+    const double zero_w = s.zero_stage >= 3 ? pl.shard : 1.0;
+    const double zero_g = s.zero_stage >= 2 ? pl.shard : 1.0;
+    const double zero_o = s.zero_stage >= 1 ? pl.shard : 1.0;
+    const double ezero_w = s.zero_stage >= 3 ? pl.expert_shard : 1.0;
+    const double ezero_g = s.zero_stage >= 2 ? pl.expert_shard : 1.0;
+    const double ezero_o = s.zero_stage >= 1 ? pl.expert_shard : 1.0;
     const double reserved = units::gib_to_bytes(node.hbm_reserved_gib);
-    const double layer_w = w.layer_params / t * sb.weights;
+    const double layer_w = pl.expert_params > 0
+                               ? (w.layer_params / t + w.expert_params / pl.expert_stride) * sb.weights
+                               : w.layer_params / t * sb.weights;
+    // Send and receive buffers of the EP all-to-all (dispatch and combine) and of ETP.
+    const double token_buffers = 2.0 * (w.ep_bytes + w.etp_bytes);
+    const double ex_p = pl.expert_params;
 
     auto footprint = [&](double params, double act, double extra_act, MemoryFootprint& hbm, MemoryFootprint& ex) noexcept {
         double wb = params * sb.weights / zero_w;
+        if (ex_p > 0) wb += ex_p * sb.weights / ezero_w;
         if (s.zero_stage >= 3) wb += 2.0 * layer_w;  // gathered layers in flight (prefetch)
         hbm.capacity_bytes = units::gib_to_bytes(node.hbm_capacity_gib);
         ex.capacity_bytes = xs.capacity_bytes;
-        hbm.other_bytes = reserved;
+        hbm.other_bytes = ex_p > 0 ? reserved + token_buffers : reserved;
         if (s.offload_weights) {
             ex.weights_bytes = wb;
             hbm.weights_bytes = 2.0 * layer_w;  // double buffer of fetched layers
@@ -260,6 +396,10 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r) no
         }
         hbm.gradients_bytes = params * sb.gradients / zero_g;
         (s.offload_optimizer ? ex : hbm).optimizer_bytes = params * sb.optimizer / zero_o;
+        if (ex_p > 0) {
+            hbm.gradients_bytes += ex_p * sb.gradients / ezero_g;
+            (s.offload_optimizer ? ex : hbm).optimizer_bytes += ex_p * sb.optimizer / ezero_o;
+        }
         if (s.offload_activations) {
             ex.activations_bytes = act;
             hbm.activations_bytes = 2.0 * w.act_layer + recompute_working + extra_act;  // double buffer
@@ -331,32 +471,50 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     if (p > 1) {
         const bool split = sp || (s.pp_scatter_gather && t > 1);
         const double msg = split ? w.pp_bytes / t : w.pp_bytes;
-        const long long pp_stride = static_cast<long long>(t) * d;
+        const long long pp_stride = static_cast<long long>(t) * pl.cp * d;  // (tp x cp x dp fits: the split was checked)
         const bool same_domain = pp_stride * p <= node.scale_up.domain_size;
         double one = p2p_s(msg, same_domain, w.tp_group);
         if (split && !sp) one += w.pp_gather;
         pp_mb = 2.0 * v * one;
     }
 
-    // --- Data parallelism and ZeRO.
-    const GroupSpan dp_group = span_group(d, t, node);
-    const double grad_bytes = rank_params * sb.gradients;
-    const double weight_bytes = rank_params * sb.weights;
+    // --- Data parallelism and ZeRO, for the replicated parameters (over the dp x cp ranks
+    // that hold them, tp apart) and the routed experts (over the expert-data-parallel ranks,
+    // ep x etp apart). Hierarchical sharding (HSDP) shards over a group of `shard` ranks and
+    // all-reduces each shard across the replicas once per iteration.
     double dp_mb_total = 0;
     double dp_grad_reduce = 0, dp_weight_gather = 0;  // once per iteration (ZeRO 0-2)
-    if (d > 1) {
+    const double gathers = s.recompute == Recompute::full ? 3.0 : 2.0;
+    auto data_parallel = [&](double params, int replicas, int stride, double shard_d) noexcept {
+        if (replicas <= 1 || params <= 0) return;
+        const double grad_bytes = params * sb.gradients;
+        const double weight_bytes = params * sb.weights;
+        const int shard = std::clamp(static_cast<int>(shard_d), 1, replicas);
         if (s.zero_stage <= 0) {
-            dp_grad_reduce = all_reduce_s(grad_bytes, dp_group);
-        } else if (s.zero_stage <= 2) {
-            dp_grad_reduce = reduce_scatter_s(grad_bytes, dp_group);
-            dp_weight_gather = all_gather_s(weight_bytes, dp_group);
+            dp_grad_reduce += all_reduce_s(grad_bytes, span_group(replicas, stride, node));
+            return;
+        }
+        const GroupSpan group = span_group(shard, stride, node);
+        double across = 0;  // HSDP: the shard's gradient all-reduced across the replica groups
+        if (shard < replicas)
+            across = all_reduce_s(grad_bytes / shard,
+                                  span_group(replicas / shard, static_cast<int>(std::min<long long>(
+                                                                   static_cast<long long>(stride) * shard, 1 << 30)),
+                                             node));
+        if (s.zero_stage <= 2) {
+            dp_grad_reduce += reduce_scatter_s(grad_bytes, group) + across;
+            dp_weight_gather += all_gather_s(weight_bytes, group);
         } else {
             // ZeRO-3 / FSDP: gather weights for forward, again for backward (and for the
             // recomputed forward), reduce-scatter gradients, every microbatch.
-            const double gathers = s.recompute == Recompute::full ? 3.0 : 2.0;
-            dp_mb_total = gathers * all_gather_s(weight_bytes, dp_group) + reduce_scatter_s(grad_bytes, dp_group);
+            dp_mb_total += gathers * all_gather_s(weight_bytes, group) + reduce_scatter_s(grad_bytes, group);
+            dp_grad_reduce += across;
         }
-    }
+    };
+    data_parallel(rank_params, pl.replicas, t, pl.shard);
+    data_parallel(pl.expert_params, pl.expert_replicas, pl.expert_stride, pl.expert_shard);
+    const double weight_bytes = rank_params * sb.weights;
+    const double expert_weight_bytes = pl.expert_params * sb.weights;
 
     // --- Expanded memory tier: traffic per microbatch for offloaded weights and activations.
     double mem_mb_total = 0;
@@ -364,7 +522,8 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
         double bytes = 0, transfers = 0;
         if (s.offload_weights) {
             const double passes = s.recompute == Recompute::full ? 3.0 : 2.0;
-            bytes += passes * weight_bytes / (s.zero_stage >= 3 ? d : 1);
+            bytes += passes * weight_bytes / (s.zero_stage >= 3 ? pl.shard : 1);
+            if (expert_weight_bytes > 0) bytes += passes * expert_weight_bytes / (s.zero_stage >= 3 ? pl.expert_shard : 1.0);
             transfers += passes * layers_per_rank;
         }
         if (s.offload_activations) {
@@ -377,7 +536,9 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     // microbatch's compute (with its exposed TP collectives) and run side by side: the
     // microbatch takes the longest of the three; what exceeds compute is charged to DP
     // first, then to memory.
-    const double busy_mb = compute_mb + tp_mb;
+    const double ep_mb = layers_per_rank * w.moe_share * w.ep_layer_exposed;
+    const double cp_mb = layers_per_rank * w.cp_layer_exposed;
+    const double busy_mb = compute_mb + tp_mb + ep_mb + cp_mb;
     const double dp_mb_exposed = exposed(dp_mb_total, busy_mb, s.dp_overlap);
     const double mem_mb_exposed = std::max(0.0, mem_mb_total - (busy_mb + dp_mb_exposed));
 
@@ -399,7 +560,8 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
 
     // --- Optimizer step: streams the local model states once (read gradient, read and write
     // the states, write the new 16-bit weights).
-    const double opt_params = rank_params / (s.zero_stage >= 1 ? d : 1);
+    double opt_params = rank_params / (s.zero_stage >= 1 ? pl.shard : 1);
+    if (pl.expert_params > 0) opt_params += pl.expert_params / (s.zero_stage >= 1 ? pl.expert_shard : 1.0);
     const double opt_bytes_per_param = sb.gradients + 2.0 * sb.optimizer + sb.weights;
     const double opt_hbm_s = opt_params * opt_bytes_per_param / w.hbm_bytes_per_s + layers_per_rank * w.launch_s;
     double opt_mem_exposed = 0;
@@ -415,7 +577,7 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     // gradient once per iteration.
     double other = 0;
     if (p > 1 && m.tied_embeddings) {
-        const long long stride = static_cast<long long>(t) * d * (p - 1);
+        const long long stride = static_cast<long long>(t) * pl.cp * d * (p - 1);
         const GroupSpan pair = span_group(2, static_cast<int>(std::min<long long>(stride, 1 << 30)), node);
         other = all_reduce_s(w.embedding_params / t * sb.gradients, pair);
     }
@@ -429,17 +591,23 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     r.time.bubble_s = bubble;
     r.time.optimizer_s = opt_hbm_s;
     r.time.other_s = other;
+    r.time.ep_comm_s = mbs * ep_mb;
+    r.time.cp_comm_s = mbs * cp_mb;
     r.iteration_s = r.time.total();
 
     r.comm.tp_s = mbs * (layers_per_rank * w.tp_layer_total + 2.0 * w.tp_one);
     r.comm.pp_s = mbs * pp_mb;
     r.comm.dp_s = mbs * dp_mb_total + dp_grad_reduce + dp_weight_gather;
     r.comm.memory_s = mbs * mem_mb_total + (s.offload_optimizer ? opt_mem_exposed + opt_hbm_s : 0.0);
+    r.comm.dp_microbatch_s = dp_mb_total;
+    r.comm.ep_s = mbs * layers_per_rank * w.moe_share * w.ep_layer_total;
+    r.comm.cp_s = mbs * layers_per_rank * w.cp_layer_total;
 
     // --- Throughput metrics.
     const double gpus = static_cast<double>(accelerators_used(s));
     const double B = static_cast<double>(tr.global_batch);
     r.parameters = w.total_params;
+    r.active_parameters = w.active_params;
     r.model_flops = B * w.model_flops_per_sequence;
     r.hardware_flops = B * (w.model_flops_per_sequence + w.recompute_flops_per_sequence);
     r.tokens_per_s = B * m.seq_len / r.iteration_s;

@@ -22,19 +22,27 @@ namespace {
 using nlohmann::json;
 
 
-enum class Arch { llama, mistral, qwen2, mixtral, deepseek };
+enum class Arch { llama, mistral, qwen2, mixtral, qwen2_moe, qwen3_moe, deepseek };
 
 struct ArchName {
     std::string_view name;
     Arch arch;
 };
 
-constexpr std::array<ArchName, 6> arch_names{{{"LlamaForCausalLM", Arch::llama},
+constexpr std::array<ArchName, 8> arch_names{{{"LlamaForCausalLM", Arch::llama},
                                               {"MistralForCausalLM", Arch::mistral},
                                               {"Qwen2ForCausalLM", Arch::qwen2},
                                               {"MixtralForCausalLM", Arch::mixtral},
+                                              {"Qwen2MoeForCausalLM", Arch::qwen2_moe},
+                                              {"Qwen3MoeForCausalLM", Arch::qwen3_moe},
                                               {"DeepseekV2ForCausalLM", Arch::deepseek},
                                               {"DeepseekV3ForCausalLM", Arch::deepseek}}};
+
+// Limits of the MoE keys (the layer and width limits are check_config's).
+constexpr long long max_experts = 65536;
+constexpr long long max_shared = 1024;
+constexpr long long max_width = 16777216;
+constexpr long long max_layers = 100000;
 
 std::string billions(double params) {
     char buf[32];
@@ -79,6 +87,46 @@ struct HfReader {
 
 int clamp_int(long long v) {
     return static_cast<int>(std::clamp<long long>(v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+}
+
+// Which layers are MoE, as COMET can say it: the first `dense_layers` dense, then the last of
+// every run of `interval` layers MoE (ModelSpec).
+struct MoeLayout {
+    int dense_layers = 0;
+    int interval = 1;
+    int moe_layers = 0;
+    bool exact = true;  // false: same number of MoE layers, other positions
+};
+
+// The layout of a config whose layer i is MoE when is_moe(i): exact when COMET can express it,
+// otherwise with the same number of MoE layers and `interval` (or less, when that many MoE
+// layers do not fit at that interval) moved to the end of the model. layers: 1..max_layers.
+template <class IsMoe>
+MoeLayout fit_moe_layout(int layers, int interval, IsMoe is_moe) {
+    MoeLayout l;
+    l.interval = interval;
+    int first = -1;
+    for (int i = 0; i < layers; ++i)
+        if (is_moe(i)) {
+            if (first < 0) first = i;
+            ++l.moe_layers;
+        }
+    if (l.moe_layers == 0) {
+        l.dense_layers = layers;
+        return l;
+    }
+    if (const int d = first - interval + 1; d >= 0) {
+        bool same = true;
+        for (int i = 0; i < layers && same; ++i) same = is_moe(i) == (i >= d && (i - d + 1) % interval == 0);
+        if (same) {
+            l.dense_layers = d;
+            return l;
+        }
+    }
+    l.exact = false;
+    l.interval = std::min(interval, layers / l.moe_layers);
+    l.dense_layers = layers - l.moe_layers * l.interval;
+    return l;
 }
 
 }  // namespace
@@ -132,6 +180,16 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
         }
 
         ModelSpec m = base.config.model;
+        // A dense model unless the config has experts, whatever the base scenario's model was.
+        const ModelSpec dense{};
+        m.experts = dense.experts;
+        m.experts_per_token = dense.experts_per_token;
+        m.expert_ffn_hidden = dense.expert_ffn_hidden;
+        m.shared_experts = dense.shared_experts;
+        m.dense_layers = dense.dense_layers;
+        m.moe_layer_interval = dense.moe_layer_interval;
+        m.capacity_factor = dense.capacity_factor;
+        std::string mla_note;  // DeepSeek: how MLA is approximated, for the model's source text
         if (h.get_int("num_hidden_layers", m.layers, true)) h.map("num_hidden_layers", "model.layers", std::to_string(m.layers));
         if (h.get_int("hidden_size", m.hidden, true)) h.map("hidden_size", "model.hidden", std::to_string(m.hidden));
         if (h.get_int("num_attention_heads", m.heads, true)) h.map("num_attention_heads", "model.heads", std::to_string(m.heads));
@@ -197,47 +255,151 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
         if (attn_bias != mlp_bias)
             h.warn(attn_bias ? "attention_bias" : "mlp_bias",
                    "biases in only some linear layers: model.bias = true adds them to every linear layer and norm");
-        if (*arch == Arch::qwen2 && !has_attn_bias) {
+        if ((*arch == Arch::qwen2 || *arch == Arch::qwen2_moe) && !has_attn_bias) {
             m.bias = false;
             h.warn("architectures", "Qwen2 has biases on the q/k/v projections only: dropped (model.bias = false, "
                                     "a few hundred thousand parameters)");
         }
         h.map(has_attn_bias ? "attention_bias" : "architectures", "model.bias", m.bias ? "true" : "false");
         m.ffn_hidden = clamp_int(inter);
-        const auto dense_ffn = [&](std::string_view key) {
-            h.map(key, "model.ffn_hidden", std::to_string(m.ffn_hidden));
-        };
+        h.map("intermediate_size", "model.ffn_hidden", std::to_string(m.ffn_hidden));
 
-        // Mixture of experts: dense equivalent of the active parameters.
+        // Mixture of experts. Each family names its keys differently; the checks name the key.
+        const auto in_range = [&](std::string_view key, long long v, long long lo, long long hi, const std::string& allowed) {
+            if (v >= lo && v <= hi) return true;
+            o.value_error(key, "= " + std::to_string(v) + ": must be " + allowed);
+            return false;
+        };
+        const auto integer_from = [](long long lo, long long hi) {
+            return "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+        };
+        // Layers need to be known (and sane) to place the MoE layers; check_config names them otherwise.
+        const bool layers_ok = m.layers >= 1 && m.layers <= max_layers;
+        // Where each MoE field comes from: keys, or a parenthesised note when no key says it.
+        struct MoeKeys {
+            std::string experts, active, width, shared, dense, interval;
+            std::string layout;  // the key a warning about the layer placement names
+        } keys;
+        long long experts = 0, active = 0, width = 0, shared = 0;
+        MoeLayout layout;
+        bool moe = true;
+        std::string layout_note;  // how the config places its MoE layers, for the warning when inexact
         if (*arch == Arch::mixtral) {
-            long long experts = 0, active = 0;
+            keys = {"num_local_experts", "num_experts_per_tok", "intermediate_size", "(no shared experts)",
+                    "(every layer MoE)", "(every layer MoE)", "num_local_experts"};
             h.get_int("num_local_experts", experts, true);
             h.get_int("num_experts_per_tok", active, true);
-            if (r.ok() && (experts < 1 || active < 1 || active > experts))
-                o.value_error("num_experts_per_tok", "= " + std::to_string(active) + ": must be from 1 to num_local_experts = " +
-                                                   std::to_string(experts));
-            if (r.ok()) {
-                m.ffn_hidden = clamp_int(inter * active);
-                h.map("intermediate_size * num_experts_per_tok", "model.ffn_hidden", std::to_string(m.ffn_hidden));
-                const double expert = 3.0 * m.hidden * static_cast<double>(inter) * m.layers;
-                const double total = total_parameters(m) + static_cast<double>(experts - active) * expert;
-                h.warn("num_local_experts",
-                       "mixture of experts is not modelled yet: imported as the dense equivalent of the active "
-                       "parameters (" + std::to_string(active) + " of " + std::to_string(experts) +
-                           " experts, model.ffn_hidden = intermediate_size * num_experts_per_tok = " +
-                           std::to_string(m.ffn_hidden) + "): " + billions(total_parameters(m)) + " of " +
-                           billions(total) +
-                           " parameters; weight, gradient and optimizer memory and expert-parallel traffic are underestimated");
+            width = inter;
+            if (r.ok() && layers_ok) layout = fit_moe_layout(m.layers, 1, [](int) { return true; });
+        } else if (*arch == Arch::qwen2_moe || *arch == Arch::qwen3_moe) {
+            keys = {"num_experts", "num_experts_per_tok", "moe_intermediate_size", "(no shared_expert_intermediate_size)",
+                    "decoder_sparse_step", "decoder_sparse_step", "decoder_sparse_step"};
+            long long shared_width = 0, step = 1;
+            h.get_int("num_experts", experts, true);
+            h.get_int("num_experts_per_tok", active, true);
+            h.get_int("moe_intermediate_size", width, true);
+            const bool has_shared = h.get_int("shared_expert_intermediate_size", shared_width, false);
+            h.get_int("decoder_sparse_step", step, false);
+            // mlp_only_layers: indices of layers that keep the dense MLP.
+            std::vector<bool> dense_only;
+            if (h.present("mlp_only_layers") && layers_ok) {
+                dense_only.assign(static_cast<std::size_t>(m.layers), false);
+                const json& list = *o.value("mlp_only_layers");
+                const std::string allowed = "a layer index, " + integer_from(0, m.layers - 1L);
+                if (!list.is_array()) {
+                    o.error("mlp_only_layers", "expected an array of layer indices, got " + describe_json_value(list));
+                } else {
+                    for (std::size_t i = 0; i < list.size() && r.ok(); ++i) {
+                        const json& v = list[i];
+                        const std::string key = "mlp_only_layers[" + std::to_string(i) + "]";
+                        if (!v.is_number_integer()) {
+                            r.error(key, "expected " + allowed + ", got " + describe_json_value(v));
+                        } else if (const long long idx = v.get<long long>(); idx < 0 || idx >= m.layers) {
+                            r.error(key + " = " + std::to_string(idx), "must be " + allowed);
+                        } else {
+                            dense_only[static_cast<std::size_t>(idx)] = true;
+                        }
+                    }
+                }
+            }
+            if (r.ok() && in_range("moe_intermediate_size", width, 1, max_width, integer_from(1, max_width)) &&
+                in_range("shared_expert_intermediate_size", shared_width, 0, max_width, integer_from(0, max_width))) {
+                if (has_shared) keys.shared = "shared_expert_intermediate_size / moe_intermediate_size";
+                if (has_shared && shared_width > 0) {
+                    shared = std::max(1LL, std::llround(static_cast<double>(shared_width) / static_cast<double>(width)));
+                    if (shared * width != shared_width)
+                        h.warn("shared_expert_intermediate_size",
+                               "= " + std::to_string(shared_width) + " is not a multiple of moe_intermediate_size = " +
+                                   std::to_string(width) + ": model.shared_experts = " + std::to_string(shared) + " (" +
+                                   std::to_string(shared * width) + " wide)");
+                }
+                if (layers_ok && in_range("decoder_sparse_step", step, 1, m.layers, integer_from(1, m.layers))) {
+                    // transformers: layer i is sparse when it is not in mlp_only_layers and (i + 1) % step == 0.
+                    layout = fit_moe_layout(m.layers, static_cast<int>(step), [&](int i) {
+                        return (dense_only.empty() || !dense_only[static_cast<std::size_t>(i)]) && (i + 1) % step == 0;
+                    });
+                    layout_note = "layer i is MoE when (i + 1) % decoder_sparse_step = 0 and i is not in mlp_only_layers";
+                    if (!dense_only.empty()) keys.dense = keys.layout = "mlp_only_layers";
+                }
             }
         } else if (*arch == Arch::deepseek) {
-            long long routed = 0, active = 0, moe_inter = 0, shared = 0, dense_layers = 0, freq = 1;
-            long long q_rank = 0, kv_rank = 0, nope = 0, rope = 0, v_dim = 0;
-            h.get_int("n_routed_experts", routed, true);
+            keys = {"n_routed_experts", "num_experts_per_tok", "moe_intermediate_size", "n_shared_experts",
+                    "first_k_dense_replace", "moe_layer_freq", "moe_layer_freq"};
+            long long first_dense = 0, freq = 1;
+            h.get_int("n_routed_experts", experts, true);
             h.get_int("num_experts_per_tok", active, true);
-            h.get_int("moe_intermediate_size", moe_inter, true);
+            h.get_int("moe_intermediate_size", width, true);
             h.get_int("n_shared_experts", shared, false);
-            h.get_int("first_k_dense_replace", dense_layers, false);
+            h.get_int("first_k_dense_replace", first_dense, false);
             h.get_int("moe_layer_freq", freq, false);
+            if (r.ok() && in_range("moe_intermediate_size", width, 1, max_width, integer_from(1, max_width)) &&
+                in_range("n_shared_experts", shared, 0, max_shared, integer_from(0, max_shared)) && layers_ok &&
+                in_range("first_k_dense_replace", first_dense, 0, m.layers, integer_from(0, m.layers)) &&
+                in_range("moe_layer_freq", freq, 1, m.layers, integer_from(1, m.layers))) {
+                // transformers: layer i is MoE when i >= first_k_dense_replace and i % moe_layer_freq == 0.
+                layout = fit_moe_layout(m.layers, static_cast<int>(freq),
+                                        [&](int i) { return i >= first_dense && i % freq == 0; });
+                layout_note = "layer i is MoE when i >= first_k_dense_replace and i % moe_layer_freq = 0";
+                if (freq == 1) keys.layout = "first_k_dense_replace";
+            }
+        } else {
+            moe = false;
+        }
+        if (moe && r.ok() && in_range(keys.experts, experts, 1, max_experts, integer_from(1, max_experts)) &&
+            in_range(keys.active, active, 1, experts, "from 1 to " + keys.experts + " = " + std::to_string(experts)) &&
+            in_range(keys.width, width, 1, max_width, integer_from(1, max_width)) && layers_ok) {
+            if (layout.moe_layers == 0) {
+                h.warn(keys.layout, "no layer is a mixture-of-experts layer (" + layout_note + "): imported as a dense model");
+            } else {
+                m.experts = static_cast<int>(experts);
+                m.experts_per_token = static_cast<int>(active);
+                m.expert_ffn_hidden = static_cast<int>(width);
+                m.shared_experts = static_cast<int>(shared);
+                m.dense_layers = layout.dense_layers;
+                m.moe_layer_interval = layout.interval;
+                m.capacity_factor = 1.0;
+                h.map(keys.experts, "model.experts", std::to_string(m.experts));
+                h.map(keys.active, "model.experts_per_token", std::to_string(m.experts_per_token));
+                h.map(keys.width, "model.expert_ffn_hidden", std::to_string(m.expert_ffn_hidden));
+                h.map(keys.shared, "model.shared_experts", std::to_string(m.shared_experts));
+                h.map(keys.dense, "model.dense_layers", std::to_string(m.dense_layers));
+                h.map(keys.interval, "model.moe_layer_interval", std::to_string(m.moe_layer_interval));
+                res.mapped.push_back("(dropless routing) -> model.capacity_factor = 1");
+                if (!layout.exact)
+                    h.warn(keys.layout, "MoE layers at positions COMET cannot place (" + layout_note + "): the " +
+                                           std::to_string(layout.moe_layers) + " MoE layers of " + std::to_string(m.layers) +
+                                           " become model.dense_layers = " + std::to_string(m.dense_layers) +
+                                           " dense layers, then " +
+                                           (m.moe_layer_interval == 1 ? std::string("every layer")
+                                                                      : "every " + std::to_string(m.moe_layer_interval) + "-th layer") +
+                                           " MoE (model.moe_layer_interval = " + std::to_string(m.moe_layer_interval) +
+                                           "); parameters and FLOPs are the same, pipeline stages may balance differently");
+            }
+        }
+
+        // DeepSeek's multi-head latent attention.
+        if (*arch == Arch::deepseek) {
+            long long q_rank = 0, kv_rank = 0, nope = 0, rope = 0, v_dim = 0;
             const bool has_q_rank = h.get_int("q_lora_rank", q_rank, false);
             h.get_int("kv_lora_rank", kv_rank, true);
             h.get_int("qk_nope_head_dim", nope, true);
@@ -247,31 +409,15 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
                 if (v < min) o.value_error(key, "= " + std::to_string(v) + ": must be >= " + std::to_string(min));
             };
             if (r.ok()) {
-                positive("n_routed_experts", routed, 1);
-                positive("num_experts_per_tok", active, 1);
-                positive("moe_intermediate_size", moe_inter, 1);
-                positive("n_shared_experts", shared, 0);
-                positive("first_k_dense_replace", dense_layers, 0);
                 positive("kv_lora_rank", kv_rank, 1);
                 positive("qk_nope_head_dim", nope, 0);
                 positive("qk_rope_head_dim", rope, 0);
                 positive("v_head_dim", v_dim, 1);
                 if (has_q_rank) positive("q_lora_rank", q_rank, 1);
-                if (active > routed) positive("n_routed_experts", routed, active);
                 if (nope + rope < 1) o.error("qk_rope_head_dim", "qk_nope_head_dim + qk_rope_head_dim must be >= 1");
                 if (m.layers < 1 || m.hidden < 1 || m.heads < 1) o.error("num_hidden_layers", "layers, hidden_size and heads must be >= 1");
             }
             if (r.ok()) {
-                const long long layers = m.layers;
-                const long long dense = std::min(dense_layers, layers);
-                if (freq != 1)
-                    h.warn("moe_layer_freq", "= " + std::to_string(freq) + ": every layer after first_k_dense_replace is taken as MoE");
-                const double moe_width = static_cast<double>(active + shared) * static_cast<double>(moe_inter);
-                const double avg = (static_cast<double>(dense) * static_cast<double>(inter) +
-                                    static_cast<double>(layers - dense) * moe_width) / static_cast<double>(layers);
-                m.ffn_hidden = clamp_int(std::llround(std::min(avg, 1e15)));
-                h.map("intermediate_size, moe_intermediate_size, num_experts_per_tok, n_shared_experts, first_k_dense_replace",
-                      "model.ffn_hidden", std::to_string(m.ffn_hidden));
                 // MLA: keep heads, choose head_dim so that the attention has MLA's parameters.
                 const double H = m.heads, hid = m.hidden;
                 const double qk = static_cast<double>(nope + rope);
@@ -284,29 +430,22 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
                 h.map("q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim", "model.head_dim",
                       std::to_string(m.head_dim) + " (multi-head attention with MLA's parameter count)");
                 h.origin["model.kv_heads"] = label + ": num_attention_heads";
+                mla_note = "multi-head latent attention approximated by multi-head attention with model.kv_heads = model.heads = " +
+                           std::to_string(m.heads) + " and model.head_dim = " + std::to_string(m.head_dim) +
+                           " (MLA's attention parameters and projection FLOPs; attention-score FLOPs use head_dim " +
+                           std::to_string(m.head_dim) + " instead of " + std::to_string(nope + rope) + " for q.k and " +
+                           std::to_string(v_dim) + " for v; the low-rank KV cache is not modelled)";
                 h.warn("kv_lora_rank",
                        "multi-head latent attention (MLA) is approximated by multi-head attention with "
                        "model.kv_heads = model.heads and model.head_dim = " + std::to_string(m.head_dim) +
-                           ", which has MLA's " + billions(mla * static_cast<double>(layers)) +
+                           ", which has MLA's " + billions(mla * static_cast<double>(m.layers)) +
                            " attention parameters; attention-score FLOPs use head_dim " + std::to_string(m.head_dim) +
                            " instead of " + std::to_string(nope + rope) + " (q.k) and " + std::to_string(v_dim) +
                            " (v), and the low-rank KV cache is not modelled");
-                const double expert = 3.0 * hid * static_cast<double>(moe_inter) * static_cast<double>(layers - dense);
-                const double total = total_parameters(m) + static_cast<double>(routed - active) * expert;
-                h.warn("n_routed_experts",
-                       "mixture of experts is not modelled yet: imported as the dense equivalent of the active "
-                       "parameters (" + std::to_string(active) + " of " + std::to_string(routed) + " routed experts + " +
-                           std::to_string(shared) + " shared, first " + std::to_string(dense) +
-                           " layers dense, model.ffn_hidden = " + std::to_string(m.ffn_hidden) +
-                           " averaged over the layers): " + billions(total_parameters(m)) + " of about " +
-                           billions(total) +
-                           " parameters; weight, gradient and optimizer memory and expert-parallel traffic are underestimated");
             }
             long long mtp = 0;
             if (h.get_int("num_nextn_predict_layers", mtp, false) && mtp > 0)
                 h.warn("num_nextn_predict_layers", "= " + std::to_string(mtp) + ": multi-token prediction modules dropped");
-        } else {
-            dense_ffn("intermediate_size");
         }
 
         // Keys with something to say, then the rest.
@@ -357,8 +496,10 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
             name = p.stem().string();
             if (name == "config" && !p.parent_path().filename().empty()) name = p.parent_path().filename().string();
         }
-        s.model_info = {name + " (" + arch_name + ", " + billions(total_parameters(m)) + ")",
-                        "Hugging Face config " + label};
+        const std::string size = m.is_moe() ? billions(total_parameters(m)) + ", " + billions(active_parameters(m)) + " active"
+                                            : billions(total_parameters(m));
+        s.model_info = {name + " (" + arch_name + ", " + size + ")",
+                        "Hugging Face config " + label + (mla_note.empty() ? std::string() : "; " + mla_note)};
         s.name = name + " on " + (s.node_info.name.empty() ? std::string("the base node") : s.node_info.name);
         s.description = "Model imported from the Hugging Face config " + label + " (" + arch_name +
                         "); node, cluster, training and strategy from the base scenario \"" + base.name + "\".";

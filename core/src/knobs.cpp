@@ -23,6 +23,11 @@ constexpr std::array<KnobInfo, static_cast<std::size_t>(Knob::count_)> knobs{{
     {Knob::offload_activations, "offload_activations", "offload activations", "", KnobKind::strategy, true, 0, 1},
     {Knob::dp_overlap, "dp_overlap", "overlap DP communication", "", KnobKind::strategy, true, 0, 1},
     {Knob::tp_overlap, "tp_overlap", "overlap TP communication", "", KnobKind::strategy, true, 0, 1},
+    {Knob::cp, "cp", "context parallelism", "", KnobKind::strategy, true, 1, 65536},
+    {Knob::ep, "ep", "expert parallelism", "", KnobKind::strategy, true, 1, 65536},
+    {Knob::etp, "etp", "expert tensor parallelism", "", KnobKind::strategy, true, 1, 65536},
+    {Knob::zero_shard, "zero_shard", "ZeRO sharding group (0 = all of dp x cp)", "", KnobKind::strategy, true, 0, 1e7},
+    {Knob::ep_overlap, "ep_overlap", "EP all-to-all overlap", "fraction", KnobKind::strategy, false, 0, 1},
     {Knob::matrix_tflops, "matrix_tflops", "matrix throughput (fp16)", "TFLOP/s", KnobKind::hardware, false, 1e-3, 1e6},
     {Knob::vector_tflops, "vector_tflops", "vector throughput", "TFLOP/s", KnobKind::hardware, false, 1e-3, 1e6},
     {Knob::hbm_gib, "hbm_gib", "HBM capacity", "GiB", KnobKind::hardware, false, 1e-3, 1e6},
@@ -47,10 +52,10 @@ int to_int(double v) noexcept {
     return static_cast<int>(std::llround(std::clamp(v, -2e9, 2e9)));
 }
 
-// nodes / accelerators_per_node: keep tp and pp, give dp the rest of the cluster.
+// nodes / accelerators_per_node: keep tp, cp and pp, give dp the rest of the cluster.
 void refill_dp(Config& c) noexcept {
     const long long gpus = static_cast<long long>(c.cluster.nodes) * c.node.accelerators;
-    const long long tp_pp = static_cast<long long>(c.strategy.tp) * c.strategy.pp;
+    const long long tp_pp = static_cast<long long>(c.strategy.tp) * c.strategy.pp * c.strategy.cp;
     if (tp_pp > 0 && gpus >= tp_pp) c.strategy.dp = static_cast<int>(std::min<long long>(gpus / tp_pp, 1 << 30));
 }
 
@@ -83,6 +88,11 @@ void set_knob(Config& c, Knob k, double v) noexcept {
     case Knob::offload_activations: s.offload_activations = v >= 0.5; break;
     case Knob::dp_overlap: s.dp_overlap = v >= 0.5; break;
     case Knob::tp_overlap: s.tp_overlap = v >= 0.5; break;
+    case Knob::cp: s.cp = to_int(v); break;
+    case Knob::ep: s.ep = to_int(v); break;
+    case Knob::etp: s.etp = to_int(v); break;
+    case Knob::zero_shard: s.zero_shard = to_int(v); break;
+    case Knob::ep_overlap: s.ep_overlap = v; break;
     case Knob::matrix_tflops: {
         const double ratio = n.matrix_fp16_tflops > 0 ? n.matrix_fp8_tflops / n.matrix_fp16_tflops : 0.0;
         n.matrix_fp16_tflops = v;
@@ -134,6 +144,11 @@ double get_knob(const Config& c, Knob k) noexcept {
     case Knob::offload_activations: return s.offload_activations;
     case Knob::dp_overlap: return s.dp_overlap;
     case Knob::tp_overlap: return s.tp_overlap;
+    case Knob::cp: return s.cp;
+    case Knob::ep: return s.ep;
+    case Knob::etp: return s.etp;
+    case Knob::zero_shard: return s.zero_shard;
+    case Knob::ep_overlap: return s.ep_overlap;
     case Knob::matrix_tflops: return n.matrix_fp16_tflops;
     case Knob::vector_tflops: return n.vector_tflops;
     case Knob::hbm_gib: return n.hbm_capacity_gib;

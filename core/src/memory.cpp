@@ -14,11 +14,20 @@ StateBytes state_bytes_per_parameter(const TrainingSpec& t) noexcept {
 
 double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& tr, int tp, bool sp,
                                   Recompute recompute, int microbatch) noexcept {
+    return activation_bytes_per_layer(m, tr, WorkShape{tp, sp, microbatch}, recompute, false);
+}
+
+double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& tr, WorkShape shape, Recompute recompute,
+                                  bool moe) noexcept {
+    const int tp = shape.tp;
+    const bool sp = shape.sequence_parallel;
+    const int microbatch = shape.microbatch;
+    const double cp = shape.cp;
     const double t = tp;
     const double sbh = static_cast<double>(m.seq_len) * microbatch * m.hidden;
     const double sb = static_cast<double>(m.seq_len) * microbatch;
     const double split = sp ? t : 1.0;  // sequence parallelism splits the replicated part
-    if (recompute == Recompute::full) return 2.0 * sbh / split;  // only the layer input
+    if (recompute == Recompute::full) return 2.0 * sbh / split / cp;  // only the layer input
 
     const double q = static_cast<double>(m.heads) * m.head_dim;
     const double kv = static_cast<double>(m.kv_heads) * m.head_dim;
@@ -31,8 +40,20 @@ double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& tr, in
     // Split across TP ranks: Q and K (2 each), V (2), projection input (2), MLP activation
     // input (2 per up matrix) and MLP output-projection input (2).
     const double up_inputs = m.gated_mlp ? 2.0 : 1.0;
-    const double split_part = (2.0 * q + 2.0 * kv + 2.0 * kv + 2.0 * q) * sb + 2.0 * up_inputs * f * sb +
-                              2.0 * f * sb;
+    const double attention_part = (2.0 * q + 2.0 * kv + 2.0 * kv + 2.0 * q) * sb;
+    double split_part = attention_part + 2.0 * up_inputs * f * sb + 2.0 * f * sb;
+    double routed_part = 0;
+    if (moe && m.is_moe()) {
+        const double fs = static_cast<double>(m.shared_experts) * m.expert_ffn_hidden;
+        split_part = attention_part + 2.0 * up_inputs * fs * sb + 2.0 * fs * sb;
+        // Per rank, before the cp split: routed copies (this rank's, and the expert-TP
+        // group's gathered copies at 1/etp of the width), router logits and probabilities.
+        const double routed = routed_tokens_per_rank(m, WorkShape{tp, sp, microbatch, 1, shape.ep, shape.etp});
+        const double u = shape.etp;
+        const double fe = m.expert_ffn_hidden;
+        routed_part = 2.0 * u * routed * m.hidden + 2.0 * up_inputs * routed * fe + 2.0 * routed * fe +
+                      (4.0 + 4.0) * sb / t * m.experts;
+    }
     // Attention score tensors: softmax output (2), dropout mask (1) and dropout output (2)
     // per score; none with a fused kernel (only the softmax statistics, 4 bytes per row).
     double scores = 0;
@@ -45,7 +66,8 @@ double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& tr, in
             scores = 4.0 * a * s * microbatch;
         }
     }
-    return replicated / split + (split_part + scores) / t;
+    if (cp == 1 && routed_part == 0) return replicated / split + (split_part + scores) / t;
+    return (replicated / split + (split_part + scores) / t + routed_part) / cp;
 }
 
 }  // namespace comet

@@ -47,15 +47,20 @@ std::string format_printf(const char* format, double value) {
 std::string format_strategy(const Strategy& s) {
     std::string out = "tp" + std::to_string(s.tp) + " pp" + std::to_string(s.pp) + " dp" + std::to_string(s.dp) +
                       " mb" + std::to_string(s.microbatch);
+    if (s.cp > 1) out += " cp" + std::to_string(s.cp);
+    if (s.ep > 1) out += " ep" + std::to_string(s.ep);
+    if (s.etp > 1) out += " etp" + std::to_string(s.etp);
     if (s.interleave > 1) out += " v" + std::to_string(s.interleave);
     out += " recompute=" + std::string(to_string(s.recompute));
     if (s.sequence_parallel) out += " sp";
     if (s.zero_stage > 0) out += " zero" + std::to_string(s.zero_stage);
+    if (s.zero_stage > 0 && s.zero_shard > 0) out += " shard" + std::to_string(s.zero_shard);
     if (s.offload_optimizer) out += " offload-opt";
     if (s.offload_weights) out += " offload-weights";
     if (s.offload_activations) out += " offload-act";
     if (!s.dp_overlap) out += " no-dp-overlap";
     if (s.tp_overlap) out += " tp-overlap";
+    if (s.ep_overlap > 0) out += " ep-overlap=" + format_printf("%.2g", s.ep_overlap);
     return out;
 }
 
@@ -76,6 +81,24 @@ std::string explain(const Result& r) {
     case Infeasible::tp_ffn:
     case Infeasible::sequence_parallel_seq:
         text += ": tp " + format_printf("%.0f", r.detail_a) + " vs " + format_printf("%.0f", r.detail_b);
+        break;
+    case Infeasible::cp_seq:
+        text += ": cp " + format_printf("%.0f", r.detail_a) + ", sequence length " + format_printf("%.0f", r.detail_b);
+        break;
+    case Infeasible::ep_dense_model:
+        text += ": ep " + format_printf("%.0f", r.detail_a) + ", etp " + format_printf("%.0f", r.detail_b);
+        break;
+    case Infeasible::ep_experts:
+        text += ": ep " + format_printf("%.0f", r.detail_a) + ", experts " + format_printf("%.0f", r.detail_b);
+        break;
+    case Infeasible::etp_ffn:
+        text += ": etp " + format_printf("%.0f", r.detail_a) + ", expert MLP width " + format_printf("%.0f", r.detail_b);
+        break;
+    case Infeasible::ep_group:
+        text += ": ep x etp = " + format_printf("%.0f", r.detail_a) + ", tp x cp x dp = " + format_printf("%.0f", r.detail_b);
+        break;
+    case Infeasible::zero_shard_group:
+        text += ": shard group " + format_printf("%.0f", r.detail_a) + ", dp x cp = " + format_printf("%.0f", r.detail_b);
         break;
     case Infeasible::pp_layers:
         text += ": pp x interleave = " + format_printf("%.0f", r.detail_a) + ", layers = " + format_printf("%.0f", r.detail_b);
@@ -104,7 +127,9 @@ std::string format_result_text(const Scenario& sc, const Result& r) {
     std::string o;
     o += "Scenario    " + (sc.name.empty() ? std::string("(unnamed)") : sc.name) + "\n";
     o += "Model       " + (sc.model_info.name.empty() ? std::string("(unnamed)") : sc.model_info.name) + ", " +
-         format_printf("%.1f", total_parameters(c.model) / 1e9) + " B parameters\n";
+         format_printf("%.1f", total_parameters(c.model) / 1e9) + " B parameters" +
+         (c.model.is_moe() ? " (" + format_printf("%.1f", active_parameters(c.model) / 1e9) + " B active per token)" : "") +
+         "\n";
     o += "Cluster     " + std::to_string(c.cluster.nodes) + " x " +
          (sc.node_info.name.empty() ? std::string("node") : sc.node_info.name) + " (" +
          std::to_string(accelerators_available(c)) + " accelerators)\n";
@@ -133,6 +158,8 @@ std::string format_result_text(const Scenario& sc, const Result& r) {
     row("exposed memory        ", r.time.memory_s);
     row("optimizer step        ", r.time.optimizer_s);
     row("other                 ", r.time.other_s);
+    if (c.model.is_moe() || r.time.ep_comm_s > 0) row("exposed EP all-to-all ", r.time.ep_comm_s);
+    if (c.strategy.cp > 1 || r.time.cp_comm_s > 0) row("exposed CP ring       ", r.time.cp_comm_s);
     o += "\nThroughput              " + format_printf("%.0f", r.tokens_per_s) + " tokens/s\n";
     o += "Model TFLOP/s per GPU   " + format_printf("%.1f", r.model_tflops_per_gpu) + "  (MFU " + format_printf("%.1f", 100 * r.mfu) + " %)\n";
     o += "Hardware TFLOP/s per GPU " + format_printf("%.1f", r.hardware_tflops_per_gpu) + "  (incl. recompute)\n";
@@ -159,14 +186,17 @@ void put_result(nlohmann::ordered_json& j, const Result& r) {
         j["time_s"] = {{"compute", r.time.compute_s},     {"pipeline_bubble", r.time.bubble_s},
                        {"tp_comm", r.time.tp_comm_s},     {"pp_comm", r.time.pp_comm_s},
                        {"dp_comm", r.time.dp_comm_s},     {"memory", r.time.memory_s},
-                       {"optimizer", r.time.optimizer_s}, {"other", r.time.other_s}};
-        j["comm_total_s"] = {{"tp", r.comm.tp_s}, {"pp", r.comm.pp_s}, {"dp", r.comm.dp_s}, {"memory", r.comm.memory_s}};
+                       {"optimizer", r.time.optimizer_s}, {"other", r.time.other_s},
+                       {"ep_comm", r.time.ep_comm_s},     {"cp_comm", r.time.cp_comm_s}};
+        j["comm_total_s"] = {{"tp", r.comm.tp_s},         {"pp", r.comm.pp_s}, {"dp", r.comm.dp_s},
+                             {"memory", r.comm.memory_s}, {"ep", r.comm.ep_s}, {"cp", r.comm.cp_s}};
         j["tokens_per_s"] = r.tokens_per_s;
         j["model_tflops_per_gpu"] = r.model_tflops_per_gpu;
         j["hardware_tflops_per_gpu"] = r.hardware_tflops_per_gpu;
         j["mfu"] = r.mfu;
         j["microbatches"] = r.microbatches;
         j["parameters"] = r.parameters;
+        j["active_parameters"] = r.active_parameters;
         j["memory"] = {{"hbm", memory_json(r.hbm)}, {"expanded", memory_json(r.expanded)}};
     }
 }

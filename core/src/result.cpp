@@ -25,6 +25,12 @@ constexpr std::array<ReasonText, static_cast<std::size_t>(Infeasible::count_)> r
     {"hbm_capacity", "does not fit in HBM"},
     {"expanded_capacity", "does not fit in the expanded memory tier"},
     {"no_feasible_strategy", "no strategy fits"},
+    {"cp_seq", "context parallelism needs 2 x cp (x tp with sequence parallelism) to divide the sequence length"},
+    {"ep_dense_model", "expert parallelism needs a model with experts"},
+    {"ep_experts", "expert parallelism does not divide the routed experts"},
+    {"ep_group", "ep x etp does not divide tp x cp x dp"},
+    {"etp_ffn", "expert tensor parallelism does not divide the expert MLP width"},
+    {"zero_shard_group", "the ZeRO sharding group does not divide dp x cp"},
 }};
 }  // namespace
 

@@ -46,6 +46,13 @@ void read_model(ObjectReader& o, ModelSpec& m, Provenance& info, Derived& derive
     o.optional_bool("tied_embeddings", m.tied_embeddings);
     o.optional_bool("bias", m.bias);
     o.optional_bool("learned_position_embeddings", m.learned_position_embeddings);
+    o.optional_int("experts", m.experts);
+    o.optional_int("experts_per_token", m.experts_per_token);
+    o.optional_int("expert_ffn_hidden", m.expert_ffn_hidden);
+    o.optional_int("shared_experts", m.shared_experts);
+    o.optional_int("dense_layers", m.dense_layers);
+    o.optional_int("moe_layer_interval", m.moe_layer_interval);
+    o.optional_number("capacity_factor", m.capacity_factor);
 }
 
 static void read_expanded(ObjectReader& o, ExpandedMemory& e) {
@@ -111,6 +118,11 @@ void read_strategy(ObjectReader& o, Strategy& s) {
     o.optional_bool("dp_overlap", s.dp_overlap);
     o.optional_bool("tp_overlap", s.tp_overlap);
     o.optional_bool("pp_scatter_gather", s.pp_scatter_gather);
+    o.optional_int("cp", s.cp);
+    o.optional_int("ep", s.ep);
+    o.optional_int("etp", s.etp);
+    o.optional_number("ep_overlap", s.ep_overlap);
+    o.optional_int("zero_shard", s.zero_shard);
 }
 
 // ---- writing -----------------------------------------------------------------------------
@@ -131,6 +143,15 @@ ordered_json model_json(const ModelSpec& m, const Provenance& info) {
     j["tied_embeddings"] = m.tied_embeddings;
     j["bias"] = m.bias;
     j["learned_position_embeddings"] = m.learned_position_embeddings;
+    if (m.is_moe()) {  // dense models keep the file they had
+        j["experts"] = m.experts;
+        j["experts_per_token"] = m.experts_per_token;
+        j["expert_ffn_hidden"] = m.expert_ffn_hidden;
+        j["shared_experts"] = m.shared_experts;
+        j["dense_layers"] = m.dense_layers;
+        j["moe_layer_interval"] = m.moe_layer_interval;
+        j["capacity_factor"] = m.capacity_factor;
+    }
     return j;
 }
 
@@ -210,6 +231,13 @@ ordered_json strategy_json(const Strategy& s) {
     j["dp_overlap"] = s.dp_overlap;
     j["tp_overlap"] = s.tp_overlap;
     j["pp_scatter_gather"] = s.pp_scatter_gather;
+    // Written when they differ from their neutral values, so dense 3D strategies keep their files.
+    const Strategy neutral;
+    if (s.cp != neutral.cp) j["cp"] = s.cp;
+    if (s.ep != neutral.ep) j["ep"] = s.ep;
+    if (s.etp != neutral.etp) j["etp"] = s.etp;
+    if (s.ep_overlap != neutral.ep_overlap) j["ep_overlap"] = s.ep_overlap;
+    if (s.zero_shard != neutral.zero_shard) j["zero_shard"] = s.zero_shard;
     return j;
 }
 

@@ -107,6 +107,21 @@ SearchEngine::SearchEngine(const Config& base, const SearchOptions& options) : b
     if (!invalid_) enumerate();
 }
 
+std::vector<int> SearchEngine::shard_choices(const Group& g) const {
+    const long long replicas = static_cast<long long>(g.dp) * g.cp;
+    if (!searched(options_, Knob::zero_shard)) return {base_.strategy.zero_shard};
+    std::vector<int> out{0};
+    // Node-local sharding: the replicas that share the TP group's scale-up domain.
+    const int local = std::max(1, base_.node.scale_up.domain_size / g.tp);
+    if (local > 1 && local < replicas && replicas % local == 0) out.push_back(local);
+    return out;
+}
+
+std::vector<int> SearchEngine::shards_for(const Group& g, int zero) const {
+    if (zero == 0 && searched(options_, Knob::zero_shard)) return {0};  // no sharding to shape
+    return shard_choices(g);
+}
+
 std::vector<int> SearchEngine::interleaves(int pp) const {
     if (!searched(options_, Knob::interleave)) return {base_.strategy.interleave};
     if (pp == 1 || base_.model.layers % pp != 0) return {1};
@@ -135,13 +150,23 @@ void SearchEngine::enumerate() {
                                                   ? std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full}
                                                   : std::vector<Recompute>{bs.recompute};
 
+    const ModelSpec& m = base_.model;
     std::uint64_t index = 0;
     const std::vector<int> tps = searched(o, Knob::tp) ? divisors(gpus) : std::vector<int>{bs.tp};
     for (int tp : tps) {
+        std::vector<int> cps{bs.cp};
+        if (searched(o, Knob::cp)) {
+            cps.clear();
+            if (gpus % tp == 0)
+                for (int cp : divisors(gpus / tp))
+                    if (cp == 1 || (m.seq_len % (2LL * cp) == 0 && m.seq_len / cp >= o.min_tokens_per_cp_rank)) cps.push_back(cp);
+        }
+        for (int cp : cps) {
+        const long long tp_cp = static_cast<long long>(tp) * cp;
         std::vector<int> pps{bs.pp};
-        if (searched(o, Knob::pp)) pps = gpus % tp == 0 ? divisors(gpus / tp) : std::vector<int>{};
+        if (searched(o, Knob::pp)) pps = gpus % tp_cp == 0 ? divisors(gpus / tp_cp) : std::vector<int>{};
         for (int pp : pps) {
-            const long long tp_pp = static_cast<long long>(tp) * pp;
+            const long long tp_pp = tp_cp * pp;
             std::vector<int> dps{bs.dp};
             if (searched(o, Knob::dp)) {
                 dps.clear();
@@ -149,6 +174,19 @@ void SearchEngine::enumerate() {
                     dps = o.all_accelerators ? std::vector<int>{static_cast<int>(gpus / tp_pp)} : divisors(gpus / tp_pp);
             }
             for (int dp : dps) {
+                // Expert parallelism: divisors of the experts that divide tp x cp x dp.
+                std::vector<int> eps{bs.ep};
+                if (searched(o, Knob::ep)) {
+                    eps = {1};
+                    if (m.is_moe())
+                        for (int e : divisors(m.experts))
+                            if (e > 1 && (tp_cp * dp) % e == 0) eps.push_back(e);
+                }
+                std::vector<int> etps{bs.etp};
+                if (searched(o, Knob::etp)) {
+                    etps = {1};
+                    if (m.is_moe() && tp > 1 && m.expert_ffn_hidden % tp == 0) etps.push_back(tp);
+                }
                 std::vector<int> mbs{bs.microbatch};
                 if (searched(o, Knob::microbatch)) {
                     mbs = base_.training.global_batch % dp == 0 ? divisors(base_.training.global_batch / dp)
@@ -157,18 +195,29 @@ void SearchEngine::enumerate() {
                 }
                 std::vector<char> sps{bs.sequence_parallel};
                 if (searched(o, Knob::sequence_parallel)) sps = tp > 1 ? std::vector<char>{0, 1} : std::vector<char>{0};
-                const auto zeros = static_cast<std::uint32_t>(dp > 1 || !searched(o, Knob::zero_stage) ? zero_.size() : 1);
+                const long long replicas = static_cast<long long>(dp) * cp;
+                // ZeRO matters only with replicas to shard over.
+                const bool zeros_all = replicas > 1 || !searched(o, Knob::zero_stage);
                 // Overlap switches are no-ops without the parallelism they overlap: not enumerated.
-                const auto overlaps = static_cast<std::uint32_t>((dp > 1 ? dp_overlap_.size() : 1) * (tp > 1 ? tp_overlap_.size() : 1));
-                const auto per_v = static_cast<std::uint32_t>(zeros * offload_.size()) * overlaps;
-                const auto size = static_cast<std::uint32_t>(interleaves(pp).size()) * per_v;
-                for (char sp : sps)
-                    for (int mb : mbs)
-                        for (Recompute rc : recomputes) {
-                            groups_.push_back(Group{tp, pp, dp, mb, sp != 0, rc, index, size, per_v, overlaps});
-                            index += size;
-                        }
+                const auto overlaps = static_cast<std::uint32_t>((replicas > 1 ? dp_overlap_.size() : 1) * (tp > 1 ? tp_overlap_.size() : 1));
+                for (int ep : eps)
+                    for (int etp : etps) {
+                        if (ep * etp > 1 && (tp_cp * dp) % (static_cast<long long>(ep) * etp) != 0) continue;
+                        Group proto{tp, cp, pp, dp, ep, etp, 1, false, Recompute::none, 0, 0, 0, 0, overlaps};
+                        std::uint32_t inner = 0;
+                        for (std::size_t zi = 0; zi < (zeros_all ? zero_.size() : 1); ++zi)
+                            inner += static_cast<std::uint32_t>(shards_for(proto, zeros_all ? zero_[zi] : 0).size());
+                        const auto per_v = static_cast<std::uint32_t>(inner * offload_.size()) * overlaps;
+                        const auto size = static_cast<std::uint32_t>(interleaves(pp).size()) * per_v;
+                        for (char sp : sps)
+                            for (int mb : mbs)
+                                for (Recompute rc : recomputes) {
+                                    groups_.push_back(Group{tp, cp, pp, dp, ep, etp, mb, sp != 0, rc, index, size, per_v, inner, overlaps});
+                                    index += size;
+                                }
+                    }
             }
+        }
         }
     }
     space_ = index;
@@ -176,6 +225,9 @@ void SearchEngine::enumerate() {
 
 void SearchEngine::apply_group(Strategy& s, const Group& g) noexcept {
     s.tp = g.tp;
+    s.cp = g.cp;
+    s.ep = g.ep;
+    s.etp = g.etp;
     s.pp = g.pp;
     s.dp = g.dp;
     s.microbatch = g.microbatch;
@@ -188,7 +240,7 @@ double SearchEngine::score_bound(double time_s, const Group& g) const noexcept {
     // Upper bound of MFU from a lower bound of time, as Result::mfu is computed.
     const Config& c = base_;
     const double peak = c.training.precision == Precision::fp8 ? c.node.matrix_fp8_tflops : c.node.matrix_fp16_tflops;
-    const double gpus = static_cast<double>(g.tp) * g.pp * g.dp;
+    const double gpus = static_cast<double>(g.tp) * g.cp * g.pp * g.dp;
     const double flops = static_cast<double>(c.training.global_batch) * 3.0 * forward_gemm_flops_per_sequence(c.model);
     return -(flops / (time_s * gpus) * 1e-12 / peak);
 }
@@ -227,12 +279,15 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
             RankWork w;
             static_cast<RankCompute&>(w) = rank_memory(c);
             const std::vector<int> vs = interleaves(g.pp);
-            const std::size_t n_zero = g.dp > 1 || !searched(options_, Knob::zero_stage) ? zero_.size() : 1;
+            const bool zeros_all = static_cast<long long>(g.dp) * g.cp > 1 || !searched(options_, Knob::zero_stage);
+            const std::size_t n_zero = zeros_all ? zero_.size() : 1;
             std::uint32_t offset = 0;
             for (int v : vs) {
                 s.interleave = v;
                 for (std::size_t zi = 0; zi < n_zero; ++zi) {
-                    s.zero_stage = g.dp > 1 || !searched(options_, Knob::zero_stage) ? zero_[zi] : 0;
+                    s.zero_stage = zeros_all ? zero_[zi] : 0;
+                    for (int shard : shards_for(g, s.zero_stage)) {
+                    s.zero_shard = shard;
                     for (int mask : offload_) {
                         s.offload_optimizer = (mask & 1) != 0;
                         s.offload_weights = (mask & 2) != 0;
@@ -243,12 +298,13 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
                             if (!fits(c, w, place(c, w), verdict)) why = verdict.reason;
                         }
                         if (why == Infeasible::none) {
-                            p.combos.push_back(Combo{v, s.zero_stage, mask, offset});
+                            p.combos.push_back(Combo{v, s.zero_stage, shard, mask, offset});
                         } else {
                             p.rejected.evaluated += n_overlap;
                             p.rejected.infeasible[static_cast<std::size_t>(why)] += n_overlap;
                         }
                         offset += n_overlap;
+                    }
                     }
                 }
             }
@@ -328,11 +384,11 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
     if (g.pp > 1) {
         const bool split = s.sequence_parallel ? g.tp > 1 : (s.pp_scatter_gather && g.tp > 1);
         const double msg = split ? w.pp_bytes / g.tp : w.pp_bytes;
-        const long long stride = static_cast<long long>(g.tp) * g.dp;
+        const long long stride = static_cast<long long>(g.tp) * g.cp * g.dp;
         pp_one = p2p_s(msg, stride * g.pp <= c.node.scale_up.domain_size, w.tp_group);
     }
     const std::uint64_t n_overlap = g.overlaps;
-    const std::size_t n_dpo = g.dp > 1 ? dp_overlap_.size() : 1;
+    const std::size_t n_dpo = static_cast<long long>(g.dp) * g.cp > 1 ? dp_overlap_.size() : 1;
     const std::size_t n_tpo = g.tp > 1 ? tp_overlap_.size() : 1;
     int last_v = 0;
     bool v_pruned = false;
@@ -348,6 +404,7 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
         }
         s.interleave = combo.v;
         s.zero_stage = combo.zero;
+        s.zero_shard = combo.shard;
         s.offload_optimizer = (combo.offload & 1) != 0;
         s.offload_weights = (combo.offload & 2) != 0;
         s.offload_activations = (combo.offload & 4) != 0;

@@ -44,18 +44,20 @@ public:
 
 private:
     struct Group {
-        int tp, pp, dp, microbatch;
+        int tp, cp, pp, dp, ep, etp, microbatch;
         bool sp;
         Recompute recompute;
         std::uint64_t first_index;  // enumeration index of its first configuration
         std::uint32_t size;         // configurations in the group
         std::uint32_t per_v;        // configurations per interleaving choice
+        std::uint32_t shards;       // ZeRO sharding-group choices (for ZeRO stages >= 1)
         std::uint32_t overlaps;     // overlap variants per inner choice (1 to 4)
     };
     // An inner choice that passes the structural and memory checks.
     struct Combo {
         int v;
         int zero;
+        int shard;
         int offload;
         std::uint32_t offset;  // enumeration index of its first overlap variant, from the group's first
     };
@@ -73,6 +75,10 @@ private:
     bool prepare_from(const SearchControl& control, const SearchEngine& donor);
     void finish_prepare();  // counts what prepare rejected, orders the groups
     [[nodiscard]] std::vector<int> interleaves(int pp) const;
+    // ZeRO sharding groups tried for a group with ZeRO >= 1: the whole dp x cp group and, when
+    // searched, node-local (hierarchical) sharding.
+    [[nodiscard]] std::vector<int> shard_choices(const Group& g) const;
+    [[nodiscard]] std::vector<int> shards_for(const Group& g, int zero) const;
     void scan_group(const Config& cell, std::size_t gi, struct Scan& scan) const;
     [[nodiscard]] double score_bound(double time_s, const Group& g) const noexcept;
 

@@ -25,24 +25,39 @@ struct PassTimes {
     double recompute = 0;
     double gemm_fwd = 0;  // matrix work that TP collectives can hide behind
     double gemm_bwd = 0;
+    double attention_fwd = 0;  // attention core (what the CP ring exchange hides behind)
+    double attention_bwd = 0;
+    double attention_recompute = 0;
+    double expert_fwd = 0;  // routed-expert GEMMs (what the EP all-to-all hides behind)
+    double expert_bwd = 0;
+    double expert_recompute = 0;
 };
 
 // Compute side of stage 1: reads the model, the training setup, the node's compute and HBM
 // fields and (tp, sequence_parallel, microbatch, recompute). The expensive part.
 struct RankCompute {
-    PassTimes layer;
+    PassTimes layer;      // the mean layer: dense and MoE layers in the model's proportion
+    PassTimes moe_layer;  // one MoE layer (zero for a dense model)
+    double moe_share = 0; // MoE layers / layers
     double first_extra = 0;  // embedding, forward + backward
     double last_extra = 0;   // final norm, LM head and loss, forward + backward
     double tp_bytes = 0;
     double pp_bytes = 0;
-    double act_layer = 0;       // activation bytes stored per layer and microbatch
+    double cp_kv_bytes = 0;  // one key/value chunk of the CP ring
+    double ep_bytes = 0;     // one EP all-to-all buffer of an MoE layer
+    double etp_bytes = 0;    // routed tokens gathered in the expert-TP group
+    double act_layer = 0;       // activation bytes stored per (mean) layer and microbatch
     double act_layer_full = 0;  // the same without recomputation
     double model_flops_per_sequence = 0;
     double recompute_flops_per_sequence = 0;
     double hbm_bytes_per_s = 0;
     double launch_s = 0;
-    // Parameter counts of the model (per layer and of its ends), computed once.
+    // Parameter counts of the model (per layer and of its ends), computed once. Per layer:
+    // the mean over dense and MoE layers; `layer_params` is replicated like a dense layer's
+    // (split by TP), `expert_params` is split by EP x ETP.
     double layer_params = 0;
+    double expert_params = 0;
+    double active_params = 0;
     double embedding_params = 0;
     double head_params = 0;
     double final_norm_params = 0;
@@ -56,6 +71,10 @@ struct RankWork : RankCompute {
     double tp_layer_exposed[2] = {0, 0};  // without / with tp_overlap
     double pp_gather = 0;  // all-gather of a scattered pipeline message in the TP group
     GroupSpan tp_group;
+    double cp_layer_total = 0;    // CP ring exchange of one layer per microbatch (fwd + bwd + recompute)
+    double cp_layer_exposed = 0;  // what attention does not hide
+    double ep_layer_total = 0;    // EP all-to-all (and ETP gathers) of one MoE layer per microbatch
+    double ep_layer_exposed = 0;  // what the expert GEMMs do not hide at the strategy's ep_overlap
 };
 
 // Structural checks, split like the stages. Both assume first_invalid_field(c) < 0.
@@ -70,12 +89,18 @@ struct RankWork : RankCompute {
 // Stage 2 in parts: the placement of the split (shared), the memory verdict (does not read
 // the overlap switches) and the timing. compose() runs all three.
 struct Placement {
-    int t, p, d, v;
+    int t, p, d, v, cp;
     bool sp;
     int mbs;  // microbatches per pipeline per iteration
     double layers_per_rank;
     StateBytes sb;
-    double first_params, last_params, rank_params;  // parameters held by the first / last / fuller rank
+    double first_params, last_params, rank_params;  // replicated parameters held by the first / last / fuller rank
+    double expert_params;  // routed-expert parameters held by any rank
+    // ZeRO: replicated states are sharded over `shard` of the `replicas` = dp x cp ranks
+    // that hold them (stride tp); expert states over `expert_shard` of `expert_replicas`
+    // (stride ep x etp).
+    int replicas, shard, expert_replicas, expert_stride;
+    double expert_shard;
     ExpandedShare xs;
 };
 [[nodiscard]] Placement place(const Config& c, const RankWork& w) noexcept;

@@ -59,11 +59,7 @@ struct ClassKey {
         const NodeSpec& m = o.config.node;
         const TrainingSpec& t = config.training;
         const TrainingSpec& u = o.config.training;
-        return a.layers == b.layers && a.hidden == b.hidden && a.heads == b.heads && a.kv_heads == b.kv_heads &&
-               a.head_dim == b.head_dim && a.ffn_hidden == b.ffn_hidden && a.gated_mlp == b.gated_mlp &&
-               a.seq_len == b.seq_len && a.vocab == b.vocab && a.tied_embeddings == b.tied_embeddings &&
-               a.bias == b.bias && a.learned_position_embeddings == b.learned_position_embeddings &&
-               n.matrix_fp16_tflops == m.matrix_fp16_tflops && n.matrix_fp8_tflops == m.matrix_fp8_tflops &&
+        return a == b && n.matrix_fp16_tflops == m.matrix_fp16_tflops && n.matrix_fp8_tflops == m.matrix_fp8_tflops &&
                n.vector_tflops == m.vector_tflops && n.gemm.max_fraction == m.gemm.max_fraction &&
                n.gemm.tile_overhead_k == m.gemm.tile_overhead_k &&
                n.gemm.launch_overhead_us == m.gemm.launch_overhead_us &&
@@ -85,7 +81,10 @@ struct ClassKey {
                config.strategy.offload_activations == o.config.strategy.offload_activations &&
                config.strategy.dp_overlap == o.config.strategy.dp_overlap &&
                config.strategy.tp_overlap == o.config.strategy.tp_overlap &&
-               config.strategy.pp_scatter_gather == o.config.strategy.pp_scatter_gather;
+               config.strategy.pp_scatter_gather == o.config.strategy.pp_scatter_gather &&
+               config.strategy.cp == o.config.strategy.cp && config.strategy.ep == o.config.strategy.ep &&
+               config.strategy.etp == o.config.strategy.etp && config.strategy.ep_overlap == o.config.strategy.ep_overlap &&
+               config.strategy.zero_shard == o.config.strategy.zero_shard;
     }
 };
 

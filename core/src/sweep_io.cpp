@@ -393,6 +393,8 @@ void for_each_field(Row& row, bool two_axes, F&& f) {
     f("memory_s", row.memory_s);
     f("optimizer_s", row.optimizer_s);
     f("other_s", row.other_s);
+    f("ep_comm_s", row.ep_comm_s);
+    f("cp_comm_s", row.cp_comm_s);
     f("tokens_per_s", row.tokens_per_s);
     f("mfu", row.mfu);
     f("model_tflops_per_gpu", row.model_tflops_per_gpu);
@@ -412,6 +414,11 @@ void for_each_field(Row& row, bool two_axes, F&& f) {
     f("offload_activations", row.strategy.offload_activations);
     f("dp_overlap", row.strategy.dp_overlap);
     f("tp_overlap", row.strategy.tp_overlap);
+    f("cp", row.strategy.cp);
+    f("ep", row.strategy.ep);
+    f("etp", row.strategy.etp);
+    f("ep_overlap", row.strategy.ep_overlap);
+    f("zero_shard", row.strategy.zero_shard);
     f("runner_up", row.runner_up);
     f("runner_up_iteration_s", row.runner_up_iteration_s);
     f("evaluated", row.evaluated);
@@ -593,6 +600,8 @@ std::vector<SweepRow> sweep_rows(const SweepFile& sweep, const SweepResult& resu
         row.memory_s = r.time.memory_s;
         row.optimizer_s = r.time.optimizer_s;
         row.other_s = r.time.other_s;
+        row.ep_comm_s = r.time.ep_comm_s;
+        row.cp_comm_s = r.time.cp_comm_s;
         row.tokens_per_s = r.tokens_per_s;
         row.mfu = r.mfu;
         row.model_tflops_per_gpu = r.model_tflops_per_gpu;

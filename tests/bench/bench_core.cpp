@@ -6,6 +6,7 @@
 
 #include "comet/compare.hpp"
 #include "comet/evaluate.hpp"
+#include "comet/fsdp.hpp"
 #include "comet/presets.hpp"
 #include "comet/scenario.hpp"
 #include "comet/search.hpp"
@@ -96,5 +97,34 @@ void BM_Sensitivity(benchmark::State& state) {
 BENCHMARK(BM_Sensitivity)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
+
+// The full search for Mixtral 8x7B at 32K tokens on 128 H100: the dense knobs plus context
+// parallelism, expert parallelism, expert tensor parallelism and hierarchical sharding.
+void BM_SearchMoE(benchmark::State& state) {
+    static const Config c = [] {
+        const auto s = load_scenario_file(presets_dir() / "scenarios" / "mixtral-8x7b-32k-128xh100.comet.json");
+        if (!s.ok()) {
+            std::fprintf(stderr, "%s\n", s.error_text().c_str());
+            std::exit(2);
+        }
+        return s.value->config;
+    }();
+    std::uint64_t space = 0;
+    for (auto _ : state) {
+        const SearchResult r = search(c);
+        space = r.stats.space;
+        benchmark::DoNotOptimize(r.top.data());
+    }
+    state.counters["configs"] = double(space);
+}
+BENCHMARK(BM_SearchMoE)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The FSDP balance of the default scenario at its default data-parallel degrees.
+void BM_FsdpBalance(benchmark::State& state) {
+    const std::vector<int> dps = fsdp_default_dps(default_config());
+    for (auto _ : state) benchmark::DoNotOptimize(fsdp_balance(default_config(), dps).data());
+    state.counters["points"] = double(dps.size());
+}
+BENCHMARK(BM_FsdpBalance)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK_MAIN();

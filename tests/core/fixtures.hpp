@@ -33,7 +33,7 @@ inline Config small_gpt_config() {
 }
 
 // Every number in a Result, with its name (allocation-free, so it can run in a forked child).
-inline std::array<std::pair<const char*, double>, 34> result_numbers(const Result& r) {
+inline std::array<std::pair<const char*, double>, 40> result_numbers(const Result& r) {
     return {{{"detail_a", r.detail_a},
              {"detail_b", r.detail_b},
              {"iteration_s", r.iteration_s},
@@ -45,10 +45,15 @@ inline std::array<std::pair<const char*, double>, 34> result_numbers(const Resul
              {"time.memory_s", r.time.memory_s},
              {"time.optimizer_s", r.time.optimizer_s},
              {"time.other_s", r.time.other_s},
+             {"time.ep_comm_s", r.time.ep_comm_s},
+             {"time.cp_comm_s", r.time.cp_comm_s},
              {"comm.tp_s", r.comm.tp_s},
              {"comm.pp_s", r.comm.pp_s},
              {"comm.dp_s", r.comm.dp_s},
              {"comm.memory_s", r.comm.memory_s},
+             {"comm.ep_s", r.comm.ep_s},
+             {"comm.cp_s", r.comm.cp_s},
+             {"comm.dp_microbatch_s", r.comm.dp_microbatch_s},
              {"hbm.weights_bytes", r.hbm.weights_bytes},
              {"hbm.gradients_bytes", r.hbm.gradients_bytes},
              {"hbm.optimizer_bytes", r.hbm.optimizer_bytes},
@@ -62,6 +67,7 @@ inline std::array<std::pair<const char*, double>, 34> result_numbers(const Resul
              {"expanded.other_bytes", r.expanded.other_bytes},
              {"expanded.capacity_bytes", r.expanded.capacity_bytes},
              {"parameters", r.parameters},
+             {"active_parameters", r.active_parameters},
              {"model_flops", r.model_flops},
              {"hardware_flops", r.hardware_flops},
              {"tokens_per_s", r.tokens_per_s},

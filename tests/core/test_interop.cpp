@@ -68,8 +68,13 @@ private slots:
     void calculonMissingFile();
     void hfDenseModels_data();
     void hfDenseModels();
-    void hfMixtralIsDenseEquivalent();
-    void hfDeepSeekV3IsApproximated();
+    void hfMixtralIsMoe();
+    void hfDeepSeekV3IsMoe();
+    void hfQwenMoeModels_data();
+    void hfQwenMoeModels();
+    void hfMoeConfigs_data();
+    void hfMoeConfigs();
+    void hfDenseHasNoExperts();
     void hfHostileInput_data();
     void hfHostileInput();
 };
@@ -310,19 +315,34 @@ void TestInterop::hfDenseModels() {
     QVERIFY(contains(r.value->mapped, "hidden_size -> model.hidden = " + std::to_string(hidden)));
 }
 
-void TestInterop::hfMixtralIsDenseEquivalent() {
+void TestInterop::hfMixtralIsMoe() {
     const auto r = import_hf_config(hfdata / "mixtral-8x7b.json", base_scenario());
     QVERIFY2(r.ok(), r.error_text().c_str());
     const ModelSpec& m = r.value->scenario.config.model;
-    QCOMPARE(m.ffn_hidden, 14336 * 2);
+    QVERIFY(m.is_moe());
+    QCOMPARE(m.experts, 8);
+    QCOMPARE(m.experts_per_token, 2);
+    QCOMPARE(m.expert_ffn_hidden, 14336);
+    QCOMPARE(m.ffn_hidden, 14336);  // unused: every layer is MoE
+    QCOMPARE(m.shared_experts, 0);
+    QCOMPARE(m.dense_layers, 0);
+    QCOMPARE(m.moe_layer_interval, 1);
+    QCOMPARE(m.capacity_factor, 1.0);
     QCOMPARE(m.seq_len, 32768);
-    const double b = total_parameters(m) / 1e9;
-    QVERIFY2(std::abs(b / 12.9 - 1.0) < 0.02, std::to_string(b).c_str());  // published active parameters
-    QVERIFY(contains(r.value->warnings, "mixture of experts is not modelled"));
-    QVERIFY(contains(r.value->warnings, "of 46.70B parameters"));
+    const double total = total_parameters(m) / 1e9, active = active_parameters(m) / 1e9;
+    QVERIFY2(std::abs(total / 46.7 - 1.0) < 0.01, std::to_string(total).c_str());   // published total
+    QVERIFY2(std::abs(active / 12.9 - 1.0) < 0.02, std::to_string(active).c_str());  // published active
+    QVERIFY(!contains(r.value->warnings, "mixture of experts is not modelled"));
+    QVERIFY(contains(r.value->mapped, "num_local_experts -> model.experts = 8"));
+    QVERIFY(contains(r.value->mapped, "intermediate_size -> model.expert_ffn_hidden = 14336"));
+    QVERIFY(r.value->scenario.model_info.name.find("12.88B active") != std::string::npos);
+    // The imported scenario saves and loads back with its experts.
+    const auto again = parse_scenario(scenario_to_json(r.value->scenario), "imported");
+    QVERIFY2(again.ok(), again.error_text().c_str());
+    QCOMPARE(again.value->config.model.experts, 8);
 }
 
-void TestInterop::hfDeepSeekV3IsApproximated() {
+void TestInterop::hfDeepSeekV3IsMoe() {
     const auto r = import_hf_config(hfdata / "deepseek-v3.json", base_scenario());
     QVERIFY2(r.ok(), r.error_text().c_str());
     const ModelSpec& m = r.value->scenario.config.model;
@@ -330,16 +350,193 @@ void TestInterop::hfDeepSeekV3IsApproximated() {
     QCOMPARE(m.hidden, 7168);
     QCOMPARE(m.heads, 128);
     QCOMPARE(m.kv_heads, 128);
-    QCOMPARE(m.ffn_hidden, 18432);  // (8 routed + 1 shared) * 2048 = the dense layers' width
     QCOMPARE(m.head_dim, 51);       // MLA's parameters as multi-head attention
+    QCOMPARE(m.ffn_hidden, 18432);  // the first three (dense) layers' MLP
     QCOMPARE(m.vocab, 129280);
-    const double b = total_parameters(m) / 1e9;
-    QVERIFY2(std::abs(b / 37.0 - 1.0) < 0.03, std::to_string(b).c_str());  // published active parameters
+    QCOMPARE(m.experts, 256);
+    QCOMPARE(m.experts_per_token, 8);
+    QCOMPARE(m.expert_ffn_hidden, 2048);
+    QCOMPARE(m.shared_experts, 1);
+    QCOMPARE(m.dense_layers, 3);
+    QCOMPARE(m.moe_layer_interval, 1);
+    const double total = total_parameters(m) / 1e9, active = active_parameters(m) / 1e9;
+    QVERIFY2(std::abs(total / 671.0 - 1.0) < 0.03, std::to_string(total).c_str());  // published, without MTP
+    QVERIFY2(std::abs(active / 37.0 - 1.0) < 0.03, std::to_string(active).c_str());
     const auto& w = r.value->warnings;
     QVERIFY(contains(w, "multi-head latent attention (MLA) is approximated"));
-    QVERIFY(contains(w, "mixture of experts is not modelled"));
+    QVERIFY(!contains(w, "mixture of experts is not modelled"));
+    QVERIFY(!contains(w, "MoE layers at positions"));
     QVERIFY(contains(w, "rope_scaling"));
     QVERIFY(contains(w, "num_nextn_predict_layers"));
+    QVERIFY(contains(r.value->mapped, "first_k_dense_replace -> model.dense_layers = 3"));
+    // The approximation is in the model's provenance too.
+    QVERIFY(r.value->scenario.model_info.source.find("multi-head latent attention approximated") != std::string::npos);
+}
+
+void TestInterop::hfQwenMoeModels_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("experts");
+    QTest::addColumn<int>("top_k");
+    QTest::addColumn<int>("expert_ffn");
+    QTest::addColumn<int>("shared");
+    QTest::addColumn<double>("total_b");   // published
+    QTest::addColumn<double>("active_b");  // published
+    QTest::newRow("Qwen1.5-MoE-A2.7B") << "qwen1.5-moe-a2.7b.json" << 60 << 4 << 1408 << 4 << 14.3 << 2.7;
+    QTest::newRow("Qwen3-30B-A3B") << "qwen3-30b-a3b.json" << 128 << 8 << 768 << 0 << 30.5 << 3.3;
+}
+
+void TestInterop::hfQwenMoeModels() {
+    QFETCH(QString, file);
+    QFETCH(int, experts);
+    QFETCH(int, top_k);
+    QFETCH(int, expert_ffn);
+    QFETCH(int, shared);
+    QFETCH(double, total_b);
+    QFETCH(double, active_b);
+    const auto r = import_hf_config(hfdata / file.toStdString(), base_scenario());
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    const ModelSpec& m = r.value->scenario.config.model;
+    QCOMPARE(m.experts, experts);
+    QCOMPARE(m.experts_per_token, top_k);
+    QCOMPARE(m.expert_ffn_hidden, expert_ffn);
+    QCOMPARE(m.shared_experts, shared);
+    QCOMPARE(m.dense_layers, 0);
+    QCOMPARE(m.moe_layer_interval, 1);
+    QVERIFY(!m.bias);
+    const double total = total_parameters(m) / 1e9, active = active_parameters(m) / 1e9;
+    QVERIFY2(std::abs(total / total_b - 1.0) < 0.02, std::to_string(total).c_str());
+    QVERIFY2(std::abs(active / active_b - 1.0) < 0.03, std::to_string(active).c_str());
+    QVERIFY(!contains(r.value->warnings, "MoE layers at positions"));
+    QVERIFY(!contains(r.value->warnings, "is not a multiple"));
+}
+
+namespace {
+// A small config of the given architecture: Llama keys plus `extra` (a JSON fragment).
+QString hf_config(const QString& arch, const QString& extra, int layers = 24) {
+    return QString(R"({"architectures": ["%1"], "hidden_size": 2048, "intermediate_size": 5632, "num_attention_heads": 16,
+        "num_hidden_layers": %2, "num_key_value_heads": 16, "vocab_size": 151936, "max_position_embeddings": 4096, %3})")
+        .arg(arch)
+        .arg(layers)
+        .arg(extra);
+}
+const char* deepseek_mla = R"("q_lora_rank": null, "kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "v_head_dim": 128)";
+}  // namespace
+
+void TestInterop::hfMoeConfigs_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("experts");
+    QTest::addColumn<int>("top_k");
+    QTest::addColumn<int>("expert_ffn");
+    QTest::addColumn<int>("shared");
+    QTest::addColumn<int>("dense_layers");
+    QTest::addColumn<int>("interval");
+    QTest::addColumn<QString>("warning");  // a warning that must be there ("" = none about MoE)
+    const QString mla = deepseek_mla;
+    QTest::newRow("Mixtral") << hf_config("MixtralForCausalLM", R"("num_local_experts": 4, "num_experts_per_tok": 1)")
+                             << 4 << 1 << 5632 << 0 << 0 << 1 << "";
+    // Qwen1.5-MoE-A2.7B: a shared expert 4 routed experts wide.
+    QTest::newRow("Qwen2-MoE") << hf_config("Qwen2MoeForCausalLM", R"("num_experts": 60, "num_experts_per_tok": 4,
+        "moe_intermediate_size": 1408, "shared_expert_intermediate_size": 5632, "decoder_sparse_step": 1, "mlp_only_layers": [])")
+                               << 60 << 4 << 1408 << 4 << 0 << 1 << "";
+    QTest::newRow("Qwen2-MoE shared not a multiple")
+        << hf_config("Qwen2MoeForCausalLM", R"("num_experts": 60, "num_experts_per_tok": 4, "moe_intermediate_size": 1408,
+        "shared_expert_intermediate_size": 5000)")
+        << 60 << 4 << 1408 << 4 << 0 << 1 << "shared_expert_intermediate_size = 5000 is not a multiple of moe_intermediate_size = 1408";
+    // Layers 0 and 1 dense, then every second layer MoE (layers 3, 5, ...): exactly expressible.
+    QTest::newRow("Qwen2-MoE sparse step 2")
+        << hf_config("Qwen2MoeForCausalLM", R"("num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 1408,
+        "decoder_sparse_step": 2, "mlp_only_layers": [0, 1])")
+        << 8 << 2 << 1408 << 0 << 2 << 2 << "";
+    QTest::newRow("Qwen2-MoE dense layer in the middle")
+        << hf_config("Qwen2MoeForCausalLM", R"("num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 1408,
+        "mlp_only_layers": [5])")
+        << 8 << 2 << 1408 << 0 << 1 << 1 << "mlp_only_layers: MoE layers at positions COMET cannot place";
+    // Qwen3-30B-A3B's routing: 128 experts, top 8, no shared expert.
+    QTest::newRow("Qwen3-MoE") << hf_config("Qwen3MoeForCausalLM", R"("num_experts": 128, "num_experts_per_tok": 8,
+        "moe_intermediate_size": 768, "decoder_sparse_step": 1, "mlp_only_layers": [], "head_dim": 128, "attention_bias": false)", 48)
+                               << 128 << 8 << 768 << 0 << 0 << 1 << "";
+    // DeepSeek-V2-Lite's routing: first layer dense, 2 shared + 6 of 64 routed.
+    QTest::newRow("DeepSeek-V2") << hf_config("DeepseekV2ForCausalLM", R"("n_routed_experts": 64, "num_experts_per_tok": 6,
+        "moe_intermediate_size": 1408, "n_shared_experts": 2, "first_k_dense_replace": 1, "moe_layer_freq": 1, )" + mla, 27)
+                                 << 64 << 6 << 1408 << 2 << 1 << 1 << "";
+    // moe_layer_freq 2 after one dense layer: layers 2, 4, ... are MoE, exactly expressible.
+    QTest::newRow("DeepSeek every second layer")
+        << hf_config("DeepseekV3ForCausalLM", R"("n_routed_experts": 16, "num_experts_per_tok": 2, "moe_intermediate_size": 1024,
+        "n_shared_experts": 1, "first_k_dense_replace": 1, "moe_layer_freq": 2, )" + mla)
+        << 16 << 2 << 1024 << 1 << 1 << 2 << "";
+    // Layers 0, 2, ..., 26 are MoE: 14 of 27, more than every second layer after a dense prefix allows.
+    QTest::newRow("DeepSeek layer 0 MoE")
+        << hf_config("DeepseekV3ForCausalLM", R"("n_routed_experts": 16, "num_experts_per_tok": 2, "moe_intermediate_size": 1024,
+        "first_k_dense_replace": 0, "moe_layer_freq": 2, )" + mla, 27)
+        << 16 << 2 << 1024 << 0 << 13 << 1 << "moe_layer_freq: MoE layers at positions COMET cannot place";
+    QTest::newRow("DeepSeek with no MoE layer")
+        << hf_config("DeepseekV3ForCausalLM", R"("n_routed_experts": 16, "num_experts_per_tok": 2, "moe_intermediate_size": 1024,
+        "first_k_dense_replace": 24, )" + mla)
+        << 0 << 0 << 0 << 0 << 0 << 1 << "first_k_dense_replace: no layer is a mixture-of-experts layer";
+}
+
+void TestInterop::hfMoeConfigs() {
+    QFETCH(QString, text);
+    QFETCH(int, experts);
+    QFETCH(int, top_k);
+    QFETCH(int, expert_ffn);
+    QFETCH(int, shared);
+    QFETCH(int, dense_layers);
+    QFETCH(int, interval);
+    QFETCH(QString, warning);
+    const auto r = import_hf_config_text(text.toStdString(), "cfg.json", base_scenario());
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    const ModelSpec& m = r.value->scenario.config.model;
+    QCOMPARE(m.experts, experts);
+    QCOMPARE(m.experts_per_token, top_k);
+    QCOMPARE(m.expert_ffn_hidden, expert_ffn);
+    QCOMPARE(m.shared_experts, shared);
+    QCOMPARE(m.dense_layers, dense_layers);
+    QCOMPARE(m.moe_layer_interval, interval);
+    QCOMPARE(m.ffn_hidden, 5632);  // intermediate_size: the dense layers' MLP
+    if (experts > 0) {
+        QCOMPARE(moe_layer_count(m) + dense_layer_count(m), m.layers);
+        QVERIFY(active_parameters(m) < total_parameters(m));
+    }
+    const auto& w = r.value->warnings;
+    if (warning.isEmpty()) {
+        QVERIFY(!contains(w, "MoE layers at positions"));
+        QVERIFY(!contains(w, "is not a multiple"));
+        QVERIFY(!contains(w, "no layer is a mixture-of-experts layer"));
+    } else {
+        QVERIFY2(contains(w, "cfg.json: " + warning.toStdString()), r.value->warnings.empty() ? "" : w.back().c_str());
+    }
+    const auto again = parse_scenario(scenario_to_json(r.value->scenario), "imported");
+    QVERIFY2(again.ok(), again.error_text().c_str());
+    QCOMPARE(again.value->config.model.experts, experts);
+    QCOMPARE(again.value->config.model.dense_layers, dense_layers);
+}
+
+void TestInterop::hfDenseHasNoExperts() {
+    // Over a base whose model has experts, a dense config gives a dense model.
+    Scenario base = base_scenario();
+    base.config.model.experts = 8;
+    base.config.model.experts_per_token = 2;
+    base.config.model.expert_ffn_hidden = 4096;
+    base.config.model.shared_experts = 1;
+    base.config.model.dense_layers = 2;
+    base.config.model.moe_layer_interval = 2;
+    base.config.model.capacity_factor = 1.25;
+    for (const char* file : {"llama-3-8b.json", "mistral-7b.json", "qwen2.5-7b.json"}) {
+        const auto r = import_hf_config(hfdata / file, base);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        const ModelSpec& m = r.value->scenario.config.model;
+        QVERIFY(!m.is_moe());
+        QCOMPARE(m.experts, 0);
+        QCOMPARE(m.experts_per_token, 0);
+        QCOMPARE(m.expert_ffn_hidden, 0);
+        QCOMPARE(m.shared_experts, 0);
+        QCOMPARE(m.dense_layers, 0);
+        QCOMPARE(m.moe_layer_interval, 1);
+        QCOMPARE(m.capacity_factor, 1.0);
+        QCOMPARE(active_parameters(m), total_parameters(m));
+        QVERIFY(!contains(r.value->mapped, "model.experts"));
+    }
 }
 
 void TestInterop::hfHostileInput_data() {
@@ -377,6 +574,41 @@ void TestInterop::hfHostileInput_data() {
     QTest::newRow("deepseek missing mla")
         << QString(ok).replace("LlamaForCausalLM", "DeepseekV3ForCausalLM").replace("}", ", \"n_routed_experts\": 8, \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 512}")
         << "cfg.json: kv_lora_rank: missing (required)";
+    const QString qwen_moe = QString(ok).replace("LlamaForCausalLM", "Qwen2MoeForCausalLM");
+    const QString qwen_keys = R"("num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 1408)";
+    const auto with = [](const QString& config, const QString& extra) { return QString(config).replace("}", ", " + extra + "}"); };
+    QTest::newRow("mixtral no experts")
+        << with(QString(ok).replace("LlamaForCausalLM", "MixtralForCausalLM"), R"("num_local_experts": 0, "num_experts_per_tok": 1)")
+        << "cfg.json: num_local_experts = 0: must be an integer from 1 to 65536";
+    QTest::newRow("mixtral missing experts")
+        << with(QString(ok).replace("LlamaForCausalLM", "MixtralForCausalLM"), R"("num_experts_per_tok": 1)")
+        << "cfg.json: num_local_experts: missing (required)";
+    QTest::newRow("qwen moe missing experts") << with(qwen_moe, R"("num_experts_per_tok": 2, "moe_intermediate_size": 1408)")
+                                              << "cfg.json: num_experts: missing (required)";
+    QTest::newRow("qwen moe top-k text") << with(qwen_moe, R"("num_experts": 8, "num_experts_per_tok": "two", "moe_intermediate_size": 1408)")
+                                         << "cfg.json: num_experts_per_tok: expected an integer, got string \"two\"";
+    QTest::newRow("qwen moe too many active") << with(qwen_moe, R"("num_experts": 8, "num_experts_per_tok": 9, "moe_intermediate_size": 1408)")
+                                              << "cfg.json: num_experts_per_tok = 9: must be from 1 to num_experts = 8";
+    QTest::newRow("qwen moe negative width") << with(qwen_moe, R"("num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": -1408)")
+                                             << "cfg.json: moe_intermediate_size = -1408: must be an integer from 1 to 16777216";
+    QTest::newRow("qwen moe zero step") << with(qwen_moe, qwen_keys + R"(, "decoder_sparse_step": 0)")
+                                        << "cfg.json: decoder_sparse_step = 0: must be an integer from 1 to 32";
+    QTest::newRow("qwen moe layer out of range") << with(qwen_moe, qwen_keys + R"(, "mlp_only_layers": [0, 32])")
+                                                 << "cfg.json: mlp_only_layers[1] = 32: must be a layer index, an integer from 0 to 31";
+    QTest::newRow("qwen moe layers not a list") << with(qwen_moe, qwen_keys + R"(, "mlp_only_layers": "0-3")")
+                                                << "cfg.json: mlp_only_layers: expected an array of layer indices, got string";
+    QTest::newRow("qwen moe huge shared") << with(qwen_moe, qwen_keys + R"(, "shared_expert_intermediate_size": 99999999)")
+                                          << "cfg.json: shared_expert_intermediate_size = 99999999: must be an integer from 0 to 16777216";
+    const QString deepseek = with(QString(ok).replace("LlamaForCausalLM", "DeepseekV3ForCausalLM"), deepseek_mla);
+    const QString ds_keys = R"("n_routed_experts": 16, "num_experts_per_tok": 2, "moe_intermediate_size": 1024)";
+    QTest::newRow("deepseek absurd experts") << with(deepseek, R"("n_routed_experts": 1000000, "num_experts_per_tok": 2, "moe_intermediate_size": 1024)")
+                                             << "cfg.json: n_routed_experts = 1000000: must be an integer from 1 to 65536";
+    QTest::newRow("deepseek negative dense") << with(deepseek, ds_keys + R"(, "first_k_dense_replace": -1)")
+                                             << "cfg.json: first_k_dense_replace = -1: must be an integer from 0 to 32";
+    QTest::newRow("deepseek zero freq") << with(deepseek, ds_keys + R"(, "moe_layer_freq": 0)")
+                                        << "cfg.json: moe_layer_freq = 0: must be an integer from 1 to 32";
+    QTest::newRow("deepseek many shared") << with(deepseek, ds_keys + R"(, "n_shared_experts": 5000)")
+                                          << "cfg.json: n_shared_experts = 5000: must be an integer from 0 to 1024";
     QString deep = "0";
     for (int i = 0; i < 100; ++i) deep = "{\"a\": " + deep + "}";
     QTest::newRow("deep nesting") << QString(ok).replace("}", ", \"rope_scaling\": " + deep + "}") << "cfg.json";

@@ -122,6 +122,15 @@ ModelSpec random_model(Rng& r) {
     m.tied_embeddings = family == 1 ? r.chance(0.2) : r.chance(0.7);
     m.bias = family == 0 || (family == 2 && r.chance(0.5));
     m.learned_position_embeddings = family == 0 || (family == 2 && r.chance(0.3));
+    if (r.chance(0.3)) {  // a mixture of experts
+        m.experts = r.pick({2, 4, 8, 8, 16, 64, 160, 256});
+        m.experts_per_token = static_cast<int>(std::min<long long>(m.experts, r.pick({1, 2, 2, 4, 6, 8})));
+        m.expert_ffn_hidden = r.chance(0.8) ? r.pick({512, 1024, 1408, 2048, 4096, 14336}) : static_cast<int>(r.between(1, 20000));
+        m.shared_experts = r.pick({0, 0, 1, 2});
+        m.dense_layers = static_cast<int>(std::min<long long>(m.layers, r.pick({0, 0, 1, 3})));
+        m.moe_layer_interval = r.pick({1, 1, 2});
+        m.capacity_factor = r.pick({1.0, 1.0, 1.25, 2.0});
+    }
     return m;
 }
 
@@ -241,6 +250,20 @@ Config random_config(std::uint64_t index) {
     s.dp_overlap = r.chance(0.7);
     s.tp_overlap = r.chance(0.4);
     s.pp_scatter_gather = r.chance(0.8);
+    // Context and expert parallelism, hierarchical sharding: taken from data parallelism so
+    // the cluster still fits, sometimes not dividing what they must.
+    if (r.chance(0.25)) {
+        const int cp = r.pick({2, 2, 4, 8, 3});
+        if (s.dp % cp == 0 || r.chance(0.2)) {
+            s.cp = cp;
+            s.dp = std::max(1, s.dp / cp);
+            c.training.global_batch = std::max<long long>(1, c.training.global_batch / cp);
+        }
+    }
+    if (c.model.is_moe() ? r.chance(0.6) : r.chance(0.01)) s.ep = r.pick({2, 4, 8, 8, 16, 3});
+    if (r.chance(c.model.is_moe() ? 0.2 : 0.005)) s.etp = r.pick({2, 4, 3});
+    if (r.chance(0.5)) s.ep_overlap = r.uniform(0, 1);
+    if (r.chance(0.2)) s.zero_shard = r.pick({1, 2, 4, 8, 3});
     if (r.chance(0.05)) break_one_field(r, c);
     return c;
 }
@@ -264,7 +287,13 @@ QByteArray describe(const Config& c) {
                   static_cast<int>(c.training.precision), static_cast<int>(c.training.optimizer),
                   static_cast<int>(c.training.grad_reduce), static_cast<int>(c.training.attention), c.training.dropout ? 1 : 0);
     const Strategy& s = c.strategy;
-    return QByteArray(buf) + QByteArray::fromStdString(format_strategy(s)) + " sp" + QByteArray::number(s.sequence_parallel) +
+    QByteArray moe;
+    if (m.is_moe())
+        moe = "moe E" + QByteArray::number(m.experts) + " k" + QByteArray::number(m.experts_per_token) + " fe" +
+              QByteArray::number(m.expert_ffn_hidden) + " shared" + QByteArray::number(m.shared_experts) + " dense" +
+              QByteArray::number(m.dense_layers) + " every" + QByteArray::number(m.moe_layer_interval) + " cf" +
+              QByteArray::number(m.capacity_factor) + "; ";
+    return QByteArray(buf) + moe + QByteArray::fromStdString(format_strategy(s)) + " shard" + QByteArray::number(s.zero_shard) + " sp" + QByteArray::number(s.sequence_parallel) +
            " off" + QByteArray::number(s.offload_optimizer) + QByteArray::number(s.offload_weights) +
            QByteArray::number(s.offload_activations) + " ovl" + QByteArray::number(s.dp_overlap) +
            QByteArray::number(s.tp_overlap) + " sg" + QByteArray::number(s.pp_scatter_gather);

@@ -21,9 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::string_view moe_marker = "MoE not yet modelled: dense equivalent of the active parameters";
-
-// Published sizes in billions of parameters (for the MoE models: the active parameters per token).
+// Published sizes in billions of parameters (all parameters; active ones for MoE models below).
 const std::map<std::string, double>& published_billions() {
     static const std::map<std::string, double> table = {
         {"gpt3-175b", 175.0},     // Brown et al. 2020
@@ -33,8 +31,17 @@ const std::map<std::string, double>& published_billions() {
         {"llama3-70b", 70.6},     // Llama 3 model card
         {"llama3-405b", 405.0},   // Llama 3 Herd of Models
         {"qwen2.5-72b", 72.7},    // Qwen2.5 model card
-        {"mixtral-8x7b", 12.9},   // Mixtral of Experts: 12.9B active of 46.7B
-        {"deepseek-v3", 37.0},    // DeepSeek-V3: 37B active of 671B
+        {"mixtral-8x7b", 46.7},   // Mixtral of Experts: 46.7B in total
+        {"deepseek-v3", 671.0},   // DeepSeek-V3: 671B in total
+    };
+    return table;
+}
+
+// Published active parameters per token of the MoE presets, in billions.
+const std::map<std::string, double>& published_active_billions() {
+    static const std::map<std::string, double> table = {
+        {"mixtral-8x7b", 12.9},  // Mixtral of Experts: 12.9B active of 46.7B
+        {"deepseek-v3", 37.0},   // DeepSeek-V3: 37B active of 671B
     };
     return table;
 }
@@ -73,7 +80,7 @@ private slots:
     void everyNodeCitesItsSourceAndIsSane();
     void paperNamesFindTheirNode();
     void modelSizesMatchThePublishedOnes();
-    void moeModelsSayTheyAreDenseEquivalents();
+    void moeModelsHaveTheirExperts();
     void everyModelTrainsOnDgxH100();
     void shippedScenariosEvaluate();
     void scenariosMatchTheLibrary();
@@ -164,18 +171,23 @@ void TestPresetLibrary::modelSizesMatchThePublishedOnes() {
     }
 }
 
-void TestPresetLibrary::moeModelsSayTheyAreDenseEquivalents() {
-    for (const char* id : {"mixtral-8x7b", "deepseek-v3"}) {
-        const auto m = load_model_preset(presets_dir() / "models" / (std::string(id) + ".json"));
+void TestPresetLibrary::moeModelsHaveTheirExperts() {
+    for (const auto& [id, billions] : published_active_billions()) {
+        const auto m = load_model_preset(presets_dir() / "models" / (id + ".json"));
         QVERIFY2(m.ok(), m.error_text().c_str());
-        QVERIFY2(m.value->info.source.rfind(moe_marker, 0) == 0, id);
-        QVERIFY2(m.value->info.name.find("MoE not yet modelled") != std::string::npos, id);
+        QVERIFY2(m.value->model.is_moe(), id.c_str());
+        const double got = active_parameters(m.value->model) / 1e9;
+        QVERIFY2(std::abs(got / billions - 1.0) < 0.02,
+                 (id + ": " + std::to_string(got) + "B active parameters, published " + std::to_string(billions) + "B").c_str());
+        QVERIFY2(total_parameters(m.value->model) > 3.0 * active_parameters(m.value->model), id.c_str());
     }
-    // No dense model carries the marker.
+    // Every other shipped model is dense, with active == total.
     std::vector<std::string> errors;
     for (const auto& m : load_shipped<ModelPreset>("models", load_model_preset, errors))
-        if (m.id != "mixtral-8x7b" && m.id != "deepseek-v3")
-            QVERIFY2(m.info.source.find("MoE") == std::string::npos, m.id.c_str());
+        if (!published_active_billions().contains(m.id)) {
+            QVERIFY2(!m.model.is_moe(), m.id.c_str());
+            QCOMPARE(active_parameters(m.model), total_parameters(m.model));
+        }
 }
 
 void TestPresetLibrary::everyModelTrainsOnDgxH100() {

@@ -734,10 +734,12 @@ void TestSweepIo::columnsAreStable() {
     QCOMPARE(two.size(), one.size() + 2);
     const std::vector<std::string_view> expected = {
         "x_knob", "y_knob", "x", "y", "feasible", "reason", "reason_text", "iteration_s", "compute_s", "bubble_s",
-        "tp_comm_s", "pp_comm_s", "dp_comm_s", "memory_s", "optimizer_s", "other_s", "tokens_per_s", "mfu",
+        "tp_comm_s", "pp_comm_s", "dp_comm_s", "memory_s", "optimizer_s", "other_s", "ep_comm_s", "cp_comm_s",
+        "tokens_per_s", "mfu",
         "model_tflops_per_gpu", "hbm_used_gib", "hbm_capacity_gib", "expanded_used_gib", "tp", "pp", "dp",
         "microbatch", "interleave", "recompute", "sequence_parallel", "zero_stage", "offload_optimizer",
-        "offload_weights", "offload_activations", "dp_overlap", "tp_overlap", "runner_up", "runner_up_iteration_s",
+        "offload_weights", "offload_activations", "dp_overlap", "tp_overlap", "cp", "ep", "etp", "ep_overlap",
+        "zero_shard", "runner_up", "runner_up_iteration_s",
         "evaluated", "infeasible"};
     QVERIFY(two == expected);
     QVERIFY(one.front() == "x_knob" && one[1] == "x" && one[2] == "feasible");

@@ -15,6 +15,8 @@ enum class Knob : std::uint8_t {
     // strategy
     tp, pp, dp, microbatch, interleave, recompute, sequence_parallel, zero_stage,
     offload_optimizer, offload_weights, offload_activations, dp_overlap, tp_overlap,
+    cp, ep, etp, zero_shard,
+    ep_overlap,  // a strategy setting the search keeps at the base value (more is always better)
     // hardware
     matrix_tflops, vector_tflops, hbm_gib, hbm_gbps, expanded_gib, expanded_gbps,
     scale_up_gbps, scale_up_latency_us, scale_up_domain, scale_out_gbps, scale_out_latency_us,
@@ -43,14 +45,15 @@ struct KnobInfo {
 
 // Sets the field(s) behind a knob. Values are rounded for integer knobs. Derived fields follow:
 // `hidden` keeps head_dim = hidden / heads and the ffn_hidden / hidden ratio; `nodes` and
-// `accelerators_per_node` keep tp and pp and give dp the rest of the cluster; `recompute`
+// `accelerators_per_node` keep tp, cp and pp and give dp the rest of the cluster; `recompute`
 // takes 0 none, 1 selective, 2 full; `matrix_tflops` scales fp8 with fp16.
 void set_knob(Config& c, Knob k, double value) noexcept;
 [[nodiscard]] double get_knob(const Config& c, Knob k) noexcept;
 
 // Bit set of strategy knobs (bit i = Knob i), for choosing what a search varies.
-using KnobSet = std::uint32_t;
+using KnobSet = std::uint64_t;
 [[nodiscard]] constexpr KnobSet knob_bit(Knob k) noexcept { return KnobSet{1} << static_cast<unsigned>(k); }
-inline constexpr KnobSet all_strategy_knobs = (KnobSet{1} << (static_cast<unsigned>(Knob::tp_overlap) + 1)) - 1;
+inline constexpr KnobSet all_strategy_knobs = (KnobSet{1} << (static_cast<unsigned>(Knob::zero_shard) + 1)) - 1;
+static_assert(static_cast<unsigned>(Knob::count_) <= 64, "KnobSet holds one bit per knob");
 
 }  // namespace comet

@@ -3,6 +3,7 @@
 // (Korthikanti et al. 2022, generalised to GQA, gated MLPs and fused attention).
 
 #include "comet/spec.hpp"
+#include "comet/workload.hpp"
 
 namespace comet {
 
@@ -18,5 +19,13 @@ struct StateBytes {
 [[nodiscard]] double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& t, int tp,
                                                 bool sequence_parallel, Recompute recompute,
                                                 int microbatch) noexcept;
+
+// The same for a block of the given kind and work shape: context parallelism divides every
+// term by cp (each rank holds seq_len / cp tokens; its score rows span the whole sequence);
+// an MoE block stores the router input and probabilities, the permuted token copies and the
+// expert MLP's intermediate tensors for its routed tokens, and the shared experts' as a dense
+// MLP of their width.
+[[nodiscard]] double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& t, WorkShape shape,
+                                                Recompute recompute, bool moe) noexcept;
 
 }  // namespace comet

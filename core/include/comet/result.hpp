@@ -11,7 +11,7 @@ namespace comet {
 enum class Infeasible : std::uint8_t {
     none = 0,
     invalid_input,           // a field is out of range (see check_config for the message)
-    too_many_accelerators,   // tp*pp*dp > accelerators in the cluster
+    too_many_accelerators,   // tp*cp*pp*dp > accelerators in the cluster
     tp_heads,                // tp does not divide the attention heads
     tp_kv_heads,             // tp does not divide the KV heads
     tp_ffn,                  // tp does not divide the MLP width
@@ -25,6 +25,12 @@ enum class Infeasible : std::uint8_t {
     hbm_capacity,            // per-accelerator HBM overflows
     expanded_capacity,       // expanded tier overflows
     no_feasible_strategy,    // a search found nothing that fits (detail_a: most common reason)
+    cp_seq,                  // context parallelism: 2*cp (times tp with sequence parallelism) does not divide seq_len
+    ep_dense_model,          // expert parallelism > 1 on a model without experts
+    ep_experts,              // ep does not divide the routed experts
+    ep_group,                // ep*etp does not divide tp*cp*dp
+    etp_ffn,                 // etp does not divide the expert MLP width
+    zero_shard_group,        // the ZeRO sharding group does not divide dp*cp
     count_
 };
 
@@ -41,10 +47,12 @@ struct TimeBreakdown {
     double memory_s = 0;         // exposed traffic to the expanded memory tier
     double optimizer_s = 0;      // optimizer step
     double other_s = 0;          // embedding gradient sync between first and last stage
+    double ep_comm_s = 0;        // exposed expert-parallel all-to-all (and expert-TP gathers)
+    double cp_comm_s = 0;        // exposed context-parallel (ring attention) key/value exchange
 
     [[nodiscard]] constexpr double total() const noexcept {
         return compute_s + bubble_s + tp_comm_s + pp_comm_s + dp_comm_s + memory_s + optimizer_s +
-               other_s;
+               other_s + ep_comm_s + cp_comm_s;
     }
 };
 
@@ -68,6 +76,9 @@ struct CommVolume {
     double pp_s = 0;
     double dp_s = 0;
     double memory_s = 0;  // expanded-tier traffic time
+    double dp_microbatch_s = 0;  // ZeRO-3 / FSDP gathers and reduce-scatter of one microbatch (part of dp_s)
+    double ep_s = 0;      // expert-parallel all-to-all and expert-TP collectives
+    double cp_s = 0;      // context-parallel key/value exchange
 };
 
 struct Result {
@@ -84,6 +95,7 @@ struct Result {
 
     int microbatches = 0;        // per pipeline per iteration
     double parameters = 0;       // whole model
+    double active_parameters = 0;  // touched by one token (== parameters for a dense model)
     double model_flops = 0;      // per iteration, fwd+bwd, no recompute
     double hardware_flops = 0;   // per iteration, including recompute
     double tokens_per_s = 0;

@@ -23,6 +23,9 @@ struct SearchOptions {
     int max_microbatch = 0;        // 0 = every divisor of the per-replica batch
     int top_k = 2;                 // best and runner-up by default
     bool prune = true;             // skip groups a lower bound proves worse than the k-th best
+    // Context parallelism is tried only while each CP rank keeps at least this many tokens
+    // of a sequence (shorter chunks cannot hide the ring's key/value exchange).
+    int min_tokens_per_cp_rank = 4096;
 };
 
 // Cancellation and progress. `progress` is called from worker threads (serialise inside).

@@ -28,6 +28,24 @@ struct ModelSpec {
     bool tied_embeddings = true;
     bool bias = true;  // biases in linear layers and norms (GPT-2/3); false for Llama-style
     bool learned_position_embeddings = true;  // GPT-style position table; false for RoPE
+
+    // Mixture of experts. experts == 0: a dense model (every layer has the MLP above, and the
+    // fields below are ignored). Otherwise the first `dense_layers` layers keep the dense MLP,
+    // and of the remaining layers every `moe_layer_interval`-th (the last of each run of that
+    // many) replaces it by a router, `experts` routed expert MLPs of width `expert_ffn_hidden`
+    // of which each token visits `experts_per_token`, and `shared_experts` always-active ones.
+    int experts = 0;
+    int experts_per_token = 0;  // top-k
+    int expert_ffn_hidden = 0;  // per matrix for gated MLPs, like ffn_hidden
+    int shared_experts = 0;
+    int dense_layers = 0;
+    int moe_layer_interval = 1;
+    // Expert buffers hold capacity_factor x the balanced share of routed tokens; compute and
+    // all-to-all traffic are sized by the buffers (1 = perfectly balanced, dropless).
+    double capacity_factor = 1.0;
+
+    [[nodiscard]] constexpr bool is_moe() const noexcept { return experts > 0; }
+    bool operator==(const ModelSpec&) const = default;
 };
 
 // Achievable throughput of a GEMM on this accelerator. A kernel reaches at most
@@ -111,13 +129,29 @@ struct Strategy {
     int interleave = 1;  // virtual pipeline stages per rank
     Recompute recompute = Recompute::none;
     bool sequence_parallel = false;
-    int zero_stage = 0;  // 0..3
+    int zero_stage = 0;  // 0..3 (3 = FSDP)
     bool offload_optimizer = false;
     bool offload_weights = false;
     bool offload_activations = false;
     bool dp_overlap = true;   // overlap data-parallel gradient reduction with backward
     bool tp_overlap = false;  // overlap tensor-parallel collectives with GEMMs
     bool pp_scatter_gather = true;  // split pipeline messages across the TP ranks' links
+
+    // Context parallelism: each sequence is split over `cp` ranks; attention runs as a ring
+    // that passes key/value chunks around the group while it computes (ring attention).
+    int cp = 1;
+    // Expert parallelism (MoE models only): the routed experts are split over `ep` ranks and
+    // each expert's matrices over `etp` ranks; tokens reach their experts by all-to-all.
+    // ep x etp must divide tp x cp x dp (Megatron-Core's "parallel folding").
+    int ep = 1;
+    int etp = 1;
+    // Fraction of the EP all-to-all that hides behind the expert GEMMs: 0 = sequential
+    // (coarse-grained), about 0.9 = tile-level fine-grained overlap (Zhang et al., MLSys 2025).
+    double ep_overlap = 0.0;
+    // ZeRO/FSDP sharding group: 0 = shard over the whole data-parallel group (dp x cp ranks);
+    // a divisor g of dp x cp = hierarchical sharding (HSDP): states sharded over g ranks and
+    // replicated over dp x cp / g groups.
+    int zero_shard = 0;
 };
 
 // Prices and power. The GPU price is either an hourly price (cloud) or a purchase price

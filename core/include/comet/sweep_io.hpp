@@ -55,6 +55,8 @@ struct SweepRow {
     double memory_s = 0;
     double optimizer_s = 0;
     double other_s = 0;
+    double ep_comm_s = 0;
+    double cp_comm_s = 0;
     double tokens_per_s = 0;
     double mfu = 0;
     double model_tflops_per_gpu = 0;

@@ -24,6 +24,7 @@ struct PassCost {
 struct Op {
     OpKind kind = OpKind::elementwise;
     bool attention_core = false;  // recomputed by selective recomputation
+    bool expert = false;          // a routed-expert GEMM (what the EP all-to-all can hide behind)
     PassCost fwd;
     PassCost bwd;
 };
@@ -31,13 +32,18 @@ struct Op {
 // Operations of one transformer block, in execution order: norm, QKV, scores, softmax,
 // attention dropout, context, projection, bias-dropout-add, norm, MLP in, activation,
 // MLP out, bias-dropout-add. With a fused attention kernel, scores..context is one op.
-inline constexpr int max_layer_ops = 13;
+// An MoE block replaces the MLP by router, permutation, expert MLP in, activation, expert MLP
+// out, un-permutation and, with shared experts, a second (dense) MLP.
+inline constexpr int max_layer_ops = 20;
 
 struct LayerWork {
     std::array<Op, max_layer_ops> ops{};
     int count = 0;
     double tp_bytes = 0;  // bytes of one TP collective (the s*b*h activation), per microbatch
     double pp_bytes = 0;  // bytes sent across a pipeline boundary, per microbatch, before splitting
+    double cp_kv_bytes = 0;  // one key/value chunk passed around the CP ring (0 without CP)
+    double ep_bytes = 0;     // one EP all-to-all buffer per rank (routed tokens x hidden; 0 if dense)
+    double etp_bytes = 0;    // the routed tokens gathered in the expert-TP group (0 without ETP)
 };
 
 // The model's ends: embedding lookup (first stage), final norm, LM head and loss (last stage).
@@ -52,13 +58,31 @@ struct WorkShape {
     int tp = 1;
     bool sequence_parallel = false;
     int microbatch = 1;
+    int cp = 1;   // context parallelism: each rank holds seq_len / cp tokens of a sequence
+    int ep = 1;   // expert parallelism (MoE layers)
+    int etp = 1;  // expert tensor parallelism (MoE layers)
 };
 
-[[nodiscard]] LayerWork layer_work(const ModelSpec& m, const TrainingSpec& t, WorkShape s) noexcept;
+// Routed token copies an expert-parallel rank sends in one all-to-all, per microbatch:
+// capacity_factor x experts_per_token x the tokens of its share (seq_len x microbatch /
+// (cp x tp)). 0 for a dense model.
+[[nodiscard]] double routed_tokens_per_rank(const ModelSpec& m, WorkShape s) noexcept;
+
+// One block; `moe` selects the MoE block (ignored for a dense model).
+[[nodiscard]] LayerWork layer_work(const ModelSpec& m, const TrainingSpec& t, WorkShape s, bool moe = false) noexcept;
 [[nodiscard]] EndsWork ends_work(const ModelSpec& m, const TrainingSpec& t, WorkShape s) noexcept;
 
+// Layers by kind: MoE layers (0 for a dense model) and dense ones.
+[[nodiscard]] int moe_layer_count(const ModelSpec& m) noexcept;
+[[nodiscard]] int dense_layer_count(const ModelSpec& m) noexcept;
+
 // Parameters.
-[[nodiscard]] double layer_parameters(const ModelSpec& m) noexcept;
+[[nodiscard]] double layer_parameters(const ModelSpec& m) noexcept;  // a dense layer
+// An MoE layer: attention, norms, router and shared experts (replicated like a dense layer),
+// and the routed experts (split by expert parallelism).
+[[nodiscard]] double moe_layer_shared_parameters(const ModelSpec& m) noexcept;
+[[nodiscard]] double moe_layer_expert_parameters(const ModelSpec& m) noexcept;
+[[nodiscard]] double active_parameters(const ModelSpec& m) noexcept;  // what one token touches
 [[nodiscard]] double embedding_parameters(const ModelSpec& m) noexcept;  // token (+position) table
 [[nodiscard]] double lm_head_parameters(const ModelSpec& m) noexcept;    // 0 when tied
 [[nodiscard]] double final_norm_parameters(const ModelSpec& m) noexcept;
