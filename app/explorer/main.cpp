@@ -12,6 +12,7 @@
 #include "analysis_page.hpp"
 #include "compare_page.hpp"
 #include "explorer_page.hpp"
+#include "fsdp_page.hpp"
 #include "main_window.hpp"
 
 namespace {
@@ -49,7 +50,7 @@ int main(int argc, char** argv) {
     parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("Scenario file (*.comet.json); default: the last one, else the bundled default."), QStringLiteral("[SCENARIO]"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render the window to a PNG file and exit."), QStringLiteral("FILE"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot, e.g. 1600x1000."), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Page for --screenshot: explore, compare or analysis."), QStringLiteral("PAGE"), QStringLiteral("explore"));
+    const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Page for --screenshot: explore, compare, analysis or fsdp."), QStringLiteral("PAGE"), QStringLiteral("explore"));
     parser.addOption(screenshot);
     parser.addOption(size);
     const QCommandLineOption presentation(QStringLiteral("presentation"), QStringLiteral("Start in presentation mode (with --screenshot: render it)."));
@@ -73,10 +74,10 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "comet-explorer: --size must be WxH between 320x240 and 8000x8000\n");
         return 2;
     }
-    const QStringList pages = {QStringLiteral("explore"), QStringLiteral("compare"), QStringLiteral("analysis")};
+    const QStringList pages = {QStringLiteral("explore"), QStringLiteral("compare"), QStringLiteral("analysis"), QStringLiteral("fsdp")};
     const int page_index = static_cast<int>(pages.indexOf(parser.value(page)));
     if (page_index < 0) {
-        std::fprintf(stderr, "comet-explorer: --page must be explore, compare or analysis\n");
+        std::fprintf(stderr, "comet-explorer: --page must be explore, compare, analysis or fsdp\n");
         return 2;
     }
     window.resize(w, h);
@@ -96,6 +97,7 @@ int main(int argc, char** argv) {
     if (page_index == 0) QObject::connect(window.explorer(), &comet::app::ExplorerPage::evaluated, &app, ready);
     if (page_index == 1) QObject::connect(window.compare(), &comet::app::ComparePage::compared, &app, ready);
     if (page_index == 2) QObject::connect(window.analysis(), &comet::app::AnalysisPage::analysed, &app, ready);
+    if (page_index == 3) QObject::connect(window.fsdp(), &comet::app::FsdpPage::computed, &app, ready);
     QTimer::singleShot(60000, &app, [&] {
         std::fprintf(stderr, "comet-explorer: no evaluation finished within 60 s\n");
         status = 1;

@@ -32,6 +32,7 @@
 #include "common/scenario_document.hpp"
 #include "compare_page.hpp"
 #include "explorer_page.hpp"
+#include "fsdp_page.hpp"
 #include "report/report.hpp"
 #include "forms/parameter_panel.hpp"
 #include "settings.hpp"
@@ -61,14 +62,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ui::Scen
     explorer_ = new ExplorerPage(doc_, this);
     compare_ = new ComparePage(doc_, this);
     analysis_ = new AnalysisPage(doc_, this);
+    fsdp_ = new FsdpPage(doc_, this);
     tabs_ = new QTabWidget(this);
     tabs_->setDocumentMode(true);
     tabs_->addTab(explorer_, tr("E&xplore"));
     tabs_->addTab(compare_, tr("&Compare Designs"));
     tabs_->addTab(analysis_, tr("Cost && &Sensitivity"));
+    tabs_->addTab(fsdp_, tr("&FSDP Balance"));
     tabs_->setTabToolTip(0, tr("Heatmap of any two knobs, breakdown and memory of the edited configuration and pinned cells"));
     tabs_->setTabToolTip(1, tr("Up to four designs side by side: speedup over a baseline, memory, best strategy, cost"));
     tabs_->setTabToolTip(2, tr("Cost and energy, which resource matters most, time-to-train vs cost"));
+    tabs_->setTabToolTip(3, tr("Whether FSDP (ZeRO-3) traffic can hide behind compute: tokens per GPU needed against what HBM allows"));
     splitter_ = new QSplitter(Qt::Horizontal, this);
     splitter_->addWidget(scroll);
     splitter_->addWidget(tabs_);
@@ -183,10 +187,11 @@ std::vector<NamedChart> MainWindow::charts(int* current) const {
         {tr("Memory per design (Compare)"), QStringLiteral("compare-memory"), compare_->memoryChart()},
         {tr("Sensitivity tornado"), QStringLiteral("tornado"), analysis_->tornadoChart()},
         {tr("Time to train vs cost (Pareto)"), QStringLiteral("pareto"), analysis_->paretoChart()},
+        {tr("FSDP balance"), QStringLiteral("fsdp-balance"), fsdp_->chart()},
     };
     if (current) {
         const QWidget* page = tabs_->currentWidget();
-        *current = page == compare_ ? 3 : page == analysis_ ? 5 : 0;
+        *current = page == compare_ ? 3 : page == analysis_ ? 5 : page == fsdp_ ? 7 : 0;
     }
     return all;
 }
@@ -283,7 +288,8 @@ void MainWindow::presentationStep(int delta) {
         tabs_->setCurrentIndex((tabs_->currentIndex() + delta + tabs_->count()) % tabs_->count());
         return;
     }
-    if (tabs_->currentWidget() == analysis_) tabs_->setCurrentIndex((tabs_->currentIndex() + delta + tabs_->count()) % tabs_->count());
+    if (tabs_->currentWidget() == analysis_ || tabs_->currentWidget() == fsdp_)
+        tabs_->setCurrentIndex((tabs_->currentIndex() + delta + tabs_->count()) % tabs_->count());
 }
 
 void MainWindow::restoreSettings() {

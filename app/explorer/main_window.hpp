@@ -26,6 +26,7 @@ namespace comet::app {
 class AnalysisPage;
 class ComparePage;
 class ExplorerPage;
+class FsdpPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -45,6 +46,7 @@ public:
     [[nodiscard]] ui::ParameterPanel* parameters() const noexcept { return panel_; }
     [[nodiscard]] ComparePage* compare() const noexcept { return compare_; }
     [[nodiscard]] AnalysisPage* analysis() const noexcept { return analysis_; }
+    [[nodiscard]] FsdpPage* fsdp() const noexcept { return fsdp_; }
     [[nodiscard]] QTabWidget* pages() const noexcept { return tabs_; }
     [[nodiscard]] ui::Autosaver* autosaver() const noexcept { return autosaver_; }
 
@@ -94,6 +96,7 @@ private:
     ExplorerPage* explorer_ = nullptr;
     ComparePage* compare_ = nullptr;
     AnalysisPage* analysis_ = nullptr;
+    FsdpPage* fsdp_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     QSplitter* splitter_ = nullptr;
     QAction* presentation_action_ = nullptr;

@@ -2,6 +2,8 @@
 
 #include <QFileInfo>
 #include <QSettings>
+#include <array>
+#include <string_view>
 
 namespace comet::app {
 namespace key {
@@ -20,10 +22,28 @@ constexpr auto view_steps = "explorer/steps";
 namespace {
 QSettings store() { return QSettings(); }
 
-int knob_or(const QVariant& v, Knob fallback) {
-    bool ok = false;
-    const int i = v.toInt(&ok);
-    return ok && i >= 0 && i < static_cast<int>(Knob::count_) ? i : static_cast<int>(fallback);
+// Versions before the context and expert knobs saved an axis as its index in this order; the
+// enumeration has changed since, so an index is read through this table and never directly.
+constexpr std::array<std::string_view, 30> legacy_knob_ids{
+    "tp", "pp", "dp", "microbatch", "interleave", "recompute", "sequence_parallel", "zero_stage",
+    "offload_optimizer", "offload_weights", "offload_activations", "dp_overlap", "tp_overlap",
+    "matrix_tflops", "vector_tflops", "hbm_gib", "hbm_gbps", "expanded_gib", "expanded_gbps",
+    "scale_up_gbps", "scale_up_latency_us", "scale_up_domain", "scale_out_gbps", "scale_out_latency_us",
+    "accelerators_per_node", "nodes", "seq_len", "global_batch", "layers", "hidden"};
+
+// An axis is saved as its knob id ("hbm_gbps").
+Knob knob_or(const QVariant& v, Knob fallback) {
+    const QString text = v.toString();
+    bool is_index = false;
+    const int i = text.toInt(&is_index);
+    if (is_index) return i >= 0 && i < static_cast<int>(legacy_knob_ids.size()) ? *knob_from_id(legacy_knob_ids[static_cast<std::size_t>(i)]) : fallback;
+    const QByteArray id = text.toLatin1();
+    return knob_from_id(std::string_view(id.constData(), static_cast<std::size_t>(id.size()))).value_or(fallback);
+}
+
+QString knob_id(Knob k) {
+    const std::string_view id = knob_info(k).id;
+    return QString::fromLatin1(id.data(), static_cast<qsizetype>(id.size()));
 }
 }  // namespace
 
@@ -55,8 +75,8 @@ void Settings::setLastScenario(const QString& path) { store().setValue(key::last
 ExplorerPage::View Settings::explorerView() const {
     QSettings s = store();
     ExplorerPage::View v;
-    v.x = static_cast<Knob>(knob_or(s.value(key::view_x), v.x));
-    v.y = static_cast<Knob>(knob_or(s.value(key::view_y), v.y));
+    v.x = knob_or(s.value(key::view_x), v.x);
+    v.y = knob_or(s.value(key::view_y), v.y);
     const int metric = s.value(key::view_metric, static_cast<int>(v.metric)).toInt();
     if (metric >= 0 && metric < static_cast<int>(ui::all_metrics().size())) v.metric = static_cast<ui::Metric>(metric);
     v.search = s.value(key::view_search, v.search).toBool();
@@ -66,8 +86,8 @@ ExplorerPage::View Settings::explorerView() const {
 
 void Settings::setExplorerView(const ExplorerPage::View& v) {
     QSettings s = store();
-    s.setValue(key::view_x, static_cast<int>(v.x));
-    s.setValue(key::view_y, static_cast<int>(v.y));
+    s.setValue(key::view_x, knob_id(v.x));
+    s.setValue(key::view_y, knob_id(v.y));
     s.setValue(key::view_metric, static_cast<int>(v.metric));
     s.setValue(key::view_search, v.search);
     s.setValue(key::view_steps, v.steps);

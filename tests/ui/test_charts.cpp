@@ -12,6 +12,7 @@
 #include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QTemporaryDir>
 #include <QToolTip>
@@ -23,9 +24,12 @@
 
 #include "charts/chart_model.hpp"
 #include "charts/chart_views.hpp"
+#include "comet/evaluate.hpp"
+#include "comet/fsdp.hpp"
 #include "comet/report.hpp"
 #include "comet/units.hpp"
 #include "export/chart_export.hpp"
+#include "ui_fixtures.hpp"
 
 using namespace comet;
 using namespace comet::ui;
@@ -200,6 +204,34 @@ double non_white_share(const QImage& image) {
     return static_cast<double>(n) / (static_cast<double>(image.width()) * image.height());
 }
 
+bool near(double a, double b, double rel = 1e-12) { return std::fabs(a - b) <= rel * std::max(1.0, std::fabs(b)); }
+
+FsdpPoint fsdp_point(int dp, double needed, double allowed, int microbatch = 1, Infeasible reason = Infeasible::none) {
+    FsdpPoint p;
+    p.dp = dp;
+    p.gpus = 16LL * dp;
+    p.tokens_to_hide = needed;
+    p.max_tokens_hbm = allowed;
+    p.max_microbatch = microbatch;
+    p.fsdp_comm_s = 0.02;
+    p.compute_s_per_token = 1e-6;
+    p.reason = reason;
+    return p;
+}
+
+// Five sizes on 16 GPUs per replica: no sequence fits at dp 2, exposed at dp 4, hidden at dp 8 and
+// 16 (HBM allows 20 times what is needed there: a log axis), and dp 32 cannot run.
+std::vector<FsdpPoint> fsdp_points() {
+    return {fsdp_point(2, 3000, 0, 0), fsdp_point(4, 3100, 2048, 0), fsdp_point(8, 3200, 8192, 2),
+            fsdp_point(16, 3300, 65536, 16), fsdp_point(32, 0, 0, 0, Infeasible::zero_shard_group)};
+}
+
+QXYSeries* xy_named(QChart* chart, const QString& name) {
+    for (QAbstractSeries* s : chart->series())
+        if (auto* xy = qobject_cast<QXYSeries*>(s); xy && xy->name() == name) return xy;
+    return nullptr;
+}
+
 }  // namespace
 
 class TestCharts : public QObject {
@@ -214,7 +246,7 @@ private Q_SLOTS:
         QCOMPARE(m.axis.title, QString("Iteration time (s)"));
         QCOMPARE(m.bar_count(), std::size_t{2});
         QCOMPARE(m.bar_labels[1], QString("tp4 (pinned)"));
-        QCOMPARE(m.series.size(), std::size_t{8});
+        QCOMPARE(m.series.size(), std::size_t{10});
         QCOMPARE(m.series[0].name, QString("Compute"));
         QCOMPARE(m.series[0].values[0], 87.162);
         QCOMPARE(m.series[0].values[1], 60.0);
@@ -273,8 +305,8 @@ private Q_SLOTS:
     void breakdownTooltipNamesBarPartAndShare() {
         const auto m = build_breakdown_model({{"tp8 pp64 dp6", big_iteration()}});
         QCOMPARE(segment_tooltip(m, 4, 0), QString("tp8 pp64 dp6\nDP comm: 0.56 s (0.5 %)"));
-        QCOMPARE(segment_tooltip(m, 7, 0), QString("tp8 pp64 dp6\nOther: 30.3 ms (< 0.1 %)"));
-        QVERIFY(segment_tooltip(m, 8, 0).isEmpty());
+        QCOMPARE(segment_tooltip(m, 9, 0), QString("tp8 pp64 dp6\nOther: 30.3 ms (< 0.1 %)"));
+        QVERIFY(segment_tooltip(m, 10, 0).isEmpty());
         QVERIFY(segment_tooltip(m, 0, 1).isEmpty());
     }
 
@@ -373,7 +405,7 @@ private Q_SLOTS:
         t.tp_comm_s = 0.1;
         for (int i = 0; i < 20; ++i) view->setBars({{"other", t}});
         QCOMPARE(chart->series().size(), series_count);
-        QCOMPARE(bars_of(chart)->barSets().size(), 8);
+        QCOMPARE(bars_of(chart)->barSets().size(), 10);
         QCOMPARE(set_named(chart, "Compute")->count(), 1);
         QCOMPARE(set_named(chart, "Compute")->at(0), 300.0);  // now in ms
         QCOMPARE(set_named(chart, "TP comm")->at(0), 100.0);
@@ -516,6 +548,178 @@ private Q_SLOTS:
         QCoreApplication::sendEvent(chart_view->viewport(), &help);
         QTRY_VERIFY(QToolTip::isVisible());
         QCOMPARE(QToolTip::text(), QString("current\nCompute: 87.2 s (86.1 %)"));
+    }
+
+    // ---- expert and context parallelism in the breakdown ----
+
+    // An MoE configuration with context parallelism: the EP all-to-all and the CP ring exchange are
+    // parts of their own, equal to the core's, and the parts still add up to the iteration time.
+    void breakdownHasTheCoresExpertAndContextParts() {
+        const Result r = evaluate(test::moe_config());
+        QVERIFY2(r.feasible, std::string(describe(r.reason)).c_str());
+        QVERIFY(r.time.ep_comm_s > 0);
+        QVERIFY(r.time.cp_comm_s > 0);
+        const auto m = build_breakdown_model({{"moe", r.time}});
+        QCOMPARE(series_named(m, "EP all-to-all").values[0], r.time.ep_comm_s * m.per_second);
+        QCOMPARE(series_named(m, "CP ring exchange").values[0], r.time.cp_comm_s * m.per_second);
+        QCOMPARE(series_named(m, "Compute").values[0], r.time.compute_s * m.per_second);
+        QVERIFY(near(m.totals[0], r.iteration_s * m.per_second, 1e-9));
+        const auto legend = m.legend_names();
+        QVERIFY(std::find(legend.begin(), legend.end(), QString("EP all-to-all")) != legend.end());
+        QVERIFY(std::find(legend.begin(), legend.end(), QString("CP ring exchange")) != legend.end());
+        // The communication parts sit side by side.
+        QCOMPARE(m.series[5].name, QString("EP all-to-all"));
+        QCOMPARE(m.series[6].name, QString("CP ring exchange"));
+    }
+
+    // The two new parts are far from every other colour (and from each other), not just different.
+    void timeCategoriesHaveDistinctColours() {
+        const auto cats = time_categories();
+        QCOMPARE(cats.size(), std::size_t{10});
+        for (std::size_t i = 0; i < cats.size(); ++i)
+            for (std::size_t j = i + 1; j < cats.size(); ++j) {
+                const QColor a = cats[i].color, b = cats[j].color;
+                QVERIFY2(a != b, qPrintable(cats[i].name + " vs " + cats[j].name));
+                if (i != 5 && i != 6 && j != 5 && j != 6) continue;
+                const int distance = std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+                QVERIFY2(distance >= 120, qPrintable(cats[i].name + " vs " + cats[j].name));
+            }
+    }
+
+    // The widget stacks the two new parts in their colours and lists them in the legend.
+    void breakdownWidgetDrawsExpertAndContextParts() {
+        TimeBreakdown t;
+        t.compute_s = 1.0;
+        t.ep_comm_s = 0.5;
+        t.cp_comm_s = 0.4;
+        auto view = make_breakdown_chart(nullptr);
+        show_sized(view->widget());
+        view->setBars({{"moe", t}});
+        QChart* chart = chart_of(view->widget());
+        QCOMPARE(set_named(chart, "EP all-to-all")->at(0), 0.5);
+        QCOMPARE(set_named(chart, "CP ring exchange")->at(0), 0.4);
+        QCOMPARE(visible_legend(chart), (QStringList{"Compute", "EP all-to-all", "CP ring exchange"}));
+        const QImage image = view->toImage(QSize(700, 360), 1.0);
+        QVERIFY(pixels_of(image, time_categories()[5].color) > 500);
+        QVERIFY(pixels_of(image, time_categories()[6].color) > 500);
+    }
+
+    // ---- FSDP balance ----
+
+    // The drawn points are the core's fsdp_balance numbers for the same configuration, at x = GPUs.
+    void fsdpModelIsTheCoresBalance() {
+        Config c = test::moe_config();
+        const std::vector<int> dps = fsdp_default_dps(c);
+        QVERIFY(dps.size() >= 2);
+        const std::vector<FsdpPoint> points = fsdp_balance(c, dps);
+        QCOMPARE(points.size(), dps.size());
+        const FsdpChartModel m = build_fsdp_model(points);
+        QVERIFY(m.message.isEmpty());
+        std::size_t needed = 0, allowed = 0, hidden = 0;
+        for (const FsdpPoint& p : points) {
+            if (p.reason != Infeasible::none) continue;
+            const double x = static_cast<double>(p.gpus);
+            if (!m.log_y || p.tokens_to_hide > 0) {
+                QVERIFY(needed < m.needed.size());
+                QCOMPARE(m.needed[needed].pos, QPointF(x, p.tokens_to_hide));
+                QVERIFY(m.needed[needed].tooltip.contains(QString("dp %1 · %2 GPUs").arg(p.dp).arg(p.gpus)));
+                ++needed;
+            }
+            if (!m.log_y || p.max_tokens_hbm > 0) {
+                QVERIFY(allowed < m.allowed.size());
+                QCOMPARE(m.allowed[allowed++].pos, QPointF(x, p.max_tokens_hbm));
+            }
+            if (p.hidden()) {
+                QVERIFY(hidden < m.hidden.size());
+                QCOMPARE(m.hidden[hidden++], QPointF(x, p.tokens_to_hide));
+            }
+        }
+        QCOMPARE(m.needed.size(), needed);
+        QCOMPARE(m.allowed.size(), allowed);
+        QCOMPARE(m.hidden.size(), hidden);
+        QVERIFY(needed > 0);
+    }
+
+    void fsdpModelScalesAndListsWhatItCannotDraw() {
+        const FsdpChartModel m = build_fsdp_model(fsdp_points());
+        QVERIFY(m.log_y);  // 2048 .. 65536: a factor 32 apart (the 0 of dp 2 left out)
+        QCOMPARE(m.needed.size(), std::size_t{4});
+        QCOMPARE(m.allowed.size(), std::size_t{3});  // dp 2 allows 0 tokens: not on a log axis
+        QCOMPARE(m.allowed.front().pos, QPointF(64, 2048));
+        QCOMPARE(m.hidden, (std::vector<QPointF>{{128, 3200}, {256, 3300}}));
+        QCOMPARE(m.not_drawn, QString("Not drawn: dp 2 (no sequence fits in HBM); dp 32 (cannot run)"));
+        QCOMPARE(m.x_title, QString("GPUs (dp × 16 per replica)"));
+        QVERIFY(m.x_min < 32 && m.x_max > 256);
+        QCOMPARE(m.y_log_min, 1000.0);
+        QCOMPARE(m.y_log_max, 100000.0);
+        QVERIFY(m.needed[2].tooltip.contains("HBM allows: 8.19 k tokens per GPU (microbatch 2)"));
+        QVERIFY(m.needed[2].tooltip.endsWith("FSDP can be hidden"));
+        QVERIFY(m.needed[1].tooltip.endsWith("FSDP traffic stays exposed"));
+        QCOMPARE(fsdp_verdict(fsdp_points()[0]), QString("no sequence fits in HBM"));
+        QCOMPARE(fsdp_verdict(fsdp_points()[2]), QString("hidden"));
+        QCOMPARE(fsdp_verdict(fsdp_points()[4]), QString::fromUtf8(describe(Infeasible::zero_shard_group).data()));
+
+        // Close values stay on a linear axis from 0.
+        const FsdpChartModel linear = build_fsdp_model({fsdp_point(4, 3000, 2500), fsdp_point(8, 3000, 5000)});
+        QVERIFY(!linear.log_y);
+        QCOMPARE(linear.y_axis.min, 0.0);
+        QVERIFY(linear.y_axis.max >= 5000);
+        QVERIFY(linear.not_drawn.isEmpty());
+
+        QCOMPARE(build_fsdp_model({}).message, QString("No data"));
+        const FsdpChartModel none = build_fsdp_model({fsdp_point(2, 0, 0, 0, Infeasible::cp_seq)});
+        QVERIFY(none.empty());
+        QVERIFY(none.message.startsWith("No size can run: "));
+    }
+
+    void fsdpWidgetShowsTheLinesOnALogAxis() {
+        auto view = make_fsdp_chart(nullptr);
+        QChart* chart = chart_of(view->widget());
+        QVERIFY(shows_no_data(chart));
+        show_sized(view->widget());
+        view->setPoints(fsdp_points());
+        const FsdpChartModel m = build_fsdp_model(fsdp_points());
+        QXYSeries* needed = xy_named(chart, m.needed_name);
+        QXYSeries* allowed = xy_named(chart, m.allowed_name);
+        QXYSeries* hidden = xy_named(chart, m.hidden_name);
+        QVERIFY(needed && allowed && hidden);
+        QCOMPARE(needed->points(), (QList<QPointF>{{32, 3000}, {64, 3100}, {128, 3200}, {256, 3300}}));
+        QCOMPARE(allowed->points(), (QList<QPointF>{{64, 2048}, {128, 8192}, {256, 65536}}));
+        QCOMPARE(hidden->points(), (QList<QPointF>{{128, 3200}, {256, 3300}}));
+        QList<QAbstractAxis*> shown_y;
+        for (QAbstractAxis* a : needed->attachedAxes())
+            if (a->orientation() == Qt::Vertical) shown_y << a;
+        QCOMPARE(shown_y.size(), 1);
+        QVERIFY(qobject_cast<QLogValueAxis*>(shown_y.front()));
+        QVERIFY(shown_y.front()->isVisible());
+        QCOMPARE(visible_legend(chart), (QStringList{m.needed_name, m.allowed_name, m.hidden_name, m.not_drawn}));
+        QVERIFY(!shows_no_data(chart));
+
+        // Close values: the lines move to the linear axis.
+        view->setPoints({fsdp_point(4, 3000, 2500), fsdp_point(8, 3000, 5000)});
+        shown_y.clear();
+        for (QAbstractAxis* a : needed->attachedAxes())
+            if (a->orientation() == Qt::Vertical) shown_y << a;
+        QCOMPARE(shown_y.size(), 1);
+        QVERIFY(qobject_cast<QValueAxis*>(shown_y.front()));
+        QCOMPARE(allowed->points(), (QList<QPointF>{{64, 2500}, {128, 5000}}));
+    }
+
+    void fsdpChartExportsToPng() {
+        QTemporaryDir dir;
+        auto view = make_fsdp_chart(nullptr);
+        view->setPoints(fsdp_points());
+        const QString png = dir.filePath("fsdp.png");
+        ExportOptions options;
+        options.size = QSize(800, 450);
+        options.dpi = 96;
+        QCOMPARE(export_chart(*view, png, options), QString());
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(800, 450));
+        QVERIFY(non_white_share(image) > 0.03);
+        // The hidden markers are filled with their colour.
+        QVERIFY(pixels_of(image, build_fsdp_model(fsdp_points()).hidden_color) > 20);
+        QCOMPARE(view->exportTitle(), QString("FSDP balance: tokens per GPU per microbatch"));
     }
 
     // ---- tornado ----

@@ -17,11 +17,14 @@
 #include <QSpinBox>
 #include <QTextDocumentFragment>
 #include <QtTest>
+#include <algorithm>
 #include <memory>
 
 #include "comet/evaluate.hpp"
 #include "comet/presets.hpp"
 #include "comet/report.hpp"
+#include "comet/workload.hpp"
+#include "common/metrics.hpp"
 #include "common/scenario_document.hpp"
 #include "forms/field_table.hpp"
 #include "forms/parameter_panel.hpp"
@@ -128,16 +131,31 @@ private Q_SLOTS:
         }
     }
 
+    // Files leave out the expert fields of dense models and the context, expert and sharding
+    // fields at their neutral values: this scenario has them all.
     void everyFieldPathResolvesInTheFileFormat() {
+        Scenario every = base_;
+        every.config.model.experts = 8;
+        every.config.model.experts_per_token = 2;
+        every.config.model.expert_ffn_hidden = 4096;
+        every.config.model.shared_experts = 1;
+        every.config.model.dense_layers = 1;
+        every.config.model.moe_layer_interval = 2;
+        every.config.model.capacity_factor = 1.25;
+        every.config.strategy.cp = 2;
+        every.config.strategy.ep = 4;
+        every.config.strategy.etp = 2;
+        every.config.strategy.ep_overlap = 0.9;
+        every.config.strategy.zero_shard = 4;
         for (const FieldSpec& f : all_fields()) {
-            const QJsonValue v = json_at(base_, f.path);
+            const QJsonValue v = json_at(every, f.path);
             QVERIFY2(!v.isUndefined(), f.path);
-            if (f.kind == FieldKind::boolean) QCOMPARE(v.toBool(), f.get(base_.config) != 0);
-            if (f.kind == FieldKind::integer || f.kind == FieldKind::real) QCOMPARE(v.toDouble(), f.get(base_.config));
+            if (f.kind == FieldKind::boolean) QCOMPARE(v.toBool(), f.get(every.config) != 0);
+            if (f.kind == FieldKind::integer || f.kind == FieldKind::real) QCOMPARE(v.toDouble(), f.get(every.config));
             if (f.kind != FieldKind::choice) continue;
             QSet<QString> names;  // each item writes a different enumeration value at the path
             for (qsizetype i = 0; i < f.choices.size(); ++i) {
-                Scenario s = base_;
+                Scenario s = every;
                 f.set(s.config, double(i));
                 names << (v.isString() ? json_at(s, f.path).toString() : QString::number(json_at(s, f.path).toInt()));
             }
@@ -337,6 +355,91 @@ private Q_SLOTS:
         QCOMPARE(panel_->markOf(QStringLiteral("strategy.offload_weights")), ParameterPanel::Mark::hint);
         QCOMPARE(panel_->markOf(QStringLiteral("strategy.offload_optimizer")), ParameterPanel::Mark::none);
         QCOMPARE(doc_->config().strategy.offload_weights, true);
+    }
+
+    // The mixture-of-experts group and the context, expert and sharding fields: shown, the expert
+    // fields greyed out while the model is dense, and every edit lands in the scenario's Config.
+    void expertAndParallelismFieldsEditTheConfig() {
+        QCOMPARE(doc_->config().model.experts, 0);  // the default scenario's model is dense
+        const auto boxes = panel_->findChildren<QGroupBox*>();
+        QVERIFY(std::any_of(boxes.begin(), boxes.end(), [](QGroupBox* b) { return b->title() == QStringLiteral("Mixture of experts"); }));
+        auto* experts = editor<QSpinBox>("model.experts");
+        QCOMPARE(experts->text(), QStringLiteral("none (dense)"));
+        QVERIFY(experts->isEnabled());
+        const char* expert_fields[] = {"model.experts_per_token", "model.expert_ffn_hidden", "model.shared_experts",
+                                       "model.dense_layers", "model.moe_layer_interval", "model.capacity_factor"};
+        for (const char* p : expert_fields) QVERIFY2(!panel_->editorFor(QString::fromLatin1(p))->isEnabled(), p);
+
+        auto* parameters = panel_->findChild<QLabel*>(QStringLiteral("modelParameters"));
+        QVERIFY(parameters);
+        QCOMPARE(parameters->text(), format_count(total_parameters(doc_->config().model)));
+
+        experts->setValue(8);  // a dense model becomes a mixture of experts in one valid step
+        QCOMPARE(undo_count(), 1);
+        const ModelSpec& moe = doc_->config().model;
+        QVERIFY(active_parameters(moe) < total_parameters(moe));
+        QCOMPARE(parameters->text(), QStringLiteral("%1 total, %2 active").arg(format_count(total_parameters(moe)),
+                                                                                 format_count(active_parameters(moe))));
+        QCOMPARE(doc_->config().model.experts, 8);
+        QCOMPARE(doc_->config().model.experts_per_token, 2);
+        QCOMPARE(doc_->config().model.expert_ffn_hidden, base_.config.model.ffn_hidden);
+        for (const char* p : expert_fields) QVERIFY2(panel_->editorFor(QString::fromLatin1(p))->isEnabled(), p);
+        QCOMPARE(editor<QSpinBox>("model.experts_per_token")->value(), 2);
+        editor<QSpinBox>("model.experts_per_token")->setValue(1);
+        QCOMPARE(doc_->config().model.experts_per_token, 1);
+        editor<QSpinBox>("model.shared_experts")->setValue(1);
+        QCOMPARE(doc_->config().model.shared_experts, 1);
+        editor<QDoubleSpinBox>("model.capacity_factor")->setValue(1.25);
+        QCOMPARE(doc_->config().model.capacity_factor, 1.25);
+
+        editor<QSpinBox>("strategy.cp")->setValue(2);
+        QCOMPARE(doc_->config().strategy.cp, 2);
+        editor<QSpinBox>("strategy.ep")->setValue(4);
+        QCOMPARE(doc_->config().strategy.ep, 4);
+        editor<QSpinBox>("strategy.etp")->setValue(2);
+        QCOMPARE(doc_->config().strategy.etp, 2);
+        editor<QDoubleSpinBox>("strategy.ep_overlap")->setValue(0.9);
+        QCOMPARE(doc_->config().strategy.ep_overlap, 0.9);
+        auto* shard = editor<QSpinBox>("strategy.zero_shard");
+        QCOMPARE(shard->text(), QStringLiteral("whole DP group"));
+        shard->setValue(8);
+        QCOMPARE(doc_->config().strategy.zero_shard, 8);
+        QCOMPARE(undo_count(), 9);
+        QVERIFY(plain(editor<QDoubleSpinBox>("strategy.ep_overlap")->toolTip()).contains(QStringLiteral("Zhang et al., MLSys 2025")));
+
+        while (doc_->undoStack()->canUndo()) doc_->undoStack()->undo();
+        QCOMPARE(doc_->config().strategy.cp, 1);
+        QCOMPARE(doc_->config().model.experts, 0);
+        QCOMPARE(editor<QSpinBox>("strategy.cp")->value(), 1);
+        for (const char* p : expert_fields) QVERIFY2(!panel_->editorFor(QString::fromLatin1(p))->isEnabled(), p);
+    }
+
+    // Turning the experts on and off again leaves the other expert fields set, but a dense model
+    // ignores them: the model still matches its preset.
+    void denseModelWithLeftoverExpertFieldsMatchesItsPreset() {
+        QComboBox* picker = panel_->modelPresetPicker();
+        picker->setCurrentIndex(picker->findText(QStringLiteral("GPT 1.7B (Megatron-LM)")));
+        auto* experts = editor<QSpinBox>("model.experts");
+        experts->setValue(4);
+        QCOMPARE(doc_->config().model.experts_per_token, 2);
+        QCOMPARE(picker->currentIndex(), 0);  // a mixture of experts is not the preset
+        experts->setValue(0);
+        QCOMPARE(doc_->config().model.experts_per_token, 2);  // kept, ignored
+        QCOMPARE(picker->currentText(), QStringLiteral("GPT 1.7B (Megatron-LM)"));
+        QVERIFY(!panel_->editorFor(QStringLiteral("model.experts_per_token"))->isEnabled());
+    }
+
+    // Expert parallelism on a dense model is applied and hinted on the fields behind it.
+    void expertParallelismOnADenseModelIsHinted() {
+        editor<QSpinBox>("strategy.ep")->setValue(2);
+        QCOMPARE(undo_count(), 1);
+        QCOMPARE(doc_->config().strategy.ep, 2);
+        const Result r = evaluate(doc_->config());
+        QCOMPARE(r.reason, Infeasible::ep_dense_model);
+        QCOMPARE(panel_->markOf(QStringLiteral("strategy.ep")), ParameterPanel::Mark::hint);
+        QCOMPARE(panel_->markOf(QStringLiteral("model.experts")), ParameterPanel::Mark::hint);
+        QCOMPARE(panel_->markMessage(QStringLiteral("strategy.ep")), QString::fromStdString(explain(r)));
+        QCOMPARE(panel_->markOf(QStringLiteral("strategy.tp")), ParameterPanel::Mark::none);
     }
 
     void nodePresetReplacesTheNodeInOneStep() {

@@ -8,6 +8,7 @@
 #include <limits>
 #include <set>
 
+#include "common/axis_defaults.hpp"
 #include "heatmap/color_scale.hpp"
 #include "heatmap/heatmap_data.hpp"
 #include "heatmap/heatmap_geometry.hpp"
@@ -393,6 +394,45 @@ private Q_SLOTS:
         QCOMPARE(std::round(hbm.at(1, 0).value * 10) / 10, 93.2);
         QVERIFY(!hbm.at(1, 0).feasible);
         QVERIFY(hbm.best && !(*hbm.best == CellIndex{1, 0}));
+    }
+
+    // Cells of models and strategies with experts or context parallelism list those exposed parts
+    // too, and they count as exposed communication; other cells do not list them.
+    void tooltipsListExpertAndContextParts() {
+        HandSweep h = hand_sweep();
+        Result& moe = h.result.cells[2].result;  // (2, 0): 3 s
+        moe.time.dp_comm_s = 0.3;
+        moe.time.ep_comm_s = 0.2;
+        moe.time.cp_comm_s = 0.1;
+        const HeatmapData d = make_heatmap_data(h.spec, h.result, Metric::iteration_time, std::nullopt);
+        const QString tip = d.at(2, 0).tooltip;
+        QVERIFY2(tip.contains(QLatin1String("Exposed EP all-to-all: 200.0 ms (6.7 %)")), qPrintable(tip));
+        QVERIFY2(tip.contains(QLatin1String("Exposed CP ring exchange: 100.0 ms (3.3 %)")), qPrintable(tip));
+        QVERIFY(!d.at(0, 0).tooltip.contains(QLatin1String("EP all-to-all")));
+        QVERIFY(!d.at(0, 0).tooltip.contains(QLatin1String("CP ring")));
+        QCOMPARE(metric_value(moe, Metric::exposed_comm_share), 100.0 * 0.6 / 3.0);
+    }
+
+    // Sweep axes of the new knobs: parallel degrees that can divide, the sharding groups of dp x cp,
+    // and the overlap fractions.
+    void axisDefaultsOfExpertAndContextKnobs() {
+        Config moe = test::moe_config();  // 64 GPUs, 8 experts, dp 16 x cp 2, NVLink domain of 8
+        Config dense = moe;
+        dense.model.experts = 0;
+        dense.strategy.ep = 1;
+        const auto values = [](Knob k, const Config& c) { return default_axis(k, c, 9).values; };
+        QCOMPARE(values(Knob::cp, moe), (std::vector<double>{1, 2, 4, 8, 16, 32, 64}));
+        QCOMPARE(values(Knob::ep, moe), (std::vector<double>{1, 2, 4, 8}));
+        QCOMPARE(values(Knob::ep, dense), (std::vector<double>{1}));
+        moe.model.experts = 160;
+        QCOMPARE(values(Knob::ep, moe), (std::vector<double>{1, 2, 4, 8, 16, 32}));  // 160 > 64 GPUs
+        moe.cluster.nodes = 64;
+        QCOMPARE(values(Knob::ep, moe), (std::vector<double>{1, 2, 4, 8, 16, 32, 160}));
+        QCOMPARE(values(Knob::etp, moe), (std::vector<double>{1, 2, 4, 8}));
+        QCOMPARE(values(Knob::zero_shard, moe), (std::vector<double>{0, 1, 2, 4, 8, 16}));
+        QCOMPARE(values(Knob::ep_overlap, moe), (std::vector<double>{0, 0.25, 0.5, 0.75, 0.9, 1}));
+        moe.strategy.ep_overlap = 0.6;
+        QCOMPARE(values(Knob::ep_overlap, moe), (std::vector<double>{0, 0.25, 0.5, 0.6, 0.75, 0.9, 1}));
     }
 
     void labelsTooltipsAndSpacing() {

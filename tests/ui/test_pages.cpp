@@ -4,9 +4,14 @@
 // presentation mode hides the forms and steps through designs and pinned cells.
 #include <QtTest>
 
+#include <QChart>
+#include <QChartView>
 #include <QDoubleSpinBox>
+#include <QLogValueAxis>
+#include <QXYSeries>
 #include <QMenuBar>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -22,11 +27,15 @@
 #include "comet/report.hpp"
 #include "common/scenario_document.hpp"
 #include "compare_page.hpp"
+#include "charts/chart_model.hpp"
+#include "comet/fsdp.hpp"
 #include "explorer_page.hpp"
 #include "export_dialog.hpp"
+#include "fsdp_page.hpp"
 #include "export/chart_renderable.hpp"
 #include "heatmap/heatmap_widget.hpp"
 #include "main_window.hpp"
+#include "settings.hpp"
 #include "ui_fixtures.hpp"
 
 using namespace comet;
@@ -49,11 +58,77 @@ struct Window {
     void settle() {
         w.compare()->waitForResults();
         w.analysis()->waitForResults();
+        w.fsdp()->waitForResults();
     }
     [[nodiscard]] const Scenario& scenario() const { return w.document()->scenario(); }
 };
 
 QString cell(QTableWidget* t, int row, int col) { return t->item(row, col) ? t->item(row, col)->text() : QString(); }
+
+// The points of a series of the page's chart, by its legend name.
+QList<QPointF> chart_points(QWidget* page, const QString& series_name) {
+    const auto views = page->findChildren<QChartView*>();
+    if (views.size() != 1) return {};
+    for (QAbstractSeries* s : views.front()->chart()->series())
+        if (auto* xy = qobject_cast<QXYSeries*>(s); xy && xy->name() == series_name) return xy->points();
+    return {};
+}
+
+bool chart_has_log_y(QWidget* page) {
+    const auto views = page->findChildren<QChartView*>();
+    for (QAbstractAxis* a : views.value(0)->chart()->axes(Qt::Vertical))
+        if (a->isVisible()) return qobject_cast<QLogValueAxis*>(a) != nullptr;
+    return false;
+}
+
+// The FSDP page shows exactly comet::fsdp_balance's points for the document's configuration: the
+// numbers kept, the table (a reason instead of numbers where a size cannot run) and the chart lines.
+void check_fsdp_page(app::FsdpPage* page, const Config& c) {
+    const auto& shown = page->balance();
+    QVERIFY(shown.has_value());
+    const std::vector<int> dps = fsdp_default_dps(c);
+    QCOMPARE(shown->dps, dps);
+    const std::vector<FsdpPoint> points = fsdp_balance(c, dps);
+    QCOMPARE(shown->points.size(), points.size());
+    QTableWidget* t = page->table();
+    QCOMPARE(t->rowCount(), static_cast<int>(points.size()));
+    const bool log_y = chart_has_log_y(page);
+    QList<QPointF> needed, allowed;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const FsdpPoint& a = shown->points[i];
+        const FsdpPoint& b = points[i];
+        QCOMPARE(a.dp, b.dp);
+        QCOMPARE(a.gpus, b.gpus);
+        QCOMPARE(a.reason, b.reason);
+        QCOMPARE(a.tokens_to_hide, b.tokens_to_hide);
+        QCOMPARE(a.max_tokens_hbm, b.max_tokens_hbm);
+        QCOMPARE(a.max_microbatch, b.max_microbatch);
+        QCOMPARE(a.fsdp_comm_s, b.fsdp_comm_s);
+        const int row = static_cast<int>(i);
+        QCOMPARE(cell(t, row, app::FsdpPage::col_dp), QString::number(b.dp));
+        QCOMPARE(cell(t, row, app::FsdpPage::col_gpus), QString::number(b.gpus));
+        if (b.reason != Infeasible::none) {
+            QVERIFY(cell(t, row, app::FsdpPage::col_needed).contains(QString::fromUtf8(describe(b.reason).data())));
+            QCOMPARE(t->columnSpan(row, app::FsdpPage::col_needed), app::FsdpPage::col_count - app::FsdpPage::col_needed);
+            continue;
+        }
+        QCOMPARE(cell(t, row, app::FsdpPage::col_needed), ui::format_tokens(b.tokens_to_hide));
+        if (b.max_tokens_hbm > 0) {
+            QCOMPARE(cell(t, row, app::FsdpPage::col_allowed), ui::format_tokens(b.max_tokens_hbm));
+            QCOMPARE(cell(t, row, app::FsdpPage::col_microbatch), QString::number(b.max_microbatch));
+        }
+        QCOMPARE(cell(t, row, app::FsdpPage::col_traffic), ui::format_seconds(b.fsdp_comm_s));
+        const QString verdict = b.hidden() ? QStringLiteral("hidden") : b.max_tokens_hbm > 0 ? QStringLiteral("exposed") : QStringLiteral("no sequence fits in HBM");
+        QCOMPARE(cell(t, row, app::FsdpPage::col_verdict), verdict);
+        const double x = static_cast<double>(b.gpus);
+        if (!log_y || b.tokens_to_hide > 0) needed << QPointF(x, b.tokens_to_hide);
+        if (!log_y || b.max_tokens_hbm > 0) allowed << QPointF(x, b.max_tokens_hbm);
+    }
+    QVERIFY(!needed.isEmpty());
+    const ui::FsdpChartModel names = ui::build_fsdp_model({});
+    QCOMPARE(chart_points(page, names.needed_name), needed);
+    QCOMPARE(chart_points(page, names.allowed_name), allowed);
+}
 
 }  // namespace
 
@@ -229,7 +304,7 @@ private Q_SLOTS:
         Window win;
         int current = -1;
         const std::vector<app::NamedChart> charts = win.w.charts(&current);
-        QCOMPARE(charts.size(), std::size_t{7});
+        QCOMPARE(charts.size(), std::size_t{8});
         QCOMPARE(current, 0);
         QTemporaryDir dir;
         app::ExportDialog dialog(charts, 0);
@@ -254,6 +329,45 @@ private Q_SLOTS:
         win.w.pages()->setCurrentWidget(win.w.analysis());
         (void)win.w.charts(&current);
         QCOMPARE(current, 5);  // the tornado
+        win.w.pages()->setCurrentWidget(win.w.fsdp());
+        (void)win.w.charts(&current);
+        QCOMPARE(current, 7);
+        QCOMPARE(charts[7].chart, win.w.fsdp()->chart());
+    }
+
+    // The FSDP Balance page on the default scenario, then on an MoE configuration set through the
+    // document (as a form edit would): the core's numbers every time, and the chart exports.
+    void fsdpPageShowsTheCoresBalance() {
+        Window win;
+        app::FsdpPage* page = win.w.fsdp();
+        QCOMPARE(win.w.pages()->indexOf(page), 3);
+        check_fsdp_page(page, win.scenario().config);
+        if (QTest::currentTestFailed()) return;
+        QVERIFY(!page->summaryText().isEmpty());
+
+        QSignalSpy computed(page, &app::FsdpPage::computed);
+        win.w.document()->setConfig(test::moe_config(), QStringLiteral("MoE"));
+        win.settle();
+        QVERIFY(computed.count() >= 1);
+        QCOMPARE(page->balance()->config.model.experts, 8);
+        check_fsdp_page(page, test::moe_config());
+        if (QTest::currentTestFailed()) return;
+
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("fsdp.png"));
+        app::ExportDialog dialog(win.w.charts(), 7);
+        dialog.setSize(800, 450);
+        dialog.setDpi(96);
+        QCOMPARE(dialog.exportTo(png), QString());
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(800, 450));
+        int coloured = 0;  // the lines' pixels (vermillion and blue, antialiased)
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) {
+                const QColor p = image.pixelColor(x, y);
+                coloured += (p.red() > 180 && p.green() < 120 && p.blue() < 60) || (p.blue() > 150 && p.red() < 60) ? 1 : 0;
+            }
+        QVERIFY2(coloured > 300, qPrintable(QString::number(coloured)));
     }
 
     // File > Export > Report: the same report as comet-cli report, written from the window.
@@ -277,6 +391,31 @@ private Q_SLOTS:
         QVERIFY(win.w.exportReport(dir.filePath(QStringLiteral("no/such/dir/r.pdf")), [&](const QString& error) { result = error; }));
         QTRY_VERIFY_WITH_TIMEOUT(result != QStringLiteral("pending"), 60000);
         QVERIFY2(result.contains(QStringLiteral("no/such/dir")), qPrintable(result));
+    }
+
+    // Heatmap axes are saved by knob id, so that new knobs do not shift them; indices that older
+    // versions saved are read in the knob order of those versions.
+    void settingsKeepTheAxesAcrossKnobChanges() {
+        QSettings raw;
+        raw.setValue(QStringLiteral("explorer/x"), 16);  // hbm_gbps in the old order (zero_shard now)
+        raw.setValue(QStringLiteral("explorer/y"), 22);  // scale_out_gbps in the old order
+        raw.sync();
+        app::Settings settings;
+        QCOMPARE(settings.explorerView().x, Knob::hbm_gbps);
+        QCOMPARE(settings.explorerView().y, Knob::scale_out_gbps);
+        app::ExplorerPage::View v;
+        v.x = Knob::cp;
+        v.y = Knob::ep_overlap;
+        settings.setExplorerView(v);
+        QCOMPARE(QSettings().value(QStringLiteral("explorer/x")).toString(), QStringLiteral("cp"));
+        QCOMPARE(settings.explorerView().x, Knob::cp);
+        QCOMPARE(settings.explorerView().y, Knob::ep_overlap);
+        raw.setValue(QStringLiteral("explorer/x"), QStringLiteral("no_such_knob"));
+        raw.setValue(QStringLiteral("explorer/y"), 99);
+        raw.sync();
+        QCOMPARE(settings.explorerView().x, app::ExplorerPage::View{}.x);
+        QCOMPARE(settings.explorerView().y, app::ExplorerPage::View{}.y);
+        raw.remove(QStringLiteral("explorer"));
     }
 
     void presentationModeStepsThroughDesignsAndPins() {

@@ -17,6 +17,7 @@
 
 #include "comet/report.hpp"
 #include "comet/scenario.hpp"
+#include "comet/workload.hpp"
 #include "heatmap/color_scale.hpp"
 #include "report/report.hpp"
 #include "ui_fixtures.hpp"
@@ -227,6 +228,29 @@ private Q_SLOTS:
         const QString text = pdf_text(path);
         QVERIFY2(text.contains("Infeasible: " + QString::fromStdString(explain(d.current))), qPrintable(text));
         QVERIFY2(text.contains("No feasible base configuration"), qPrintable(text));  // the tornado
+    }
+
+    // A mixture of experts with context parallelism: the model's total and active parameters, its
+    // experts, and the EP all-to-all and CP ring exchange in the breakdown table.
+    void moeScenarioShowsActiveParametersAndTheNewParts() {
+        Scenario s = without_designs_.scenario;
+        s.config = test::moe_config();
+        ReportOptions o;
+        o.steps = 3;
+        o.search_cells = false;
+        const ReportData d = compute_report_data(s, o);
+        QVERIFY(d.current.feasible);
+        QVERIFY(d.current.time.ep_comm_s > 0 && d.current.time.cp_comm_s > 0);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("moe.pdf");
+        QVERIFY(write_report_pdf(d, path).isEmpty());
+        const QString text = pdf_text(path);
+        const QString parameters = format_parameters(total_parameters(s.config.model), active_parameters(s.config.model));
+        QVERIFY(parameters.contains(" active"));
+        QVERIFY2(text.contains(parameters), qPrintable(text));
+        QVERIFY2(text.contains("8 routed (top-2, MLP 14336)"), qPrintable(text));
+        QVERIFY2(text.contains("EP all-to-all"), qPrintable(text));
+        QVERIFY2(text.contains("CP ring exchange"), qPrintable(text));
     }
 
     void everyPageRasterisesAndTheHeatmapIsViridis() {

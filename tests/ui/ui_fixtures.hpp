@@ -8,6 +8,7 @@
 #include <QtTest>
 #include <limits>
 
+#include "comet/presets.hpp"
 #include "heatmap/heatmap_data.hpp"
 
 namespace comet::test {
@@ -37,6 +38,43 @@ inline ui::HeatmapData small_heatmap() {
     d.current = ui::CellIndex{0, 0};
     d.best = ui::CellIndex{3, 2};
     return d;
+}
+
+// Mixtral 8x7B (8 experts, top-2, SwiGLU experts of 14336) on 8 DGX H100, with context and
+// expert parallelism: tp 2 x cp 2 x dp 16, ep 8, so that every part of the breakdown, EP
+// all-to-all and CP ring exchange included, is there. The MoE structure is set here, whether or
+// not the preset has it yet.
+inline Config moe_config() {
+    Config c;
+    const auto node = find_node_preset("dgx-h100");
+    const auto model = find_model_preset("mixtral-8x7b");
+    if (!node || !model) qFatal("presets dgx-h100 and mixtral-8x7b are needed (COMET_PRESETS_DIR)");
+    c.node = node->node;
+    c.model = model->model;
+    c.model.ffn_hidden = 14336;
+    c.model.experts = 8;
+    c.model.experts_per_token = 2;
+    c.model.expert_ffn_hidden = 14336;
+    c.model.shared_experts = 0;
+    c.model.dense_layers = 0;
+    c.model.moe_layer_interval = 1;
+    c.model.capacity_factor = 1.0;
+    c.model.seq_len = 4096;
+    c.cluster.nodes = 8;
+    c.training.global_batch = 256;
+    c.training.attention = AttentionKernel::fused;
+    c.strategy.tp = 2;
+    c.strategy.cp = 2;
+    c.strategy.pp = 1;
+    c.strategy.dp = 16;
+    c.strategy.ep = 8;
+    c.strategy.etp = 1;
+    c.strategy.ep_overlap = 0.5;
+    c.strategy.microbatch = 1;
+    c.strategy.sequence_parallel = true;
+    c.strategy.recompute = Recompute::selective;
+    c.strategy.zero_stage = 1;
+    return c;
 }
 
 inline QByteArray read_all(const QString& path) {

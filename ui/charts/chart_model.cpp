@@ -23,6 +23,9 @@ const QColor oi_yellow{0xF0, 0xE4, 0x42};
 const QColor oi_vermillion{0xD5, 0x5E, 0x00};
 const QColor oi_purple{0xCC, 0x79, 0xA7};
 const QColor oi_grey{0x99, 0x99, 0x99};
+// Two more, darker than any of the above, from Paul Tol's colour-blind safe "muted" scheme.
+const QColor tol_wine{0x88, 0x22, 0x55};
+const QColor tol_indigo{0x33, 0x22, 0x88};
 
 // Room past the longest bar for its total label.
 constexpr double total_label_headroom = 1.15;
@@ -53,8 +56,10 @@ void for_nice_steps(double span, int max_intervals, Fits fits) {
             if (fits(mant * std::pow(10.0, k), mant, k)) return;
 }
 
-std::array<double, 8> time_parts(const TimeBreakdown& t) {
-    return {t.compute_s, t.bubble_s, t.tp_comm_s, t.pp_comm_s, t.dp_comm_s, t.memory_s, t.optimizer_s, t.other_s};
+// In time_categories() order: the communication parts side by side.
+std::array<double, 10> time_parts(const TimeBreakdown& t) {
+    return {t.compute_s, t.bubble_s,  t.tp_comm_s,   t.pp_comm_s, t.dp_comm_s,
+            t.ep_comm_s, t.cp_comm_s, t.memory_s, t.optimizer_s, t.other_s};
 }
 
 std::array<double, 5> memory_parts(const MemoryFootprint& m) {
@@ -94,12 +99,14 @@ QString percent_text(double part, double whole) {
 }  // namespace
 
 std::span<const StackCategory> time_categories() {
-    static const std::array<StackCategory, 8> cats{{
+    static const std::array<StackCategory, 10> cats{{
         {QStringLiteral("Compute"), oi_blue},
         {QStringLiteral("Pipeline bubble"), oi_grey},
         {QStringLiteral("TP comm"), oi_orange},
         {QStringLiteral("PP comm"), oi_sky},
         {QStringLiteral("DP comm"), oi_green},
+        {QStringLiteral("EP all-to-all"), tol_wine},
+        {QStringLiteral("CP ring exchange"), tol_indigo},
         {QStringLiteral("Memory"), oi_purple},
         {QStringLiteral("Optimizer"), oi_yellow},
         {QStringLiteral("Other"), oi_vermillion},

@@ -15,6 +15,7 @@
 
 #include "chart_data.hpp"
 #include "comet/economics.hpp"
+#include "comet/fsdp.hpp"
 
 namespace comet::ui {
 
@@ -26,9 +27,11 @@ struct StackCategory {
     QColor color;
 };
 
-// Fixed order and colours (Okabe-Ito, colour-blind safe), the same for every update so that
-// a category keeps its colour while knobs move.
-[[nodiscard]] std::span<const StackCategory> time_categories();    // compute … other
+// Fixed order and colours (Okabe-Ito, colour-blind safe, and two darker ones from Paul Tol's
+// scheme), the same for every update so that a category keeps its colour while knobs move.
+// Time: compute, pipeline bubble, TP, PP, DP comm, EP all-to-all, CP ring exchange, memory,
+// optimizer, other (the parts of TimeBreakdown, which add up to the iteration time).
+[[nodiscard]] std::span<const StackCategory> time_categories();
 [[nodiscard]] std::span<const StackCategory> memory_categories();  // weights … other
 
 struct StackSeries {
@@ -131,6 +134,53 @@ struct TornadoModel {
 
 // "+8.3 %", "−5.1 %" (a true minus sign), "+0.042 %", "0 %".
 [[nodiscard]] QString format_signed_percent(double pct);
+
+// ---- FSDP balance: tokens per GPU that hide FSDP traffic vs what HBM allows (comet::fsdp_balance) ----
+
+// A y range drawn on a logarithmic axis (base 10) when the values span more than this factor.
+inline constexpr double fsdp_log_span = 20;
+
+struct FsdpMarker {
+    QPointF pos;      // x: GPUs, y: tokens per GPU per microbatch
+    QString tooltip;  // the point's numbers and verdict
+};
+
+struct FsdpChartModel {
+    // Drawn points, in the given order: only those that can run and, on a log axis, are > 0.
+    std::vector<FsdpMarker> needed;   // tokens per GPU needed to hide the FSDP traffic
+    std::vector<FsdpMarker> allowed;  // the most tokens per GPU whose activations fit in HBM
+    std::vector<QPointF> hidden;      // the `needed` points where HBM allows at least as many
+    QString needed_name;              // legend: "Tokens per GPU needed to hide FSDP traffic"
+    QString allowed_name;             // "Most tokens per GPU HBM allows"
+    QString hidden_name;              // "FSDP hidden"
+    QColor needed_color;
+    QColor allowed_color;
+    QColor hidden_color;
+    QString not_drawn;  // "Not drawn: dp 2, 4 (no sequence fits in HBM)"; empty when all are
+    QString message;    // instead of lines: "No data", "No size can run: <reason>"
+    QString default_title;
+    // x: GPUs on a base-2 logarithmic axis from x_min to x_max.
+    double x_min = 1;
+    double x_max = 2;
+    QString x_title;  // "GPUs (dp × 64 per replica)"
+    // y: tokens per GPU per microbatch, from 0 (linear: y_axis) or on a base-10 logarithmic axis
+    // from y_log_min to y_log_max (the decades around the values, wider when a value is close
+    // to an end).
+    bool log_y = false;
+    ValueAxisModel y_axis;
+    double y_log_min = 1;
+    double y_log_max = 10;
+
+    [[nodiscard]] bool empty() const noexcept { return needed.empty() && allowed.empty(); }
+};
+
+[[nodiscard]] FsdpChartModel build_fsdp_model(const std::vector<FsdpPoint>& points);
+
+// Token counts: "850", "12.3 k", "1.25 M".
+[[nodiscard]] QString format_tokens(double tokens);
+// What a point means in a few words: "hidden", "exposed", "no sequence fits in HBM", or why it
+// cannot run (comet::describe of its reason).
+[[nodiscard]] QString fsdp_verdict(const FsdpPoint& p);
 
 // ---- Pareto: time to train against cost (comet::pareto_front) ----
 

@@ -12,6 +12,7 @@
 
 #include "chart_data.hpp"
 #include "comet/economics.hpp"
+#include "comet/fsdp.hpp"
 #include "export/chart_renderable.hpp"
 
 class QWidget;
@@ -67,6 +68,17 @@ public:
     virtual void setTitle(const QString& title) = 0;
 };
 
+// FSDP balance (comet::fsdp_balance): over the cluster size, the tokens per GPU per microbatch
+// needed to hide the FSDP traffic and the most that HBM allows, with the sizes where FSDP is
+// hidden marked. Points that cannot run are listed under the chart, not drawn.
+class FsdpChartView : public ChartRenderable {
+public:
+    [[nodiscard]] virtual QWidget* widget() = 0;
+    virtual void setPoints(const std::vector<FsdpPoint>& points) = 0;
+    // Defaults to "FSDP balance: tokens per GPU per microbatch".
+    virtual void setTitle(const QString& title) = 0;
+};
+
 // Every chart widget on screen (and those created later) drawn `zoom` times larger: presentation
 // mode uses 1.4. Exports keep their own size.
 void set_chart_zoom(double zoom);
@@ -75,5 +87,6 @@ void set_chart_zoom(double zoom);
 [[nodiscard]] std::unique_ptr<MemoryChartView> make_memory_chart(QWidget* parent);
 [[nodiscard]] std::unique_ptr<TornadoChartView> make_tornado_chart(QWidget* parent);
 [[nodiscard]] std::unique_ptr<ParetoChartView> make_pareto_chart(QWidget* parent);
+[[nodiscard]] std::unique_ptr<FsdpChartView> make_fsdp_chart(QWidget* parent);
 
 }  // namespace comet::ui

@@ -14,6 +14,25 @@ std::vector<double> powers_of_two(double from, double to) {
     return v;
 }
 
+// Expert-parallel degrees: the powers of two that divide the experts, and the expert count
+// itself, up to `limit` accelerators; only 1 for a dense model.
+std::vector<double> expert_degrees(int experts, double limit) {
+    std::vector<double> v{1};
+    if (experts <= 1) return v;
+    for (int d = 2; d <= experts && d <= limit; d *= 2)
+        if (experts % d == 0) v.push_back(d);
+    if (experts <= limit && v.back() != experts) v.push_back(experts);
+    return v;
+}
+
+// ZeRO sharding groups: 0 (the whole dp x cp group), then the powers of two below it that divide it.
+std::vector<double> shard_groups(long long group) {
+    std::vector<double> v{0};
+    for (long long g = 1; g < group && g <= (1 << 20); g *= 2)
+        if (group % g == 0) v.push_back(static_cast<double>(g));
+    return v;
+}
+
 void ensure_contains(std::vector<double>& v, double x) {
     if (std::find(v.begin(), v.end(), x) == v.end()) {
         v.push_back(x);
@@ -34,6 +53,15 @@ Axis default_axis(Knob knob, const Config& c, int steps) {
     case Knob::dp:
         axis.values = powers_of_two(1, std::max(1.0, std::min(gpus, 512.0)));
         break;
+    case Knob::cp: axis.values = powers_of_two(1, std::max(1.0, std::min(gpus, 64.0))); break;
+    case Knob::ep: axis.values = expert_degrees(c.model.experts, std::max(1.0, std::min(gpus, 1024.0))); break;
+    case Knob::etp:
+        axis.values = powers_of_two(1, std::max(1.0, std::min({gpus, 16.0, static_cast<double>(c.node.scale_up.domain_size)})));
+        break;
+    case Knob::zero_shard:
+        axis.values = shard_groups(static_cast<long long>(std::max(1, c.strategy.dp)) * std::max(1, c.strategy.cp));
+        break;
+    case Knob::ep_overlap: axis.values = {0, 0.25, 0.5, 0.75, 0.9, 1}; break;
     case Knob::interleave: axis.values = powers_of_two(1, 16); break;
     case Knob::microbatch: {
         const double replica = static_cast<double>(c.training.global_batch) / std::max(1, c.strategy.dp);
@@ -75,7 +103,8 @@ Axis default_axis(Knob knob, const Config& c, int steps) {
         for (double& x : axis.values) x = std::round(x);
         axis.values.erase(std::unique(axis.values.begin(), axis.values.end()), axis.values.end());
     }
-    if (now >= info.min && now <= info.max && (info.integer || knob == Knob::nodes)) ensure_contains(axis.values, now);
+    if (now >= info.min && now <= info.max && (info.integer || knob == Knob::nodes || knob == Knob::ep_overlap))
+        ensure_contains(axis.values, now);
     if (axis.values.empty()) axis.values = {now};
     return axis;
 }

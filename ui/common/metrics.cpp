@@ -39,7 +39,8 @@ double metric_value(const Result& r, Metric m) {
     case Metric::tokens_per_s: return r.tokens_per_s;
     case Metric::mfu: return 100.0 * r.mfu;
     case Metric::exposed_comm_share:
-        return 100.0 * (r.time.tp_comm_s + r.time.pp_comm_s + r.time.dp_comm_s) / r.iteration_s;
+        return 100.0 * (r.time.tp_comm_s + r.time.pp_comm_s + r.time.dp_comm_s + r.time.ep_comm_s + r.time.cp_comm_s) /
+               r.iteration_s;
     case Metric::exposed_memory_share: return 100.0 * r.time.memory_s / r.iteration_s;
     case Metric::hbm_use: break;
     }
@@ -88,6 +89,19 @@ QString format_energy(double kwh) {
     if (kwh >= 1e6) return QStringLiteral("%1 GWh").arg(kwh / 1e6, 0, 'f', 2);
     if (kwh >= 1e3) return QStringLiteral("%1 MWh").arg(kwh / 1e3, 0, 'f', 1);
     return QStringLiteral("%1 kWh").arg(kwh, 0, 'g', 3);
+}
+
+QString format_count(double n) {
+    if (n >= 1e12) return QString::number(n / 1e12, 'f', 2) + QStringLiteral(" T");
+    if (n >= 1e9) return QString::number(n / 1e9, 'f', 1) + QStringLiteral(" B");
+    if (n >= 1e6) return QString::number(n / 1e6, 'f', 1) + QStringLiteral(" M");
+    return QString::number(std::round(n), 'f', 0);
+}
+
+QString format_parameters(double total, double active) {
+    // Within rounding of the total, a token touches the whole model: a dense model.
+    if (!(active > 0) || active >= total * (1 - 1e-9)) return format_count(total);
+    return QObject::tr("%1 total, %2 active").arg(format_count(total), format_count(active));
 }
 
 }  // namespace comet::ui

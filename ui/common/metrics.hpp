@@ -36,5 +36,10 @@ struct MetricInfo {
 [[nodiscard]] QString format_money(double usd);
 // "4.00 GWh", "55.9 MWh", "84.2 kWh".
 [[nodiscard]] QString format_energy(double kwh);
+// "1.01 T", "70.6 B", "124 M", "4096".
+[[nodiscard]] QString format_count(double n);
+// Parameters of a model: "175 B" for a dense one; "46.7 B total, 12.9 B active" when a token
+// touches fewer than all of them (mixture of experts). `active` <= 0: unknown, total only.
+[[nodiscard]] QString format_parameters(double total, double active);
 
 }  // namespace comet::ui

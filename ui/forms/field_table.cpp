@@ -1,8 +1,10 @@
 #include "forms/field_table.hpp"
 
 #include <QCoreApplication>
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -36,6 +38,19 @@ void assign(T& field, double v) noexcept {
 #define COMET_ACCESS(member)                                                    \
     [](const Config& c) noexcept { return to_double(c.member); },               \
     [](Config& c, double v) noexcept { assign(c.member, v); }
+
+// Turning a dense model into a mixture of experts also fills in what a dense model leaves
+// unset: top-2 routing and experts as wide as the dense MLP, so that the edit is valid at once.
+void set_experts(Config& c, double v) noexcept {
+    ModelSpec& m = c.model;
+    const bool was_dense = !m.is_moe();
+    assign(m.experts, v);
+    if (!was_dense || !m.is_moe()) return;
+    if (m.experts_per_token <= 0) m.experts_per_token = std::min(2, m.experts);
+    if (m.expert_ffn_hidden <= 0) m.expert_ffn_hidden = m.ffn_hidden;
+    if (m.moe_layer_interval <= 0) m.moe_layer_interval = 1;
+    if (!(m.capacity_factor > 0)) m.capacity_factor = 1.0;
+}
 
 using Get = double (*)(const Config&) noexcept;
 using Set = void (*)(Config&, double) noexcept;
@@ -196,6 +211,35 @@ std::vector<FieldSpec> model_fields() {
     };
 }
 
+std::vector<FieldSpec> moe_fields() {
+    return {
+        zero_means("none (dense)", integer("model.experts", G::moe, "Experts", "",
+                "Routed experts of each mixture-of-experts layer; 0 = a dense model, where every layer has "
+                "the MLP above and the other fields of this group are ignored. Setting it on a dense model "
+                "starts with top-2 routing and experts as wide as the dense MLP.", 1,
+                [](const Config& c) noexcept { return to_double(c.model.experts); }, set_experts)),
+        integer("model.experts_per_token", G::moe, "Experts per token", "",
+                "Routed experts each token visits (top-k). Compute and all-to-all traffic per token grow "
+                "with it; the weights do not.", 1, COMET_ACCESS(model.experts_per_token)),
+        integer("model.expert_ffn_hidden", G::moe, "Expert MLP width", "",
+                "Width of one expert's MLP (per matrix for gated MLPs), often narrower than a dense MLP. "
+                "Expert tensor parallelism must divide it.", adaptive, COMET_ACCESS(model.expert_ffn_hidden)),
+        integer("model.shared_experts", G::moe, "Shared experts", "",
+                "Experts every token visits besides the routed ones (DeepSeek-style); they need no "
+                "all-to-all.", 1, COMET_ACCESS(model.shared_experts)),
+        integer("model.dense_layers", G::moe, "Leading dense layers", "",
+                "The first layers keep the dense MLP (DeepSeek-V3 has 3); the experts start after them.", 1,
+                COMET_ACCESS(model.dense_layers)),
+        integer("model.moe_layer_interval", G::moe, "MoE layer interval", "",
+                "Every n-th of the remaining layers is a mixture-of-experts layer, the others stay dense: "
+                "1 = all of them, 2 = every other layer.", 1, COMET_ACCESS(model.moe_layer_interval)),
+        real("model.capacity_factor", G::moe, "Capacity factor", "",
+             "Expert buffers hold this many times the balanced share of routed tokens; compute and "
+             "all-to-all traffic are sized by the buffers. 1 = perfectly balanced (dropless); 1.25 is a "
+             "common setting.", 2, 0.05, COMET_ACCESS(model.capacity_factor)),
+    };
+}
+
 std::vector<FieldSpec> training_fields() {
     return {
         integer("training.global_batch", G::training, "Global batch", " sequences",
@@ -233,6 +277,17 @@ std::vector<FieldSpec> strategy_fields() {
         integer("strategy.dp", G::strategy, "Data parallel (dp)", "",
                 "Model replicas, each taking a share of the global batch; their gradients are reduced "
                 "every iteration.", 1, COMET_ACCESS(strategy.dp)),
+        integer("strategy.cp", G::strategy, "Context parallel (cp)", "",
+                "Accelerators that split every sequence (ring attention): each holds 1/cp of the tokens' "
+                "activations and passes key/value chunks around the ring while it computes attention. "
+                "2 × cp must divide the sequence length.", 1, COMET_ACCESS(strategy.cp)),
+        integer("strategy.ep", G::strategy, "Expert parallel (ep)", "",
+                "Accelerators the routed experts are spread over (MoE models only): fewer expert weights "
+                "per accelerator, and tokens reach their experts by all-to-all. Must divide the experts; "
+                "ep × etp must divide tp × cp × dp.", 1, COMET_ACCESS(strategy.ep)),
+        integer("strategy.etp", G::strategy, "Expert TP (etp)", "",
+                "Expert tensor parallelism: accelerators that split each expert's matrices, like tp does "
+                "for the dense layers. Must divide the expert MLP width.", 1, COMET_ACCESS(strategy.etp)),
         integer("strategy.microbatch", G::strategy, "Microbatch size", "",
                 "Sequences per microbatch. Smaller microbatches shrink the pipeline bubble but make "
                 "GEMMs less efficient.", 1, COMET_ACCESS(strategy.microbatch)),
@@ -253,6 +308,11 @@ std::vector<FieldSpec> strategy_fields() {
                "data-parallel ranks: less memory, more data-parallel traffic.",
                {"0 (off)", "1 (optimizer states)", "2 (+ gradients)", "3 (+ weights)"},
                COMET_ACCESS(strategy.zero_stage)),
+        zero_means("whole DP group", integer("strategy.zero_shard", G::strategy, "ZeRO sharding group", "",
+                "Accelerators a ZeRO/FSDP shard spans. 0 = the whole data-parallel group (dp × cp); a "
+                "divisor g of dp × cp shards over g accelerators (within a node, say) and replicates over "
+                "the rest (hybrid sharding, HSDP): more memory, less cross-node traffic.", 1,
+                COMET_ACCESS(strategy.zero_shard))),
         boolean("strategy.offload_optimizer", G::strategy, "Offload optimizer states",
                 "Keep optimizer states in the expanded memory tier. Needs an expanded tier.",
                 COMET_ACCESS(strategy.offload_optimizer)),
@@ -268,6 +328,11 @@ std::vector<FieldSpec> strategy_fields() {
         boolean("strategy.tp_overlap", G::strategy, "Overlap TP communication",
                 "Overlap tensor-parallel collectives with the GEMMs that produce or consume them.",
                 COMET_ACCESS(strategy.tp_overlap)),
+        real("strategy.ep_overlap", G::strategy, "EP all-to-all overlap", "",
+             "Fraction of the expert-parallel all-to-all hidden behind the expert GEMMs. 0 = sequential "
+             "(dispatch, compute, combine one after the other); about 0.9 = fine-grained tile-level "
+             "overlap as in Comet (Zhang et al., MLSys 2025); 1 = fully hidden.", 2, 0.05,
+             COMET_ACCESS(strategy.ep_overlap)),
         boolean("strategy.pp_scatter_gather", G::strategy, "Pipeline scatter/gather",
                 "Split each pipeline message across the tensor-parallel ranks' links and gather it on "
                 "the next stage (Megatron-LM).", COMET_ACCESS(strategy.pp_scatter_gather)),
@@ -279,15 +344,15 @@ std::vector<FieldSpec> strategy_fields() {
 const std::vector<FieldSpec>& table() {
     static const std::vector<FieldSpec> fields = [] {
         std::vector<FieldSpec> all = node_fields();
-        for (auto* part : {model_fields, training_fields, strategy_fields})
+        for (auto* part : {model_fields, moe_fields, training_fields, strategy_fields})
             for (FieldSpec& f : part()) all.push_back(std::move(f));
         return all;
     }();
     return fields;
 }
 
-constexpr std::array groups{G::node_compute, G::expanded_memory, G::scale_up, G::scale_out,
-                            G::cluster,      G::model,           G::training, G::strategy};
+constexpr std::array groups{G::node_compute, G::expanded_memory, G::scale_up, G::scale_out, G::cluster,
+                            G::model,        G::moe,             G::training, G::strategy};
 
 }  // namespace
 
@@ -303,10 +368,15 @@ QString group_title(FieldGroup g) {
     case G::scale_out: return tr("Scale-out network");
     case G::cluster: return tr("Cluster");
     case G::model: return tr("Model");
+    case G::moe: return tr("Mixture of experts");
     case G::training: return tr("Training");
     case G::strategy: return tr("Strategy");
     }
     return {};
+}
+
+bool field_applies(const FieldSpec& f, const Config& c) {
+    return f.group != G::moe || c.model.is_moe() || f.path == std::string_view("model.experts");
 }
 
 const FieldSpec* find_field(const QString& path) {
@@ -331,10 +401,20 @@ QStringList fields_behind(Infeasible reason, const Config& c) {
     case Infeasible::pp_layers: return {QStringLiteral("strategy.pp"), QStringLiteral("strategy.interleave")};
     case Infeasible::batch_split: return {QStringLiteral("strategy.dp"), QStringLiteral("strategy.microbatch")};
     case Infeasible::too_many_accelerators:
-        return {QStringLiteral("strategy.tp"), QStringLiteral("strategy.pp"), QStringLiteral("strategy.dp")};
+        return {QStringLiteral("strategy.tp"), QStringLiteral("strategy.pp"), QStringLiteral("strategy.dp"),
+                QStringLiteral("strategy.cp")};
     case Infeasible::interleave_needs_pp:
     case Infeasible::interleave_microbatches: return {QStringLiteral("strategy.interleave")};
     case Infeasible::fp8_unsupported: return {QStringLiteral("training.precision")};
+    case Infeasible::cp_seq:
+        return c.strategy.sequence_parallel
+                   ? QStringList{QStringLiteral("strategy.cp"), QStringLiteral("strategy.tp"), QStringLiteral("strategy.sequence_parallel")}
+                   : QStringList{QStringLiteral("strategy.cp")};
+    case Infeasible::ep_dense_model: return {QStringLiteral("strategy.ep"), QStringLiteral("model.experts")};
+    case Infeasible::ep_experts: return {QStringLiteral("strategy.ep"), QStringLiteral("model.experts")};
+    case Infeasible::ep_group: return {QStringLiteral("strategy.ep"), QStringLiteral("strategy.etp")};
+    case Infeasible::etp_ffn: return {QStringLiteral("strategy.etp"), QStringLiteral("model.expert_ffn_hidden")};
+    case Infeasible::zero_shard_group: return {QStringLiteral("strategy.zero_shard")};
     case Infeasible::offload_without_tier: {
         QStringList out;
         if (c.strategy.offload_optimizer) out << QStringLiteral("strategy.offload_optimizer");

@@ -13,7 +13,7 @@
 
 namespace comet::ui {
 
-enum class FieldGroup { node_compute, expanded_memory, scale_up, scale_out, cluster, model, training, strategy };
+enum class FieldGroup { node_compute, expanded_memory, scale_up, scale_out, cluster, model, moe, training, strategy };
 enum class FieldKind { integer, real, boolean, choice };
 
 struct FieldSpec {
@@ -35,6 +35,9 @@ struct FieldSpec {
 [[nodiscard]] std::span<const FieldSpec> all_fields();
 [[nodiscard]] std::span<const FieldGroup> all_groups();
 [[nodiscard]] QString group_title(FieldGroup g);  // "Node compute & HBM"
+// Whether a field means anything for this configuration: the mixture-of-experts fields other
+// than the expert count are ignored by a dense model (experts == 0).
+[[nodiscard]] bool field_applies(const FieldSpec& f, const Config& c);
 
 [[nodiscard]] const FieldSpec* find_field(const QString& path);
 // The range rule of a field, nullptr for booleans and enumerations.

@@ -21,6 +21,7 @@
 #include "comet/evaluate.hpp"
 #include "comet/report.hpp"
 #include "comet/workload.hpp"
+#include "common/metrics.hpp"
 #include "common/scenario_document.hpp"
 #include "forms/field_table.hpp"
 
@@ -162,10 +163,12 @@ void configure_spin_box(Box* s, const FieldSpec& f) {
         s->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
 }
 
-// True when every field under `prefix` ("node.") reads the same from both configurations.
+// True when every field under `prefix` ("node.") reads the same from both configurations;
+// fields that neither uses (the expert fields of two dense models) do not count.
 bool same_fields(const Config& a, const Config& b, const char* prefix) {
     return std::all_of(all_fields().begin(), all_fields().end(), [&](const FieldSpec& f) {
-        return !QLatin1String(f.path).startsWith(QLatin1String(prefix)) || f.get(a) == f.get(b);
+        if (!QLatin1String(f.path).startsWith(QLatin1String(prefix))) return true;
+        return (!field_applies(f, a) && !field_applies(f, b)) || f.get(a) == f.get(b);
     });
 }
 
@@ -242,6 +245,7 @@ void ParameterPanel::buildGroups(QVBoxLayout* column) {
             addRow(gi, tr("Preset"), picker, used);
             chain.push_back(picker);
         }
+        if (g == FieldGroup::model) addParametersRow(gi);
         for (std::size_t i = 0; i < fields.size(); ++i) {
             if (fields[i].group != g) continue;
             QWidget* w = makeEditor(fields[i], static_cast<int>(i));
@@ -251,6 +255,19 @@ void ParameterPanel::buildGroups(QVBoxLayout* column) {
         }
     }
     for (std::size_t i = 1; i < chain.size(); ++i) QWidget::setTabOrder(chain[i - 1], chain[i]);
+}
+
+// A read-only row: the model's parameters, total and (for a mixture of experts) active.
+void ParameterPanel::addParametersRow(int group) {
+    parameters_ = new QLabel;
+    parameters_->setObjectName(QStringLiteral("modelParameters"));
+    parameters_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    parameters_->setToolTip(tr("Parameters of the whole model and, for a mixture of experts, those one token touches "
+                               "(attention, dense layers, shared experts and its top-k routed experts)."));
+    auto* text = new QLabel(tr("Parameters"));
+    text->setToolTip(parameters_->toolTip());
+    groups_[static_cast<std::size_t>(group)].form->addRow(text, parameters_);
+    labels_.push_back(text);
 }
 
 ParameterPanel::Group ParameterPanel::makeGroup(FieldGroup g) {
@@ -467,8 +484,25 @@ void ParameterPanel::showValue(int index, double value) {
 void ParameterPanel::refresh() {
     const Config& c = doc_->config();
     for (std::size_t i = 0; i < editors_.size(); ++i) showValue(static_cast<int>(i), editors_[i].field->get(c));
+    showApplicable(c);
+    parameters_->setText(parametersText());
     refreshPresetPickers();
     setMarks(marksFor(c));
+}
+
+QString ParameterPanel::parametersText() const {
+    const ModelSpec& m = doc_->config().model;
+    return format_parameters(total_parameters(m), active_parameters(m));
+}
+
+// Fields a configuration ignores (the expert fields of a dense model) are greyed out with their labels.
+void ParameterPanel::showApplicable(const Config& c) {
+    for (const Editor& e : editors_) {
+        const bool applies = field_applies(*e.field, c);
+        if (e.widget->isEnabled() == applies) continue;
+        e.widget->setEnabled(applies);
+        if (QWidget* label = groups_[static_cast<std::size_t>(e.group)].form->labelForField(e.widget)) label->setEnabled(applies);
+    }
 }
 
 void ParameterPanel::reloadPresets() {

@@ -3,8 +3,9 @@
 // model, training, strategy), built from field_table.hpp. Every valid edit becomes an undoable
 // ScenarioDocument::setConfig(); an edit that check_config() rejects is marked on its field and
 // not applied; a structurally infeasible configuration (tp does not divide the heads, ...) is
-// applied and hinted on the strategy fields behind it. The panel has no scroll area of its
-// own: put it in one.
+// applied and hinted on the strategy fields behind it. Fields the configuration ignores (the
+// expert fields of a dense model) are disabled. The panel has no scroll area of its own: put it
+// in one.
 
 #include <QWidget>
 #include <vector>
@@ -53,6 +54,8 @@ public:
     void reloadPresets();
     [[nodiscard]] QComboBox* nodePresetPicker() const noexcept { return node_picker_; }
     [[nodiscard]] QComboBox* modelPresetPicker() const noexcept { return model_picker_; }
+    // The model's size under its preset picker: "175 B", "46.7 B total, 12.9 B active".
+    [[nodiscard]] QString parametersText() const;
 
     // Tighter spacing for small screens.
     void setCompact(bool compact);
@@ -82,6 +85,7 @@ private:
 
     void buildGroups(QVBoxLayout* column);
     Group makeGroup(FieldGroup g);
+    void addParametersRow(int group);
     void addRow(int group, const QString& label, QWidget* editor, QString& used_letters);
     QWidget* makeEditor(const FieldSpec& f, int index);
     QWidget* makeSpinBox(const FieldSpec& f, int index);
@@ -93,6 +97,7 @@ private:
     [[nodiscard]] double valueOf(int index) const;
     void showValue(int index, double value);
     void refresh();
+    void showApplicable(const Config& c);
     void refreshPresetPickers();
     void onEdited(int index);
     void rejectEdit(int index, const std::vector<FieldError>& errors);
@@ -112,6 +117,7 @@ private:
     std::vector<ModelPreset> model_presets_;
     QComboBox* node_picker_ = nullptr;
     QComboBox* model_picker_ = nullptr;
+    QLabel* parameters_ = nullptr;
     QVBoxLayout* column_ = nullptr;
     bool compact_ = false;
 };

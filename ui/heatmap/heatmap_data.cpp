@@ -39,6 +39,9 @@ void append_breakdown(QStringList& lines, const Result& r) {
     lines << share_line(QStringLiteral("  Exposed TP comm"), t.tp_comm_s, T);
     lines << share_line(QStringLiteral("  Exposed PP comm"), t.pp_comm_s, T);
     lines << share_line(QStringLiteral("  Exposed DP comm"), t.dp_comm_s, T);
+    // Only models and strategies that have them (experts, context parallelism) show these.
+    if (t.ep_comm_s > 0) lines << share_line(QStringLiteral("  Exposed EP all-to-all"), t.ep_comm_s, T);
+    if (t.cp_comm_s > 0) lines << share_line(QStringLiteral("  Exposed CP ring exchange"), t.cp_comm_s, T);
     lines << share_line(QStringLiteral("  Exposed memory"), t.memory_s, T);
     lines << share_line(QStringLiteral("  Optimizer step"), t.optimizer_s, T);
     lines << share_line(QStringLiteral("  Other"), t.other_s, T);

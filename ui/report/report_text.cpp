@@ -138,6 +138,19 @@ QString gpu_price_text(const CostInputs& in) {
     return QStringLiteral("none given (GPU cost counted as 0)");
 }
 
+// "8 routed (top-2, MLP 14336), every layer" or "256 routed (top-8, MLP 2048) + 1 shared, after 3
+// dense layers, capacity 1.25"; empty (no row) for a dense model.
+QString experts_text(const ModelSpec& m) {
+    if (!m.is_moe()) return {};
+    QString o = QString::number(m.experts) + QStringLiteral(" routed (top-") + QString::number(m.experts_per_token) +
+                QStringLiteral(", MLP ") + QString::number(m.expert_ffn_hidden) + QStringLiteral(")");
+    if (m.shared_experts > 0) o += QStringLiteral(" + ") + QString::number(m.shared_experts) + QStringLiteral(" shared");
+    if (m.dense_layers > 0) o += QStringLiteral(", after ") + QString::number(m.dense_layers) + QStringLiteral(" dense layers");
+    if (m.moe_layer_interval > 1) o += QStringLiteral(", every ") + QString::number(m.moe_layer_interval) + QStringLiteral(" layers");
+    if (m.capacity_factor != 1.0) o += QStringLiteral(", capacity factor ") + g(m.capacity_factor);
+    return o;
+}
+
 QString tokens_text(double tokens) { return tokens > 0 ? format_count(tokens) + QStringLiteral(" tokens") : QStringLiteral("not given"); }
 
 }  // namespace
@@ -162,12 +175,7 @@ QString format_usd(double usd) {
     return QStringLiteral("$") + QString::number(usd, 'g', 3);
 }
 
-QString format_count(double n) {
-    if (n >= 1e12) return num(n / 1e12, 2) + QStringLiteral(" T");
-    if (n >= 1e9) return num(n / 1e9, 1) + QStringLiteral(" B");
-    if (n >= 1e6) return num(n / 1e6, 1) + QStringLiteral(" M");
-    return QLocale::c().toString(std::round(n), 'f', 0);
-}
+QString format_count(double n) { return ui::format_count(n); }
 
 QString format_speedup(double speedup) { return speedup > 0 ? num(speedup, 2) + QStringLiteral("x") : QStringLiteral("–"); }
 
@@ -197,13 +205,14 @@ QString scenario_html(const ReportData& d, const QDateTime& when) {
     o += heading(QStringLiteral("Model"));
     o += rows_table({
         {QStringLiteral("Name"), esc(s.model_info.name)},
-        {QStringLiteral("Parameters"), format_count(total_parameters(m))},
+        {QStringLiteral("Parameters"), format_parameters(total_parameters(m), active_parameters(m))},
         {QStringLiteral("Layers × hidden"), QString::number(m.layers) + QStringLiteral(" × ") + QString::number(m.hidden) +
                                                  QStringLiteral(" (MLP ") + QString::number(m.ffn_hidden) +
                                                  (m.gated_mlp ? QStringLiteral(", gated)") : QStringLiteral(")"))},
         {QStringLiteral("Attention heads"), QString::number(m.heads) + QStringLiteral(" (KV ") + QString::number(m.kv_heads) +
                                                  QStringLiteral(", dim ") + QString::number(m.head_dim) + QStringLiteral(")")},
         {QStringLiteral("Sequence, vocabulary"), QString::number(m.seq_len) + QStringLiteral(" tokens, ") + QString::number(m.vocab)},
+        {QStringLiteral("Experts"), experts_text(m)},
     });
 
     o += heading(QStringLiteral("Node"));
