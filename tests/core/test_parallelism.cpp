@@ -86,6 +86,7 @@ private Q_SLOTS:
     void searchCoversExpertParallelism();
     void searchCoversContextParallelismAndSharding();
     void moePresetsEvaluateAsMoe();
+    void memoryExpansionModes();
 };
 
 // Results recorded before MoE, CP and HSDP existed (tests/core/data/dense_golden.txt, one line per
@@ -580,6 +581,48 @@ void TestParallelism::moePresetsEvaluateAsMoe() {
         c.strategy.ep_overlap = 0.9;
         QVERIFY(evaluate(c).iteration_s < r.iteration_s);
     }
+}
+
+// The expanded tier attached per accelerator, per node (its capacity and bandwidth shared by the
+// node's 8 accelerators) or pooled across 4 nodes (shared by 32); each offload selectable.
+void TestParallelism::memoryExpansionModes() {
+    Config c = dense_config();
+    c.node.expanded = {1024, 4, 0, ExpandedAttach::per_accelerator, 4};
+    c.strategy.offload_weights = true;
+    const double P = evaluate(c).parameters;
+    for (auto [attach, sharers] : {std::pair{ExpandedAttach::per_accelerator, 1.0}, std::pair{ExpandedAttach::per_node, 8.0},
+                                   std::pair{ExpandedAttach::pooled, 32.0}}) {
+        c.node.expanded.attach = attach;
+        const Result r = evaluate(c);
+        QVERIFY2(r.feasible, to_string(r.reason).data());
+        CLOSE(r.expanded.capacity_bytes, 1024.0 * (1 << 30) / sharers);
+        // Weights live in the tier: fetched for forward and backward, 2 x 2 B per parameter per
+        // microbatch, at the accelerator's share of the bandwidth.
+        CLOSE(r.expanded.weights_bytes, 2.0 * P);
+        CLOSE(r.comm.memory_s, 1 /*microbatch*/ * 2.0 * 2.0 * P / (4 * GB / sharers));
+        QVERIFY(r.time.memory_s > 0);  // 4 GB/s cannot keep up with the compute
+        CLOSE(r.iteration_s, r.time.total());
+    }
+    // Each offload moves only its own state.
+    c.node.expanded.attach = ExpandedAttach::per_accelerator;
+    c.strategy.offload_weights = false;
+    const Result none = evaluate(c);
+    QCOMPARE(none.expanded.used_bytes(), 0.0);
+    QCOMPARE(none.time.memory_s, 0.0);
+    c.strategy.offload_optimizer = true;
+    const Result opt = evaluate(c);
+    CLOSE(opt.expanded.optimizer_bytes, none.hbm.optimizer_bytes);
+    QCOMPARE(opt.hbm.optimizer_bytes, 0.0);
+    QCOMPARE(opt.expanded.weights_bytes + opt.expanded.activations_bytes, 0.0);
+    c.strategy.offload_optimizer = false;
+    c.strategy.offload_activations = true;
+    const Result act = evaluate(c);
+    QVERIFY(act.expanded.activations_bytes > 0);
+    QCOMPARE(act.expanded.weights_bytes + act.expanded.optimizer_bytes, 0.0);
+    QVERIFY(act.hbm.activations_bytes < none.hbm.activations_bytes);
+    // No tier: offload is infeasible, with its own reason.
+    c.node.expanded.capacity_gib = 0;
+    QCOMPARE(evaluate(c).reason, Infeasible::offload_without_tier);
 }
 
 QTEST_APPLESS_MAIN(TestParallelism)
