@@ -118,7 +118,9 @@ std::vector<int> SearchEngine::shard_choices(const Group& g) const {
 }
 
 std::vector<int> SearchEngine::shards_for(const Group& g, int zero) const {
-    if (zero == 0 && searched(options_, Knob::zero_shard)) return {0};  // no sharding to shape
+    // Hierarchical sharding is tried with ZeRO-3 (HSDP), where it keeps the per-microbatch
+    // gathers inside a node; ZeRO 1-2 move their states once per iteration and shard over all.
+    if (zero < 3 && searched(options_, Knob::zero_shard)) return {0};
     return shard_choices(g);
 }
 

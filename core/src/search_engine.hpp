@@ -75,8 +75,8 @@ private:
     bool prepare_from(const SearchControl& control, const SearchEngine& donor);
     void finish_prepare();  // counts what prepare rejected, orders the groups
     [[nodiscard]] std::vector<int> interleaves(int pp) const;
-    // ZeRO sharding groups tried for a group with ZeRO >= 1: the whole dp x cp group and, when
-    // searched, node-local (hierarchical) sharding.
+    // ZeRO sharding groups tried: the whole dp x cp group and, when searched and with ZeRO-3,
+    // node-local (hierarchical) sharding.
     [[nodiscard]] std::vector<int> shard_choices(const Group& g) const;
     [[nodiscard]] std::vector<int> shards_for(const Group& g, int zero) const;
     void scan_group(const Config& cell, std::size_t gi, struct Scan& scan) const;
