@@ -226,8 +226,14 @@ RankCompute rank_compute(const Config& c) noexcept {
     const EndsWork ends = ends_work(m, tr, shape);
     const double nm = moe_layer_count(m);
     const PassTimes dense = layer_times(lw, s.recompute, rates);
-    if (nm > 0) w.moe_layer = layer_times(layer_work(m, tr, shape, true), s.recompute, rates);
-    w.layer = mean_layer(dense, w.moe_layer, m.layers - nm, nm);
+    PassTimes moe;
+    if (nm > 0) {
+        moe = layer_times(layer_work(m, tr, shape, true), s.recompute, rates);
+        w.moe_expert_fwd = moe.expert_fwd;
+        w.moe_expert_bwd = moe.expert_bwd;
+        w.moe_expert_recompute = moe.expert_recompute;
+    }
+    w.layer = mean_layer(dense, moe, m.layers - nm, nm);
     w.tp_bytes = lw.tp_bytes;
     w.pp_bytes = lw.pp_bytes;
     w.cp_kv_bytes = lw.cp_kv_bytes;
@@ -307,11 +313,10 @@ RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
             pass += all_gather_s(rc.etp_bytes, etp_group) + reduce_scatter_s(rc.etp_bytes, etp_group);
         }
         const double rec = s.recompute == Recompute::full ? pass : 0.0;
-        const PassTimes& ml = rc.moe_layer;
         w.ep_layer_total = 2.0 * pass + rec;
-        w.ep_layer_exposed = partly_exposed(pass, ml.expert_fwd, s.ep_overlap) +
-                             partly_exposed(pass, ml.expert_bwd, s.ep_overlap) +
-                             partly_exposed(rec, ml.expert_recompute, s.ep_overlap);
+        w.ep_layer_exposed = partly_exposed(pass, rc.moe_expert_fwd, s.ep_overlap) +
+                             partly_exposed(pass, rc.moe_expert_bwd, s.ep_overlap) +
+                             partly_exposed(rec, rc.moe_expert_recompute, s.ep_overlap);
     }
     return w;
 }

@@ -107,21 +107,20 @@ SearchEngine::SearchEngine(const Config& base, const SearchOptions& options) : b
     if (!invalid_) enumerate();
 }
 
-std::vector<int> SearchEngine::shard_choices(const Group& g) const {
-    const long long replicas = static_cast<long long>(g.dp) * g.cp;
-    if (!searched(options_, Knob::zero_shard)) return {base_.strategy.zero_shard};
-    std::vector<int> out{0};
-    // Node-local sharding: the replicas that share the TP group's scale-up domain.
-    const int local = std::max(1, base_.node.scale_up.domain_size / g.tp);
-    if (local > 1 && local < replicas && replicas % local == 0) out.push_back(local);
-    return out;
-}
-
-std::vector<int> SearchEngine::shards_for(const Group& g, int zero) const {
+SearchEngine::Shards SearchEngine::shards_for(const Group& g, int zero) const {
+    Shards out;
+    if (!searched(options_, Knob::zero_shard)) {
+        out.add(base_.strategy.zero_shard);
+        return out;
+    }
+    out.add(0);
     // Hierarchical sharding is tried with ZeRO-3 (HSDP), where it keeps the per-microbatch
     // gathers inside a node; ZeRO 1-2 move their states once per iteration and shard over all.
-    if (zero < 3 && searched(options_, Knob::zero_shard)) return {0};
-    return shard_choices(g);
+    // Node-local: the replicas that share the TP group's scale-up domain.
+    const long long replicas = static_cast<long long>(g.dp) * g.cp;
+    const int local = std::max(1, base_.node.scale_up.domain_size / g.tp);
+    if (zero == 3 && local > 1 && local < replicas && replicas % local == 0) out.add(local);
+    return out;
 }
 
 std::vector<int> SearchEngine::interleaves(int pp) const {

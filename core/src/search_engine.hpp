@@ -76,9 +76,16 @@ private:
     void finish_prepare();  // counts what prepare rejected, orders the groups
     [[nodiscard]] std::vector<int> interleaves(int pp) const;
     // ZeRO sharding groups tried: the whole dp x cp group and, when searched and with ZeRO-3,
-    // node-local (hierarchical) sharding.
-    [[nodiscard]] std::vector<int> shard_choices(const Group& g) const;
-    [[nodiscard]] std::vector<int> shards_for(const Group& g, int zero) const;
+    // node-local (hierarchical) sharding. Fixed capacity: no allocation in the prepare loop.
+    struct Shards {
+        int values[2] = {0, 0};
+        int count = 0;
+        void add(int v) noexcept { values[count++] = v; }
+        [[nodiscard]] const int* begin() const noexcept { return values; }
+        [[nodiscard]] const int* end() const noexcept { return values + count; }
+        [[nodiscard]] std::size_t size() const noexcept { return static_cast<std::size_t>(count); }
+    };
+    [[nodiscard]] Shards shards_for(const Group& g, int zero) const;
     void scan_group(const Config& cell, std::size_t gi, struct Scan& scan) const;
     [[nodiscard]] double score_bound(double time_s, const Group& g) const noexcept;
 

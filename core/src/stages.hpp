@@ -37,7 +37,8 @@ struct PassTimes {
 // fields and (tp, sequence_parallel, microbatch, recompute). The expensive part.
 struct RankCompute {
     PassTimes layer;      // the mean layer: dense and MoE layers in the model's proportion
-    PassTimes moe_layer;  // one MoE layer (zero for a dense model)
+    // Routed-expert GEMM time of one MoE layer (zero for a dense model): the EP all-to-all's window.
+    double moe_expert_fwd = 0, moe_expert_bwd = 0, moe_expert_recompute = 0;
     double moe_share = 0; // MoE layers / layers
     double first_extra = 0;  // embedding, forward + backward
     double last_extra = 0;   // final norm, LM head and loss, forward + backward
