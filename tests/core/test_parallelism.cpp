@@ -14,6 +14,7 @@
 #include "comet/fsdp.hpp"
 #include "comet/presets.hpp"
 #include "comet/search.hpp"
+#include "comet/sweep.hpp"
 #include "comet/workload.hpp"
 #include "golden_configs.hpp"
 
@@ -87,6 +88,7 @@ private Q_SLOTS:
     void searchCoversContextParallelismAndSharding();
     void moePresetsEvaluateAsMoe();
     void memoryExpansionModes();
+    void gridSearchesTheNewKnobs();
 };
 
 // Results recorded before MoE, CP and HSDP existed (tests/core/data/dense_golden.txt, one line per
@@ -623,6 +625,48 @@ void TestParallelism::memoryExpansionModes() {
     // No tier: offload is infeasible, with its own reason.
     c.node.expanded.capacity_gib = 0;
     QCOMPARE(evaluate(c).reason, Infeasible::offload_without_tier);
+}
+
+// The grid engine (a sweep with the best strategy per cell) searches ep, etp, cp and the
+// sharding group like search() does, including across cells that share a prepared engine; and
+// an ep_overlap axis shows what overlap is worth.
+void TestParallelism::gridSearchesTheNewKnobs() {
+    Config c = moe_config();
+    c.model.layers = 8;
+    c.model.experts = 64;  // 3.2 B expert parameters: too many to replicate in 24 GiB
+    c.model.seq_len = 16384;
+    c.node.hbm_capacity_gib = 24;
+    c.cluster.nodes = 2;
+    c.strategy.dp = 16;
+    c.training.global_batch = 32;
+    SweepSpec spec;
+    spec.x.knob = Knob::scale_out_gbps;
+    spec.x.values = {6.25, 25, 100};
+    spec.y = Axis{};
+    spec.y->knob = Knob::ep_overlap;
+    spec.y->values = {0, 0.5, 0.9};
+    spec.search = true;
+    spec.search_options.top_k = 1;
+    const SweepResult grid = run_sweep(c, spec);
+    QCOMPARE(grid.cells.size(), std::size_t{9});
+    bool some_ep = false;
+    for (const SweepCell& cell : grid.cells) {
+        Config one = c;
+        set_knob(one, Knob::scale_out_gbps, cell.x);
+        set_knob(one, Knob::ep_overlap, cell.y);
+        SearchOptions o;
+        o.top_k = 1;
+        o.knobs &= ~knob_bit(Knob::scale_out_gbps) & ~knob_bit(Knob::ep_overlap);
+        const SearchResult direct = search(one, o);
+        QVERIFY(direct.found());
+        QCOMPARE(cell.result.iteration_s, direct.top.front().result.iteration_s);
+        QCOMPARE(cell.strategy.ep_overlap, cell.y);  // the axis knob is the cell's, not searched
+        some_ep |= cell.strategy.ep > 1;
+    }
+    QVERIFY(some_ep);  // the experts do not fit unsplit: expert parallelism wins
+    // More overlap never makes the best strategy slower.
+    for (int ix = 0; ix < 3; ++ix)
+        for (int iy = 1; iy < 3; ++iy) QVERIFY(grid.at(ix, iy).result.iteration_s <= grid.at(ix, iy - 1).result.iteration_s);
 }
 
 QTEST_APPLESS_MAIN(TestParallelism)
