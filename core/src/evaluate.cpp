@@ -122,10 +122,12 @@ PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rat
             p.recompute += f;
             p.recompute_flops += op.fwd.flops;
         }
-        if (op.kind != OpKind::elementwise && !op.expert && !(op.attention_core && lw.cp_kv_bytes > 0)) {
+        const bool own_window = op.expert || (op.attention_core && lw.cp_kv_bytes > 0);  // EP's / CP's
+        if (op.kind != OpKind::elementwise && !own_window) {
             p.gemm_fwd += f;
             p.gemm_bwd += b;
         }
+        if (recomputed && !own_window) p.tp_recompute_window += f;
         if (op.attention_core) {
             p.attention_fwd += f;
             p.attention_bwd += b;
@@ -148,7 +150,7 @@ PassTimes mean_layer(const PassTimes& dense, const PassTimes& moe, double nd, do
     auto mix = [&](double PassTimes::*f) noexcept { return (nd * dense.*f + nm * moe.*f) / n; };
     PassTimes p;
     for (double PassTimes::*f : {&PassTimes::fwd_flops, &PassTimes::bwd_flops, &PassTimes::recompute_flops, &PassTimes::fwd,
-                                 &PassTimes::bwd, &PassTimes::recompute, &PassTimes::gemm_fwd, &PassTimes::gemm_bwd,
+                                 &PassTimes::bwd, &PassTimes::recompute, &PassTimes::gemm_fwd, &PassTimes::gemm_bwd, &PassTimes::tp_recompute_window,
                                  &PassTimes::attention_fwd, &PassTimes::attention_bwd, &PassTimes::attention_recompute,
                                  &PassTimes::expert_fwd, &PassTimes::expert_bwd, &PassTimes::expert_recompute})
         p.*f = mix(f);
@@ -170,8 +172,7 @@ double op_time(const Op& op, const ComputeRates& r) noexcept {
 // Overlapped, a collective's kernels still take streaming multiprocessors and HBM bandwidth
 // from the computation they hide behind: the hidden part costs `overlap_contention` of itself.
 double exposed(double comm, double window, bool overlap) noexcept {
-    if (!overlap) return comm;
-    return std::max(0.0, comm - window) + overlap_contention * std::min(comm, window);
+    return partly_exposed(comm, window, overlap ? 1.0 : 0.0);
 }
 
 }  // namespace
@@ -276,11 +277,8 @@ RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
     // Overlapping TP collectives with GEMMs (as Transformer Engine's userbuffers do) needs the
     // peers' memory over the scale-up fabric: a TP group that leaves the domain cannot.
     const bool can_overlap = w.tp_group.outer == 1;
-    // The recomputed forward's window, less what the CP ring and the EP all-to-all use.
-    const double tp_recompute_window = rc.layer.recompute - (rc.cp_kv_bytes > 0 ? rc.layer.attention_recompute : 0.0) -
-                                       rc.layer.expert_recompute;
     w.tp_layer_exposed[1] = can_overlap ? exposed(tp_fwd, rc.layer.gemm_fwd, true) + exposed(tp_bwd, rc.layer.gemm_bwd, true) +
-                                              exposed(tp_rec, tp_recompute_window, true)
+                                              exposed(tp_rec, rc.layer.tp_recompute_window, true)
                                         : w.tp_layer_total;
 
     // Pipeline messages split across the TP ranks are all-gathered inside the TP group.

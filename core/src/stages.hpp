@@ -25,6 +25,7 @@ struct PassTimes {
     double recompute = 0;
     double gemm_fwd = 0;  // matrix work that TP collectives can hide behind
     double gemm_bwd = 0;
+    double tp_recompute_window = 0;  // recomputed forward work that TP collectives can hide behind
     double attention_fwd = 0;  // attention core (what the CP ring exchange hides behind)
     double attention_bwd = 0;
     double attention_recompute = 0;
