@@ -474,6 +474,20 @@ private slots:
         QTest::newRow("enum recompute") << with(m, "strategy.recompute", "partial")
                                         << QStringList{f + "strategy.recompute = \"partial\": must be one of none, "
                                                            "selective, full"};
+        QTest::newRow("experts negative") << with(m, "model.experts", -8)
+                                          << QStringList{f + "model.experts = -8: must be 0 (a dense model)"};
+        QTest::newRow("ep_overlap above 1") << with(m, "strategy.ep_overlap", 1.5)
+                                            << QStringList{f + "strategy.ep_overlap = 1.5: must be a fraction from 0"};
+        QTest::newRow("cp zero") << with(m, "strategy.cp", 0) << QStringList{f + "strategy.cp = 0: must be an integer from 1"};
+        QTest::newRow("cp text") << with(m, "strategy.cp", "four")
+                                 << QStringList{f + "strategy.cp: expected an integer, got string \"four\""};
+        QTest::newRow("zero_shard negative") << with(m, "strategy.zero_shard", -2)
+                                             << QStringList{f + "strategy.zero_shard = -2: must be 0 (the whole dp x cp group)"};
+        QTest::newRow("capacity factor zero") << with(m, "model.capacity_factor", 0)
+                                              << QStringList{f + "model.capacity_factor = 0: must be > 0 and at most 64"};
+        QTest::newRow("top-k above experts")
+            << with(with(with(m, "model.experts", 8), "model.expert_ffn_hidden", 1024), "model.experts_per_token", 9)
+            << QStringList{f + "model.experts_per_token = 9: must be an integer from 1 to model.experts (8)"};
         QTest::newRow("enum attach") << with(m, "node.expanded.attach", "shared")
                                      << QStringList{f + "node.expanded.attach = \"shared\": must be one of "
                                                         "per_accelerator, per_node, pooled"};
