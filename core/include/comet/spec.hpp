@@ -110,6 +110,8 @@ struct NodeSpec {
 
 struct ClusterSpec {
     int nodes = 1;
+
+    bool operator==(const ClusterSpec&) const = default;
 };
 
 struct TrainingSpec {
@@ -119,6 +121,8 @@ struct TrainingSpec {
     GradDtype grad_reduce = GradDtype::fp32;  // data-type of the data-parallel gradient reduction
     AttentionKernel attention = AttentionKernel::unfused;
     bool dropout = true;  // attention and hidden dropout (masks cost memory and traffic)
+
+    bool operator==(const TrainingSpec&) const = default;
 };
 
 struct Strategy {
@@ -152,6 +156,8 @@ struct Strategy {
     // a divisor g of dp x cp = hierarchical sharding (HSDP): states sharded over g ranks and
     // replicated over dp x cp / g groups.
     int zero_shard = 0;
+
+    bool operator==(const Strategy&) const = default;
 };
 
 // Prices and power. The GPU price is either an hourly price (cloud) or a purchase price
@@ -174,6 +180,8 @@ struct Config {
     ClusterSpec cluster;
     TrainingSpec training;
     Strategy strategy;
+
+    bool operator==(const Config&) const = default;
 };
 
 }  // namespace comet
