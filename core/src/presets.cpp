@@ -4,8 +4,11 @@
 #include <cctype>
 #include <cstdlib>
 
+#include <cmath>
+
 #include "comet/check.hpp"
 #include "comet/config.hpp"
+#include "comet/report.hpp"
 #include "json_reader.hpp"
 #include "scenario_sections.hpp"
 
@@ -87,6 +90,25 @@ std::vector<T> load_all(const fs::path& dir, Loaded<T> (*load)(const fs::path&),
     return out;
 }
 
+void require_source(ObjectReader& o, std::string& source) {
+    if (o.required_string("source", source) && source.empty())
+        o.error("source", "is empty; must say where the numbers come from (a paper, a model card, a price list)");
+}
+
+TrainingPreset read_training_preset(ObjectReader& o) {
+    TrainingPreset t;
+    if (o.optional_int("seq_len", t.seq_len) && o.has("seq_len") && (t.seq_len < 1 || t.seq_len > 67108864))
+        o.error("seq_len", "is " + std::to_string(t.seq_len) + "; must be an integer from 1 to 67108864 tokens");
+    o.optional_enum("precision", t.precision, sections::precision_names);
+    o.optional_enum("attention", t.attention, sections::attention_names);
+    o.optional_bool("dropout", t.dropout);
+    if (o.optional_int("global_batch_tokens", t.batch_tokens) && o.has("global_batch_tokens") &&
+        (t.batch_tokens < 1 || t.batch_tokens > 1'000'000'000'000LL))
+        o.error("global_batch_tokens", "is " + std::to_string(t.batch_tokens) + "; must be an integer from 1 to 1e12 tokens");
+    require_source(o, t.source);
+    return t;
+}
+
 std::string lower(std::string_view s) {
     std::string out(s);
     for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -119,6 +141,15 @@ Loaded<NodePreset> load_node_preset(const fs::path& file) {
                     }
             }
             top.required_object("node", [&](ObjectReader& o) { sections::read_node(o, p.node, p.info); });
+            top.optional_object("price", [&](ObjectReader& o) {
+                PricePreset price;
+                if (o.required_number("price_per_gpu_hour_usd", price.price_per_gpu_hour_usd) &&
+                    !(std::isfinite(price.price_per_gpu_hour_usd) && price.price_per_gpu_hour_usd > 0))
+                    o.error("price_per_gpu_hour_usd", "is " + format_printf("%g", price.price_per_gpu_hour_usd) +
+                                                          "; must be a price above 0 US dollars per GPU-hour");
+                require_source(o, price.source);
+                p.price = std::move(price);
+            });
         },
         "node");
 }
@@ -129,6 +160,7 @@ Loaded<ModelPreset> load_model_preset(const fs::path& file) {
         [](ObjectReader& top, ModelPreset& p) {
             sections::Derived derived;
             top.required_object("model", [&](ObjectReader& o) { sections::read_model(o, p.model, p.info, derived); });
+            top.optional_object("training", [&](ObjectReader& o) { p.training = read_training_preset(o); });
         },
         "model");
 }
@@ -244,6 +276,69 @@ const NodePreset* match_node_preset(const std::vector<NodePreset>& presets, std:
         }
     }
     return best;
+}
+
+
+namespace {
+
+std::string tokens_text(double tokens) {
+    return tokens >= 1e6 ? format_printf("%.3g M tokens", tokens / 1e6) : format_printf("%.0f tokens", tokens);
+}
+
+template <class T>
+void note(std::vector<std::string>& out, const std::string& field, const T& from, const T& to, const std::string& from_text,
+          const std::string& to_text) {
+    if (!(from == to)) out.push_back(field + " " + from_text + " \u2192 " + to_text);
+}
+
+std::string on_off(bool b) { return b ? "on" : "off"; }
+
+}  // namespace
+
+std::vector<std::string> apply_node_preset(Scenario& s, const NodePreset& p) {
+    std::vector<std::string> out;
+    const NodeSpec before = s.config.node;
+    const std::string old_name = s.node_info.name.empty() ? "custom node" : s.node_info.name;
+    if (!(before == p.node) || s.node_info.name != p.info.name) out.push_back("node " + old_name + " \u2192 " + p.info.name);
+    note(out, "node power", before.power_kw, p.node.power_kw, format_printf("%g kW", before.power_kw),
+         p.node.power_kw > 0 ? format_printf("%g kW", p.node.power_kw) : std::string("unknown"));
+    s.config.node = p.node;
+    s.node_info = p.info;
+    if (p.price) {
+        const double old_price = s.cost.price_per_gpu_hour_usd;
+        note(out, "price", old_price, p.price->price_per_gpu_hour_usd, format_printf("$%.2f", old_price),
+             format_printf("$%.2f per GPU-hour", p.price->price_per_gpu_hour_usd) + " (" + p.price->source + ")");
+        s.cost.price_per_gpu_hour_usd = p.price->price_per_gpu_hour_usd;
+    }
+    return out;
+}
+
+std::vector<std::string> apply_model_preset(Scenario& s, const ModelPreset& p) {
+    std::vector<std::string> out;
+    const Config before = s.config;
+    const std::string old_name = s.model_info.name.empty() ? "custom model" : s.model_info.name;
+    if (!(before.model == p.model) || s.model_info.name != p.info.name) out.push_back("model " + old_name + " \u2192 " + p.info.name);
+    s.config.model = p.model;
+    s.model_info = p.info;
+    if (p.training) {
+        const TrainingPreset& t = *p.training;
+        if (t.seq_len > 0) s.config.model.seq_len = t.seq_len;
+        s.config.training.precision = t.precision;
+        s.config.training.attention = t.attention;
+        s.config.training.dropout = t.dropout;
+        if (t.batch_tokens > 0)
+            s.config.training.global_batch = std::max(1LL, std::llround(double(t.batch_tokens) / s.config.model.seq_len));
+    }
+    const TrainingSpec& a = before.training;
+    const TrainingSpec& b = s.config.training;
+    note(out, "sequence length", before.model.seq_len, s.config.model.seq_len, std::to_string(before.model.seq_len),
+         std::to_string(s.config.model.seq_len));
+    note(out, "precision", a.precision, b.precision, std::string(to_string(a.precision)), std::string(to_string(b.precision)));
+    note(out, "attention", a.attention, b.attention, std::string(to_string(a.attention)), std::string(to_string(b.attention)));
+    note(out, "dropout", a.dropout, b.dropout, on_off(a.dropout), on_off(b.dropout));
+    note(out, "global batch", a.global_batch, b.global_batch, std::to_string(a.global_batch),
+         std::to_string(b.global_batch) + " sequences (" + tokens_text(double(b.global_batch) * s.config.model.seq_len) + ")");
+    return out;
 }
 
 }  // namespace comet

@@ -224,6 +224,12 @@ ParameterPanel::ParameterPanel(ScenarioDocument* doc, QWidget* parent) : QWidget
     setCompact(false);
     alignLabels();
     connect(doc_, &ScenarioDocument::changed, this, &ParameterPanel::refresh);
+    // A preset's note stays while its pick is the latest undo step (not after undo or other edits).
+    connect(doc_->undoStack(), &QUndoStack::indexChanged, this, [this](int index) {
+        if (index == note_index_) return;
+        node_note_->hide();
+        model_note_->hide();
+    });
     refresh();
 }
 
@@ -244,6 +250,13 @@ void ParameterPanel::buildGroups(QVBoxLayout* column) {
         if (picker) {
             addRow(gi, tr("Preset"), picker, used);
             chain.push_back(picker);
+            auto* note = new QLabel;
+            note->setObjectName(g == FieldGroup::model ? QStringLiteral("modelPresetNote") : QStringLiteral("nodePresetNote"));
+            note->setWordWrap(true);
+            note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+            note->hide();
+            groups_[static_cast<std::size_t>(gi)].form->addRow(note);
+            (g == FieldGroup::model ? model_note_ : node_note_) = note;
         }
         if (g == FieldGroup::model) addParametersRow(gi);
         for (std::size_t i = 0; i < fields.size(); ++i) {
@@ -576,18 +589,40 @@ void ParameterPanel::pickNodePreset(int item) {
     if (item <= 0 || item > static_cast<int>(node_presets_.size())) return;
     const NodePreset& p = node_presets_[static_cast<std::size_t>(item - 1)];
     Scenario s = doc_->scenario();
-    s.config.node = p.node;
-    s.node_info = p.info;
+    const std::vector<std::string> changes = apply_node_preset(s, p);
+    const QString extra = p.price ? QString() : tr("No published price: the scenario's $%1 per GPU-hour stays.").arg(s.cost.price_per_gpu_hour_usd, 0, 'f', 2);
     doc_->setScenario(s, tr("Use node preset %1").arg(QString::fromStdString(p.info.name)));
+    showPresetNote(node_note_, QString::fromStdString(p.info.name), changes, extra);
 }
 
 void ParameterPanel::pickModelPreset(int item) {
     if (item <= 0 || item > static_cast<int>(model_presets_.size())) return;
     const ModelPreset& p = model_presets_[static_cast<std::size_t>(item - 1)];
     Scenario s = doc_->scenario();
-    s.config.model = p.model;
-    s.model_info = p.info;
+    const std::vector<std::string> changes = apply_model_preset(s, p);
+    QString extra;
+    if (!p.training) extra = tr("The preset has no training settings: the scenario's precision, attention, dropout and batch stay.");
+    else if (p.training->batch_tokens == 0) extra = tr("Its batch is not published: the scenario's %1 sequences stay.").arg(s.config.training.global_batch);
     doc_->setScenario(s, tr("Use model preset %1").arg(QString::fromStdString(p.info.name)));
+    showPresetNote(model_note_, QString::fromStdString(p.info.name), changes, extra);
+}
+
+void ParameterPanel::showPresetNote(QLabel* note, const QString& preset, const std::vector<std::string>& changes, const QString& extra) {
+    QStringList parts;
+    for (const std::string& c : changes) parts << QString::fromStdString(c);
+    QString text = parts.isEmpty() ? tr("%1: nothing changed.").arg(preset) : tr("%1 applied: %2.").arg(preset, parts.join(QStringLiteral("; ")));
+    if (!extra.isEmpty()) text += QLatin1Char(' ') + extra;
+    text += tr(" (Undo: Ctrl+Z)");
+    for (QLabel* other : {node_note_, model_note_}) other->setVisible(other == note);
+    note->setText(text);
+    note->setVisible(true);
+    note_index_ = doc_->undoStack()->index();
+    Q_EMIT presetApplied(text);
+}
+
+QString ParameterPanel::presetNote(bool node) const {
+    const QLabel* note = node ? node_note_ : model_note_;
+    return note->isVisibleTo(this) ? note->text() : QString();
 }
 
 // ---- marks -----------------------------------------------------------------------------------

@@ -54,6 +54,9 @@ public:
     void reloadPresets();
     [[nodiscard]] QComboBox* nodePresetPicker() const noexcept { return node_picker_; }
     [[nodiscard]] QComboBox* modelPresetPicker() const noexcept { return model_picker_; }
+    // What the last preset pick changed ("precision fp16 → bf16, ..."), under its picker, while
+    // that pick is the latest undo step; empty otherwise.
+    [[nodiscard]] QString presetNote(bool node) const;
     // The model's size under its preset picker: "175 B", "46.7 B total, 12.9 B active".
     [[nodiscard]] QString parametersText() const;
 
@@ -64,6 +67,8 @@ public:
 Q_SIGNALS:
     // An edit was not applied; `message` says why (for a status bar).
     void editRejected(const QString& path, const QString& message);
+    // A preset was applied; `summary` lists what changed (for a status bar).
+    void presetApplied(const QString& summary);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -103,6 +108,7 @@ private:
     void rejectEdit(int index, const std::vector<FieldError>& errors);
     void pickNodePreset(int item);
     void pickModelPreset(int item);
+    void showPresetNote(QLabel* note, const QString& preset, const std::vector<std::string>& changes, const QString& extra);
 
     [[nodiscard]] std::vector<MarkText> marksFor(const Config& c) const;
     void setMarks(const std::vector<MarkText>& marks);
@@ -118,6 +124,9 @@ private:
     QComboBox* node_picker_ = nullptr;
     QComboBox* model_picker_ = nullptr;
     QLabel* parameters_ = nullptr;
+    QLabel* node_note_ = nullptr;   // what the last node preset changed
+    QLabel* model_note_ = nullptr;  // what the last model preset changed
+    int note_index_ = -1;           // undo index right after that pick
     QVBoxLayout* column_ = nullptr;
     bool compact_ = false;
 };

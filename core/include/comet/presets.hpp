@@ -11,18 +11,45 @@
 
 namespace comet {
 
+// A node preset's rental price (its "price" section): what a design on this node pays per
+// GPU-hour unless it sets its own, with where the figure comes from.
+struct PricePreset {
+    double price_per_gpu_hour_usd = 0;
+    std::string source;
+};
+
 struct NodePreset {
     std::string id;                    // file stem, e.g. "dgx-a100-80gb"
     Provenance info;
     std::vector<std::string> aliases;  // names under which sources refer to this hardware
     NodeSpec node;
+    std::optional<PricePreset> price;  // none = no published price; the scenario's applies
+};
+
+// How a model was trained (a model preset's "training" section), applied with the model so
+// that picking Llama 3 does not keep another model's fp16, unfused attention and dropout.
+struct TrainingPreset {
+    int seq_len = 0;  // sequence length of (pre-)training; 0 = the model section's
+    Precision precision = Precision::bf16;
+    AttentionKernel attention = AttentionKernel::fused;
+    bool dropout = false;
+    long long batch_tokens = 0;  // global batch in tokens; 0 = keep the scenario's batch
+    std::string source;
 };
 
 struct ModelPreset {
     std::string id;
     Provenance info;
     ModelSpec model;
+    std::optional<TrainingPreset> training;
 };
+
+// Applies a preset to a scenario: the node (with its power) and, when the preset has one, its
+// price as the scenario's GPU-hour price; the model and, when the preset has them, its training
+// settings (the batch in tokens becomes sequences at the preset's sequence length). Returns what
+// changed, one entry per field, e.g. "precision fp16 -> bf16"; empty when nothing did.
+[[nodiscard]] std::vector<std::string> apply_node_preset(Scenario& s, const NodePreset& p);
+[[nodiscard]] std::vector<std::string> apply_model_preset(Scenario& s, const ModelPreset& p);
 
 // The presets folder: $COMET_PRESETS_DIR if set, else <prefix>/share/comet-explorer/presets
 // next to the running executable, else the source tree's presets/ (builds and tests).
