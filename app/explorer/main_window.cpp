@@ -18,21 +18,29 @@
 #include <QSplitter>
 #include <QShortcut>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
+#include <QToolBar>
 #include <QUndoStack>
 
 #include "comet/config.hpp"
 #include "comet/interop.hpp"
 #include "comet/presets.hpp"
 #include "analysis_page.hpp"
+#include "best_strategy_dialog.hpp"
+#include "comet/evaluate.hpp"
+#include "comet/report.hpp"
 #include "charts/chart_views.hpp"
 #include "export/chart_export.hpp"
 #include "common/autosave.hpp"
 #include "common/latest_job.hpp"
+#include "common/metrics.hpp"
 #include "common/scenario_document.hpp"
 #include "compare_page.hpp"
 #include "explorer_page.hpp"
 #include "fsdp_page.hpp"
+#include "help_menu.hpp"
+#include "import_summary_dialog.hpp"
 #include "report/report.hpp"
 #include "forms/parameter_panel.hpp"
 #include "settings.hpp"
@@ -80,11 +88,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ui::Scen
     splitter_->setChildrenCollapsible(false);
     setCentralWidget(splitter_);
     buildMenus();
+    buildToolBar();
     statusBar()->showMessage(tr("Evaluating…"));
 
     const auto show_status = [this](const QString& text) { statusBar()->showMessage(text, 8000); };
     connect(explorer_, &ExplorerPage::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text); });
     connect(compare_, &ComparePage::statusMessage, this, show_status);
+    connect(panel_, &ui::ParameterPanel::presetApplied, this, [this](const QString& text) { statusBar()->showMessage(text, 15000); });
     connect(analysis_, &AnalysisPage::statusMessage, this, show_status);
     // Presentation keys: active only in presentation mode, where no form takes the arrows.
     for (const auto& [key, delta] : {std::pair{Qt::Key_Right, 1}, {Qt::Key_Left, -1}, {Qt::Key_PageDown, 1}, {Qt::Key_PageUp, -1}, {Qt::Key_Space, 1}}) {
@@ -158,8 +168,17 @@ void MainWindow::buildMenus() {
     edit->addAction(undo);
     edit->addAction(redo);
 
+    edit->addSeparator();
+    best_action_ = edit->addAction(tr("Find &Best Strategy"), QKeySequence(Qt::CTRL | Qt::Key_B), this, &MainWindow::findBestStrategy);
+    best_action_->setObjectName(QStringLiteral("bestStrategyAction"));
+    best_action_->setToolTip(tr("Search every strategy for the current node, cluster, model and training, apply the fastest "
+                                "(undoable) and list the ten best (Ctrl+B)"));
+    best_action_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("Re-&evaluate"), QKeySequence::Refresh, explorer_, &ExplorerPage::schedule);
+    // Ctrl+R, not QKeySequence::Refresh: that is F5 on Linux, which is presentation mode's key.
+    QAction* reevaluate = view->addAction(tr("Re-&evaluate"), QKeySequence(Qt::CTRL | Qt::Key_R), explorer_, &ExplorerPage::schedule);
+    reevaluate->setObjectName(QStringLiteral("reevaluateAction"));
     view->addSeparator();
     for (int i = 0; i < tabs_->count(); ++i) {
         QAction* page = view->addAction(tabs_->tabText(i).remove(QLatin1Char('&')).replace(QStringLiteral("&&"), QStringLiteral("&")), this,
@@ -169,13 +188,33 @@ void MainWindow::buildMenus() {
     view->addSeparator();
     presentation_action_ = view->addAction(tr("&Presentation Mode"), this, &MainWindow::setPresentationMode);
     presentation_action_->setCheckable(true);
-    presentation_action_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence::FullScreen});
+    presentation_action_->setObjectName(QStringLiteral("presentationAction"));
+    presentation_action_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::Key_F11)});
     presentation_action_->setToolTip(tr("Full screen, larger fonts, forms hidden; Right/Left step through pinned cells or designs; Esc leaves"));
     addAction(presentation_action_);  // its shortcut works while the menu bar is hidden
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    fill_help_menu(help, this);
     help->addAction(tr("&About COMET Explorer"), this, &MainWindow::showAbout);
     updateRecentMenu();
+}
+
+void MainWindow::buildToolBar() {
+    toolbar_ = addToolBar(tr("Main"));
+    toolbar_->setObjectName(QStringLiteral("mainToolBar"));
+    toolbar_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolbar_->setMovable(false);
+    toolbar_->addAction(best_action_);
+}
+
+void MainWindow::findBestStrategy() {
+    if (!best_) {
+        best_ = new BestStrategyDialog(doc_, this);
+        connect(best_, &BestStrategyDialog::applied, this, [this](const QString& what) { statusBar()->showMessage(what, 10000); });
+    }
+    best_->start(true);
+    best_->show();
+    best_->raise();
 }
 
 std::vector<NamedChart> MainWindow::charts(int* current) const {
@@ -259,6 +298,7 @@ void MainWindow::setPresentationMode(bool on) {
     presentation_action_->setChecked(on);
     splitter_->widget(0)->setVisible(!on);  // the forms
     menuBar()->setVisible(!on);
+    toolbar_->setVisible(!on);
     statusBar()->setVisible(!on);
     for (QShortcut* s : presentation_keys_) s->setEnabled(on);
     ui::set_chart_zoom(on ? presentation_zoom : 1.0);
@@ -478,26 +518,24 @@ void MainWindow::savePreset(bool node) {
 
 void MainWindow::showImport(const QString& what, const std::vector<std::string>& mapped,
                             const std::vector<std::string>& warnings) {
-    QStringList details;
-    details << tr("Mapped:");
-    for (const auto& m : mapped) details << QStringLiteral("  ") + QString::fromStdString(m);
-    if (!warnings.empty()) {
-        details << QString() << tr("Warnings:");
-        for (const auto& w : warnings) details << QStringLiteral("  ") + QString::fromStdString(w);
-    }
-    auto* box = new QMessageBox(warnings.empty() ? QMessageBox::Information : QMessageBox::Warning, tr("Imported"),
-                                tr("%1 imported with %2 mapped fields and %3 warnings. The import can be undone.")
-                                    .arg(what)
-                                    .arg(mapped.size())
-                                    .arg(warnings.size()),
-                                QMessageBox::Ok, this);
-    box->setObjectName(QStringLiteral("importBox"));
-    box->setDetailedText(details.join(QLatin1Char('\n')));
+    // Never land on a strategy that cannot run without saying so: search for one at once.
+    const Config& c = doc_->config();
+    const Result r = evaluate(c);
+    const bool search_now = !r.feasible;
+    const QString verdict = r.feasible
+                                ? tr("The imported strategy %1 runs: %2 per iteration. Find Best Strategy searches for a faster one.")
+                                      .arg(QString::fromStdString(format_strategy(c.strategy)), ui::format_seconds(r.iteration_s))
+                                : tr("The imported strategy %1 cannot run (%2): the best strategy is being searched and applied "
+                                     "(undoable).").arg(QString::fromStdString(format_strategy(c.strategy)), QString::fromStdString(explain(r)));
+    auto* box = new ImportSummaryDialog(what, mapped, warnings, verdict, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &ImportSummaryDialog::findBestRequested, this, &MainWindow::findBestStrategy);
     box->open();
+    if (search_now) findBestStrategy();
 }
 
 void MainWindow::importHuggingFace() {
+    if (!confirmDiscard()) return;
     const QString path = QFileDialog::getOpenFileName(this, tr("Import Hugging Face config.json"), QString(),
                                                       tr("Model configuration (config.json *.json);;All files (*)"));
     if (!path.isEmpty()) importHuggingFaceFile(path);
@@ -519,6 +557,7 @@ bool MainWindow::importHuggingFaceFile(const QString& path) {
 }
 
 void MainWindow::importCalculon() {
+    if (!confirmDiscard()) return;
     const QString filter = tr("Calculon JSON (*.json);;All files (*)");
     const QString app = QFileDialog::getOpenFileName(this, tr("Calculon application (model) file"), QString(), filter);
     if (app.isEmpty()) return;

@@ -13,6 +13,7 @@ class QMenu;
 class QShortcut;
 class QSplitter;
 class QTabWidget;
+class QToolBar;
 
 namespace comet::ui {
 class Autosaver;
@@ -24,6 +25,7 @@ class ScenarioDocument;
 namespace comet::app {
 
 class AnalysisPage;
+class BestStrategyDialog;
 class ComparePage;
 class ExplorerPage;
 class FsdpPage;
@@ -49,6 +51,10 @@ public:
     [[nodiscard]] FsdpPage* fsdp() const noexcept { return fsdp_; }
     [[nodiscard]] QTabWidget* pages() const noexcept { return tabs_; }
     [[nodiscard]] ui::Autosaver* autosaver() const noexcept { return autosaver_; }
+    // Find Best Strategy (Ctrl+B): searches the current configuration on a worker thread and
+    // applies the fastest strategy (undoable); the dialog lists the ten best.
+    void findBestStrategy();
+    [[nodiscard]] BestStrategyDialog* bestStrategyDialog() const noexcept { return best_; }
 
     // Every chart of every page, for File > Export > Chart; `current` gets the index of the
     // current page's main chart.
@@ -90,6 +96,7 @@ private:
     void importHuggingFace();
     void importCalculon();
     void showImport(const QString& what, const std::vector<std::string>& mapped, const std::vector<std::string>& warnings);
+    void buildToolBar();
 
     ui::ScenarioDocument* doc_;
     ui::ParameterPanel* panel_ = nullptr;
@@ -100,6 +107,9 @@ private:
     QTabWidget* tabs_ = nullptr;
     QSplitter* splitter_ = nullptr;
     QAction* presentation_action_ = nullptr;
+    QAction* best_action_ = nullptr;
+    QToolBar* toolbar_ = nullptr;
+    BestStrategyDialog* best_ = nullptr;
     bool presenting_ = false;
     bool was_maximized_ = false;
     QFont normal_font_;

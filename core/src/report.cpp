@@ -1,6 +1,8 @@
 #include "comet/report.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "comet/check.hpp"
@@ -62,6 +64,29 @@ std::string format_strategy(const Strategy& s) {
     if (s.tp_overlap) out += " tp-overlap";
     if (s.ep_overlap > 0) out += " ep-overlap=" + format_printf("%.2g", s.ep_overlap);
     return out;
+}
+
+std::string explain_lead(const Result& better, const Result& worse) {
+    const double lead = worse.iteration_s - better.iteration_s;
+    if (!(lead > 1e-12 * worse.iteration_s)) return "ties with the next (same time; found first)";
+    const TimeBreakdown& a = better.time;
+    const TimeBreakdown& b = worse.time;
+    const std::pair<const char*, double> parts[] = {
+        {"compute", a.compute_s - b.compute_s},     {"pipeline bubble", a.bubble_s - b.bubble_s},
+        {"exposed TP", a.tp_comm_s - b.tp_comm_s},  {"exposed PP", a.pp_comm_s - b.pp_comm_s},
+        {"exposed DP", a.dp_comm_s - b.dp_comm_s},  {"exposed memory", a.memory_s - b.memory_s},
+        {"optimizer", a.optimizer_s - b.optimizer_s}, {"other", a.other_s - b.other_s},
+        {"exposed EP", a.ep_comm_s - b.ep_comm_s},  {"exposed CP", a.cp_comm_s - b.cp_comm_s}};
+    std::vector<std::pair<const char*, double>> gains(std::begin(parts), std::end(parts));
+    std::sort(gains.begin(), gains.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+    std::string text = seconds(lead) + " (" + format_printf("%.1f", 100.0 * lead / worse.iteration_s) + " %) faster:";
+    int shown = 0;
+    for (const auto& [name, delta] : gains) {
+        if (shown == 2 || !(delta < -0.05 * lead)) break;
+        text += std::string(shown++ ? ", " : " ") + name + " -" + seconds(-delta);
+    }
+    if (const auto& [name, delta] = gains.back(); delta > 0.05 * lead) text += std::string(shown ? "; " : " ") + name + " +" + seconds(delta);
+    return text;
 }
 
 std::string explain(const Result& r) {

@@ -223,7 +223,7 @@ void TestExplorer::importHuggingFaceModelIsUndoable() {
     QCOMPARE(m.kv_heads, 8);
     QVERIFY(m.gated_mlp);
     QCOMPARE(w.explorer()->lastEvaluation()->config.model.layers, 32);
-    QVERIFY(w.findChild<QMessageBox*>(QStringLiteral("importBox")));
+    QVERIFY(w.findChild<QDialog*>(QStringLiteral("importBox")));
     w.document()->undoStack()->undo();
     QCOMPARE(w.document()->config().model.layers, before.layers);
     // A malformed config is refused and changes nothing.

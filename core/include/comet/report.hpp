@@ -17,6 +17,10 @@ namespace comet {
 // printf of one double, e.g. format_printf("%.1f", 3.14159) == "3.1" (for tables).
 [[nodiscard]] std::string format_printf(const char* format, double value);
 
+// Why `better` beats `worse` (two results of one search), e.g. "0.42 s (3.1 %) faster:
+// pipeline bubble -0.30 s, exposed DP -0.15 s"; "ties" when the times are equal.
+[[nodiscard]] std::string explain_lead(const Result& better, const Result& worse);
+
 // One-line strategy summary, e.g. "tp8 pp64 dp6 mb1 v2 full-recompute zero0".
 [[nodiscard]] std::string format_strategy(const Strategy& s);
 

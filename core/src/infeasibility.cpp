@@ -1,0 +1,104 @@
+#include "comet/infeasibility.hpp"
+
+#include <functional>
+#include <vector>
+
+#include "comet/evaluate.hpp"
+#include "comet/report.hpp"
+#include "comet/scenario.hpp"
+#include "comet/units.hpp"
+
+namespace comet {
+namespace {
+
+std::string gib(double bytes) { return format_printf("%.1f", units::bytes_to_gib(bytes)); }
+
+bool is_capacity(Infeasible r) { return r == Infeasible::hbm_capacity || r == Infeasible::expanded_capacity; }
+
+std::string limit_text(const Config& c, const Result& r) {
+    if (r.reason != Infeasible::hbm_capacity) return explain(r);
+    const double reserved = units::gib_to_bytes(c.node.hbm_reserved_gib);
+    return "does not fit in HBM: needs " + gib(r.detail_a - reserved) + " GiB per GPU, has " + gib(r.detail_b - reserved) +
+           " GiB usable (" + format_printf("%g", c.node.hbm_capacity_gib) + " GiB less " +
+           format_printf("%g", c.node.hbm_reserved_gib) + " GiB reserved)";
+}
+
+struct Change {
+    std::string what;
+    std::function<bool(Strategy&)> apply;  // false: not applicable
+};
+
+std::vector<Change> changes(const Config& c) {
+    std::vector<Change> out;
+    const Strategy& s = c.strategy;
+    auto set_recompute = [](Recompute to) {
+        return [to](Strategy& t) { return t.recompute != to ? (t.recompute = to, true) : false; };
+    };
+    out.push_back({"recompute " + std::string(to_string(s.recompute)) + " \u2192 selective", set_recompute(Recompute::selective)});
+    out.push_back({"recompute " + std::string(to_string(s.recompute)) + " \u2192 full", set_recompute(Recompute::full)});
+    for (int z = s.zero_stage + 1; z <= 3; ++z)
+        out.push_back({"ZeRO " + std::to_string(s.zero_stage) + " \u2192 " + std::to_string(z), [z](Strategy& t) { t.zero_stage = z; return true; }});
+    if (s.microbatch > 1)
+        out.push_back({"microbatch " + std::to_string(s.microbatch) + " \u2192 1", [](Strategy& t) { t.microbatch = 1; return true; }});
+    if (!s.sequence_parallel && s.tp > 1)
+        out.push_back({"sequence parallelism on", [](Strategy& t) { t.sequence_parallel = true; return true; }});
+    auto trade = [](int Strategy::*from, int Strategy::*to, const char* from_name, const char* to_name, const Strategy& base) {
+        return Change{std::string(to_name) + " " + std::to_string(base.*to) + " \u2192 " + std::to_string(base.*to * 2) + ", " +
+                          from_name + " " + std::to_string(base.*from) + " \u2192 " + std::to_string(base.*from / 2),
+                      [from, to](Strategy& t) {
+                          if (t.*from % 2 != 0) return false;
+                          t.*from /= 2;
+                          t.*to *= 2;
+                          return true;
+                      }};
+    };
+    out.push_back(trade(&Strategy::dp, &Strategy::tp, "dp", "tp", s));
+    out.push_back(trade(&Strategy::dp, &Strategy::pp, "dp", "pp", s));
+    out.push_back(trade(&Strategy::pp, &Strategy::dp, "pp", "dp", s));
+    out.push_back(trade(&Strategy::tp, &Strategy::dp, "tp", "dp", s));
+    out.push_back(trade(&Strategy::pp, &Strategy::tp, "pp", "tp", s));
+    out.push_back(trade(&Strategy::tp, &Strategy::pp, "tp", "pp", s));
+    if (c.node.expanded.capacity_gib > 0) {
+        out.push_back({"offload optimizer state", [](Strategy& t) { return !t.offload_optimizer && (t.offload_optimizer = true); }});
+        out.push_back({"offload activations", [](Strategy& t) { return !t.offload_activations && (t.offload_activations = true); }});
+        out.push_back({"offload weights", [](Strategy& t) { return !t.offload_weights && (t.offload_weights = true); }});
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string InfeasibilityExplanation::text() const {
+    if (!nearest.empty()) return limit + "\nNearest change that runs: " + nearest;
+    return advice.empty() ? limit : limit + "\n" + advice;
+}
+
+InfeasibilityExplanation explain_infeasible(const Config& c, const Result& r) {
+    InfeasibilityExplanation out;
+    out.limit = limit_text(c, r);
+    if (r.feasible) return out;
+    if (r.reason == Infeasible::invalid_input) {
+        out.advice = "Correct the field first.";
+        return out;
+    }
+    double best = 0;
+    for (const Change& ch : changes(c)) {
+        Config t = c;
+        if (!ch.apply(t.strategy)) continue;
+        if (t.strategy.interleave > 1 && t.strategy.pp == 1) t.strategy.interleave = 1;
+        const Result tr = evaluate(t);
+        if (!tr.feasible || (!out.nearest.empty() && tr.iteration_s >= best)) continue;
+        best = tr.iteration_s;
+        const double reserved = units::gib_to_bytes(c.node.hbm_reserved_gib);
+        out.nearest = ch.what + " runs (" + gib(tr.hbm.used_bytes() - reserved) + " of " + gib(tr.hbm.capacity_bytes - reserved) +
+                      " GiB usable, " + format_printf("%.3g", tr.iteration_s) + " s per iteration)";
+        out.nearest_strategy = t.strategy;
+    }
+    if (out.nearest.empty())
+        out.advice = is_capacity(r.reason)
+                         ? "No single strategy change fits: Find Best Strategy (Ctrl+B) searches every one; else more nodes or more memory per GPU."
+                         : "No single strategy change runs: Find Best Strategy (Ctrl+B) searches every valid one.";
+    return out;
+}
+
+}  // namespace comet
