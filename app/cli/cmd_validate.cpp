@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "comet/evaluate.hpp"
 #include "comet/presets.hpp"
 #include "comet/report.hpp"
 #include "comet/validation.hpp"
@@ -14,13 +15,16 @@ namespace comet::cli {
 namespace {
 
 void usage() {
-    std::printf("Usage: comet-cli validate [FILE.json ...] [--max-mean PCT] [--max-worst PCT]\n\n"
+    std::printf("Usage: comet-cli validate [FILE.json ...] [--max-mean PCT] [--max-worst PCT] [--detail ID]\n\n"
                 "Predicts every published measurement in the given files (default: the files in the\n"
                 "presets' validation/ folder) and prints measured vs predicted iteration time, the\n"
-                "error, and the mean and worst absolute error. Each case runs on the node preset whose\n"
-                "name or alias its 'hardware' text names. Microbatch and interleaving, when the\n"
-                "source does not publish them, take the value the model finds fastest.\n"
-                "--max-mean/--max-worst make the exit status 1 when the error exceeds the bound.\n");
+                "error, and the mean, worst and signed error per table, per hardware and overall.\n"
+                "Each case runs on the node preset whose id, name or alias its 'hardware' text names.\n"
+                "Knobs the source does not publish (microbatch, interleaving, recomputation, TP\n"
+                "overlap) take the value the model finds fastest, the same rule for every case; the\n"
+                "last column lists them. Rows the model cannot express are listed with the reason.\n"
+                "--max-mean/--max-worst make the exit status 1 when the error exceeds the bound.\n"
+                "--detail ID prints the full breakdown of every case whose id contains ID.\n");
 }
 
 bool parse_pct(std::string_view text, double& out) {
@@ -35,6 +39,7 @@ bool parse_pct(std::string_view text, double& out) {
 int cmd_validate(Args args) {
     std::vector<std::filesystem::path> files;
     double max_mean = 0, max_worst = 0;
+    std::string detail;  // cases whose id contains this get their full breakdown
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto a = args[i];
         if (a == "--help" || a == "-h") { usage(); return exit_ok; }
@@ -45,6 +50,12 @@ int cmd_validate(Args args) {
                 return exit_bad_input;
             }
             ++i;
+        } else if (a == "--detail") {
+            if (i + 1 >= args.size() || args[i + 1].empty()) {
+                std::fprintf(stderr, "comet-cli validate: --detail needs part of a case id\n");
+                return exit_bad_input;
+            }
+            detail = std::string(args[++i]);
         } else if (!a.empty() && a[0] == '-') {
             std::fprintf(stderr, "comet-cli validate: unknown option '%s'\n", std::string(a).c_str());
             return exit_bad_input;
@@ -54,10 +65,7 @@ int cmd_validate(Args args) {
     }
     if (files.empty()) {
         const auto dir = presets_dir() / "validation";
-        std::error_code ec;
-        for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-            if (e.path().extension() == ".json") files.push_back(e.path());
-        std::sort(files.begin(), files.end());
+        files = validation_files(dir);
         if (files.empty()) {
             std::fprintf(stderr, "comet-cli validate: no measurement files in %s\n", dir.string().c_str());
             return exit_bad_input;
@@ -65,45 +73,62 @@ int cmd_validate(Args args) {
     }
     std::vector<std::string> errors;
     const auto nodes = load_node_presets(errors);
+    const auto models = load_model_presets(errors);
     for (const auto& e : errors) std::fprintf(stderr, "warning: %s\n", e.c_str());
 
-    double sum = 0, worst = 0;
-    int n = 0;
-    for (const auto& f : files) {
-        const auto set = load_measurements(f);
-        if (!set.ok()) {
-            std::fprintf(stderr, "%s\n", set.error_text().c_str());
-            return exit_bad_input;
-        }
-        std::printf("%s\n  %s\n\n", f.filename().string().c_str(), set.value->source.c_str());
-        std::printf("  %-28s %6s  %-44s %10s %10s %8s\n", "case", "GPUs", "predicted with", "measured", "predicted", "error");
-        for (const auto& mc : set.value->cases) {
-            const NodePreset* node = match_node_preset(nodes, mc.hardware);
-            if (!node) {
-                std::fprintf(stderr, "%s: %s: no node preset matches hardware \"%s\"\n", f.string().c_str(),
-                             mc.id.c_str(), mc.hardware.c_str());
-                return exit_bad_input;
-            }
-            const Prediction p = predict_case(mc, node->node);
-            const long long gpus = static_cast<long long>(mc.config.strategy.tp) * mc.config.strategy.pp * mc.config.strategy.dp;
-            if (!p.result.feasible) {
-                std::printf("  %-28s %6lld  %-44s %9.3fs  infeasible: %s\n", mc.id.c_str(), gpus,
+    const ValidationRun run = run_validation(files, nodes, models);
+    for (const auto& e : run.errors) std::fprintf(stderr, "%s\n", e.c_str());
+    if (!run.errors.empty()) return exit_bad_input;
+    auto stats_line = [](const ErrorStats& s) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "%d cases: mean absolute error %.1f %%, worst %.1f %%, mean signed %+.1f %% (%d slower, %d faster)",
+                      s.cases, 100 * s.mean_abs, 100 * s.worst_abs, 100 * s.mean_signed, s.too_slow, s.too_fast);
+        std::string out = buf;
+        if (s.inexpressible > 0) out += "; " + std::to_string(s.inexpressible) + " cannot be expressed";
+        return out;
+    };
+    for (const auto& t : run.tables) {
+        std::printf("%s\n  %s\n\n", t.file.c_str(), t.source.c_str());
+        std::printf("  %-46s %6s  %-50s %10s %10s %8s  %s\n", "case", "GPUs", "predicted with", "measured", "predicted",
+                    "error", "searched (not published)");
+        for (const auto& p : t.predictions) {
+            const MeasuredCase& mc = p.measured;
+            const long long gpus = accelerators_used(mc.config.strategy);
+            std::string knobs;
+            for (const auto& k : p.searched_knobs) knobs += (knobs.empty() ? "" : ", ") + k;
+            if (knobs.empty()) knobs = "-";
+            if (!mc.inexpressible.empty()) {
+                std::printf("  %-46s %6lld  cannot be expressed: %s\n", mc.id.c_str(), gpus, mc.inexpressible.c_str());
+            } else if (!p.result.feasible) {
+                std::printf("  %-46s %6lld  %-50s %9.3fs  infeasible: %s\n", mc.id.c_str(), gpus,
                             format_strategy(p.strategy).c_str(), mc.measured_iteration_s, explain(p.result).c_str());
-                sum += 1.0;
-                worst = std::max(worst, 1.0);
             } else {
-                const double err = p.error();
-                std::printf("  %-28s %6lld  %-44s %9.3fs %9.3fs %+7.1f%%\n", mc.id.c_str(), gpus,
-                            format_strategy(p.strategy).c_str(), mc.measured_iteration_s, p.result.iteration_s, 100 * err);
-                sum += std::fabs(err);
-                worst = std::max(worst, std::fabs(err));
+                std::printf("  %-46s %6lld  %-50s %9.3fs %9.3fs %+7.1f%%  %s\n", mc.id.c_str(), gpus,
+                            format_strategy(p.strategy).c_str(), mc.measured_iteration_s, p.result.iteration_s,
+                            100 * p.error(), knobs.c_str());
             }
-            ++n;
+            if (!detail.empty() && mc.id.find(detail) != std::string::npos) {
+                Scenario sc;
+                sc.name = mc.id;
+                sc.config = mc.config;
+                sc.config.strategy = p.strategy;
+                if (const NodePreset* node = match_node_preset(nodes, mc.hardware)) {
+                    sc.config.node = node->node;
+                    sc.node_info = node->info;
+                }
+                sc.config.cluster.nodes = static_cast<int>((gpus + sc.config.node.accelerators - 1) / sc.config.node.accelerators);
+                std::printf("\n%s\n", format_result_text(sc, p.result).c_str());
+            }
         }
+        std::printf("\n  %s\n", stats_line(t.stats).c_str());
+        for (const auto& h : t.hardware) std::printf("    %-22s %s\n", h.node_name.c_str(), stats_line(h.stats).c_str());
         std::printf("\n");
     }
-    const double mean = n ? sum / n : 0;
-    std::printf("%d cases: mean absolute error %.1f %%, worst %.1f %%\n", n, 100 * mean, 100 * worst);
+    std::printf("Per hardware, every table:\n");
+    for (const auto& h : run.hardware) std::printf("  %-22s %s\n", h.node_name.c_str(), stats_line(h.stats).c_str());
+    std::printf("\nAll tables: %s\n", stats_line(run.all).c_str());
+    const double worst = run.all.inexpressible > 0 ? 1.0 : run.all.worst_abs;
+    const double mean = run.all.mean_abs;
     if ((max_mean > 0 && 100 * mean > max_mean) || (max_worst > 0 && 100 * worst > max_worst)) {
         std::fprintf(stderr, "comet-cli validate: error above the bound (mean %.1f %% / %.1f %%, worst %.1f %% / %.1f %%)\n",
                      100 * mean, max_mean, 100 * worst, max_worst);

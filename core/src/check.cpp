@@ -32,6 +32,13 @@ const std::vector<FieldRule> rules = {
     {"model.dense_layers", COMET_GET(model.dense_layers), 0, 100000, false, "an integer from 0 to model.layers"},
     {"model.moe_layer_interval", COMET_GET(model.moe_layer_interval), 1, 100000, false, "an integer from 1 to 100000"},
     {"model.capacity_factor", COMET_GET(model.capacity_factor), 0, 64, true, "> 0 and at most 64"},
+    {"model.q_lora_rank", COMET_GET(model.q_lora_rank), 0, 1048576, false, "0 (queries projected directly) or an integer up to 1048576"},
+    {"model.kv_lora_rank", COMET_GET(model.kv_lora_rank), 0, 1048576, false, "0 (no multi-head latent attention) or an integer up to 1048576"},
+    {"model.qk_nope_head_dim", COMET_GET(model.qk_nope_head_dim), 0, 65536, false, "an integer from 0 to 65536"},
+    {"model.qk_rope_head_dim", COMET_GET(model.qk_rope_head_dim), 0, 65536, false, "an integer from 0 to 65536"},
+    {"model.v_head_dim", COMET_GET(model.v_head_dim), 0, 65536, false, "an integer from 1 to 65536 with multi-head latent attention (else 0)"},
+    {"model.sliding_window", COMET_GET(model.sliding_window), 0, 67108864, false, "0 (full attention) or a window of 1 to 67108864 tokens"},
+    {"model.full_attention_interval", COMET_GET(model.full_attention_interval), 0, 100000, false, "0 (every layer uses the window) or an integer up to 100000"},
     {"node.accelerators", COMET_GET(node.accelerators), 1, 65536, false, "an integer from 1 to 65536"},
     {"node.matrix_fp16_tflops", COMET_GET(node.matrix_fp16_tflops), 0, 1e6, true, "> 0 and at most 1e6 TFLOP/s"},
     {"node.matrix_fp8_tflops", COMET_GET(node.matrix_fp8_tflops), 0, 1e7, false, "0 (no fp8) up to 1e7 TFLOP/s"},
@@ -39,6 +46,11 @@ const std::vector<FieldRule> rules = {
     {"node.gemm.max_fraction", COMET_GET(node.gemm.max_fraction), 0, 1, true, "a fraction > 0 and <= 1"},
     {"node.gemm.tile_overhead_k", COMET_GET(node.gemm.tile_overhead_k), 0, 1e6, false, "0 to 1e6 inner-loop steps"},
     {"node.gemm.launch_overhead_us", COMET_GET(node.gemm.launch_overhead_us), 0, 1e4, false, "0 to 10000 us"},
+    {"node.gemm.fp8_max_fraction", COMET_GET(node.gemm.fp8_max_fraction), 0, 1, false, "0 (as node.gemm.max_fraction) or a fraction up to 1"},
+    {"node.attention.max_fraction", COMET_GET(node.attention.max_fraction), 0, 1, true, "a fraction > 0 and <= 1"},
+    {"node.attention.softmax_head_dim", COMET_GET(node.attention.softmax_head_dim), 0, 1e5, false, "0 to 100000 head-dimension steps"},
+    {"node.attention.backward_efficiency", COMET_GET(node.attention.backward_efficiency), 0, 1, true, "a fraction > 0 and <= 1"},
+    {"node.host_op_us", COMET_GET(node.host_op_us), 0, 1e4, false, "0 (the host keeps ahead) to 10000 us per kernel"},
     {"node.hbm_capacity_gib", COMET_GET(node.hbm_capacity_gib), 0, 1e6, true, "> 0 and at most 1e6 GiB"},
     {"node.hbm_bandwidth_gbps", COMET_GET(node.hbm_bandwidth_gbps), 0, 1e7, true, "> 0 and at most 1e7 GB/s"},
     {"node.hbm_efficiency", COMET_GET(node.hbm_efficiency), 0, 1, true, "a fraction > 0 and <= 1"},
@@ -68,12 +80,15 @@ const std::vector<FieldRule> rules = {
     {"strategy.etp", COMET_GET(strategy.etp), 1, 1e7, false, "an integer from 1 to 1e7"},
     {"strategy.ep_overlap", COMET_GET(strategy.ep_overlap), 0, 1, false, "a fraction from 0 (sequential) to 1 (fully hidden)"},
     {"strategy.zero_shard", COMET_GET(strategy.zero_shard), 0, 1e7, false, "0 (the whole dp x cp group) or a divisor of dp x cp"},
+    {"strategy.pipeline_first_layers", COMET_GET(strategy.pipeline_first_layers), 0, 100000, false, "0 (automatic) or the first stage's layers, a multiple of strategy.interleave"},
+    {"strategy.pipeline_last_layers", COMET_GET(strategy.pipeline_last_layers), 0, 100000, false, "0 (automatic) or the last stage's layers, a multiple of strategy.interleave"},
 };
 #undef COMET_GET
 
 // Cross-field rules. Index after the table; returns the violated one or -1.
 enum CrossRule {
-    kv_divides_heads = 0, reserved_below_capacity, expanded_bandwidth, moe_top_k, moe_width, moe_dense_layers, cross_count
+    kv_divides_heads = 0, reserved_below_capacity, expanded_bandwidth, moe_top_k, moe_width, moe_dense_layers, mla_dims,
+    cross_count
 };
 
 int first_cross_violation(const Config& c) noexcept {
@@ -84,6 +99,7 @@ int first_cross_violation(const Config& c) noexcept {
     if (m.is_moe() && (m.experts_per_token < 1 || m.experts_per_token > m.experts)) return moe_top_k;
     if (m.is_moe() && m.expert_ffn_hidden < 1) return moe_width;
     if (m.is_moe() && m.dense_layers > m.layers) return moe_dense_layers;
+    if (m.is_mla() && (m.qk_nope_head_dim + m.qk_rope_head_dim < 1 || m.v_head_dim < 1)) return mla_dims;
     return -1;
 }
 
@@ -138,6 +154,10 @@ std::vector<FieldError> check_config(const Config& c) {
     case moe_dense_layers:
         out.push_back({"model.dense_layers", double(c.model.dense_layers),
                        "at most model.layers (" + format_value(c.model.layers) + ")"});
+        break;
+    case mla_dims:
+        out.push_back({"model.v_head_dim", double(c.model.v_head_dim),
+                       "at least 1, with model.qk_nope_head_dim + model.qk_rope_head_dim at least 1, when model.kv_lora_rank > 0"});
         break;
     default: break;
     }

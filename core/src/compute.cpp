@@ -6,24 +6,38 @@
 
 namespace comet {
 
+double matrix_peak_tflops(const NodeSpec& node, Precision precision) noexcept {
+    return is_fp8(precision) ? node.matrix_fp8_tflops : node.matrix_fp16_tflops;
+}
+
 ComputeRates compute_rates(const NodeSpec& node, Precision precision) noexcept {
     ComputeRates r;
-    const double peak = precision == Precision::fp8 ? node.matrix_fp8_tflops : node.matrix_fp16_tflops;
-    r.matrix_flops_per_s = units::tflops_to_flops(peak) * node.gemm.max_fraction;
+    const double fraction =
+        is_fp8(precision) && node.gemm.fp8_max_fraction > 0 ? node.gemm.fp8_max_fraction : node.gemm.max_fraction;
+    r.matrix_flops_per_s = units::tflops_to_flops(matrix_peak_tflops(node, precision)) * fraction;
     // Attention's matrix products run at 16 bits even in fp8 training.
-    r.attention_flops_per_s = units::tflops_to_flops(node.matrix_fp16_tflops) * node.gemm.max_fraction *
-                              fused_attention_fraction_of_gemm;
+    r.attention_flops_per_s = units::tflops_to_flops(node.matrix_fp16_tflops) * node.attention.max_fraction;
+    r.attention_backward = node.attention.backward_efficiency;
+    r.softmax_head_dim = node.attention.softmax_head_dim;
     r.vector_flops_per_s = units::tflops_to_flops(node.vector_tflops);
     r.hbm_bytes_per_s = units::gbps_to_bytes_per_s(node.hbm_bandwidth_gbps) * node.hbm_efficiency;
     r.launch_s = units::us_to_s(node.gemm.launch_overhead_us);
+    r.host_op_s = units::us_to_s(node.host_op_us);
     r.tile_overhead_k = node.gemm.tile_overhead_k;
     return r;
 }
 
 double pass_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noexcept {
     double flop_s = cost.flops / r.vector_flops_per_s;
-    if (kind != OpKind::elementwise) {
-        const double rate = kind == OpKind::gemm ? r.matrix_flops_per_s : r.attention_flops_per_s;
+    if (kind == OpKind::gemm) {
+        flop_s = cost.flops / r.matrix_flops_per_s * (1.0 + r.tile_overhead_k * cost.inv_inner);
+    } else if (kind == OpKind::fused_attention) {
+        // Softmax work the kernel cannot hide, in head-dimension steps, against the products
+        // over the head dimension; the key loop (inv_inner = 1 / keys per query tile) pays the
+        // tile fill like a GEMM's inner loop; backward runs at its own efficiency.
+        const double d = cost.head_dim > 0 ? cost.head_dim : 128.0;
+        const double rate = r.attention_flops_per_s * d / (d + r.softmax_head_dim) *
+                            (cost.backward ? r.attention_backward : 1.0);
         flop_s = cost.flops / rate * (1.0 + r.tile_overhead_k * cost.inv_inner);
     }
     return std::max(flop_s, cost.bytes / r.hbm_bytes_per_s) + cost.kernels * r.launch_s;

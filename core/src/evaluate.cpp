@@ -53,7 +53,7 @@ Infeasible rank_problem(const Config& c, double& a, double& b) noexcept {
         b = m.seq_len;
         return Infeasible::sequence_parallel_seq;
     }
-    if (c.training.precision == Precision::fp8 && !(c.node.matrix_fp8_tflops > 0)) return Infeasible::fp8_unsupported;
+    if (is_fp8(c.training.precision) && !(c.node.matrix_fp8_tflops > 0)) return Infeasible::fp8_unsupported;
     if (!m.is_moe() && (s.ep > 1 || s.etp > 1)) { a = s.ep; b = s.etp; return Infeasible::ep_dense_model; }
     if (m.is_moe() && m.experts % s.ep != 0) { a = s.ep; b = m.experts; return Infeasible::ep_experts; }
     if (m.is_moe() && m.expert_ffn_hidden % s.etp != 0) { a = s.etp; b = m.expert_ffn_hidden; return Infeasible::etp_ffn; }
@@ -70,7 +70,7 @@ Infeasible split_problem(const Config& c, double& a, double& b) noexcept {
         return Infeasible::too_many_accelerators;
     }
     if (s.interleave > 1 && s.pp == 1) { a = s.interleave; return Infeasible::interleave_needs_pp; }
-    if (m.layers % (static_cast<long long>(s.pp) * s.interleave) != 0) {
+    if (!stage_layout(m.layers, s).ok) {
         a = double(s.pp) * s.interleave;
         b = m.layers;
         return Infeasible::pp_layers;
@@ -109,10 +109,13 @@ namespace {
 // window) and, with context parallelism, the attention core (the CP ring's window).
 PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rates) noexcept {
     PassTimes p;
+    double kf = 0, kb = 0, kr = 0;  // kernels per pass
     for (int i = 0; i < lw.count; ++i) {
         const Op& op = lw.ops[static_cast<std::size_t>(i)];
         const double f = pass_time_s(op.fwd, op.kind, rates);
         const double b = pass_time_s(op.bwd, op.kind, rates);
+        kf += op.fwd.kernels;
+        kb += op.bwd.kernels;
         p.fwd += f;
         p.bwd += b;
         p.fwd_flops += op.fwd.flops;
@@ -121,6 +124,7 @@ PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rat
         if (recomputed) {
             p.recompute += f;
             p.recompute_flops += op.fwd.flops;
+            kr += op.fwd.kernels;
         }
         const bool own_window = op.expert || (op.attention_core && lw.cp_kv_bytes > 0);  // EP's / CP's
         if (op.kind != OpKind::elementwise && !own_window) {
@@ -139,6 +143,10 @@ PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rat
             if (recomputed) p.expert_recompute += f;
         }
     }
+    // A pass is never faster than the host issues its kernels (the accelerator then idles).
+    p.fwd = std::max(p.fwd, kf * rates.host_op_s);
+    p.bwd = std::max(p.bwd, kb * rates.host_op_s);
+    p.recompute = std::max(p.recompute, kr * rates.host_op_s);
     return p;
 }
 
@@ -226,10 +234,17 @@ RankCompute rank_compute(const Config& c) noexcept {
     const LayerWork lw = layer_work(m, tr, shape);
     const EndsWork ends = ends_work(m, tr, shape);
     const double nm = moe_layer_count(m);
-    const PassTimes dense = layer_times(lw, s.recompute, rates);
+    // Sliding-window layers in the model's proportion (the same share of dense and MoE layers).
+    const double sw = sliding_layer_share(m);
+    auto times = [&](const LayerWork& full, bool moe_layer) noexcept {
+        const PassTimes f = layer_times(full, s.recompute, rates);
+        if (sw == 0) return f;
+        return mean_layer(f, layer_times(layer_work(m, tr, shape, moe_layer, true), s.recompute, rates), 1.0 - sw, sw);
+    };
+    const PassTimes dense = times(lw, false);
     PassTimes moe;
     if (nm > 0) {
-        moe = layer_times(layer_work(m, tr, shape, true), s.recompute, rates);
+        moe = times(layer_work(m, tr, shape, true), true);
         w.moe_expert_fwd = moe.expert_fwd;
         w.moe_expert_bwd = moe.expert_bwd;
         w.moe_expert_recompute = moe.expert_recompute;
@@ -328,19 +343,23 @@ Placement place(const Config& c, const RankWork& w) noexcept {
     pl.v = s.interleave;
     pl.sp = s.sequence_parallel && s.tp > 1;
     pl.mbs = static_cast<int>(c.training.global_batch / (static_cast<long long>(s.dp) * s.microbatch));
-    pl.layers_per_rank = static_cast<double>(c.model.layers) / s.pp;
+    pl.layout = stage_layout(c.model.layers, s);
     pl.sb = state_bytes_per_parameter(c.training);
     // A pipeline keeps a copy of tied embeddings on the last stage for the LM head.
     const double t = s.tp;
-    const double layer_params_rank = pl.layers_per_rank * w.layer_params / t;
     const double ends_params = w.embedding_params / t + w.head_params / t + w.final_norm_params;
     const double head_copy = (c.model.tied_embeddings ? w.embedding_params : w.head_params) / t;
-    pl.first_params = layer_params_rank + (s.pp == 1 ? ends_params : w.embedding_params / t);
-    pl.last_params = layer_params_rank + (s.pp == 1 ? ends_params : head_copy + w.final_norm_params);
-    pl.rank_params = std::max(pl.first_params, pl.last_params);
+    pl.first_ends_params = s.pp == 1 ? ends_params : w.embedding_params / t;
+    pl.last_ends_params = s.pp == 1 ? ends_params : head_copy + w.final_norm_params;
+    pl.layer_params_rank = w.layer_params / t;
+    pl.first_params = pl.layout.first * pl.layer_params_rank + pl.first_ends_params;
+    pl.last_params = pl.layout.last * pl.layer_params_rank + pl.last_ends_params;
+    pl.mid_params = s.pp > 2 ? pl.layout.mid_hi * pl.layer_params_rank : 0.0;
+    pl.rank_params = std::max({pl.first_params, pl.last_params, pl.mid_params});
     pl.cp = s.cp;
     const long long experts_group = static_cast<long long>(s.ep) * s.etp;
-    pl.expert_params = pl.layers_per_rank * w.expert_params / static_cast<double>(experts_group);
+    pl.expert_params_layer = w.expert_params / static_cast<double>(experts_group);
+    pl.expert_params = pl.layout.max_layers() * pl.expert_params_layer;
     // Group sizes and strides in int (as GroupSpan has them), clamped: absurd strategies stay finite.
     auto clamp_int = [](long long v) noexcept { return static_cast<int>(std::clamp<long long>(v, 1, 1 << 30)); };
     const long long replicas = static_cast<long long>(s.dp) * s.cp;
@@ -358,18 +377,16 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r) no
     const ModelSpec& m = c.model;
     const NodeSpec& node = c.node;
     const Strategy& s = c.strategy;
-    const int t = pl.t, p = pl.p, d = pl.d, v = pl.v, mbs = pl.mbs;
+    const int t = pl.t, p = pl.p, v = pl.v, mbs = pl.mbs;
     const bool sp = pl.sp;
     const StateBytes& sb = pl.sb;
     const ExpandedShare& xs = pl.xs;
-    const double first_act = w.act_layer * in_flight_layer_microbatches(m.layers, p, v, mbs);
-    const double last_act = w.act_layer * last_rank_layer_microbatches(m.layers, p, v, mbs);
+    const StageLayout& lay = pl.layout;
     const double recompute_working = s.recompute == Recompute::full        ? w.act_layer_full
                                      : s.recompute == Recompute::selective ? w.act_layer_full - w.act_layer
                                                                            : 0.0;
     const double tokens = static_cast<double>(s.microbatch) * m.seq_len / pl.cp;
     const double logits = tokens * m.vocab / t * 4.0 * 2.0;  // fp32 logits and their gradient
-    (void)d;
     const double zero_w = s.zero_stage >= 3 ? pl.shard : 1.0;
     const double zero_g = s.zero_stage >= 2 ? pl.shard : 1.0;
     const double zero_o = s.zero_stage >= 1 ? pl.shard : 1.0;
@@ -377,23 +394,30 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r) no
     const double ezero_g = s.zero_stage >= 2 ? pl.expert_shard : 1.0;
     const double ezero_o = s.zero_stage >= 1 ? pl.expert_shard : 1.0;
     const double reserved = units::gib_to_bytes(node.hbm_reserved_gib);
-    const double layer_w = pl.expert_params > 0
+    const double layer_w = pl.expert_params_layer > 0
                                ? (w.layer_params / t + w.expert_params / pl.expert_stride) * sb.weights
                                : w.layer_params / t * sb.weights;
+    // FP8 training keeps a quantized copy (row-wise and column-wise) of the weights it
+    // multiplies, next to the 16-bit weights; with ZeRO-3 only of the gathered layers.
+    const double fp8_copy = is_fp8(c.training.precision) ? 2.0 / sb.weights : 0.0;
     // Send and receive buffers of the EP all-to-all (dispatch and combine) and of ETP.
     const double token_buffers = 2.0 * (w.ep_bytes + w.etp_bytes);
-    const double ex_p = pl.expert_params;
 
-    auto footprint = [&](double params, double act, double extra_act, MemoryFootprint& hbm, MemoryFootprint& ex) noexcept {
+    // One stage: `layers` layers, its ends' parameters, the activations it holds.
+    auto footprint = [&](double layers, double ends_params, double act, double extra_act, MemoryFootprint& hbm,
+                         MemoryFootprint& ex) noexcept {
+        const double params = layers * pl.layer_params_rank + ends_params;
+        const double ex_p = layers * pl.expert_params_layer;
         double wb = params * sb.weights / zero_w;
         if (ex_p > 0) wb += ex_p * sb.weights / ezero_w;
         if (s.zero_stage >= 3) wb += 2.0 * layer_w;  // gathered layers in flight (prefetch)
+        wb += s.zero_stage >= 3 ? 2.0 * layer_w * fp8_copy : (params + ex_p) * sb.weights * fp8_copy;
         hbm.capacity_bytes = units::gib_to_bytes(node.hbm_capacity_gib);
         ex.capacity_bytes = xs.capacity_bytes;
         hbm.other_bytes = ex_p > 0 ? reserved + token_buffers : reserved;
         if (s.offload_weights) {
             ex.weights_bytes = wb;
-            hbm.weights_bytes = 2.0 * layer_w;  // double buffer of fetched layers
+            hbm.weights_bytes = 2.0 * layer_w * (1.0 + fp8_copy);  // double buffer of fetched layers
         } else {
             hbm.weights_bytes = wb;
         }
@@ -410,17 +434,33 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r) no
             hbm.activations_bytes = act + recompute_working + extra_act;
         }
     };
-    MemoryFootprint hbm_first, ex_first, hbm_last, ex_last;
+    // The first stage (embedding, the most microbatches in flight), the first middle stage
+    // (the most in flight after it, given the most layers) and the last (LM head and loss).
+    MemoryFootprint hbm_first, ex_first, hbm_last, ex_last, hbm_mid, ex_mid;
     const double emb_act = 2.0 * tokens * m.hidden / (sp ? t : 1);
-    footprint(pl.first_params, first_act, emb_act + (p == 1 ? logits : 0.0), hbm_first, ex_first);
-    footprint(pl.last_params, last_act, logits, hbm_last, ex_last);
-    const bool first_fuller = hbm_first.used_bytes() >= hbm_last.used_bytes();
-    r.hbm = first_fuller ? hbm_first : hbm_last;
-    r.expanded = first_fuller ? ex_first : ex_last;
+    footprint(lay.first, pl.first_ends_params, w.act_layer * held_layer_microbatches(lay.first, p, v, mbs, 0),
+              emb_act + (p == 1 ? logits : 0.0), hbm_first, ex_first);
+    footprint(lay.last, pl.last_ends_params, w.act_layer * held_layer_microbatches(lay.last, p, v, mbs, p - 1), logits,
+              hbm_last, ex_last);
+    r.hbm = hbm_first;
+    r.expanded = ex_first;
+    if (hbm_last.used_bytes() > r.hbm.used_bytes()) {
+        r.hbm = hbm_last;
+        r.expanded = ex_last;
+    }
+    double ex_used = std::max(ex_first.used_bytes(), ex_last.used_bytes());
+    if (p > 2) {
+        const int mid = lay.mid_hi_count > 0 ? lay.mid_hi : lay.mid_lo;
+        footprint(mid, 0.0, w.act_layer * held_layer_microbatches(mid, p, v, mbs, 1), 0.0, hbm_mid, ex_mid);
+        if (hbm_mid.used_bytes() > r.hbm.used_bytes()) {
+            r.hbm = hbm_mid;
+            r.expanded = ex_mid;
+        }
+        ex_used = std::max(ex_used, ex_mid.used_bytes());
+    }
 
     r.feasible = true;
     r.reason = Infeasible::none;
-    const double ex_used = std::max(ex_first.used_bytes(), ex_last.used_bytes());
     if (r.hbm.used_bytes() > r.hbm.capacity_bytes) {
         r.feasible = false;
         r.reason = Infeasible::hbm_capacity;
@@ -443,29 +483,40 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     const Strategy& s = c.strategy;
     const int t = pl.t, p = pl.p, d = pl.d, v = pl.v, mbs = pl.mbs;
     const bool sp = pl.sp;
-    const double layers_per_rank = pl.layers_per_rank;
+    const StageLayout& lay = pl.layout;
     const StateBytes& sb = pl.sb;
     const double rank_params = pl.rank_params;
     const ExpandedShare& xs = pl.xs;
     const PassTimes& lt = w.layer;
 
-    // --- Work per microbatch on the first and on the last pipeline rank; the slower sets the pace.
-    const double layers_compute = layers_per_rank * (lt.fwd + lt.bwd + lt.recompute);
-    const double tp_layers = layers_per_rank * w.tp_layer_exposed[s.tp_overlap ? 1 : 0];
-    double compute_mb = 0, tp_mb = 0;
-    {
-        const double first_compute = layers_compute + w.first_extra + (p == 1 ? w.last_extra : 0.0);
-        const double first_tpx = tp_layers + w.tp_one + (p == 1 ? w.tp_one : 0.0);
-        const double last_compute = layers_compute + w.last_extra;
-        const double last_tpx = tp_layers + w.tp_one;
-        if (p == 1 || first_compute + first_tpx >= last_compute + last_tpx) {
-            compute_mb = first_compute;
-            tp_mb = first_tpx;
-        } else {
-            compute_mb = last_compute;
-            tp_mb = last_tpx;
-        }
-    }
+    // --- Work per microbatch of each kind of pipeline stage (the first, with the embedding;
+    // the middle ones; the last, with the LM head and the loss): its layers' compute and the
+    // exposed TP, EP and CP communication. The slowest stage sets the pace.
+    const double layer_compute = lt.fwd + lt.bwd + lt.recompute;
+    const double layer_exposed = w.tp_layer_exposed[s.tp_overlap ? 1 : 0] + w.moe_share * w.ep_layer_exposed + w.cp_layer_exposed;
+    struct Stage {
+        double layers = 0, count = 0, compute = 0, tp = 0, busy = 0;
+    };
+    Stage stages[4];
+    int kinds = 0;
+    auto add_stage = [&](double layers, double count, bool first, bool last) noexcept {
+        Stage& st = stages[kinds++];
+        st.layers = layers;
+        st.count = count;
+        st.compute = layers * layer_compute + (first ? w.first_extra : 0.0) + (last ? w.last_extra : 0.0);
+        st.tp = layers * w.tp_layer_exposed[s.tp_overlap ? 1 : 0] + (first ? w.tp_one : 0.0) + (last ? w.tp_one : 0.0);
+        st.busy = st.compute + layers * layer_exposed + (first ? w.tp_one : 0.0) + (last ? w.tp_one : 0.0);
+    };
+    add_stage(lay.first, 1, true, p == 1);
+    if (p > 1) add_stage(lay.last, 1, false, true);
+    if (p > 2 && lay.mid_hi_count > 0) add_stage(lay.mid_hi, lay.mid_hi_count, false, false);
+    if (p > 2 && lay.mid_hi_count < p - 2) add_stage(lay.mid_lo, p - 2 - lay.mid_hi_count, false, false);
+    int pace = 0;  // the first stage wins ties (as it holds the most microbatches)
+    for (int k = 1; k < kinds; ++k)
+        if (stages[k].busy > stages[pace].busy) pace = k;
+    const double layers_per_rank = stages[pace].layers;
+    const double compute_mb = stages[pace].compute;
+    const double tp_mb = stages[pace].tp;
 
     // --- Pipeline point-to-point: each microbatch crosses v chunk boundaries per rank in each
     // direction. Scatter/gather (or sequence parallelism) sends 1/t of the message per TP rank.
@@ -545,9 +596,20 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     const double dp_mb_exposed = exposed(dp_mb_total, busy_mb, s.dp_overlap);
     const double mem_mb_exposed = std::max(0.0, mem_mb_total - (busy_mb + dp_mb_exposed));
 
-    // --- Per-microbatch time of the slowest rank, and the pipeline around it.
+    // --- Per-microbatch time of the slowest stage, and the pipeline around it: the bubble
+    // sums the other stages' microbatch times (each with the same ZeRO-3 and memory traffic).
     const double t_mb = busy_mb + pp_mb + dp_mb_exposed + mem_mb_exposed;
-    const double bubble = pipeline_bubble_s(p, v, t_mb);
+    double stage_sum = 0;
+    for (int k = 0; k < kinds; ++k) {
+        if (k == pace) {
+            stage_sum += stages[k].count * t_mb;
+            continue;
+        }
+        const double b = stages[k].busy;
+        const double dpx = exposed(dp_mb_total, b, s.dp_overlap);
+        stage_sum += stages[k].count * (b + pp_mb + dpx + std::max(0.0, mem_mb_total - (b + dpx)));
+    }
+    const double bubble = pipeline_bubble_s(stage_sum, t_mb, v);
 
     // --- Once-per-iteration DP traffic hides behind the last microbatch's backward (gradient
     // reduction) and the first microbatch's forward (weight gather). Those windows are the
@@ -616,7 +678,7 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     r.tokens_per_s = B * m.seq_len / r.iteration_s;
     r.model_tflops_per_gpu = units::flops_to_tflops(r.model_flops / (r.iteration_s * gpus));
     r.hardware_tflops_per_gpu = units::flops_to_tflops(r.hardware_flops / (r.iteration_s * gpus));
-    const double peak = tr.precision == Precision::fp8 ? node.matrix_fp8_tflops : node.matrix_fp16_tflops;
+    const double peak = matrix_peak_tflops(node, tr.precision);
     r.mfu = r.model_tflops_per_gpu / peak;
 
 }

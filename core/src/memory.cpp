@@ -29,29 +29,38 @@ double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& tr, Wo
     const double split = sp ? t : 1.0;  // sequence parallelism splits the replicated part
     if (recompute == Recompute::full) return 2.0 * sbh / split / cp;  // only the layer input
 
-    const double q = static_cast<double>(m.heads) * m.head_dim;
-    const double kv = static_cast<double>(m.kv_heads) * m.head_dim;
+    const AttentionDims ad = attention_dims(m);
+    const double q = static_cast<double>(m.heads) * ad.qk;
+    const double k = ad.kv_heads * ad.qk;
+    const double vv = ad.kv_heads * ad.v;
+    const double o = static_cast<double>(m.heads) * ad.v;
+    // MLA also keeps its latents (inputs of the up-projections), replicated on every TP rank.
+    const double latents = m.is_mla() ? 2.0 * (ad.q_latent + ad.kv_latent) * sb : 0.0;
     const double f = m.ffn_hidden;
     const double mask = tr.dropout ? 1.0 : 0.0;
 
     // Replicated across TP ranks unless sequence parallel: two norm inputs (2+2), the QKV
     // input (2), the MLP input (2) and the two hidden-dropout masks.
-    const double replicated = (4.0 + 2.0 + 2.0 + 2.0 * mask) * sbh;
+    // FP8 training saves the quantized (1-byte) inputs of the block's GEMMs for their weight
+    // gradients (Transformer Engine): the QKV and MLP inputs, the projection input and the
+    // MLP output-projection input.
+    const double gin = is_fp8(tr.precision) ? 1.0 : 2.0;
+    const double replicated = (4.0 + gin + gin + 2.0 * mask) * sbh;
     // Split across TP ranks: Q and K (2 each), V (2), projection input (2), MLP activation
     // input (2 per up matrix) and MLP output-projection input (2).
     const double up_inputs = m.gated_mlp ? 2.0 : 1.0;
-    const double attention_part = (2.0 * q + 2.0 * kv + 2.0 * kv + 2.0 * q) * sb;
-    double split_part = attention_part + 2.0 * up_inputs * f * sb + 2.0 * f * sb;
+    const double attention_part = (2.0 * q + 2.0 * k + 2.0 * vv + gin * o) * sb;
+    double split_part = attention_part + 2.0 * up_inputs * f * sb + gin * f * sb;
     double routed_part = 0;
     if (moe && m.is_moe()) {
         const double fs = static_cast<double>(m.shared_experts) * m.expert_ffn_hidden;
-        split_part = attention_part + 2.0 * up_inputs * fs * sb + 2.0 * fs * sb;
+        split_part = attention_part + 2.0 * up_inputs * fs * sb + gin * fs * sb;
         // Per rank, before the cp split: routed copies (this rank's, and the expert-TP
         // group's gathered copies at 1/etp of the width), router logits and probabilities.
         const double routed = routed_tokens_per_rank(m, WorkShape{tp, sp, microbatch, 1, shape.ep, shape.etp});
         const double u = shape.etp;
         const double fe = m.expert_ffn_hidden;
-        routed_part = 2.0 * u * routed * m.hidden + 2.0 * up_inputs * routed * fe + 2.0 * routed * fe +
+        routed_part = gin * u * routed * m.hidden + 2.0 * up_inputs * routed * fe + gin * routed * fe +
                       (4.0 + 4.0) * sb / t * m.experts;
     }
     // Attention score tensors: softmax output (2), dropout mask (1) and dropout output (2)
@@ -66,8 +75,8 @@ double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& tr, Wo
             scores = 4.0 * a * s * microbatch;
         }
     }
-    if (cp == 1 && routed_part == 0) return replicated / split + (split_part + scores) / t;
-    return (replicated / split + (split_part + scores) / t + routed_part) / cp;
+    if (cp == 1 && routed_part == 0) return replicated / split + latents + (split_part + scores) / t;
+    return (replicated / split + latents + (split_part + scores) / t + routed_part) / cp;
 }
 
 }  // namespace comet

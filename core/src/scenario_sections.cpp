@@ -53,6 +53,13 @@ void read_model(ObjectReader& o, ModelSpec& m, Provenance& info, Derived& derive
     o.optional_int("dense_layers", m.dense_layers);
     o.optional_int("moe_layer_interval", m.moe_layer_interval);
     o.optional_number("capacity_factor", m.capacity_factor);
+    o.optional_int("q_lora_rank", m.q_lora_rank);
+    o.optional_int("kv_lora_rank", m.kv_lora_rank);
+    o.optional_int("qk_nope_head_dim", m.qk_nope_head_dim);
+    o.optional_int("qk_rope_head_dim", m.qk_rope_head_dim);
+    o.optional_int("v_head_dim", m.v_head_dim);
+    o.optional_int("sliding_window", m.sliding_window);
+    o.optional_int("full_attention_interval", m.full_attention_interval);
 }
 
 static void read_expanded(ObjectReader& o, ExpandedMemory& e) {
@@ -74,6 +81,12 @@ void read_node(ObjectReader& o, NodeSpec& n, Provenance& info) {
         g.optional_number("max_fraction", n.gemm.max_fraction);
         g.optional_number("tile_overhead_k", n.gemm.tile_overhead_k);
         g.optional_number("launch_overhead_us", n.gemm.launch_overhead_us);
+        g.optional_number("fp8_max_fraction", n.gemm.fp8_max_fraction);
+    });
+    o.optional_object("attention", [&](ObjectReader& a) {
+        a.optional_number("max_fraction", n.attention.max_fraction);
+        a.optional_number("softmax_head_dim", n.attention.softmax_head_dim);
+        a.optional_number("backward_efficiency", n.attention.backward_efficiency);
     });
     o.required_number("hbm_capacity_gib", n.hbm_capacity_gib);
     o.required_number("hbm_bandwidth_gbps", n.hbm_bandwidth_gbps);
@@ -92,6 +105,7 @@ void read_node(ObjectReader& o, NodeSpec& n, Provenance& info) {
         s.optional_number("efficiency", n.scale_out.efficiency);
     });
     o.optional_number("power_kw", n.power_kw);
+    o.optional_number("host_op_us", n.host_op_us);
 }
 
 void read_training(ObjectReader& o, TrainingSpec& t) {
@@ -123,6 +137,10 @@ void read_strategy(ObjectReader& o, Strategy& s) {
     o.optional_int("etp", s.etp);
     o.optional_number("ep_overlap", s.ep_overlap);
     o.optional_int("zero_shard", s.zero_shard);
+    o.optional_int("pipeline_first_layers", s.pipeline_first_layers);
+    o.optional_int("pipeline_last_layers", s.pipeline_last_layers);
+    o.optional_bool("embedding_in_pipeline_split", s.embedding_in_pipeline_split);
+    o.optional_bool("loss_in_pipeline_split", s.loss_in_pipeline_split);
 }
 
 // ---- writing -----------------------------------------------------------------------------
@@ -151,6 +169,17 @@ ordered_json model_json(const ModelSpec& m, const Provenance& info) {
         j["dense_layers"] = m.dense_layers;
         j["moe_layer_interval"] = m.moe_layer_interval;
         j["capacity_factor"] = m.capacity_factor;
+    }
+    if (m.is_mla()) {
+        j["q_lora_rank"] = m.q_lora_rank;
+        j["kv_lora_rank"] = m.kv_lora_rank;
+        j["qk_nope_head_dim"] = m.qk_nope_head_dim;
+        j["qk_rope_head_dim"] = m.qk_rope_head_dim;
+        j["v_head_dim"] = m.v_head_dim;
+    }
+    if (m.sliding_window > 0) {
+        j["sliding_window"] = m.sliding_window;
+        j["full_attention_interval"] = m.full_attention_interval;
     }
     return j;
 }
@@ -193,6 +222,14 @@ ordered_json node_json(const NodeSpec& n, const Provenance& info) {
     j["gemm"]["max_fraction"] = n.gemm.max_fraction;
     j["gemm"]["tile_overhead_k"] = n.gemm.tile_overhead_k;
     j["gemm"]["launch_overhead_us"] = n.gemm.launch_overhead_us;
+    // Written when they differ from their defaults, so older node files keep their bytes.
+    const NodeSpec neutral;
+    if (n.gemm.fp8_max_fraction != neutral.gemm.fp8_max_fraction) j["gemm"]["fp8_max_fraction"] = n.gemm.fp8_max_fraction;
+    if (n.attention != neutral.attention) {
+        j["attention"]["max_fraction"] = n.attention.max_fraction;
+        j["attention"]["softmax_head_dim"] = n.attention.softmax_head_dim;
+        j["attention"]["backward_efficiency"] = n.attention.backward_efficiency;
+    }
     j["hbm_capacity_gib"] = n.hbm_capacity_gib;
     j["hbm_bandwidth_gbps"] = n.hbm_bandwidth_gbps;
     j["hbm_efficiency"] = n.hbm_efficiency;
@@ -201,6 +238,7 @@ ordered_json node_json(const NodeSpec& n, const Provenance& info) {
     j["scale_up"] = network_json(n.scale_up);
     j["scale_out"] = network_json(n.scale_out);
     j["power_kw"] = n.power_kw;
+    if (n.host_op_us != neutral.host_op_us) j["host_op_us"] = n.host_op_us;
     return j;
 }
 
@@ -238,6 +276,10 @@ ordered_json strategy_json(const Strategy& s) {
     if (s.etp != neutral.etp) j["etp"] = s.etp;
     if (s.ep_overlap != neutral.ep_overlap) j["ep_overlap"] = s.ep_overlap;
     if (s.zero_shard != neutral.zero_shard) j["zero_shard"] = s.zero_shard;
+    if (s.pipeline_first_layers != neutral.pipeline_first_layers) j["pipeline_first_layers"] = s.pipeline_first_layers;
+    if (s.pipeline_last_layers != neutral.pipeline_last_layers) j["pipeline_last_layers"] = s.pipeline_last_layers;
+    if (s.embedding_in_pipeline_split) j["embedding_in_pipeline_split"] = true;
+    if (s.loss_in_pipeline_split) j["loss_in_pipeline_split"] = true;
     return j;
 }
 

@@ -11,6 +11,7 @@
 #include "comet/collectives.hpp"
 #include "comet/evaluate.hpp"
 #include "comet/memory.hpp"
+#include "comet/pipeline.hpp"
 #include "comet/result.hpp"
 #include "comet/spec.hpp"
 
@@ -94,10 +95,14 @@ struct Placement {
     int t, p, d, v, cp;
     bool sp;
     int mbs;  // microbatches per pipeline per iteration
-    double layers_per_rank;
+    StageLayout layout;  // layers per stage
     StateBytes sb;
-    double first_params, last_params, rank_params;  // replicated parameters held by the first / last / fuller rank
-    double expert_params;  // routed-expert parameters held by any rank
+    // Replicated parameters per rank: of one layer, of the first / last stage's ends, and the
+    // totals held by the first, the fullest middle and the last stage and by the fullest.
+    double layer_params_rank, first_ends_params, last_ends_params;
+    double first_params, last_params, mid_params, rank_params;
+    double expert_params_layer;  // routed-expert parameters of one layer on any rank
+    double expert_params;        // ... held by the stage with the most layers
     // ZeRO: replicated states are sharded over `shard` of the `replicas` = dp x cp ranks
     // that hold them (stride tp); expert states over `expert_shard` of `expert_replicas`
     // (stride ep x etp).

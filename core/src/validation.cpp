@@ -1,11 +1,19 @@
 #include "comet/validation.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "comet/check.hpp"
 #include "comet/evaluate.hpp"
+#include "comet/pipeline.hpp"
+#include "comet/report.hpp"
+#include "stages.hpp"
 
 namespace comet {
 namespace {
@@ -14,80 +22,215 @@ using nlohmann::json;
 
 // Reads one case; throws std::runtime_error with the key path on malformed input (caught by
 // load_measurements, so nothing escapes to the caller).
-int get_int(const json& j, const char* key, const std::string& where) {
+int get_int(const json& j, const char* key, const std::string& where, int min = 1) {
     const auto it = j.find(key);
     if (it == j.end()) throw std::runtime_error(where + "." + key + ": missing (required)");
-    if (!it->is_number_integer() || it->get<long long>() < 1 || it->get<long long>() > std::numeric_limits<int>::max())
-        throw std::runtime_error(where + "." + key + ": expected a positive integer, got " + it->dump());
+    if (!it->is_number_integer() || it->get<long long>() < min || it->get<long long>() > std::numeric_limits<int>::max())
+        throw std::runtime_error(where + "." + key + ": expected an integer >= " + std::to_string(min) + ", got " +
+                                 it->dump());
     return static_cast<int>(it->get<long long>());
+}
+
+int opt_int(const json& j, const char* key, const std::string& where, int fallback, int min = 1) {
+    return j.contains(key) ? get_int(j, key, where, min) : fallback;
+}
+
+bool opt_bool(const json& j, const char* key, const std::string& where, bool fallback) {
+    const auto it = j.find(key);
+    if (it == j.end()) return fallback;
+    if (!it->is_boolean()) throw std::runtime_error(where + "." + key + ": expected true or false, got " + it->dump());
+    return it->get<bool>();
+}
+
+std::string opt_string(const json& j, const char* key, const std::string& where, const std::string& fallback) {
+    const auto it = j.find(key);
+    if (it == j.end()) return fallback;
+    if (!it->is_string()) throw std::runtime_error(where + "." + key + ": expected a string, got " + it->dump());
+    return it->get<std::string>();
 }
 
 double get_positive(const json& j, const char* key, const std::string& where) {
     const auto it = j.find(key);
     if (it == j.end()) throw std::runtime_error(where + "." + key + ": missing (required)");
-    if (!it->is_number() || !(it->get<double>() > 0))
+    if (!it->is_number() || !(it->get<double>() > 0) || !std::isfinite(it->get<double>()))
         throw std::runtime_error(where + "." + key + ": expected a positive number, got " + it->dump());
     return it->get<double>();
 }
 
-MeasuredCase read_case(const json& jc, const std::string& where) {
-    if (!jc.is_object()) throw std::runtime_error(where + ": expected an object");
-    MeasuredCase mc;
-    mc.id = jc.value("id", where);
-    mc.hardware = jc.contains("hardware") && jc["hardware"].is_string() ? jc["hardware"].get<std::string>() : "";
+std::string lower(std::string s) {
+    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+}
+
+// Letters and digits only, lower case: "Llama 3.1 405B" and "llama3.1-405b" match.
+std::string folded(const std::string& s) {
+    std::string out;
+    for (const char ch : s)
+        if (std::isalnum(static_cast<unsigned char>(ch))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return out;
+}
+
+Precision parse_precision(const std::string& text, const std::string& where) {
+    const std::string p = lower(text);
+    if (p.rfind("fp8-mx", 0) == 0 || p.rfind("mxfp8", 0) == 0) return Precision::mxfp8;
+    if (p.rfind("fp8", 0) == 0) return Precision::fp8;
+    if (p.rfind("bf16", 0) == 0) return Precision::bf16;
+    if (p.rfind("fp16", 0) == 0) return Precision::fp16;
+    throw std::runtime_error(where + ".precision = \"" + text + "\": must start with fp16, bf16, fp8 or FP8-MX");
+}
+
+Recompute parse_recompute(const std::string& rc, const std::string& where) {
+    if (rc == "full") return Recompute::full;
+    if (rc == "selective") return Recompute::selective;
+    if (rc == "none") return Recompute::none;
+    throw std::runtime_error(where + ".recompute = \"" + rc + "\": must be one of none, selective, full");
+}
+
+// The model: the preset named by model_name (if any), then the case's own fields.
+void read_model(const json& jc, const std::string& where, const std::vector<ModelPreset>& models, ModelSpec& m) {
     const auto mit = jc.find("model");
     if (mit == jc.end() || !mit->is_object()) throw std::runtime_error(where + ".model: missing or not an object");
-    ModelSpec& m = mc.config.model;
     const std::string mw = where + ".model";
-    m.layers = get_int(*mit, "layers", mw);
-    m.hidden = get_int(*mit, "hidden", mw);
-    m.heads = get_int(*mit, "heads", mw);
-    m.kv_heads = mit->contains("kv_heads") ? get_int(*mit, "kv_heads", mw) : m.heads;
-    m.head_dim = mit->contains("head_dim") ? get_int(*mit, "head_dim", mw) : m.hidden / m.heads;
-    m.ffn_hidden = get_int(*mit, "ffn_hidden", mw);
-    m.seq_len = get_int(*mit, "seq_len", mw);
-    m.vocab = get_int(*mit, "vocab", mw);
-    m.gated_mlp = mit->value("gated_mlp", false);
-    m.bias = mit->value("bias", true);
-    m.learned_position_embeddings = mit->value("learned_position_embeddings", true);
-    m.tied_embeddings = mit->value("tied_embeddings", true);
+    const std::string name = opt_string(jc, "model_name", where, "");
+    const ModelPreset* preset = nullptr;
+    for (const auto& p : models)
+        if (!name.empty() && (folded(p.id) == folded(name) || folded(p.info.name) == folded(name))) preset = &p;
+    const json& jm = *mit;
+    if (preset) {
+        m = preset->model;
+    } else {
+        // No preset: a gated (SwiGLU) MLP marks a Llama-style model (RoPE, no biases, untied
+        // embeddings); otherwise GPT-style, as in Megatron-LM's 2021 runs.
+        const bool llama = jm.value("gated_mlp", false) == true;
+        m = ModelSpec{};
+        m.bias = !llama;
+        m.learned_position_embeddings = !llama;
+        m.tied_embeddings = !llama;
+    }
+    m.layers = opt_int(jm, "layers", mw, preset ? m.layers : get_int(jm, "layers", mw));
+    m.hidden = opt_int(jm, "hidden", mw, preset ? m.hidden : get_int(jm, "hidden", mw));
+    m.heads = opt_int(jm, "heads", mw, preset ? m.heads : get_int(jm, "heads", mw));
+    m.kv_heads = opt_int(jm, "kv_heads", mw, preset ? m.kv_heads : m.heads);
+    m.head_dim = opt_int(jm, "head_dim", mw, preset ? m.head_dim : std::max(1, m.hidden / m.heads));
+    m.ffn_hidden = opt_int(jm, "ffn_hidden", mw, preset ? m.ffn_hidden : get_int(jm, "ffn_hidden", mw));
+    m.seq_len = opt_int(jm, "seq_len", mw, preset ? m.seq_len : get_int(jm, "seq_len", mw));
+    m.vocab = opt_int(jm, "vocab", mw, preset ? m.vocab : get_int(jm, "vocab", mw));
+    m.gated_mlp = opt_bool(jm, "gated_mlp", mw, m.gated_mlp);
+    m.bias = opt_bool(jm, "bias", mw, m.bias);
+    m.learned_position_embeddings = opt_bool(jm, "learned_position_embeddings", mw, m.learned_position_embeddings);
+    m.tied_embeddings = opt_bool(jm, "tied_embeddings", mw, m.tied_embeddings);
+    m.experts = opt_int(jm, "experts", mw, m.experts, 0);
+    if (m.experts > 0) {
+        m.experts_per_token = opt_int(jm, "experts_per_token", mw, m.experts_per_token);
+        m.expert_ffn_hidden = opt_int(jm, "expert_ffn_hidden", mw, m.expert_ffn_hidden);
+        m.shared_experts = opt_int(jm, "shared_experts", mw, m.shared_experts, 0);
+        m.dense_layers = opt_int(jm, "dense_layers", mw, m.dense_layers, 0);
+        m.moe_layer_interval = opt_int(jm, "moe_layer_interval", mw, m.moe_layer_interval);
+        m.capacity_factor = 1.0;  // published MoE runs here are dropless and force-balanced
+    }
+    m.q_lora_rank = opt_int(jm, "q_lora_rank", mw, m.q_lora_rank, 0);
+    m.kv_lora_rank = opt_int(jm, "kv_lora_rank", mw, m.kv_lora_rank, 0);
+    m.qk_nope_head_dim = opt_int(jm, "qk_nope_head_dim", mw, m.qk_nope_head_dim, 0);
+    m.qk_rope_head_dim = opt_int(jm, "qk_rope_head_dim", mw, m.qk_rope_head_dim, 0);
+    m.v_head_dim = opt_int(jm, "v_head_dim", mw, m.v_head_dim, 0);
+    m.sliding_window = opt_int(jm, "sliding_window", mw, m.sliding_window, 0);
+    m.full_attention_interval = opt_int(jm, "full_attention_interval", mw, m.full_attention_interval, 0);
+}
+
+MeasuredCase read_case(const json& jc, const std::string& where, const std::vector<ModelPreset>& models) {
+    if (!jc.is_object()) throw std::runtime_error(where + ": expected an object");
+    MeasuredCase mc;
+    mc.id = opt_string(jc, "id", where, where);
+    mc.hardware = opt_string(jc, "hardware", where, "");
+    read_model(jc, where, models, mc.config.model);
 
     Strategy& s = mc.config.strategy;
-    s.tp = get_int(jc, "tp", where);
-    s.pp = get_int(jc, "pp", where);
-    s.dp = get_int(jc, "dp", where);
-    mc.config.training.global_batch = get_int(jc, "global_batch", where);
-    const std::string rc = jc.value("recompute", std::string("none"));
-    if (rc == "full") s.recompute = Recompute::full;
-    else if (rc == "selective") s.recompute = Recompute::selective;
-    else if (rc == "none") s.recompute = Recompute::none;
-    else throw std::runtime_error(where + ".recompute = \"" + rc + "\": must be one of none, selective, full");
-    s.sequence_parallel = jc.value("sequence_parallel", false);
-    s.zero_stage = jc.contains("zero_stage") ? get_int(jc, "zero_stage", where) : 0;
-    if (jc.contains("microbatch")) { s.microbatch = get_int(jc, "microbatch", where); mc.microbatch_published = true; }
-    if (jc.contains("interleave")) { s.interleave = get_int(jc, "interleave", where); mc.interleave_published = true; }
-    const std::string prec = jc.value("precision", std::string("fp16"));
-    mc.config.training.precision = prec.rfind("bf16", 0) == 0 ? Precision::bf16
-                                   : prec.rfind("fp8", 0) == 0 ? Precision::fp8
-                                                               : Precision::fp16;
-    mc.config.training.attention = jc.value("attention", std::string("unfused")) == "fused" ? AttentionKernel::fused
-                                                                                           : AttentionKernel::unfused;
-    const int gpus = get_int(jc, "gpus", where);
-    if (static_cast<long long>(s.tp) * s.pp * s.dp != gpus)
-        throw std::runtime_error(where + ": tp*pp*dp = " + std::to_string(static_cast<long long>(s.tp) * s.pp * s.dp) +
-                                 " differs from gpus = " + std::to_string(gpus));
+    TrainingSpec& tr = mc.config.training;
+    tr.global_batch = get_int(jc, "global_batch", where);
+    const auto sit = jc.find("strategy");
+    const bool modern = sit != jc.end();
+    if (modern) {
+        // Megatron-Core as NVIDIA publishes it (see the header).
+        if (!sit->is_object()) throw std::runtime_error(where + ".strategy: expected an object");
+        const std::string sw = where + ".strategy";
+        s.tp = get_int(*sit, "tp", sw);
+        s.pp = get_int(*sit, "pp", sw);
+        s.cp = opt_int(*sit, "cp", sw, 1);
+        s.ep = opt_int(*sit, "ep", sw, 1);
+        s.etp = opt_int(*sit, "etp", sw, 1);
+        s.interleave = opt_int(*sit, "vp", sw, 1);
+        mc.interleave_published = true;
+        if (sit->contains("microbatch")) {
+            s.microbatch = get_int(*sit, "microbatch", sw);
+            mc.microbatch_published = true;
+        }
+        const int fsdp = opt_int(*sit, "fsdp", sw, 0, 0);
+        const int gpus = get_int(jc, "gpus", where);
+        const long long model_ranks = static_cast<long long>(s.tp) * s.pp * s.cp;
+        if (gpus % model_ranks != 0)
+            throw std::runtime_error(where + ": gpus = " + std::to_string(gpus) + " is not a multiple of tp*pp*cp = " +
+                                     std::to_string(model_ranks));
+        s.dp = opt_int(*sit, "dp", sw, static_cast<int>(gpus / model_ranks));
+        if (model_ranks * s.dp != gpus)
+            throw std::runtime_error(where + ": tp*pp*cp*dp = " + std::to_string(model_ranks * s.dp) +
+                                     " differs from gpus = " + std::to_string(gpus));
+        s.zero_stage = fsdp > 0 ? 3 : 1;
+        if (fsdp > 0 && fsdp < s.dp * s.cp) s.zero_shard = fsdp;
+        s.sequence_parallel = opt_bool(*sit, "sequence_parallel", sw, s.tp > 1);
+        if (sit->contains("recompute")) {
+            s.recompute = parse_recompute(opt_string(*sit, "recompute", sw, "none"), sw);
+            mc.recompute_published = true;
+        }
+        if (sit->contains("tp_overlap")) {
+            s.tp_overlap = opt_bool(*sit, "tp_overlap", sw, false);
+            mc.tp_overlap_published = true;
+        }
+        tr.attention = AttentionKernel::fused;
+        tr.dropout = false;
+    } else {
+        // Megatron-LM of 2021 (Narayanan et al.): no TP overlap, unfused attention, dropout.
+        s.tp = get_int(jc, "tp", where);
+        s.pp = get_int(jc, "pp", where);
+        s.dp = get_int(jc, "dp", where);
+        s.sequence_parallel = opt_bool(jc, "sequence_parallel", where, false);
+        s.zero_stage = opt_int(jc, "zero_stage", where, 0, 0);
+        if (jc.contains("recompute")) {
+            s.recompute = parse_recompute(opt_string(jc, "recompute", where, "none"), where);
+            mc.recompute_published = true;
+        }
+        if (jc.contains("microbatch")) { s.microbatch = get_int(jc, "microbatch", where); mc.microbatch_published = true; }
+        if (jc.contains("interleave")) { s.interleave = get_int(jc, "interleave", where); mc.interleave_published = true; }
+        mc.tp_overlap_published = true;  // no TP overlap in 2021
+        tr.attention = AttentionKernel::unfused;
+        tr.dropout = true;
+        const int gpus = get_int(jc, "gpus", where);
+        if (static_cast<long long>(s.tp) * s.pp * s.dp != gpus)
+            throw std::runtime_error(where + ": tp*pp*dp = " + std::to_string(static_cast<long long>(s.tp) * s.pp * s.dp) +
+                                     " differs from gpus = " + std::to_string(gpus));
+    }
+    tr.precision = parse_precision(opt_string(jc, "precision", where, "fp16"), where);
+    const std::string att = opt_string(jc, "attention", where, tr.attention == AttentionKernel::fused ? "fused" : "unfused");
+    if (att != "fused" && att != "unfused")
+        throw std::runtime_error(where + ".attention = \"" + att + "\": must be fused or unfused");
+    tr.attention = att == "fused" ? AttentionKernel::fused : AttentionKernel::unfused;
+    tr.dropout = opt_bool(jc, "dropout", where, tr.dropout);
+
     const auto meas = jc.find("measured");
     if (meas == jc.end() || !meas->is_object()) throw std::runtime_error(where + ".measured: missing or not an object");
-    mc.measured_iteration_s = get_positive(*meas, "iteration_time_s_derived", where + ".measured");
+    const char* key = meas->contains("iteration_time_s_derived") ? "iteration_time_s_derived" : "iteration_time_s";
+    mc.measured_iteration_s = get_positive(*meas, key, where + ".measured");
     mc.measured_tflops_per_gpu = meas->contains("model_tflops_per_gpu")
                                      ? get_positive(*meas, "model_tflops_per_gpu", where + ".measured")
                                      : 0.0;
+    // A field out of range is a row the model cannot take, not a broken file.
+    if (const auto errs = check_config(mc.config); !errs.empty() && errs.front().path.rfind("node.", 0) != 0)
+        mc.inexpressible = errs.front().message();
     return mc;
 }
 
 }  // namespace
 
-Loaded<MeasurementSet> load_measurements(const std::filesystem::path& file) {
+Loaded<MeasurementSet> load_measurements(const std::filesystem::path& file, const std::vector<ModelPreset>& models) {
     Loaded<MeasurementSet> out;
     const std::string label = file.string();
     std::ifstream in(file, std::ios::binary);
@@ -112,7 +255,7 @@ Loaded<MeasurementSet> load_measurements(const std::filesystem::path& file) {
     }
     for (std::size_t i = 0; i < cases->size(); ++i) {
         try {
-            set.cases.push_back(read_case((*cases)[i], "cases[" + std::to_string(i) + "]"));
+            set.cases.push_back(read_case((*cases)[i], "cases[" + std::to_string(i) + "]", models));
         } catch (const std::exception& e) {
             out.errors.push_back(label + ": " + e.what());
         }
@@ -124,39 +267,152 @@ Loaded<MeasurementSet> load_measurements(const std::filesystem::path& file) {
 Prediction predict_case(const MeasuredCase& mc, const NodeSpec& node) {
     Prediction best;
     best.measured = mc;
+    best.strategy = mc.config.strategy;
     Config c = mc.config;
     c.node = node;
-    const long long gpus = static_cast<long long>(c.strategy.tp) * c.strategy.pp * c.strategy.dp;
+    const long long gpus = accelerators_used(c.strategy);
     c.cluster.nodes = static_cast<int>((gpus + node.accelerators - 1) / node.accelerators);
+    if (!mc.inexpressible.empty()) {
+        best.result = infeasible(Infeasible::invalid_input);
+        return best;
+    }
     const long long per_replica = c.training.global_batch / c.strategy.dp;
-    const int max_v = c.strategy.pp > 1 ? c.model.layers / c.strategy.pp : 1;
+    std::vector<int> mbs, vs;
+    if (mc.microbatch_published) {
+        mbs = {mc.config.strategy.microbatch};
+    } else {
+        best.searched_knobs.push_back("microbatch");
+        for (long long b = 1; b <= per_replica; ++b)
+            if (per_replica % b == 0) mbs.push_back(static_cast<int>(b));
+    }
+    if (mc.interleave_published || c.strategy.pp == 1) {
+        vs = {mc.config.strategy.interleave};
+    } else {
+        // The same rule for every row: interleavings that split the layers evenly.
+        best.searched_knobs.push_back("interleave");
+        for (int v = 1; v <= c.model.layers / c.strategy.pp; ++v)
+            if (c.model.layers % (c.strategy.pp * v) == 0) vs.push_back(v);
+    }
+    std::vector<Recompute> rcs{mc.config.strategy.recompute};
+    if (!mc.recompute_published) {
+        best.searched_knobs.push_back("recompute");
+        rcs = {Recompute::none, Recompute::selective, Recompute::full};
+    }
+    std::vector<bool> overlaps{mc.config.strategy.tp_overlap};
+    if (!mc.tp_overlap_published && c.strategy.tp > 1) {
+        best.searched_knobs.push_back("tp_overlap");
+        overlaps = {false, true};
+    }
     bool found = false;
-    Result fallback;
-    Strategy fallback_s = c.strategy;
-    for (long long b = 1; b <= per_replica; ++b) {
-        if (mc.microbatch_published && b != mc.config.strategy.microbatch) continue;
-        if (per_replica % b != 0) continue;
-        for (int v = 1; v <= max_v; ++v) {
-            if (mc.interleave_published && v != mc.config.strategy.interleave) continue;
-            c.strategy.microbatch = static_cast<int>(b);
-            c.strategy.interleave = v;
-            const Result r = evaluate(c);
-            ++best.searched;
-            if (r.feasible && (!found || r.iteration_s < best.result.iteration_s)) {
-                found = true;
-                best.result = r;
-                best.strategy = c.strategy;
-            } else if (!found && best.searched == 1) {
-                fallback = r;
-                fallback_s = c.strategy;
-            }
-        }
-    }
-    if (!found) {
-        best.result = fallback;
-        best.strategy = fallback_s;
-    }
+    for (const int b : mbs)
+        for (const int v : vs)
+            for (const Recompute rc : rcs)
+                for (const bool ov : overlaps) {
+                    c.strategy.microbatch = b;
+                    c.strategy.interleave = v;
+                    c.strategy.recompute = rc;
+                    c.strategy.tp_overlap = ov;
+                    const Result r = evaluate(c);
+                    ++best.searched;
+                    if (r.feasible && (!found || r.iteration_s < best.result.iteration_s)) {
+                        found = true;
+                        best.result = r;
+                        best.strategy = c.strategy;
+                    } else if (!found && best.searched == 1) {
+                        best.result = r;
+                        best.strategy = c.strategy;
+                    }
+                }
     return best;
+}
+
+void ErrorStats::add(double error) noexcept {
+    ++cases;
+    mean_abs += std::fabs(error);
+    mean_signed += error;
+    worst_abs = std::max(worst_abs, std::fabs(error));
+    (error > 0 ? too_slow : too_fast) += 1;
+}
+
+void ErrorStats::finish() noexcept {
+    if (cases > 0) {
+        mean_abs /= cases;
+        mean_signed /= cases;
+    }
+}
+
+std::vector<std::filesystem::path> validation_files(const std::filesystem::path& dir) {
+    std::vector<std::filesystem::path> files;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+        if (e.path().extension() == ".json") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+namespace {
+HardwareStats& hardware_entry(std::vector<HardwareStats>& list, const NodePreset& node) {
+    for (auto& h : list)
+        if (h.node_id == node.id) return h;
+    list.push_back({node.id, node.info.name, {}});
+    return list.back();
+}
+}  // namespace
+
+ValidationRun run_validation(const std::vector<std::filesystem::path>& files, const std::vector<NodePreset>& nodes,
+                             const std::vector<ModelPreset>& models) {
+    ValidationRun run;
+    for (const auto& f : files) {
+        const auto set = load_measurements(f, models);
+        if (!set.ok()) {
+            run.errors.push_back(set.error_text());
+            continue;
+        }
+        TableValidation table;
+        table.file = f.filename().string();
+        table.source = set.value->source;
+        for (const auto& mc : set.value->cases) {
+            const NodePreset* node = match_node_preset(nodes, mc.hardware);
+            if (!node) {
+                const std::string e = table.file + ": " + mc.id + ": no node preset matches hardware \"" + mc.hardware + "\"";
+                table.errors.push_back(e);
+                run.errors.push_back(e);
+                continue;
+            }
+            Prediction p = predict_case(mc, node->node);
+            HardwareStats& th = hardware_entry(table.hardware, *node);
+            HardwareStats& rh = hardware_entry(run.hardware, *node);
+            for (ErrorStats* st : {&table.stats, &th.stats, &rh.stats, &run.all}) {
+                if (p.result.feasible) st->add(p.error());
+                else ++st->inexpressible;
+            }
+            table.predictions.push_back(std::move(p));
+        }
+        run.tables.push_back(std::move(table));
+    }
+    for (auto& t : run.tables) {
+        t.stats.finish();
+        for (auto& h : t.hardware) h.stats.finish();
+    }
+    for (auto& h : run.hardware) h.stats.finish();
+    run.all.finish();
+    return run;
+}
+
+std::string validation_summary(const ValidationRun& run, const std::string& node_id, const std::string& node_name) {
+    for (const auto& h : run.hardware) {
+        if (h.node_id != node_id) continue;
+        const ErrorStats& s = h.stats;
+        if (s.cases == 0) break;
+        char buf[256];
+        std::snprintf(buf, sizeof buf, "%s: %d published run%s, mean error %.0f %% (worst %.0f %%; %d slower, %d faster)",
+                      node_name.c_str(), s.cases, s.cases == 1 ? "" : "s", 100 * s.mean_abs, 100 * s.worst_abs,
+                      s.too_slow, s.too_fast);
+        std::string out = buf;
+        if (s.inexpressible > 0) out += ", " + std::to_string(s.inexpressible) + " not expressible";
+        return out;
+    }
+    return node_name + ": not validated against published runs";
 }
 
 }  // namespace comet

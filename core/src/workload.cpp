@@ -9,19 +9,19 @@ constexpr double activation_bytes = 2.0;  // 16-bit activations
 constexpr double fp32_bytes = 4.0;
 constexpr double mask_bytes = 1.0;  // dropout masks are stored as bytes
 
-// A GEMM C[M,N] = A[M,K] * B[K,N], repeated `batch` times. Backward is two GEMMs of the
-// same size (input gradient and weight gradient); a weight gradient accumulates into an
-// fp32 main-gradient buffer when `weight` is set.
-Op gemm(double batch, double m, double n, double k, bool weight) noexcept {
+// A GEMM C[M,N] = A[M,K] * B[K,N], repeated `batch` times, with `in` bytes per operand
+// element (2 for 16-bit, 1 for FP8) and 16-bit outputs. Backward is two GEMMs of the same
+// size (input gradient and weight gradient); a weight gradient accumulates into an fp32
+// main-gradient buffer when `weight` is set.
+Op gemm(double batch, double m, double n, double k, bool weight, double in = activation_bytes) noexcept {
     const double e = activation_bytes;
     Op op;
     op.kind = OpKind::gemm;
     const double flops = 2.0 * batch * m * n * k;
-    op.fwd = {flops, batch * e * (m * k + k * n + m * n), 1.0, 1.0 / k};
-    const double dgrad_bytes = batch * e * (m * n + n * k + m * k);
-    const double wgrad_bytes =
-        weight ? batch * (e * (m * k + m * n)) + 2.0 * fp32_bytes * k * n
-               : batch * e * (m * k + m * n + k * n);
+    op.fwd = {flops, batch * (in * (m * k + k * n) + e * m * n), 1.0, 1.0 / k};
+    const double dgrad_bytes = batch * (in * (m * n + n * k) + e * m * k);
+    const double wgrad_bytes = weight ? batch * (in * (m * k + m * n)) + 2.0 * fp32_bytes * k * n
+                                      : batch * (in * (m * k + m * n) + e * k * n);
     // Input gradient: inner dimension n; weight gradient: inner dimension m.
     op.bwd = {2.0 * flops, dgrad_bytes + wgrad_bytes, 2.0, 0.5 / n + 0.5 / m};
     return op;
@@ -57,24 +57,87 @@ double routed_tokens_per_rank(const ModelSpec& m, WorkShape w) noexcept {
     return m.capacity_factor * m.experts_per_token * tokens / w.tp;
 }
 
+AttentionDims attention_dims(const ModelSpec& m) noexcept {
+    AttentionDims d;
+    if (m.is_mla()) {
+        d.qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
+        d.v = m.v_head_dim;
+        d.kv_heads = m.heads;  // every head has its own keys and values (from the latent)
+        d.q_latent = m.q_lora_rank;
+        d.kv_latent = m.kv_lora_rank + m.qk_rope_head_dim;
+    } else {
+        d.qk = d.v = m.head_dim;
+        d.kv_heads = m.kv_heads;
+    }
+    return d;
+}
+
+double sliding_layer_share(const ModelSpec& m) noexcept {
+    if (m.sliding_window <= 0 || m.sliding_window >= m.seq_len) return 0.0;
+    if (m.full_attention_interval <= 0) return 1.0;
+    const double full = m.layers / m.full_attention_interval;
+    return (m.layers - full) / m.layers;
+}
+
+double attended_keys(const ModelSpec& m, bool sliding) noexcept {
+    // Causal: a query at position i sees i + 1 keys, s/2 on average; the kernel computes the
+    // diagonal tiles whole (half a tile more per query). A window of w keys: w per query once
+    // past the first w, and a query tile straddles one more key tile.
+    const double s = m.seq_len;
+    const double causal = 0.5 * s + 0.5 * attention_tile;
+    if (!sliding) return std::min(s, causal);
+    const double w = m.sliding_window;
+    return std::min(causal, w * (1.0 - 0.5 * w / s) + attention_tile);
+}
+
 namespace {
 
+// FP8 quantization of GEMM operands, summed into one element-wise op per layer: before each
+// FP8 GEMM its activation input is cast in forward and its output gradient in backward, each
+// into a row-wise and a column-wise (transposed) copy. Per-tensor current scaling first reads
+// the tensor for its absolute maximum; MXFP8 finds each 32-element block's scale in the same
+// pass and writes one scale byte per block and copy.
+struct CastOp {
+    double fwd_elems = 0, bwd_elems = 0, fwd_kernels = 0, bwd_kernels = 0;
+    void input(double elems, double kernels = 1) noexcept { fwd_elems += elems; fwd_kernels += kernels; }
+    void grad(double elems, double kernels = 1) noexcept { bwd_elems += elems; bwd_kernels += kernels; }
+    [[nodiscard]] Op op(Precision p) const noexcept {
+        const double per = p == Precision::mxfp8 ? 2.0 + 2.0 + 2.0 / 32.0  // read 16-bit, write two fp8 copies + scales
+                                                 : 2.0 + 2.0 + 2.0;        // amax pass, read, write two copies
+        Op o;
+        o.kind = OpKind::elementwise;
+        o.fwd = {2.0 * fwd_elems, per * fwd_elems, fwd_kernels};
+        o.bwd = {2.0 * bwd_elems, per * bwd_elems, bwd_kernels};
+        return o;
+    }
+};
+
 // The MLP of a dense block on one TP rank: `width` per matrix split over t.
-void push_mlp(LayerWork& lw, const ModelSpec& m, double tokens, double width_rank) noexcept {
+void push_mlp(LayerWork& lw, const ModelSpec& m, double tokens, double width_rank, double in, CastOp* cast) noexcept {
     const double e = activation_bytes;
     auto push = [&lw](const Op& op) noexcept { lw.ops[static_cast<std::size_t>(lw.count++)] = op; };
     const double up_width = m.gated_mlp ? 2.0 * width_rank : width_rank;
-    push(gemm(1, tokens, up_width, m.hidden, true));  // MLP in (gate and up for gated MLPs)
-    const double in = m.gated_mlp ? 2.0 : 1.0;
-    push(elementwise(tokens * width_rank, (in + 1.0) * e, (2.0 * in + 1.0) * e, 8.0));  // GeLU / SwiGLU
-    push(gemm(1, tokens, m.hidden, width_rank, true));  // MLP out
+    push(gemm(1, tokens, up_width, m.hidden, true, in));  // MLP in (gate and up for gated MLPs)
+    const double gin = m.gated_mlp ? 2.0 : 1.0;
+    push(elementwise(tokens * width_rank, (gin + 1.0) * e, (2.0 * gin + 1.0) * e, 8.0));  // GeLU / SwiGLU
+    push(gemm(1, tokens, m.hidden, width_rank, true, in));  // MLP out
+    if (cast) {
+        cast->input(tokens * m.hidden);
+        cast->grad(tokens * up_width);
+        cast->input(tokens * width_rank);
+        cast->grad(tokens * m.hidden);
+    }
 }
 
 // The routed experts of an MoE block on one rank. Each rank routes its tokens' copies
 // (routed_tokens_per_rank) to the experts by all-to-all over the EP group; the expert-TP group
 // gathers them, so every rank runs its experts / ep local experts on etp x routed copies with
-// 1/etp of each expert's matrices (a grouped GEMM, one per local expert).
-void push_routed_experts(LayerWork& lw, const ModelSpec& m, double tokens_rank, double routed, WorkShape w) noexcept {
+// 1/etp of each expert's matrices (a grouped GEMM, one per local expert). The router runs in
+// 16 bits; its top-k, the permutation into expert order (a sort: index computation, then a
+// gather of the hidden states) and the un-permutation (a scatter-add weighted by the router
+// probabilities) are memory-bound kernels.
+void push_routed_experts(LayerWork& lw, const ModelSpec& m, double tokens_rank, double routed, WorkShape w, double in,
+                         CastOp* cast) noexcept {
     const double e = activation_bytes;
     auto push = [&lw](const Op& op) noexcept { lw.ops[static_cast<std::size_t>(lw.count++)] = op; };
     const double h = m.hidden;
@@ -83,44 +146,93 @@ void push_routed_experts(LayerWork& lw, const ModelSpec& m, double tokens_rank, 
     const double per_expert = u * routed / local;  // token copies per local expert
     const double f = m.expert_ffn_hidden / u;
     const double up_width = m.gated_mlp ? 2.0 * f : f;
-    push(gemm(1, tokens_rank, m.experts, h, true));                       // router logits
-    push(elementwise(tokens_rank * m.experts, 2.0 * e + 4.0, 4.0 + 2.0 * e, 10.0));  // softmax + top-k
-    push(elementwise(routed * h, 2.0 * e, 2.0 * e, 1.0));                 // permute into expert order
-    Op in = gemm(local, per_expert, up_width, h, true);
-    in.expert = true;
-    push(in);
+    push(gemm(1, tokens_rank, m.experts, h, true));  // router logits
+    Op topk = elementwise(tokens_rank * m.experts, 2.0 * e + 4.0, 4.0 + 2.0 * e, 10.0);  // softmax + top-k
+    topk.fwd.kernels = topk.bwd.kernels = 3.0;  // softmax, top-k, routing map / aux statistics
+    push(topk);
+    Op permute = elementwise(routed * h, 2.0 * e, 2.0 * e, 1.0);  // permute into expert order
+    permute.fwd.kernels = permute.bwd.kernels = 3.0;  // sort indices, gather, per-expert counts
+    push(permute);
+    // Transformer Engine's grouped linear layer issues one GEMM per local expert (and quantizes
+    // each expert's operands separately in FP8): the kernels scale with the local experts.
+    Op up = gemm(local, per_expert, up_width, h, true, in);
+    up.expert = true;
+    up.fwd.kernels = local;
+    up.bwd.kernels = 2.0 * local;
+    push(up);
     const double gated = m.gated_mlp ? 2.0 : 1.0;
     push(elementwise(u * routed * f, (gated + 1.0) * e, (2.0 * gated + 1.0) * e, 8.0));
-    Op out = gemm(local, per_expert, h, f, true);
+    Op out = gemm(local, per_expert, h, f, true, in);
     out.expert = true;
+    out.fwd.kernels = local;
+    out.bwd.kernels = 2.0 * local;
     push(out);
-    push(elementwise(routed * h, 3.0 * e, 3.0 * e, 2.0));  // un-permute, weight by the router, sum
+    Op unpermute = elementwise(routed * h, 3.0 * e, 3.0 * e, 2.0);  // un-permute, weight by the router, sum
+    unpermute.fwd.kernels = unpermute.bwd.kernels = 2.0;
+    push(unpermute);
+    if (cast) {
+        cast->input(u * routed * h, local);
+        cast->grad(u * routed * up_width, local);
+        cast->input(u * routed * f, local);
+        cast->grad(u * routed * h, local);
+    }
 }
 
 }  // namespace
 
-LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, WorkShape w, bool moe) noexcept {
+LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, WorkShape w, bool moe, bool sliding) noexcept {
     const double t = w.tp;
     const double b = w.microbatch;
     const double sq = static_cast<double>(m.seq_len) / w.cp;  // this rank's queries of a sequence
     const double sk = m.seq_len;                              // keys each query attends to
     const double h = m.hidden;
-    const double dh = m.head_dim;
+    const AttentionDims ad = attention_dims(m);
     const double a = m.heads / t;        // query heads on this rank
-    const double g = m.kv_heads / t;     // KV heads on this rank
+    const double g = ad.kv_heads / t;    // KV heads on this rank
     const double f = m.ffn_hidden / t;   // MLP width on this rank
     const double tokens = b * sq;
     const double norm_tokens = w.sequence_parallel ? tokens / t : tokens;
     const double e = activation_bytes;
+    // FP8 training runs the block's linear layers on 1-byte operands (the router, attention
+    // core and LM head stay in 16 bits).
+    const bool fp8 = is_fp8(tr.precision);
+    const double in = fp8 ? 1.0 : e;
+    CastOp cast_op;
+    CastOp* cast = fp8 ? &cast_op : nullptr;
 
     LayerWork lw;
     auto push = [&lw](const Op& op) noexcept { lw.ops[static_cast<std::size_t>(lw.count++)] = op; };
 
     push(norm(norm_tokens, h));
-    push(gemm(1, tokens, (a + 2 * g) * dh, h, true));  // QKV
+    if (m.is_mla()) {
+        // Down-projections to the query and key/value latents are replicated on every TP rank
+        // (Megatron-Core's MLA); the up-projections are split by heads.
+        if (ad.q_latent > 0) {
+            push(gemm(1, tokens, ad.q_latent, h, true, in));
+            push(norm(tokens, ad.q_latent));
+            push(gemm(1, tokens, a * ad.qk, ad.q_latent, true, in));
+            if (cast) { cast->input(tokens * ad.q_latent); cast->grad(tokens * a * ad.qk); }
+        } else {
+            push(gemm(1, tokens, a * ad.qk, h, true, in));
+            if (cast) cast->grad(tokens * a * ad.qk);
+        }
+        push(gemm(1, tokens, ad.kv_latent, h, true, in));
+        push(norm(tokens, m.kv_lora_rank));
+        push(gemm(1, tokens, a * (m.qk_nope_head_dim + ad.v), m.kv_lora_rank, true, in));
+        push(elementwise(tokens * a * (ad.qk + ad.v), 2.0 * e, 2.0 * e, 2.0));  // RoPE and the K/V layout
+        if (cast) {
+            cast->input(tokens * h);
+            cast->grad(tokens * (ad.q_latent + ad.kv_latent));
+            cast->input(tokens * m.kv_lora_rank);
+            cast->grad(tokens * a * (m.qk_nope_head_dim + ad.v));
+        }
+    } else {
+        push(gemm(1, tokens, a * ad.qk + g * (ad.qk + ad.v), h, true, in));  // QKV
+        if (cast) { cast->input(tokens * h); cast->grad(tokens * (a * ad.qk + g * (ad.qk + ad.v))); }
+    }
     const double heads_batch = b * a;
     if (tr.attention == AttentionKernel::unfused) {
-        Op scores = gemm(heads_batch, sq, sk, dh, false);
+        Op scores = gemm(heads_batch, sq, sk, ad.qk, false);
         scores.attention_core = true;
         push(scores);
         Op softmax = elementwise(heads_batch * sq * sk, 2.0 * e, 3.0 * e, 5.0);
@@ -131,43 +243,47 @@ LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, WorkShape w, bo
             drop.attention_core = true;
             push(drop);
         }
-        Op context = gemm(heads_batch, sq, dh, sk, false);
+        Op context = gemm(heads_batch, sq, ad.v, sk, false);
         context.attention_core = true;
         push(context);
     } else {
-        // FlashAttention-style kernel: scores never reach HBM; causal tiles above the
-        // diagonal are skipped; backward recomputes the scores (2.5x forward FLOPs). With
-        // context parallelism (causal load balancing) each rank still does 1/cp of the work
-        // and reads every key/value chunk of the ring once.
+        // FlashAttention-class kernel: scores never reach HBM; tiles above the diagonal (or
+        // outside the window) are skipped; backward recomputes the scores (2.5x the forward
+        // FLOPs). With context parallelism (causal load balancing) each rank does 1/cp of the
+        // work and reads every key/value chunk of the ring once.
         Op fa;
         fa.kind = OpKind::fused_attention;
         fa.attention_core = true;
-        const double flops = 0.5 * 4.0 * heads_batch * sq * sk * dh;
-        const double io = w.cp == 1 ? e * tokens * dh * (2.0 * a + 2.0 * g)  // read Q, K, V; write O
-                                    : e * dh * (2.0 * a * tokens + 2.0 * g * b * sk);
-        fa.fwd = {flops, io, 1.0, 1.0 / dh};
-        fa.bwd = {2.5 * flops, 2.0 * io + e * tokens * a * dh, 1.0, 1.0 / dh};
+        const double keys = attended_keys(m, sliding);
+        const double flops = 2.0 * heads_batch * sq * keys * (ad.qk + ad.v);
+        const double io = w.cp == 1 ? e * tokens * (a * (ad.qk + ad.v) + g * (ad.qk + ad.v))  // read Q, K, V; write O
+                                    : e * (a * tokens * (ad.qk + ad.v) + g * b * sk * (ad.qk + ad.v));
+        const double dim = 0.5 * (ad.qk + ad.v);
+        fa.fwd = {flops, io, 1.0, 1.0 / keys, dim, false};
+        fa.bwd = {2.5 * flops, 2.0 * io + e * tokens * a * ad.v, 1.0, 1.0 / keys, dim, true};
         push(fa);
     }
-    push(gemm(1, tokens, h, a * dh, true));  // output projection
+    push(gemm(1, tokens, h, a * ad.v, true, in));  // output projection
+    if (cast) { cast->input(tokens * a * ad.v); cast->grad(tokens * h); }
     push(bias_dropout_add(norm_tokens, h, tr.dropout));
     push(norm(norm_tokens, h));
     if (moe && m.is_moe()) {
         const double routed = routed_tokens_per_rank(m, w);
-        push_routed_experts(lw, m, tokens / t, routed, w);
+        push_routed_experts(lw, m, tokens / t, routed, w, in, cast);
         if (m.shared_experts > 0)
-            push_mlp(lw, m, tokens, static_cast<double>(m.shared_experts) * m.expert_ffn_hidden / t);
+            push_mlp(lw, m, tokens, static_cast<double>(m.shared_experts) * m.expert_ffn_hidden / t, in, cast);
         lw.ep_bytes = e * routed * h;
         lw.etp_bytes = w.etp > 1 ? e * w.etp * routed * h : 0.0;
     } else {
-        push_mlp(lw, m, tokens, f);
+        push_mlp(lw, m, tokens, f, in, cast);
     }
     push(bias_dropout_add(norm_tokens, h, tr.dropout));
+    if (cast) push(cast_op.op(tr.precision));
 
     lw.tp_bytes = e * tokens * h;
     lw.pp_bytes = e * tokens * h;
     // Ring attention passes this rank's keys and values (its KV heads) to the next CP rank.
-    if (w.cp > 1) lw.cp_kv_bytes = 2.0 * e * tokens * g * dh;
+    if (w.cp > 1) lw.cp_kv_bytes = e * tokens * g * (ad.qk + ad.v);
     return lw;
 }
 
@@ -198,15 +314,6 @@ int moe_layer_count(const ModelSpec& m) noexcept {
 int dense_layer_count(const ModelSpec& m) noexcept { return m.layers - moe_layer_count(m); }
 
 namespace {
-// Attention, its biases and the two norms of one block.
-double attention_parameters(const ModelSpec& m) noexcept {
-    const double h = m.hidden;
-    const double q = static_cast<double>(m.heads) * m.head_dim;
-    const double kv = static_cast<double>(m.kv_heads) * m.head_dim;
-    double p = h * (q + 2 * kv) + q * h;
-    if (m.bias) p += (q + 2 * kv) + h;
-    return p + 2.0 * final_norm_parameters(m);
-}
 // One MLP of width f (per matrix).
 double mlp_parameters(const ModelSpec& m, double f) noexcept {
     const double h = m.hidden;
@@ -217,17 +324,27 @@ double mlp_parameters(const ModelSpec& m, double f) noexcept {
 }
 }  // namespace
 
-double layer_parameters(const ModelSpec& m) noexcept {
+double attention_parameters(const ModelSpec& m) noexcept {
     const double h = m.hidden;
-    const double q = static_cast<double>(m.heads) * m.head_dim;
-    const double kv = static_cast<double>(m.kv_heads) * m.head_dim;
-    const double f = m.ffn_hidden;
-    const double up = m.gated_mlp ? 2.0 * f : f;
-    double p = h * (q + 2 * kv) + q * h + h * up + f * h;
-    if (m.bias) p += (q + 2 * kv) + h + up + h;
-    p += 2.0 * final_norm_parameters(m);  // two norms per layer
-    return p;
+    const double a = m.heads;
+    const AttentionDims d = attention_dims(m);
+    double p = 0;
+    if (m.is_mla()) {
+        const double qd = d.qk, v = d.v;
+        p += d.q_latent > 0 ? h * d.q_latent + d.q_latent * a * qd + d.q_latent : h * a * qd;  // queries (+ latent norm)
+        p += h * d.kv_latent + m.kv_lora_rank * a * (m.qk_nope_head_dim + v) + m.kv_lora_rank;  // keys, values (+ norm)
+        p += a * v * h;                                                                       // output projection
+        if (m.bias) p += h;
+    } else {
+        const double q = a * d.qk;
+        const double kv = d.kv_heads * (d.qk + d.v);
+        p = h * (q + kv) + a * d.v * h;
+        if (m.bias) p += (q + kv) + h;
+    }
+    return p + 2.0 * final_norm_parameters(m);
 }
+
+double layer_parameters(const ModelSpec& m) noexcept { return attention_parameters(m) + mlp_parameters(m, m.ffn_hidden); }
 
 double moe_layer_shared_parameters(const ModelSpec& m) noexcept {
     if (!m.is_moe()) return 0.0;
@@ -274,20 +391,25 @@ double total_parameters(const ModelSpec& m) noexcept {
 double forward_gemm_flops_per_sequence(const ModelSpec& m) noexcept {
     const double s = m.seq_len;
     const double h = m.hidden;
-    const double q = static_cast<double>(m.heads) * m.head_dim;
-    const double kv = static_cast<double>(m.kv_heads) * m.head_dim;
+    const AttentionDims d = attention_dims(m);
     const double f = m.ffn_hidden;
     const double up = m.gated_mlp ? 2.0 * f : f;
-    const double per_layer = 2.0 * s * h * (q + 2 * kv)  // QKV
-                             + 4.0 * s * s * q           // scores and context
-                             + 2.0 * s * q * h           // projection
-                             + 2.0 * s * h * (up + f);   // MLP
+    // Projections: 2 FLOPs per weight and token (biases and norms aside); scores and context
+    // over every key a query attends to (the whole sequence, or the window), as Megatron-LM
+    // counts model FLOPs (no causal discount).
+    ModelSpec nb = m;
+    nb.bias = false;
+    const double proj = 2.0 * s * (attention_parameters(nb) - 2.0 * final_norm_parameters(nb) -
+                                   (m.is_mla() ? (d.q_latent > 0 ? d.q_latent : 0.0) + m.kv_lora_rank : 0.0));
+    const double sw = sliding_layer_share(m);
+    const double keys = sw > 0 ? (1.0 - sw) * s + sw * std::min<double>(s, m.sliding_window) : s;
+    const double attention = proj + 2.0 * s * keys * m.heads * (d.qk + d.v);
+    const double per_layer = attention + 2.0 * s * h * (up + f);  // + MLP
     if (!m.is_moe()) return m.layers * per_layer + 2.0 * s * h * m.vocab;
     // An MoE layer: attention as above, the router, the shared experts and the experts each
     // token visits (capacity padding is hardware work, not model work).
     const double fe = m.expert_ffn_hidden;
     const double up_e = m.gated_mlp ? 2.0 * fe : fe;
-    const double attention = per_layer - 2.0 * s * h * (up + f);
     const double moe_layer = attention + 2.0 * s * h * m.experts +
                              (m.shared_experts + static_cast<double>(m.experts_per_token)) * 2.0 * s * h * (up_e + fe);
     return dense_layer_count(m) * per_layer + moe_layer_count(m) * moe_layer + 2.0 * s * h * m.vocab;

@@ -27,6 +27,7 @@
 #include "comet/evaluate.hpp"
 #include "comet/memory.hpp"
 #include "comet/pipeline.hpp"
+#include "comet/report.hpp"
 #include "comet/result.hpp"
 #include "comet/spec.hpp"
 #include "comet/workload.hpp"
@@ -378,6 +379,7 @@ private slots:
     void monotonicitySweep();
     void structuralInfeasibility_data();
     void structuralInfeasibility();
+    void unevenPipelineLayouts();
     void hugeModelOverflowsHbm();
     void interleaveProductOverflow();
     void badInputs_data();
@@ -1215,17 +1217,28 @@ void TestModel::structuralInfeasibility_data() {
         QTest::newRow("tp 4 vs 2 kv heads") << c << Infeasible::tp_kv_heads << 4.0 << 2.0;
     }
     {
+        // 24 layers split unevenly over 5 stages, but not with 4 on the first and 4 on the
+        // last stage: the 16 left do not divide over the 3 middle stages.
         Config c = ok;
         c.strategy.pp = 5;
         c.strategy.dp = 1;
-        QTest::newRow("pp 5 vs 24 layers") << c << Infeasible::pp_layers << 5.0 << 24.0;
+        c.strategy.pipeline_first_layers = 4;
+        c.strategy.pipeline_last_layers = 4;
+        QTest::newRow("pp 5, first 4, last 4 vs 24 layers") << c << Infeasible::pp_layers << 5.0 << 24.0;
     }
     {
         Config c = ok;
         c.strategy.pp = 4;
-        c.strategy.interleave = 4;
+        c.strategy.interleave = 8;
         c.strategy.dp = 4;
-        QTest::newRow("pp 4 x v 4 vs 24 layers") << c << Infeasible::pp_layers << 16.0 << 24.0;
+        QTest::newRow("pp 4 x v 8 vs 24 layers (an empty virtual stage)") << c << Infeasible::pp_layers << 32.0 << 24.0;
+    }
+    {
+        Config c = ok;
+        c.strategy.pp = 4;
+        c.strategy.dp = 4;
+        c.strategy.embedding_in_pipeline_split = true;  // 25 units over 4 stages
+        QTest::newRow("pp 4, embedding as a layer, vs 24 layers") << c << Infeasible::pp_layers << 4.0 << 24.0;
     }
     {
         Config c = ok;
@@ -1283,6 +1296,86 @@ void TestModel::structuralInfeasibility_data() {
         c.model.seq_len = 2044;
         QTest::newRow("sp, tp 8 vs seq 2044") << c << Infeasible::sequence_parallel_seq << 8.0 << 2044.0;
     }
+}
+
+// Megatron-LM's layouts where pp x interleave does not divide the layers (Llama 3.1 405B,
+// DeepSeek-V3, Qwen3-235B), in closed form; every layout holds every layer once.
+void TestModel::unevenPipelineLayouts() {
+    auto layout = [](int layers, int pp, int v, int first = 0, int last = 0, bool emb = false, bool loss = false) {
+        Strategy s;
+        s.pp = pp;
+        s.interleave = v;
+        s.pipeline_first_layers = first;
+        s.pipeline_last_layers = last;
+        s.embedding_in_pipeline_split = emb;
+        s.loss_in_pipeline_split = loss;
+        return stage_layout(layers, s);
+    };
+    auto total = [](const StageLayout& l) {
+        if (l.p == 1) return l.first;
+        return l.first + l.last + l.mid_hi * l.mid_hi_count + l.mid_lo * (l.p - 2 - l.mid_hi_count);
+    };
+    {  // 126 layers, pp 8, v 8: 64 chunks of 2, the first and last chunk 1 (as with embedding and loss counted)
+        const StageLayout a = layout(126, 8, 8), b = layout(126, 8, 8, 0, 0, true, true);
+        QVERIFY(a.ok && b.ok);
+        QCOMPARE(a.first, 15);
+        QCOMPARE(a.last, 15);
+        QCOMPARE(a.mid_hi, 16);
+        QCOMPARE(a.mid_lo, 16);
+        QCOMPARE(b.first, 15);
+        QCOMPARE(b.last, 15);
+        QCOMPARE(b.mid_hi, 16);
+        QCOMPARE(a.max_layers(), 16);
+    }
+    {  // DeepSeek-V3: 61 layers on 16 stages: 3 on the ends, 13 middle stages of 4, one of 3
+        const StageLayout a = layout(61, 16, 1);
+        QVERIFY(a.ok);
+        QCOMPARE(a.first, 3);
+        QCOMPARE(a.last, 3);
+        QCOMPARE(a.mid_hi, 4);
+        QCOMPARE(a.mid_hi_count, 13);
+        QCOMPARE(a.mid_lo, 3);
+        QCOMPARE(total(a), 61);
+    }
+    {  // Qwen3-235B: 94 layers, pp 8, v 4
+        const StageLayout a = layout(94, 8, 4);
+        QVERIFY(a.ok);
+        QCOMPARE(a.first, 11);
+        QCOMPARE(a.last, 11);
+        QCOMPARE(a.mid_hi, 12);
+        QCOMPARE(total(a), 94);
+    }
+    {  // explicit first/last stage layers: the middle shares the rest evenly, or cannot
+        const StageLayout a = layout(126, 16, 1, 6, 8);
+        QVERIFY(a.ok);
+        QCOMPARE(a.first, 6);
+        QCOMPARE(a.last, 8);
+        QCOMPARE(a.mid_hi, 8);
+        QVERIFY(!layout(126, 16, 1, 6, 6).ok);    // 114 over 14 stages
+        QVERIFY(!layout(126, 8, 4, 6, 0).ok);     // 6 is no multiple of the interleave
+        QVERIFY(!layout(24, 1, 1, 4, 0).ok);      // one stage has no first/last split
+        QVERIFY(layout(126, 16, 1, 0, 0, true, true).ok);   // 128 units over 16 stages
+        QVERIFY(!layout(126, 16, 1, 0, 0, true, false).ok); // 127 do not divide
+    }
+    for (int layers = 1; layers <= 130; ++layers)
+        for (int pp : {1, 2, 3, 4, 5, 8, 16})
+            for (int v : {1, 2, 3, 4})
+                if (pp > 1 || v == 1) {
+                    const StageLayout a = layout(layers, pp, v);
+                    QCOMPARE(a.ok, layers >= pp * v);
+                    if (!a.ok) continue;
+                    QCOMPARE(total(a), layers);
+                    QVERIFY(a.max_layers() <= (layers + pp - 1) / pp + v);  // balanced
+                    if (layers % (pp * v) == 0) QVERIFY(a.even());
+                }
+    // Llama 3.1 405B at pp 8 evaluates; its iteration follows the slowest (middle) stage, and
+    // the bubble is (sum of the other stages) / v, not (p - 1) x the slowest.
+    Config c = make_config(gpt_model(126, 4096, 32), 8, 8, 8, 1, 1, 64);
+    c.strategy.interleave = 1;
+    const Result r = evaluate(c);
+    QVERIFY2(r.feasible, explain(r).c_str());
+    QVERIFY(r.time.bubble_s > 0);
+    QVERIFY(r.time.bubble_s < 7.0 / 1.0 * r.iteration_s / r.microbatches);
 }
 
 void TestModel::structuralInfeasibility() {

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -91,7 +93,8 @@ private Q_SLOTS:
     void gridSearchesTheNewKnobs();
 };
 
-// Results recorded before MoE, CP and HSDP existed (tests/core/data/dense_golden.txt, one line per
+// Results recorded (after the model changes of issue 13: attention roofline, FP8, uneven
+// pipelines, host-bound kernels) for configurations without MoE, CP or HSDP (tests/core/data/dense_golden.txt, one line per
 // configuration of golden_configs()): reason, feasible, iteration time, the nine breakdown parts
 // that existed, HBM and expanded bytes, parameters, model FLOPs and MFU.
 void TestParallelism::denseModelsAreUnchanged() {
@@ -100,6 +103,26 @@ void TestParallelism::denseModelsAreUnchanged() {
     const auto nodes = load_node_presets(errors);
     QVERIFY2(errors.empty(), errors.empty() ? "" : errors.front().c_str());
     const auto configs = test::golden_configs(models, nodes, 2000);
+    // COMET_WRITE_GOLDEN=1 records today's results instead (after a deliberate model change,
+    // named in the commit that regenerates the file).
+    if (const char* w = std::getenv("COMET_WRITE_GOLDEN"); w && std::string(w) == "1") {
+        std::ofstream out(COMET_SOURCE_DIR "/tests/core/data/dense_golden.txt");
+        for (const Config& c : configs) {
+            const Result r = evaluate(c);
+            const auto& t = r.time;
+            const double v[14] = {r.iteration_s, t.compute_s, t.bubble_s, t.tp_comm_s, t.pp_comm_s, t.dp_comm_s, t.memory_s,
+                                  t.optimizer_s, t.other_s, r.hbm.used_bytes(), r.expanded.used_bytes(), r.parameters,
+                                  r.model_flops, r.mfu};
+            char buf[64];
+            out << static_cast<int>(r.reason) << ' ' << (r.feasible ? 1 : 0);
+            for (const double x : v) {
+                std::snprintf(buf, sizeof buf, " %.17g", x);
+                out << buf;
+            }
+            out << '\n';
+        }
+        QVERIFY(out.good());
+    }
     std::ifstream in(COMET_SOURCE_DIR "/tests/core/data/dense_golden.txt");
     QVERIFY(in.good());
     std::string line;
@@ -570,7 +593,8 @@ void TestParallelism::moePresetsEvaluateAsMoe() {
         c.training.precision = Precision::fp8;
         c.strategy = {};
         c.strategy.tp = 2;
-        c.strategy.dp = 1024;
+        c.strategy.pp = 16;  // 61 layers: 3 on the first and last stage, 4 on most others
+        c.strategy.dp = 64;
         c.strategy.ep = 64;
         c.strategy.sequence_parallel = true;
         c.strategy.zero_stage = 2;

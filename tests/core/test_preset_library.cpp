@@ -42,6 +42,9 @@ const std::map<std::string, double>& published_active_billions() {
     static const std::map<std::string, double> table = {
         {"mixtral-8x7b", 12.9},  // Mixtral of Experts: 12.9B active of 46.7B
         {"deepseek-v3", 37.0},   // DeepSeek-V3: 37B active of 671B
+        {"qwen3-30b-a3b", 3.3},  // Qwen3 technical report: 3.3B active of 30.5B
+        {"qwen3-235b-a22b", 22.0},  // 22B active of 235B
+        {"gpt-oss-120b", 5.7},   // gpt-oss model card: 5.13B active of 116.8B, plus the 0.58B input embedding counted here
     };
     return table;
 }

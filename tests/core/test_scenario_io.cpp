@@ -455,7 +455,7 @@ private slots:
         QTest::newRow("unknown key far") << with(m, "node.zzzzqq", 5)
                                          << QStringList{f + "node.zzzzqq: unknown key (allowed keys: name, source, "
                                                             "accelerators, matrix_fp16_tflops,",
-                                                        "power_kw)"};
+                                                        "power_kw, host_op_us)"};
         QTest::newRow("unknown top key") << with(m, "modle", QJsonObject{})
                                          << QStringList{f + "modle: unknown key (did you mean \"model\"?)"};
         QTest::newRow("odd unknown key") << with(m, "cluster.a\"b\nc", 1)
@@ -464,7 +464,7 @@ private slots:
                                           << QStringList{f + "strategy.tp: missing (required)"};
         QTest::newRow("missing section") << without(m, "cluster") << QStringList{f + "cluster: missing (required)"};
         QTest::newRow("enum") << with(m, "training.precision", "fp12")
-                              << QStringList{f + "training.precision = \"fp12\": must be one of fp16, bf16, fp8"};
+                              << QStringList{f + "training.precision = \"fp12\": must be one of fp16, bf16, fp8, mxfp8"};
         QTest::newRow("enum optimizer") << with(m, "training.optimizer", "adamw")
                                         << QStringList{f + "training.optimizer = \"adamw\": must be one of adam, sgd"};
         QTest::newRow("enum grad_reduce") << with(m, "training.grad_reduce", "fp16")
@@ -493,7 +493,28 @@ private slots:
                                                         "per_accelerator, per_node, pooled"};
         QTest::newRow("enum wrong type") << with(m, "training.precision", 16)
                                          << QStringList{f + "training.precision: expected a string (one of fp16, "
-                                                            "bf16, fp8), got 16"};
+                                                            "bf16, fp8, mxfp8), got 16"};
+        // The keys of uneven pipelines, modern attention, FP8 and host-bound kernels.
+        QTest::newRow("first stage layers negative") << with(m, "strategy.pipeline_first_layers", -3)
+                                                     << QStringList{f + "strategy.pipeline_first_layers = -3: must be 0 (automatic)"};
+        QTest::newRow("last stage layers text") << with(m, "strategy.pipeline_last_layers", "few")
+                                                << QStringList{f + "strategy.pipeline_last_layers: expected an integer, got string \"few\""};
+        QTest::newRow("embedding split not bool") << with(m, "strategy.embedding_in_pipeline_split", 1)
+                                                  << QStringList{f + "strategy.embedding_in_pipeline_split: expected true or false, got 1"};
+        QTest::newRow("sliding window negative") << with(m, "model.sliding_window", -128)
+                                                 << QStringList{f + "model.sliding_window = -128: must be 0 (full attention)"};
+        QTest::newRow("kv lora rank huge") << with(m, "model.kv_lora_rank", 1e12)
+                                           << QStringList{f + "model.kv_lora_rank"};
+        QTest::newRow("mla without value heads") << with(with(m, "model.kv_lora_rank", 512), "model.v_head_dim", 0)
+                                                 << QStringList{f + "model.v_head_dim = 0: must be at least 1"};
+        QTest::newRow("attention fraction zero") << with(m, "node.attention.max_fraction", 0)
+                                                 << QStringList{f + "node.attention.max_fraction = 0: must be a fraction > 0 and <= 1"};
+        QTest::newRow("attention unknown key") << with(m, "node.attention.softmax", 32)
+                                               << QStringList{f + "node.attention.softmax: unknown key"};
+        QTest::newRow("fp8 fraction above 1") << with(m, "node.gemm.fp8_max_fraction", 1.2)
+                                              << QStringList{f + "node.gemm.fp8_max_fraction = 1.2: must be 0 (as node.gemm.max_fraction)"};
+        QTest::newRow("host op negative") << with(m, "node.host_op_us", -1)
+                                          << QStringList{f + "node.host_op_us = -1: must be 0 (the host keeps ahead)"};
         QTest::newRow("bool wrong type") << with(m, "model.gated_mlp", 1)
                                          << QStringList{f + "model.gated_mlp: expected true or false, got 1"};
         QTest::newRow("bool as string") << with(m, "strategy.dp_overlap", "true")

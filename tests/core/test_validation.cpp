@@ -5,6 +5,7 @@
 // value of those two knobs (and only those). Every row runs on the one DGX A100 preset.
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -22,6 +23,7 @@ private slots:
     void narayanan2021WithinBounds();
     void publishedKnobsAreKept();
     void malformedMeasurementFileIsRefused();
+    void megatronBridgeIsExpressedAndBounded();
 };
 
 void TestValidation::narayanan2021WithinBounds() {
@@ -86,6 +88,48 @@ void TestValidation::malformedMeasurementFileIsRefused() {
     const auto set = load_measurements(file);
     QVERIFY(!set.ok());
     QVERIFY2(QString::fromStdString(set.error_text()).contains("cases[0].model.hidden"), set.error_text().c_str());
+}
+
+// NVIDIA's Megatron-Bridge runs on DGX H100, DGX B200 and GB200 NVL72: every row expressed
+// (uneven pipelines, MLA, sliding windows, FP8/MXFP8), the published strategy kept, only
+// recomputation and TP overlap searched, and the errors held at today's level.
+void TestValidation::megatronBridgeIsExpressedAndBounded() {
+    std::vector<std::string> errors;
+    const auto nodes = load_node_presets(errors);
+    const auto models = load_model_presets(errors);
+    const ValidationRun run = run_validation({presets_dir() / "validation" / "megatron-bridge-2025.json"}, nodes, models);
+    QVERIFY2(run.errors.empty(), run.errors.empty() ? "" : run.errors.front().c_str());
+    QCOMPARE(run.tables.size(), std::size_t{1});
+    const TableValidation& t = run.tables.front();
+    QCOMPARE(t.predictions.size(), std::size_t{20});
+    QCOMPARE(t.stats.inexpressible, 0);
+    QCOMPARE(t.stats.cases, 20);
+    for (const Prediction& p : t.predictions) {
+        QVERIFY2(p.measured.inexpressible.empty(), p.measured.id.c_str());
+        QVERIFY2(p.result.feasible, (p.measured.id + ": " + explain(p.result)).c_str());
+        QCOMPARE(p.strategy.tp, p.measured.config.strategy.tp);
+        QCOMPARE(p.strategy.pp, p.measured.config.strategy.pp);
+        QCOMPARE(p.strategy.cp, p.measured.config.strategy.cp);
+        QCOMPARE(p.strategy.ep, p.measured.config.strategy.ep);
+        QCOMPARE(p.strategy.interleave, p.measured.config.strategy.interleave);
+        QCOMPARE(p.strategy.microbatch, p.measured.config.strategy.microbatch);
+        QVERIFY(std::find(p.searched_knobs.begin(), p.searched_knobs.end(), "recompute") != p.searched_knobs.end());
+        QVERIFY(std::find(p.searched_knobs.begin(), p.searched_knobs.end(), "microbatch") == p.searched_knobs.end());
+        qInfo("%-48s measured %8.3f s  predicted %8.3f s  %+6.1f %%", p.measured.id.c_str(), p.measured.measured_iteration_s,
+              p.result.iteration_s, 100 * p.error());
+    }
+    // Three kinds of hardware, each with its own statistics; errors on both sides.
+    QCOMPARE(t.hardware.size(), std::size_t{3});
+    QVERIFY(t.stats.too_slow > 0 && t.stats.too_fast > 0);
+    qInfo("mean absolute error %.1f %%, worst %.1f %%, signed %+.1f %%", 100 * t.stats.mean_abs, 100 * t.stats.worst_abs,
+          100 * t.stats.mean_signed);
+    QVERIFY2(t.stats.mean_abs <= 0.20, "mean absolute error above 20 %");
+    QVERIFY2(t.stats.worst_abs <= 0.60, "worst-case error above 60 %");
+    // The summary next to a node preset, and for one without published runs.
+    const std::string h100 = validation_summary(run, "dgx-h100", "DGX H100");
+    QVERIFY2(h100.rfind("DGX H100: 6 published runs, mean error ", 0) == 0, h100.c_str());
+    QCOMPARE(QString::fromStdString(validation_summary(run, "tpu-v5p", "TPU v5p")),
+             QStringLiteral("TPU v5p: not validated against published runs"));
 }
 
 QTEST_APPLESS_MAIN(TestValidation)

@@ -7,7 +7,11 @@
 
 namespace comet {
 
-enum class Precision : std::uint8_t { fp16, bf16, fp8 };
+// fp8: FP8 GEMMs with per-tensor (current or delayed) scaling (Transformer Engine's FP8-CS/DS);
+// mxfp8: FP8 GEMMs with 32-element block scaling (OCP MX, Blackwell tensor cores). Both keep
+// master weights, gradients and optimizer states in higher precision.
+enum class Precision : std::uint8_t { fp16, bf16, fp8, mxfp8 };
+[[nodiscard]] constexpr bool is_fp8(Precision p) noexcept { return p == Precision::fp8 || p == Precision::mxfp8; }
 enum class Recompute : std::uint8_t { none, selective, full };
 enum class AttentionKernel : std::uint8_t { unfused, fused };  // fused = FlashAttention-style
 enum class Optimizer : std::uint8_t { adam, sgd };
@@ -44,7 +48,27 @@ struct ModelSpec {
     // all-to-all traffic are sized by the buffers (1 = perfectly balanced, dropless).
     double capacity_factor = 1.0;
 
+    // Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): kv_lora_rank > 0. Keys and values
+    // are projected down to a shared latent of kv_lora_rank (plus one RoPE key of
+    // qk_rope_head_dim shared by all heads) and up again per head; queries go through a
+    // q_lora_rank latent (0 = a direct projection). Query/key heads are qk_nope_head_dim +
+    // qk_rope_head_dim wide, value heads v_head_dim; `head_dim` and `kv_heads` are then unused
+    // (every head has its own keys and values).
+    int q_lora_rank = 0;
+    int kv_lora_rank = 0;
+    int qk_nope_head_dim = 0;
+    int qk_rope_head_dim = 0;
+    int v_head_dim = 0;
+
+    // Sliding-window attention: with sliding_window > 0, a layer attends to at most that many
+    // preceding tokens, except every `full_attention_interval`-th layer (the last of each run
+    // of that many), which attends to the whole sequence; 0 = every layer uses the window.
+    // GPT-OSS alternates (window 128, interval 2).
+    int sliding_window = 0;
+    int full_attention_interval = 0;
+
     [[nodiscard]] constexpr bool is_moe() const noexcept { return experts > 0; }
+    [[nodiscard]] constexpr bool is_mla() const noexcept { return kv_lora_rank > 0; }
     bool operator==(const ModelSpec&) const = default;
 };
 
@@ -58,8 +82,25 @@ struct GemmModel {
     double max_fraction = 0.8;
     double tile_overhead_k = 128.0;
     double launch_overhead_us = 4.0;
+    // Large FP8 GEMMs reach a lower fraction of the (twice as high) FP8 peak: the same power
+    // cap and the same operand traffic per FLOP at half the bytes. 0 = max_fraction.
+    double fp8_max_fraction = 0.0;
 
     bool operator==(const GemmModel&) const = default;
+};
+
+// Fused attention (FlashAttention-class kernels). Per score a kernel does 4 x head_dim
+// tensor FLOPs in forward but also an exponential and a few vector operations on units far
+// slower than the tensor cores; what the kernel cannot overlap costs as much as
+// `softmax_head_dim` extra head-dimension steps. A kernel over heads of size d therefore runs
+// at max_fraction x d / (d + softmax_head_dim) of the 16-bit tensor peak in forward, and
+// `backward_efficiency` of that in backward (atomic dQ accumulation, five products per tile).
+struct AttentionModel {
+    double max_fraction = 0.75;
+    double softmax_head_dim = 32.0;
+    double backward_efficiency = 0.8;
+
+    bool operator==(const AttentionModel&) const = default;
 };
 
 // Second memory tier: host DDR behind the CPU, CXL expanders, or a pooled memory box.
@@ -96,6 +137,7 @@ struct NodeSpec {
     double matrix_fp8_tflops = 0.0;   // dense fp8; 0 = no fp8 support
     double vector_tflops = 0.0;       // non-tensor 16-bit throughput (element-wise work)
     GemmModel gemm;
+    AttentionModel attention;
     double hbm_capacity_gib = 0.0;
     double hbm_bandwidth_gbps = 0.0;
     double hbm_efficiency = 0.9;  // achievable fraction of HBM bandwidth for streaming kernels
@@ -104,6 +146,11 @@ struct NodeSpec {
     ScaleUpNetwork scale_up;
     ScaleOutNetwork scale_out;
     double power_kw = 0.0;  // whole node at load (accelerators, CPUs, NICs, fans); 0 = unknown
+    // Host time to issue one kernel from the training framework (Python, autograd, library
+    // dispatch: eager PyTorch with Transformer Engine). A pass cannot run faster than its
+    // kernels are issued; layers of many small kernels (narrow experts) become host-bound.
+    // 0 = the host always keeps ahead of the accelerator.
+    double host_op_us = 0.0;
 
     bool operator==(const NodeSpec&) const = default;
 };
@@ -156,6 +203,18 @@ struct Strategy {
     // a divisor g of dp x cp = hierarchical sharding (HSDP): states sharded over g ranks and
     // replicated over dp x cp / g groups.
     int zero_shard = 0;
+
+    // Pipeline stage layout (Megatron-LM's options). 0 = automatic: the layers are spread as
+    // evenly as possible over the pp x interleave virtual stages, and where they do not divide
+    // the first and the last virtual stage (which hold the embedding and the loss) take fewer.
+    // Otherwise the first / last pipeline stage holds exactly that many layers and the middle
+    // stages share the rest evenly (num_layers_in_first/last_pipeline_stage).
+    int pipeline_first_layers = 0;
+    int pipeline_last_layers = 0;
+    // Count the embedding / the LM head and loss as one layer each when splitting the layers
+    // (account_for_embedding_in_pipeline_split / account_for_loss_in_pipeline_split).
+    bool embedding_in_pipeline_split = false;
+    bool loss_in_pipeline_split = false;
 
     bool operator==(const Strategy&) const = default;
 };

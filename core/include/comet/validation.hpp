@@ -1,10 +1,25 @@
 #pragma once
 // Published measurements and the model's predictions for them (`comet-cli validate`).
+//
+// Two table formats are read (docs/model.md, "Validation"):
+// - flat rows (Narayanan et al. 2021): tp, pp, dp, recompute, precision at the case's top level;
+//   read as Megatron-LM of 2021: unfused attention with dropout, no sequence parallelism, ZeRO 0.
+// - rows with a `strategy` object (tp, pp, cp, ep, vp, microbatch, fsdp, dp), as NVIDIA
+//   publishes Megatron-Core throughput: fused attention, no dropout, sequence parallelism
+//   with tp > 1, the distributed optimizer (ZeRO-1) or FSDP (ZeRO-3) when fsdp > 0.
+// Any of those settings can be given per case. The model comes from the model preset named by
+// `model_name` when there is one (attention kind, biases, embeddings), overridden field by
+// field by the case's own `model` object.
+//
+// Knobs the source does not publish are searched by one rule, the same for every case: each
+// takes the value the model finds fastest among the feasible ones (what a recipe's authors
+// tuned for). Which knobs that was is reported per case.
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "comet/presets.hpp"
 #include "comet/result.hpp"
 #include "comet/scenario.hpp"
 
@@ -12,12 +27,17 @@ namespace comet {
 
 struct MeasuredCase {
     std::string id;
-    std::string hardware;  // free text from the source, matched against node preset aliases
+    std::string hardware;  // node preset id or free text, matched against node preset aliases
     Config config;         // node left default: the caller supplies it
     bool microbatch_published = false;
     bool interleave_published = false;
+    bool recompute_published = false;
+    bool tp_overlap_published = false;
     double measured_iteration_s = 0;
     double measured_tflops_per_gpu = 0;
+    // Why the model cannot express this row at all (empty when it can); such a row is
+    // listed with the reason, never dropped.
+    std::string inexpressible;
 };
 
 struct MeasurementSet {
@@ -26,20 +46,70 @@ struct MeasurementSet {
     std::vector<MeasuredCase> cases;
 };
 
-[[nodiscard]] Loaded<MeasurementSet> load_measurements(const std::filesystem::path& file);
+// `models` supplies the presets that `model_name` refers to (may be empty).
+[[nodiscard]] Loaded<MeasurementSet> load_measurements(const std::filesystem::path& file,
+                                                       const std::vector<ModelPreset>& models = {});
 
 struct Prediction {
     MeasuredCase measured;
     Strategy strategy;  // the strategy predicted, unpublished knobs at their best
     Result result;
     int searched = 0;  // configurations tried over the unpublished knobs
+    std::vector<std::string> searched_knobs;  // the unpublished knobs that were searched
     [[nodiscard]] double error() const noexcept {  // signed relative error of iteration time
         return result.iteration_s / measured.measured_iteration_s - 1.0;
     }
 };
 
-// Predict one case on `node`: the published strategy, with microbatch and interleaving
-// (when not published) set to the values the model finds fastest among feasible ones.
+// Predict one case on `node`: the published strategy, with every unpublished knob
+// (microbatch, interleaving, recomputation, TP overlap) at the value the model finds fastest
+// among feasible ones.
 [[nodiscard]] Prediction predict_case(const MeasuredCase& mc, const NodeSpec& node);
+
+// Signed and absolute errors of a group of predictions.
+struct ErrorStats {
+    int cases = 0;          // predicted (feasible) cases
+    int inexpressible = 0;  // rows the model cannot express or finds infeasible
+    double mean_abs = 0;
+    double worst_abs = 0;
+    double mean_signed = 0;  // > 0: the model is slow on average
+    int too_slow = 0;        // predictions above the measurement
+    int too_fast = 0;
+    void add(double error) noexcept;
+    void finish() noexcept;  // turns the sums into means
+};
+
+struct HardwareStats {
+    std::string node_id;
+    std::string node_name;
+    ErrorStats stats;
+};
+
+struct TableValidation {
+    std::string file;  // file name
+    std::string source;
+    std::vector<Prediction> predictions;  // every row, expressible or not
+    ErrorStats stats;
+    std::vector<HardwareStats> hardware;  // per node preset, in order of appearance
+    std::vector<std::string> errors;      // rows whose hardware matches no node preset
+};
+
+struct ValidationRun {
+    std::vector<TableValidation> tables;
+    std::vector<HardwareStats> hardware;  // over every table
+    ErrorStats all;
+    std::vector<std::string> errors;  // files that failed to load, unmatched hardware
+};
+
+// Every *.json file of `dir` (sorted), or the given files, against the node and model presets.
+[[nodiscard]] ValidationRun run_validation(const std::vector<std::filesystem::path>& files,
+                                           const std::vector<NodePreset>& nodes,
+                                           const std::vector<ModelPreset>& models);
+[[nodiscard]] std::vector<std::filesystem::path> validation_files(const std::filesystem::path& dir);
+
+// "DGX H100: 6 published runs, mean error 7 % (4 slower, 2 faster)" or "not validated against
+// published runs" for a node preset id; computed from a ValidationRun.
+[[nodiscard]] std::string validation_summary(const ValidationRun& run, const std::string& node_id,
+                                             const std::string& node_name);
 
 }  // namespace comet

@@ -19,6 +19,10 @@ struct PassCost {
     // FLOP-weighted mean of 1/K over the pass's matrix products (K = inner dimension); a
     // short inner loop pays proportionally more for each output tile's fill and write-back.
     double inv_inner = 0;
+    // Fused attention only: the head size the products run over, and whether this is the
+    // backward pass (which runs at AttentionModel::backward_efficiency).
+    double head_dim = 0;
+    bool backward = false;
 };
 
 struct Op {
@@ -34,7 +38,7 @@ struct Op {
 // MLP out, bias-dropout-add. With a fused attention kernel, scores..context is one op.
 // An MoE block replaces the MLP by router, permutation, expert MLP in, activation, expert MLP
 // out, un-permutation and, with shared experts, a second (dense) MLP.
-inline constexpr int max_layer_ops = 20;
+inline constexpr int max_layer_ops = 32;
 
 struct LayerWork {
     std::array<Op, max_layer_ops> ops{};
@@ -68,8 +72,23 @@ struct WorkShape {
 // (cp x tp)). 0 for a dense model.
 [[nodiscard]] double routed_tokens_per_rank(const ModelSpec& m, WorkShape s) noexcept;
 
-// One block; `moe` selects the MoE block (ignored for a dense model).
-[[nodiscard]] LayerWork layer_work(const ModelSpec& m, const TrainingSpec& t, WorkShape s, bool moe = false) noexcept;
+// Head sizes of the attention: query/key and value head size, heads with their own keys and
+// values, and for MLA the query latent and the key/value latent (+ the shared RoPE key).
+struct AttentionDims {
+    double qk = 0, v = 0, kv_heads = 0, q_latent = 0, kv_latent = 0;
+};
+[[nodiscard]] AttentionDims attention_dims(const ModelSpec& m) noexcept;
+// Query rows of a fused-attention tile (FlashAttention's block size).
+inline constexpr double attention_tile = 128.0;
+// Share of the layers with sliding-window attention (0 without a window).
+[[nodiscard]] double sliding_layer_share(const ModelSpec& m) noexcept;
+// Keys a query attends to on average in a fused kernel (causal, tile-granular; within the window).
+[[nodiscard]] double attended_keys(const ModelSpec& m, bool sliding) noexcept;
+
+// One block; `moe` selects the MoE block (ignored for a dense model), `sliding` the
+// sliding-window attention (ignored without a window).
+[[nodiscard]] LayerWork layer_work(const ModelSpec& m, const TrainingSpec& t, WorkShape s, bool moe = false,
+                                   bool sliding = false) noexcept;
 [[nodiscard]] EndsWork ends_work(const ModelSpec& m, const TrainingSpec& t, WorkShape s) noexcept;
 
 // Layers by kind: MoE layers (0 for a dense model) and dense ones.
@@ -78,6 +97,7 @@ struct WorkShape {
 
 // Parameters.
 [[nodiscard]] double layer_parameters(const ModelSpec& m) noexcept;  // a dense layer
+[[nodiscard]] double attention_parameters(const ModelSpec& m) noexcept;  // attention and the two norms
 // An MoE layer: attention, norms, router and shared experts (replicated like a dense layer),
 // and the routed experts (split by expert parallelism).
 [[nodiscard]] double moe_layer_shared_parameters(const ModelSpec& m) noexcept;
