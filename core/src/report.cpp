@@ -53,6 +53,10 @@ std::string format_strategy(const Strategy& s) {
     if (s.ep > 1) out += " ep" + std::to_string(s.ep);
     if (s.etp > 1) out += " etp" + std::to_string(s.etp);
     if (s.interleave > 1) out += " v" + std::to_string(s.interleave);
+    if (s.pipeline_first_layers > 0) out += " first" + std::to_string(s.pipeline_first_layers);
+    if (s.pipeline_last_layers > 0) out += " last" + std::to_string(s.pipeline_last_layers);
+    if (s.embedding_in_pipeline_split) out += " emb-split";
+    if (s.loss_in_pipeline_split) out += " loss-split";
     out += " recompute=" + std::string(to_string(s.recompute));
     if (s.sequence_parallel) out += " sp";
     if (s.zero_stage > 0) out += " zero" + std::to_string(s.zero_stage);
