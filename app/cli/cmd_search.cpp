@@ -84,23 +84,6 @@ std::string seconds(double s) {
     return format_printf("%.1f", s * 1e6) + " us";
 }
 
-nlohmann::ordered_json settings_json(const Strategy& s) {
-    return {{"tp", s.tp},
-            {"pp", s.pp},
-            {"dp", s.dp},
-            {"microbatch", s.microbatch},
-            {"interleave", s.interleave},
-            {"recompute", std::string(to_string(s.recompute))},
-            {"sequence_parallel", s.sequence_parallel},
-            {"zero_stage", s.zero_stage},
-            {"offload_optimizer", s.offload_optimizer},
-            {"offload_weights", s.offload_weights},
-            {"offload_activations", s.offload_activations},
-            {"dp_overlap", s.dp_overlap},
-            {"tp_overlap", s.tp_overlap},
-            {"pp_scatter_gather", s.pp_scatter_gather}};
-}
-
 std::string stats_text(const SearchStats& st) {
     std::string o = "Search space  " + std::to_string(st.space) + (st.space == 1 ? " configuration: " : " configurations: ") + std::to_string(st.evaluated) +
                     " evaluated, " + std::to_string(st.pruned) + " pruned by a lower bound\n";
@@ -165,7 +148,7 @@ std::string result_json(const Scenario& sc, const SearchOptions& opt, const Sear
         const Candidate& c = sr.top[i];
         top.push_back({{"rank", i + 1},
                        {"strategy", format_strategy(c.strategy)},
-                       {"settings", settings_json(c.strategy)},
+                       {"settings", ordered_json::parse(strategy_to_json(c.strategy))},
                        {"iteration_s", c.result.iteration_s},
                        {"tokens_per_s", c.result.tokens_per_s},
                        {"mfu", c.result.mfu},

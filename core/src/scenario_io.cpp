@@ -329,6 +329,10 @@ Loaded<Scenario> load_scenario_file(const std::filesystem::path& file) {
     return parse_scenario(text, file.string());
 }
 
+std::string strategy_to_json(const Strategy& s) {
+    return strategy_json(s).dump(2);
+}
+
 std::string scenario_to_json(const Scenario& s) {
     const Config& c = s.config;
     ordered_json j;

@@ -4,13 +4,13 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 
 #include "comet/check.hpp"
 #include "comet/collectives.hpp"
 #include "comet/evaluate.hpp"
+#include "comet/pipeline.hpp"
 #include "comet/workload.hpp"
 #include "search_engine.hpp"
 
@@ -36,15 +36,16 @@ std::vector<int> divisors(long long n) {
 
 bool searched(const SearchOptions& o, Knob k) { return (o.knobs & knob_bit(k)) != 0; }
 
-// The k best candidates seen, best first. Capacity is reserved once; offer() never allocates.
+// The k best candidates seen, best first. Capacity for up to 64 is reserved once, so offer()
+// allocates only while a longer list (a large --top) grows.
 struct TopK {
     std::vector<Candidate> items;
     std::vector<double> scores;
     std::size_t k = 1;
 
     explicit TopK(std::size_t k_) : k(k_) {
-        items.reserve(k + 1);
-        scores.reserve(k + 1);
+        items.reserve(std::min<std::size_t>(k, 64) + 1);
+        scores.reserve(std::min<std::size_t>(k, 64) + 1);
     }
     [[nodiscard]] double bound() const noexcept { return items.size() < k ? infinity : scores.back(); }
     static bool better(double s1, std::uint64_t i1, double s2, std::uint64_t i2) noexcept {
@@ -63,11 +64,16 @@ struct TopK {
     }
 };
 
-// Per-microbatch compute of the slowest pipeline rank (as compose() picks it when the TP
-// exposure of the two ends is equal, which it is for pp > 1).
-double slowest_compute(const RankCompute& w, int layers, int pp) noexcept {
-    const double per_rank = static_cast<double>(layers) / pp * (w.layer.fwd + w.layer.bwd + w.layer.recompute);
-    return pp == 1 ? per_rank + w.first_extra + w.last_extra : per_rank + std::max(w.first_extra, w.last_extra);
+// Lower bound of the iteration's compute over the pipeline stages of `layout` (interleave v
+// at its largest where the layers split evenly for every v; pipeline_time_lower_bound).
+double compute_bound(const RankCompute& w, const Config& c, int pp, int v, double microbatches) noexcept {
+    Strategy s = c.strategy;
+    s.pp = pp;
+    s.interleave = v;
+    const StageLayout lay = stage_layout(c.model.layers, s);
+    const double layer = w.layer.fwd + w.layer.bwd + w.layer.recompute;
+    if (!lay.ok) return microbatches * (c.model.layers * layer + w.first_extra + w.last_extra) / pp;
+    return pipeline_time_lower_bound(lay, layer, w.first_extra, w.last_extra, 0.0, microbatches);
 }
 
 void add(SearchStats& to, const SearchStats& from) noexcept {
@@ -98,13 +104,56 @@ double objective_score(const Result& r, Objective o) noexcept {
     return o == Objective::mfu ? -r.mfu : r.iteration_s;
 }
 
+Config SearchEngine::probe(const Config& base, const SearchOptions& options) noexcept {
+    Config p = base;
+    for (const auto& info : all_knobs())
+        if (info.kind == KnobKind::strategy && searched(options, info.knob)) set_knob(p, info.knob, info.min);
+    return p;
+}
+
 SearchEngine::SearchEngine(const Config& base, const SearchOptions& options) : base_(base), options_(options) {
     // Inputs other than the searched knobs must be valid; searched knobs are probed at their minimum.
-    Config probe = base;
-    for (const auto& info : all_knobs())
-        if (info.kind == KnobKind::strategy && searched(options, info.knob)) set_knob(probe, info.knob, info.min);
-    invalid_ = first_invalid_field(probe) >= 0;
+    invalid_ = first_invalid_field(probe(base, options)) >= 0;
     if (!invalid_) enumerate();
+}
+
+SearchEngine::ClassKey SearchEngine::class_key(const Config& cell, const SearchOptions& options) noexcept {
+    // The searched strategy knobs: probe() fixes them at their minimum.
+    ClassKey key{probe(cell, options), false};
+    key.valid = first_invalid_field(key.config) < 0;
+    // Run-time-only fields: read by rank_comm() and timing(), which run() calls with the cell,
+    // never by the constructor, enumerate(), the structural checks, rank_memory(), place()'s
+    // memory terms, fits() or rank_compute(). Listed one by one, so that a new field is kept.
+    const Config neutral;
+    NodeSpec& n = key.config.node;
+    n.scale_up.bandwidth_gbps = neutral.node.scale_up.bandwidth_gbps;
+    n.scale_up.latency_us = neutral.node.scale_up.latency_us;
+    n.scale_up.efficiency = neutral.node.scale_up.efficiency;  // not domain_size: shards_for() and placement read it
+    n.scale_out.bandwidth_gbps = neutral.node.scale_out.bandwidth_gbps;
+    n.scale_out.latency_us = neutral.node.scale_out.latency_us;
+    n.scale_out.efficiency = neutral.node.scale_out.efficiency;
+    n.expanded.bandwidth_gbps = neutral.node.expanded.bandwidth_gbps;  // not capacity, attach, pool_nodes: fits() reads them
+    n.expanded.latency_us = neutral.node.expanded.latency_us;
+    n.power_kw = neutral.node.power_kw;
+    key.config.strategy.ep_overlap = neutral.strategy.ep_overlap;  // never searched; rank_comm() reads it
+    return key;
+}
+
+Config SearchEngine::memory_key(const ClassKey& key) noexcept {
+    // Compute rates: read by rank_compute() (the roofline) and score_bound(), which prepare()
+    // recomputes for a donor's groups; rank_problem() reads only whether FP8 is supported.
+    Config c = key.config;
+    const NodeSpec neutral;
+    NodeSpec& n = c.node;
+    n.matrix_fp16_tflops = neutral.matrix_fp16_tflops;
+    n.matrix_fp8_tflops = n.matrix_fp8_tflops > 0 ? 1.0 : 0.0;
+    n.vector_tflops = neutral.vector_tflops;
+    n.gemm.max_fraction = neutral.gemm.max_fraction;
+    n.gemm.tile_overhead_k = neutral.gemm.tile_overhead_k;
+    n.gemm.launch_overhead_us = neutral.gemm.launch_overhead_us;
+    n.hbm_bandwidth_gbps = neutral.hbm_bandwidth_gbps;
+    n.hbm_efficiency = neutral.hbm_efficiency;
+    return c;
 }
 
 SearchEngine::Shards SearchEngine::shards_for(const Group& g, int zero) const {
@@ -312,9 +361,8 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
             // The roofline is needed only where something fits.
             if (p.combos.empty()) continue;
             p.compute = rank_compute(c);
-            p.compute_mb = slowest_compute(p.compute, c.model.layers, g.pp);
             const double mbs = static_cast<double>(base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch));
-            p.lower_bound = score_bound((mbs + (g.pp - 1.0) / vs.back()) * p.compute_mb, g);
+            p.lower_bound = score_bound(compute_bound(p.compute, c, g.pp, vs.back(), mbs), g);
         }
         if (control.progress) control.progress(done.fetch_add(r.size()) + r.size(), groups_.size());
     });
@@ -357,9 +405,8 @@ bool SearchEngine::prepare_from(const SearchControl& control, const SearchEngine
             Strategy& s = c.strategy;
             apply_group(s, g);
             p.compute = rank_compute(c);
-            p.compute_mb = slowest_compute(p.compute, c.model.layers, g.pp);
             const double mbs = static_cast<double>(base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch));
-            p.lower_bound = score_bound((mbs + (g.pp - 1.0) / interleaves(g.pp).back()) * p.compute_mb, g);
+            p.lower_bound = score_bound(compute_bound(p.compute, c, g.pp, interleaves(g.pp).back(), mbs), g);
         }
     });
     if (cancelled.load()) return false;
@@ -376,11 +423,10 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
     apply_group(s, g);
     const RankWork w = rank_comm(c, p.compute);
     const double mbs = static_cast<double>(c.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch));
-    const double layers_per_rank = static_cast<double>(c.model.layers) / g.pp;
-    // Lower bound of the per-microbatch time: compute, the least TP exposure, and one pipeline
-    // exchange per chunk (message time only).
-    const double tp_min = layers_per_rank * std::min(w.tp_layer_exposed[0], w.tp_layer_exposed[1]) +
-                          (g.pp == 1 ? 2.0 : 1.0) * w.tp_one;
+    // Lower bound of each stage's microbatch time: compute, the least TP exposure, and one
+    // pipeline exchange per chunk (message time only), composed as timing() composes stages.
+    const double layer_min = p.compute.layer.fwd + p.compute.layer.bwd + p.compute.layer.recompute +
+                             std::min(w.tp_layer_exposed[0], w.tp_layer_exposed[1]);
     double pp_one = 0;
     if (g.pp > 1) {
         const bool split = s.sequence_parallel ? g.tp > 1 : (s.pp_scatter_gather && g.tp > 1);
@@ -396,8 +442,12 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
     for (const Combo& combo : p.combos) {
         if (combo.v != last_v) {
             last_v = combo.v;
-            const double t_mb_min = p.compute_mb + tp_min + 2.0 * combo.v * pp_one;
-            v_pruned = options_.prune && beyond(score_bound((mbs + (g.pp - 1.0) / combo.v) * t_mb_min, g), scan.bound());
+            Strategy sv = s;
+            sv.interleave = combo.v;
+            const StageLayout lay = stage_layout(c.model.layers, sv);
+            const double bound = pipeline_time_lower_bound(lay, layer_min, p.compute.first_extra + w.tp_one,
+                                                           p.compute.last_extra + w.tp_one, 2.0 * combo.v * pp_one, mbs);
+            v_pruned = options_.prune && beyond(score_bound(bound, g), scan.bound());
         }
         if (v_pruned) {
             st.pruned += n_overlap;
@@ -480,27 +530,45 @@ SearchResult SearchEngine::run(const Config& cell, const std::vector<Strategy>& 
         return out;
     }
 
-    tbb::enumerable_thread_specific<Scan> scans([&] {
-        Scan s(k);
-        s.seed_bound = seed_bound;
-        return s;
-    });
-    std::atomic<std::uint64_t> done{0};
+    // Parallel, with statistics that do not depend on the scheduling: order_ is cut into fixed
+    // chunks (their number does not depend on the thread count), visited in waves of 1, 2, 4,
+    // ... chunks. Every chunk of a wave starts from the bound of the waves before it (their
+    // merged top k, and the seeds) and tightens it only with what it finds itself, so what a
+    // chunk prunes is a function of the problem alone. (A per-thread top k, carried from chunk
+    // to chunk, pruned whatever the chunks that thread happened to visit before allowed.)
     const std::size_t chunk = std::max<std::size_t>(1, order_.size() / 256);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, order_.size(), chunk), [&](const tbb::blocked_range<std::size_t>& r) {
-        if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
-            cancelled.store(true, std::memory_order_relaxed);
-            return;
-        }
-        visit(scans.local(), r.begin(), r.end());
-        if (control.progress) control.progress(done.fetch_add(r.size()) + r.size(), order_.size());
-    });
-
+    const std::size_t chunks = (order_.size() + chunk - 1) / chunk;
+    std::vector<Scan> scans;
+    scans.reserve(chunks);
     TopK merged(k);
-    for (Scan& s : scans) {
-        for (std::size_t i = 0; i < s.top.items.size(); ++i)
-            merged.offer(s.top.items[i].strategy, s.top.items[i].result, s.top.scores[i], s.top.items[i].index);
-        add(out.stats, s.stats);
+    std::atomic<std::uint64_t> done{0};
+    auto stopped = [&] {
+        if (control.cancel && control.cancel->load(std::memory_order_relaxed)) cancelled.store(true, std::memory_order_relaxed);
+        return cancelled.load(std::memory_order_relaxed);
+    };
+    for (std::size_t wave_begin = 0, wave_size = 1; wave_begin < chunks && !stopped(); wave_begin += wave_size, wave_size *= 2) {
+        const std::size_t wave_end = std::min(chunks, wave_begin + wave_size);
+        const double bound = std::min(seed_bound, merged.bound());
+        // Groups come in increasing lower bound: once the first of a wave is out of reach, so is the rest.
+        if (options_.prune && beyond(prepared_[order_[wave_begin * chunk]].lower_bound, bound)) {
+            for (std::size_t j = wave_begin * chunk; j < order_.size(); ++j)
+                out.stats.pruned += prepared_[order_[j]].combos.size() * groups_[order_[j]].overlaps;
+            if (control.progress) control.progress(order_.size(), order_.size());
+            break;
+        }
+        scans.clear();
+        for (std::size_t ci = wave_begin; ci < wave_end; ++ci) scans.emplace_back(k).seed_bound = bound;
+        tbb::parallel_for(wave_begin, wave_end, [&](std::size_t ci) {
+            if (stopped()) return;
+            const std::size_t begin = ci * chunk, end = std::min(order_.size(), begin + chunk);
+            visit(scans[ci - wave_begin], begin, end);
+            if (control.progress) control.progress(done.fetch_add(end - begin) + (end - begin), order_.size());
+        });
+        for (const Scan& sc : scans) {
+            for (std::size_t i = 0; i < sc.top.items.size(); ++i)
+                merged.offer(sc.top.items[i].strategy, sc.top.items[i].result, sc.top.scores[i], sc.top.items[i].index);
+            add(out.stats, sc.stats);
+        }
     }
     add(out.stats, rejected_);
     out.top = std::move(merged.items);

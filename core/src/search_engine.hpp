@@ -7,12 +7,13 @@
 // in increasing order of a compute-only lower bound on their time; a group or an interleaving
 // whose lower bound is worse than the k-th best found so far is skipped (pruned), which
 // provably leaves the top k unchanged. Every configuration has a fixed enumeration index that
-// breaks ties, so the top k is the same for any thread count and with or without pruning.
+// breaks ties, so the top k is the same for any thread count and with or without pruning;
+// what is pruned depends on the problem alone (fixed chunks in waves, see run()), so the
+// statistics are the same for any thread count too.
 //
-// SearchEngine::prepare() depends only on what the cell configurations of one sweep class
-// share (model, training, the node's compute side and memory capacities, the cluster size),
-// so a sweep computes it
-// once per class and runs each cell against it.
+// SearchEngine::prepare() depends only on the class key of its base configuration
+// (class_key() below), so a sweep computes it once per class of cells with equal keys and runs
+// each cell against it.
 
 #include <cstdint>
 #include <vector>
@@ -25,6 +26,27 @@ namespace comet {
 class SearchEngine {
 public:
     SearchEngine(const Config& base, const SearchOptions& options);
+
+    // The class-key rule (docs/architecture.md). The key of a configuration is the
+    // configuration with the fields that the constructor and prepare() do NOT read set to fixed
+    // values: the strategy knobs the search varies (every evaluation overwrites them) and the
+    // run-time-only fields listed in class_key() (networks, the expanded tier's bandwidth and
+    // latency, power, ep_overlap), which only run() reads, from its cell. Every other field is
+    // kept, so a field added to a spec struct splits classes until someone proves prepare()
+    // ignores it and lists it there. Two configurations with equal keys (compared with the
+    // defaulted Config::operator==) get identical engines; `valid` says whether the engine is
+    // valid (validity also reads the run-time fields).
+    struct ClassKey {
+        Config config;
+        bool valid = false;
+        bool operator==(const ClassKey&) const = default;
+    };
+    [[nodiscard]] static ClassKey class_key(const Config& cell, const SearchOptions& options) noexcept;
+    // Equal memory keys of two valid class keys: the same space and the same structural and
+    // memory verdicts, so one engine can be the other's memory donor (prepare()). The key
+    // neutralises the compute rates, which only the roofline reads (of the FP8 rate only
+    // whether it is > 0 matters to the verdicts).
+    [[nodiscard]] static Config memory_key(const ClassKey& key) noexcept;
 
     // Stage 1 for every group, in parallel; honours cancellation and reports progress.
     // Returns false when cancelled.
@@ -64,12 +86,13 @@ private:
     struct Prepared {
         Infeasible problem = Infeasible::none;
         RankCompute compute;
-        double compute_mb = 0;   // compute of the slowest rank per microbatch
         double lower_bound = 0;  // compute-only lower bound of the score
         std::vector<Combo> combos;  // in enumeration order (so grouped by v)
         SearchStats rejected;       // inner choices rejected by structure or memory
     };
 
+    // `base` with the searched strategy knobs at their minimum: what the constructor validates.
+    [[nodiscard]] static Config probe(const Config& base, const SearchOptions& options) noexcept;
     void enumerate();
     static void apply_group(Strategy& s, const Group& g) noexcept;  // the group's part of a strategy
     bool prepare_from(const SearchControl& control, const SearchEngine& donor);

@@ -35,58 +35,13 @@ std::vector<double> log_values(double from, double to, int steps) {
 
 namespace {
 
-// Cells whose configurations agree on everything SearchEngine::prepare() reads share one engine:
-// the model, the training setup, the node's compute side and memory capacities, the cluster's
-// accelerator count and the strategy knobs the search keeps fixed.
-struct ClassKey {
-    Config config;
-    // Equal but for the node's compute rates: the same space and the same memory verdicts.
-    [[nodiscard]] bool same_memory(const ClassKey& o) const noexcept {
-        ClassKey a = *this;
-        const NodeSpec& n = o.config.node;
-        a.config.node.matrix_fp16_tflops = n.matrix_fp16_tflops;
-        a.config.node.matrix_fp8_tflops = n.matrix_fp8_tflops;
-        a.config.node.vector_tflops = n.vector_tflops;
-        a.config.node.gemm = n.gemm;
-        a.config.node.hbm_bandwidth_gbps = n.hbm_bandwidth_gbps;
-        a.config.node.hbm_efficiency = n.hbm_efficiency;
-        return a == o;
-    }
-    bool operator==(const ClassKey& o) const noexcept {
-        const ModelSpec& a = config.model;
-        const ModelSpec& b = o.config.model;
-        const NodeSpec& n = config.node;
-        const NodeSpec& m = o.config.node;
-        const TrainingSpec& t = config.training;
-        const TrainingSpec& u = o.config.training;
-        return a == b && n.matrix_fp16_tflops == m.matrix_fp16_tflops && n.matrix_fp8_tflops == m.matrix_fp8_tflops &&
-               n.vector_tflops == m.vector_tflops && n.gemm.max_fraction == m.gemm.max_fraction &&
-               n.gemm.tile_overhead_k == m.gemm.tile_overhead_k &&
-               n.gemm.launch_overhead_us == m.gemm.launch_overhead_us &&
-               n.hbm_bandwidth_gbps == m.hbm_bandwidth_gbps && n.hbm_efficiency == m.hbm_efficiency &&
-               n.hbm_capacity_gib == m.hbm_capacity_gib && n.hbm_reserved_gib == m.hbm_reserved_gib &&
-               n.expanded.capacity_gib == m.expanded.capacity_gib && n.expanded.attach == m.expanded.attach &&
-               n.expanded.pool_nodes == m.expanded.pool_nodes && n.accelerators == m.accelerators &&
-               accelerators_available(config) == accelerators_available(o.config) &&
-               t.global_batch == u.global_batch && t.precision == u.precision && t.optimizer == u.optimizer &&
-               t.grad_reduce == u.grad_reduce && t.attention == u.attention && t.dropout == u.dropout &&
-               config.strategy.tp == o.config.strategy.tp && config.strategy.pp == o.config.strategy.pp &&
-               config.strategy.dp == o.config.strategy.dp && config.strategy.microbatch == o.config.strategy.microbatch &&
-               config.strategy.interleave == o.config.strategy.interleave &&
-               config.strategy.recompute == o.config.strategy.recompute &&
-               config.strategy.sequence_parallel == o.config.strategy.sequence_parallel &&
-               config.strategy.zero_stage == o.config.strategy.zero_stage &&
-               config.strategy.offload_optimizer == o.config.strategy.offload_optimizer &&
-               config.strategy.offload_weights == o.config.strategy.offload_weights &&
-               config.strategy.offload_activations == o.config.strategy.offload_activations &&
-               config.strategy.dp_overlap == o.config.strategy.dp_overlap &&
-               config.strategy.tp_overlap == o.config.strategy.tp_overlap &&
-               config.strategy.pp_scatter_gather == o.config.strategy.pp_scatter_gather &&
-               config.strategy.cp == o.config.strategy.cp && config.strategy.ep == o.config.strategy.ep &&
-               config.strategy.etp == o.config.strategy.etp && config.strategy.ep_overlap == o.config.strategy.ep_overlap &&
-               config.strategy.zero_shard == o.config.strategy.zero_shard;
-    }
-};
+// Cells share one prepared engine when their class keys are equal (SearchEngine::class_key():
+// the cell's configuration with the fields prepare() does not read neutralised, compared
+// whole), and one memory donor when their memory keys are.
+using ClassKey = SearchEngine::ClassKey;
+
+// Cells of a class searched one after the other, each seeded by the one before.
+constexpr std::size_t seeded_block = 4;
 
 Config cell_config(const Config& base, const SweepSpec& spec, int ix, int iy) {
     Config c = base;
@@ -161,14 +116,15 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
     options.knobs &= ~knob_bit(spec.x.knob);
     if (spec.y) options.knobs &= ~knob_bit(spec.y->knob);
 
-    // Sort the cells into classes that can share one prepared engine.
+    // Sort the cells into classes that can share one prepared engine; each class's engine is
+    // built from its first cell.
     std::vector<ClassKey> keys;
     std::vector<std::vector<std::size_t>> members;
     std::vector<std::size_t> class_of(out.cells.size());
     for (std::size_t i = 0; i < out.cells.size(); ++i) {
         const int ix = static_cast<int>(i % static_cast<std::size_t>(out.nx));
         const int iy = static_cast<int>(i / static_cast<std::size_t>(out.nx));
-        ClassKey key{cell_config(base, spec, ix, iy)};
+        const ClassKey key = SearchEngine::class_key(cell_config(base, spec, ix, iy), options);
         // Usually a cell shares its class with the neighbour above or to the left: try those first.
         std::size_t k = keys.size();
         for (const std::size_t guess : {iy > 0 ? class_of[i - static_cast<std::size_t>(out.nx)] : keys.size(),
@@ -191,16 +147,24 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
     std::unique_ptr<SearchEngine> donor;
     std::size_t donor_key = 0;
     for (std::size_t k = 0; k < keys.size() && !stop(); ++k) {
-        auto owned = std::make_unique<SearchEngine>(keys[k].config, options);
+        const std::size_t first = members[k].front();
+        const Config representative = cell_config(base, spec, static_cast<int>(first % static_cast<std::size_t>(out.nx)),
+                                                  static_cast<int>(first / static_cast<std::size_t>(out.nx)));
+        auto owned = std::make_unique<SearchEngine>(representative, options);
         SearchEngine& engine = *owned;
-        const SearchEngine* memory = donor && keys[donor_key].same_memory(keys[k]) ? donor.get() : nullptr;
+        const SearchEngine* memory = donor && keys[k].valid && keys[donor_key].valid &&
+                                             SearchEngine::memory_key(keys[donor_key]) == SearchEngine::memory_key(keys[k])
+                                         ? donor.get()
+                                         : nullptr;
         if (!engine.invalid() && !engine.prepare(quiet, memory)) break;
         const auto& cells = members[k];
-        // Consecutive cells of a class are neighbours on the grid: each seeds the next with its
-        // best strategies, which starts the next search with a tight bound.
-        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, cells.size(), 4), [&](const tbb::blocked_range<std::size_t>& r) {
+        // Consecutive cells of a class are neighbours on the grid: each seeds the next of its
+        // block with its best strategies, which starts the next search with a tight bound. The
+        // blocks are fixed (not the scheduler's chunks), so each cell's statistics are too.
+        const std::size_t blocks = (cells.size() + seeded_block - 1) / seeded_block;
+        tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t bi) {
             std::vector<Strategy> seeds;
-            for (std::size_t j = r.begin(); j != r.end(); ++j) {
+            for (std::size_t j = bi * seeded_block; j < std::min(cells.size(), (bi + 1) * seeded_block); ++j) {
                 if (stop()) return;
                 const std::size_t i = cells[j];
                 SweepCell& cell = out.cells[i];

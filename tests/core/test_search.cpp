@@ -3,12 +3,19 @@
 // sweep axis moves the configuration it names.
 #include <QtTest>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <fstream>
 #include <random>
+#include <sstream>
+#include <nlohmann/json.hpp>
 #include <tbb/global_control.h>
 
 #include "comet/evaluate.hpp"
+#include "comet/presets.hpp"
 #include "comet/report.hpp"
+#include "comet/scenario.hpp"
 #include "comet/search.hpp"
 #include "fixtures.hpp"
 #include "comet/sweep.hpp"
@@ -61,6 +68,118 @@ void compare_tops(const SearchResult& a, const SearchResult& b) {
     }
 }
 
+// Every number of two results is the same (bit for bit: the search runs the stages of evaluate()).
+void compare_results(const Result& a, const Result& b, const std::string& what) {
+    QVERIFY2(a.feasible == b.feasible, what.c_str());
+    QVERIFY2(a.reason == b.reason, what.c_str());
+    const auto x = test::result_numbers(a), y = test::result_numbers(b);
+    for (std::size_t i = 0; i < x.size(); ++i)
+        QVERIFY2(x[i].second == y[i].second || (std::isnan(x[i].second) && std::isnan(y[i].second)),
+                 (what + ": " + x[i].first + " " + std::to_string(x[i].second) + " vs " + std::to_string(y[i].second)).c_str());
+}
+
+void compare_stats(const SearchStats& a, const SearchStats& b, const std::string& what) {
+    const std::string msg = what + ": evaluated " + std::to_string(a.evaluated) + " vs " + std::to_string(b.evaluated) +
+                            ", pruned " + std::to_string(a.pruned) + " vs " + std::to_string(b.pruned) + ", feasible " +
+                            std::to_string(a.feasible) + " vs " + std::to_string(b.feasible);
+    QVERIFY2(a.space == b.space && a.evaluated == b.evaluated && a.pruned == b.pruned && a.feasible == b.feasible &&
+                 a.infeasible == b.infeasible,
+             msg.c_str());
+}
+
+Scenario load_scenario(const char* relative) {
+    const Loaded<Scenario> l = load_scenario_file(std::string(COMET_SOURCE_DIR) + "/" + relative);
+    if (!l.ok()) qFatal("%s", l.error_text().c_str());
+    return *l.value;
+}
+
+// A small mixture-of-experts model on 2 nodes of 4 GPUs (one scale-up domain each) with an
+// expanded tier, where every strategy knob has choices (cp down to 1024 tokens per rank).
+Config small_moe_config() {
+    Config c = test::small_gpt_config();
+    c.model = {8, 1024, 8, 4, 128, 2816, true, 4096, 32000, false, false, false};
+    c.model.experts = 8;
+    c.model.experts_per_token = 2;
+    c.model.expert_ffn_hidden = 1408;
+    c.model.capacity_factor = 1.25;
+    c.node.accelerators = 4;
+    c.node.scale_up.domain_size = 4;
+    c.cluster.nodes = 2;
+    c.training.global_batch = 16;
+    c.training.attention = AttentionKernel::fused;
+    c.node.hbm_capacity_gib = 40;
+    c.node.expanded = {256, 64, 1, ExpandedAttach::per_node, 1};
+    c.strategy = {2, 2, 2, 1, 1, Recompute::selective, true, 1, false, false, false, true, false, true};
+    c.strategy.ep = 2;
+    return c;
+}
+
+// Llama 3 8B at 8192 tokens on 16 DGX H100 (the presets), batch 256, tp1 pp1 dp128 mb1, full
+// recomputation, ZeRO-3 (issue 16: a searching sweep over the scale-up domain).
+Config llama3_8b_on_16_dgx_h100() {
+    const auto model = load_model_preset(std::string(COMET_SOURCE_DIR) + "/presets/models/llama3-8b.json");
+    const auto node = load_node_preset(std::string(COMET_SOURCE_DIR) + "/presets/nodes/dgx-h100.json");
+    if (!model.ok() || !node.ok()) qFatal("presets do not load");
+    Config c;
+    c.model = model.value->model;
+    c.model.seq_len = 8192;
+    c.node = node.value->node;
+    c.cluster.nodes = 16;
+    c.training.global_batch = 256;
+    c.training.precision = Precision::bf16;
+    c.training.attention = AttentionKernel::fused;
+    c.training.dropout = false;
+    c.strategy = {};
+    c.strategy.dp = 128;
+    c.strategy.recompute = Recompute::full;
+    c.strategy.zero_stage = 3;
+    return c;
+}
+
+// Each cell of a searching sweep is what search() finds for that cell's configuration (with the
+// axes' knobs fixed): the same best and runner-up strategies and every number of the best.
+void check_sweep_against_search(const Config& base, const SweepSpec& spec, const std::string& what) {
+    const SweepResult r = run_sweep(base, spec);
+    QCOMPARE(r.cells.size(), spec.x.values.size() * (spec.y ? spec.y->values.size() : 1));
+    for (int iy = 0; iy < r.ny; ++iy)
+        for (int ix = 0; ix < r.nx; ++ix) {
+            Config c = base;
+            set_knob(c, spec.x.knob, spec.x.values[std::size_t(ix)]);
+            if (spec.y) set_knob(c, spec.y->knob, spec.y->values[std::size_t(iy)]);
+            SearchOptions o = spec.search_options;
+            o.knobs &= ~knob_bit(spec.x.knob);
+            if (spec.y) o.knobs &= ~knob_bit(spec.y->knob);
+            const SearchResult s = search(c, o);
+            const Candidate best = best_or_reason(c, s);
+            const SweepCell& cell = r.at(ix, iy);
+            const std::string at = what + " cell (" + std::to_string(ix) + ", " + std::to_string(iy) + ")";
+            QVERIFY2(cell.strategy == best.strategy,
+                     (at + ": " + format_strategy(cell.strategy) + " vs " + format_strategy(best.strategy)).c_str());
+            compare_results(cell.result, best.result, at);
+            QCOMPARE(cell.has_runner_up, s.top.size() > 1);
+            if (s.top.size() > 1) {
+                QVERIFY2(cell.runner_up_strategy == s.top[1].strategy, at.c_str());
+                QCOMPARE(cell.runner_up_iteration_s, s.top[1].result.iteration_s);
+            }
+        }
+}
+
+// Values of a knob near the base's: booleans both ways, enums every value, others halved and doubled.
+std::vector<double> values_near(const Config& base, const KnobInfo& k) {
+    const double a = get_knob(base, k.knob);
+    std::vector<double> v;
+    if (k.integer && k.max - k.min <= 3) {
+        for (double x = k.min; x <= k.max; ++x) v.push_back(x);
+    } else if (a == 0) {
+        v = {0, 1, 2};
+    } else {
+        v = {a, k.integer ? std::floor(a / 2) : a / 2, a * 2};
+    }
+    for (double& x : v) x = std::clamp(x, k.min, k.max);
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+}
+
 }  // namespace
 
 class TestSearch : public QObject {
@@ -75,6 +194,11 @@ private slots:
     void everyAxisKnobMovesItsField();
     void searchingSweepEqualsPerCellSearch();
     void sweepDeterministicAcrossThreads();
+    void everyCandidateEqualsEvaluate();
+    void statisticsAreDeterministic();
+    void sweepOverScaleUpDomainEqualsSearch();
+    void searchingSweepOverEveryKnobEqualsSearch();
+    void pastedSettingsReproduceTheSearch();
 };
 
 void TestSearch::pruningIsExact() {
@@ -119,7 +243,9 @@ void TestSearch::bestMatchesBruteForceEvaluate() {
                 const int dp = int(gpus / (tp * pp));
                 for (int mb = 1; mb <= c.training.global_batch; ++mb)
                     for (int v = 1; v <= c.model.layers; ++v)
-                        for (int rc = 0; rc < 3; ++rc)
+                        // The search's space: interleavings that split the layers evenly (v = 1
+                        // also with an automatic uneven layout).
+                        for (int rc = 0; rc < (v == 1 || c.model.layers % (pp * v) == 0 ? 3 : 0); ++rc)
                             for (int sp = 0; sp < (tp > 1 ? 2 : 1); ++sp)
                                 for (int z = 0; z < (dp > 1 ? 4 : 1); ++z)
                                     for (int ov = 0; ov < 4; ++ov) {
@@ -152,12 +278,7 @@ void TestSearch::deterministicAcrossThreadCounts() {
         }
         compare_tops(runs[0], runs[1]);
         compare_tops(runs[0], runs[2]);
-        if (!o.prune)
-            for (int i = 1; i < 3; ++i) {
-                QCOMPARE(runs[i].stats.evaluated, runs[0].stats.evaluated);
-                QCOMPARE(runs[i].stats.feasible, runs[0].stats.feasible);
-                QVERIFY(runs[i].stats.infeasible == runs[0].stats.infeasible);
-            }
+        for (int i = 1; i < 3; ++i) compare_stats(runs[i].stats, runs[0].stats, "trial " + std::to_string(trial));
     }
 }
 
@@ -282,7 +403,152 @@ void TestSearch::sweepDeterministicAcrossThreads() {
     for (std::size_t i = 0; i < runs[0].cells.size(); ++i) {
         QCOMPARE(runs[0].cells[i].result.iteration_s, runs[1].cells[i].result.iteration_s);
         QVERIFY(same_strategy(runs[0].cells[i].strategy, runs[1].cells[i].strategy));
+        // So are the statistics: each cell is seeded by the same neighbours whatever the scheduling.
+        QCOMPARE(runs[0].cells[i].evaluated, runs[1].cells[i].evaluated);
+        QCOMPARE(runs[0].cells[i].infeasible, runs[1].cells[i].infeasible);
     }
+}
+
+void TestSearch::everyCandidateEqualsEvaluate() {
+    // A top list as long as the feasible space holds every candidate the search timed: each is
+    // evaluate() of its strategy on every number, and none is missing.
+    // (Problems with at most a few thousand feasible strategies: a top list is kept sorted by insertion.)
+    // The MoE case searches the parallelism, ZeRO and offload knobs (the others at the base).
+    struct Case {
+        std::string name;
+        Config config;
+        KnobSet knobs;
+    };
+    std::mt19937 rng(16);
+    std::vector<Case> cases = {{"small MoE", small_moe_config(),
+                                all_strategy_knobs & ~(knob_bit(Knob::microbatch) | knob_bit(Knob::recompute) |
+                                                       knob_bit(Knob::dp_overlap) | knob_bit(Knob::tp_overlap) |
+                                                       knob_bit(Knob::sequence_parallel) | knob_bit(Knob::interleave))}};
+    for (int i = 0; i < 40; ++i) cases.push_back({"random " + std::to_string(i), random_config(rng), all_strategy_knobs});
+    int timed = 0, problems = 0, offload = 0, experts = 0, cp = 0, shard = 0;
+    for (const auto& [name, c, knobs] : cases) {
+        SearchOptions o;
+        o.knobs = knobs;
+        o.min_tokens_per_cp_rank = 1024;
+        o.prune = false;
+        const SearchResult all = search(c, o);
+        QCOMPARE(all.stats.evaluated, all.stats.space);
+        if (all.stats.feasible == 0 || all.stats.feasible > 3000) continue;
+        ++problems;
+        o.top_k = static_cast<int>(all.stats.feasible) + 1;
+        for (const bool prune : {false, true}) {
+            o.prune = prune;
+            const SearchResult sr = search(c, o);
+            QCOMPARE(std::uint64_t(sr.top.size()), all.stats.feasible);
+            QCOMPARE(sr.stats.feasible, all.stats.feasible);  // nothing can be pruned while the list is not full
+            for (const Candidate& cand : sr.top) {
+                Config x = c;
+                x.strategy = cand.strategy;
+                compare_results(cand.result, evaluate(x), name + ": " + format_strategy(cand.strategy));
+                ++timed;
+                const Strategy& st = cand.strategy;
+                offload += st.offload_optimizer || st.offload_weights || st.offload_activations;
+                experts += st.ep > 1 || st.etp > 1;
+                cp += st.cp > 1;
+                shard += st.zero_shard > 0;
+            }
+        }
+    }
+    QVERIFY2(problems >= 5 && timed > 2000, (std::to_string(problems) + " problems, " + std::to_string(timed) + " candidates").c_str());
+    QVERIFY2(offload > 0 && experts > 0 && cp > 0 && shard > 0,  // every kind of choice was compared
+             (std::to_string(offload) + " " + std::to_string(experts) + " " + std::to_string(cp) + " " + std::to_string(shard)).c_str());
+}
+
+void TestSearch::statisticsAreDeterministic() {
+    // Identical searches count the same evaluated, pruned, feasible and infeasible
+    // configurations, run after run and for any number of threads (issue 16: the default
+    // scenario printed feasible 1086, 1174, 1300, ... from run to run).
+    const std::pair<const char*, Config> cases[] = {
+        {"default", load_scenario("presets/scenarios/default.comet.json").config},
+        {"mixtral", load_scenario("presets/scenarios/mixtral-8x7b-32k-128xh100.comet.json").config},
+        {"small MoE", small_moe_config()}};
+    for (const auto& [name, c] : cases)
+        for (const int k : {1, 2, 5}) {
+            SearchOptions o;
+            o.top_k = k;
+            const SearchResult first = search(c, o);
+            QVERIFY(first.stats.pruned > 0);
+            for (const int threads : {1, 2, 4, 2, 2, 8})
+                for (int repeat = 0; repeat < 2; ++repeat) {
+                    tbb::global_control gc(tbb::global_control::max_allowed_parallelism, std::size_t(threads));
+                    const SearchResult again = search(c, o);
+                    compare_tops(first, again);
+                    compare_stats(again.stats, first.stats, std::string(name) + ", " + std::to_string(threads) + " threads");
+                }
+        }
+}
+
+void TestSearch::sweepOverScaleUpDomainEqualsSearch() {
+    // Issue 16: the sweep's class key left out the scale-up domain, which the search reads for
+    // node-local (hierarchical) sharding, so domains 4 and 2 reused domain 8's choices
+    // (2.641 s where search() finds 2.611 s at domain 4).
+    const Config base = llama3_8b_on_16_dgx_h100();
+    SweepSpec spec;
+    spec.x = {Knob::scale_up_domain, {8, 4, 2}};
+    spec.search = true;
+    spec.search_options.knobs = knob_bit(Knob::zero_shard);
+    check_sweep_against_search(base, spec, "scale_up_domain");
+    // Node-local sharding shards over the GPUs of one domain: never over 8 in a domain of 4 or 2
+    // (the bug's answer at domain 4 was "zero3 shard8").
+    const SweepResult r = run_sweep(base, spec);
+    QVERIFY(r.cells[1].result.feasible && r.cells[2].result.feasible);
+    QVERIFY(r.cells[1].strategy.zero_shard == 0 || r.cells[1].strategy.zero_shard == 4);
+    QVERIFY(r.cells[2].strategy.zero_shard == 0 || r.cells[2].strategy.zero_shard == 2);
+}
+
+void TestSearch::searchingSweepOverEveryKnobEqualsSearch() {
+    // For every knob a sweep axis can move: alone, and as the row axis under, in turn, a
+    // compute-rate axis (classes that share memory verdicts) or a network axis (cells that share
+    // one engine).
+    const Config base = small_moe_config();
+    int cells = 0, i = 0;
+    for (const KnobInfo& k : all_knobs()) {
+        SweepSpec spec;
+        spec.x = {k.knob, values_near(base, k)};
+        spec.search = true;
+        spec.search_options.min_tokens_per_cp_rank = 1024;
+        check_sweep_against_search(base, spec, std::string(k.id));
+        if (QTest::currentTestFailed()) return;
+        cells += static_cast<int>(spec.x.values.size());
+        const Knob other = i++ % 2 == 0 ? Knob::hbm_gbps : Knob::scale_out_gbps;
+        if (other == k.knob) continue;
+        spec.y = spec.x;
+        spec.x = {other, {get_knob(base, other) / 2, get_knob(base, other)}};
+        check_sweep_against_search(base, spec, std::string(k.id) + " by " + std::string(knob_info(other).id));
+        if (QTest::currentTestFailed()) return;
+    }
+    QVERIFY(cells > 80);
+}
+
+void TestSearch::pastedSettingsReproduceTheSearch() {
+    // `comet-cli search --json` writes each strategy's "settings" with strategy_to_json(); pasted
+    // over the scenario's "strategy", they load back to the searched strategy and its result
+    // (issue 16: without cp, ep, etp and zero_shard, the Mixtral scenario's 81 s became 333-652 s).
+    const char* file = "presets/scenarios/mixtral-8x7b-32k-128xh100.comet.json";
+    const Scenario sc = load_scenario(file);
+    SearchOptions o;
+    o.top_k = 5;
+    const SearchResult sr = search(sc.config, o);
+    QVERIFY(sr.top.size() == 5);
+    std::ifstream in(std::string(COMET_SOURCE_DIR) + "/" + file);
+    std::stringstream text;
+    text << in.rdbuf();
+    bool moe_strategy = false;
+    for (const Candidate& cand : sr.top) {
+        nlohmann::ordered_json j = nlohmann::ordered_json::parse(text.str());
+        j["strategy"] = nlohmann::ordered_json::parse(strategy_to_json(cand.strategy));
+        const Loaded<Scenario> pasted = parse_scenario(j.dump(2), "pasted");
+        QVERIFY2(pasted.ok(), pasted.error_text().c_str());
+        QVERIFY2(pasted.value->config.strategy == cand.strategy, format_strategy(cand.strategy).c_str());
+        compare_results(evaluate(pasted.value->config), cand.result, format_strategy(cand.strategy));
+        moe_strategy = moe_strategy || cand.strategy.ep > 1 || cand.strategy.cp > 1 || cand.strategy.zero_shard > 0;
+    }
+    QVERIFY(moe_strategy);  // the keys that used to be missing matter here
 }
 
 QTEST_APPLESS_MAIN(TestSearch)
