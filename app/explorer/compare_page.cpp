@@ -55,6 +55,29 @@ QTableWidgetItem* item(const QString& text, bool editable, Qt::Alignment align =
 }
 
 constexpr Qt::Alignment right = Qt::AlignRight | Qt::AlignVCenter;
+
+// The GPU-hour price a design pays and where it comes from, never a silent fallback: its own, or
+// the scenario's (named as such, in grey).
+QTableWidgetItem* priceItem(const Design& d, const CostInputs& scenario) {
+    if (d.price_per_gpu_hour_usd > 0) {
+        auto* it = item(QStringLiteral("$%1").arg(d.price_per_gpu_hour_usd, 0, 'f', 2), true, right);
+        static const std::vector<NodePreset> presets = [] {  // for the tooltip only: read once
+            std::vector<std::string> errors;
+            return load_node_presets(errors);
+        }();
+        const auto p = std::find_if(presets.begin(), presets.end(), [&](const NodePreset& n) {
+            return n.info.name == d.node_info.name && n.price && n.price->price_per_gpu_hour_usd == d.price_per_gpu_hour_usd;
+        });
+        it->setToolTip(p != presets.end() ? QObject::tr("This design's price, from the %1 preset: %2").arg(qs(p->info.name), qs(p->price->source))
+                                          : QObject::tr("This design's own price per GPU-hour"));
+        return it;
+    }
+    const bool purchase = scenario.price_per_gpu_hour_usd <= 0 && scenario.purchase_price_per_gpu_usd > 0;
+    auto* it = item(purchase ? QObject::tr("purchase, scenario") : QStringLiteral("$%1 scenario").arg(scenario.price_per_gpu_hour_usd, 0, 'f', 2), true, right);
+    it->setForeground(QColor(0x70, 0x70, 0x70));
+    it->setToolTip(QObject::tr("No price of its own: the scenario's price (Cost & Sensitivity page) applies. Type a price to give this design its own."));
+    return it;
+}
 constexpr int max_nodes = 10'000'000;
 
 }  // namespace
@@ -180,6 +203,7 @@ bool ComparePage::addPreset(const QString& preset_id, int nodes) {
     d.node_info = p->info;
     d.nodes = nodes;
     d.best_strategy = true;
+    if (p->price) d.price_per_gpu_hour_usd = p->price->price_per_gpu_hour_usd;  // its own, not the scenario's
     std::vector<Design> designs = s.designs;
     d.name = unique_name(designs, design_label(d).toStdString() + ", best strategy");
     designs.push_back(std::move(d));
@@ -320,7 +344,7 @@ void ComparePage::fillTable() {
         st->setFlags(st->flags() | Qt::ItemIsUserCheckable);
         st->setCheckState(d.best_strategy ? Qt::Checked : Qt::Unchecked);
         table_->setItem(row, col_strategy, st);
-        table_->setItem(row, col_price, item(d.price_per_gpu_hour_usd > 0 ? QString::number(d.price_per_gpu_hour_usd) : QString(), true, right));
+        table_->setItem(row, col_price, priceItem(d, s.cost));
         if (!o) {
             for (int col = col_time; col < col_count; ++col) table_->setItem(row, col, item(QStringLiteral("…"), false, right));
             continue;
@@ -380,8 +404,11 @@ void ComparePage::onItemChanged(int row, int column) {
         break;
     }
     case col_price: {
-        bool ok = text.isEmpty();
-        const double p = ok ? 0.0 : text.toDouble(&ok);
+        // The cell shows "$1.80 scenario" for a design without a price: that text (or empty) keeps it so.
+        QString number = text;
+        number.remove(QLatin1Char('$'));
+        bool ok = number.isEmpty() || number.contains(QStringLiteral("scenario"));
+        const double p = ok ? 0.0 : number.trimmed().toDouble(&ok);
         if (!ok || !std::isfinite(p) || p < 0)
             problem = tr("$/GPU-h of design %1 = \"%2\": must be a price of at least 0 (empty = the scenario's).").arg(row + 1).arg(text);
         d.price_per_gpu_hour_usd = p;

@@ -15,6 +15,7 @@
 #include <cmath>
 
 #include "charts/chart_views.hpp"
+#include "comet/infeasibility.hpp"
 #include "comet/report.hpp"
 #include "comet/sweep_io.hpp"
 #include "common/axis_defaults.hpp"
@@ -280,6 +281,18 @@ void ExplorerPage::updateCharts() {
         const SweepCell& cell = e.grid.at(p.ix, p.iy);
         if (cell.result.iteration_s > 0) bars.push_back({tr("Pinned %1").arg(cellLabel(p)), cell.result.time});
     }
+    breakdown_message_.clear();
+    if (bars.empty()) {
+        // Say why instead of "No data": the binding limit with its numbers, the nearest change.
+        breakdown_message_ = tr("Current configuration cannot run: %1")
+                                 .arg(QString::fromStdString(explain_infeasible(e.config, e.current).text()));
+        if (selected_ && !e.grid.at(selected_->ix, selected_->iy).result.feasible)
+            breakdown_message_ += tr("\nSelected %1 cannot run either: %2")
+                                      .arg(cellLabel(*selected_), QString::fromStdString(explain(e.grid.at(selected_->ix, selected_->iy).result)));
+        if (!breakdown_message_.contains(QStringLiteral("Find Best Strategy")))
+            breakdown_message_ += tr("\nFind Best Strategy (Ctrl+B) searches every strategy.");
+    }
+    breakdown_->setEmptyMessage(breakdown_message_);
     breakdown_->setTitle(tr("Iteration time breakdown"));
     breakdown_->setBars(bars);
     shown_bars_ = std::move(bars);

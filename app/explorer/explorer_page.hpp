@@ -51,6 +51,8 @@ public:
     [[nodiscard]] ui::EvaluationController* controller() noexcept { return &controller_; }
     // What the charts show now (for tests and export): bars in order, and the memory tiers.
     [[nodiscard]] const std::vector<ui::BreakdownBar>& shownBars() const noexcept { return shown_bars_; }
+    // Why the breakdown has no bars ("Current configuration cannot run: ..."); empty when it has.
+    [[nodiscard]] const QString& breakdownMessage() const noexcept { return breakdown_message_; }
     [[nodiscard]] const std::vector<ui::MemoryBar>& shownTiers() const noexcept { return shown_tiers_; }
     [[nodiscard]] std::optional<ui::CellIndex> selectedCell() const noexcept { return selected_; }
     void selectCell(ui::CellIndex cell);
@@ -106,6 +108,7 @@ private:
     std::optional<ui::CellIndex> selected_;
     std::vector<ui::CellIndex> pinned_;
     std::vector<ui::BreakdownBar> shown_bars_;
+    QString breakdown_message_;
     std::vector<ui::MemoryBar> shown_tiers_;
 };
 

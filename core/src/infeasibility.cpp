@@ -58,6 +58,25 @@ std::vector<Change> changes(const Config& c) {
     out.push_back(trade(&Strategy::tp, &Strategy::dp, "tp", "dp", s));
     out.push_back(trade(&Strategy::pp, &Strategy::tp, "pp", "tp", s));
     out.push_back(trade(&Strategy::tp, &Strategy::pp, "tp", "pp", s));
+    // The nearest tp (pp) that divides the heads (layers), dp taking up the difference.
+    auto nearest_divisor = [&s](int Strategy::*knob, const char* name, int of, int per) {
+        std::vector<Change> found;
+        for (int step = 1; step <= 64; ++step) {
+            for (const int v : {s.*knob - step, s.*knob + step}) {
+                if (v < 1 || of % (v * per) != 0) continue;
+                const long long rest = static_cast<long long>(s.dp) * (s.*knob);
+                if (rest % v != 0) continue;
+                const int dp = static_cast<int>(rest / v);
+                found.push_back({std::string(name) + " " + std::to_string(s.*knob) + " \u2192 " + std::to_string(v) + ", dp " +
+                                     std::to_string(s.dp) + " \u2192 " + std::to_string(dp),
+                                 [knob, v, dp](Strategy& t) { t.*knob = v; t.dp = dp; return true; }});
+            }
+            if (!found.empty()) break;
+        }
+        return found;
+    };
+    for (Change& ch : nearest_divisor(&Strategy::pp, "pp", c.model.layers, std::max(1, s.interleave))) out.push_back(std::move(ch));
+    for (Change& ch : nearest_divisor(&Strategy::tp, "tp", c.model.heads, 1)) out.push_back(std::move(ch));
     if (c.node.expanded.capacity_gib > 0) {
         out.push_back({"offload optimizer state", [](Strategy& t) { return !t.offload_optimizer && (t.offload_optimizer = true); }});
         out.push_back({"offload activations", [](Strategy& t) { return !t.offload_activations && (t.offload_activations = true); }});

@@ -14,6 +14,7 @@
 #include <map>
 
 #include "best_strategy_dialog.hpp"
+#include "compare_page.hpp"
 #include "comet/evaluate.hpp"
 #include "comet/infeasibility.hpp"
 #include "comet/presets.hpp"
@@ -197,6 +198,47 @@ private Q_SLOTS:
         Config fixed = c;
         fixed.strategy = e.nearest_strategy;
         QVERIFY(evaluate(fixed).feasible);
+    }
+
+    void breakdownSaysWhyInsteadOfNoData() {
+        Window win;
+        QTRY_VERIFY_WITH_TIMEOUT(win.w.explorer()->lastEvaluation().has_value(), 20000);
+        Config c = win.w.document()->config();
+        c.strategy.microbatch = 5;  // dp 6 x 5 does not divide the batch of 3072
+        QCOMPARE(evaluate(c).reason, Infeasible::batch_split);
+        QSignalSpy spy(win.w.explorer(), &app::ExplorerPage::evaluated);
+        win.w.document()->setConfig(c, QStringLiteral("test"));
+        QVERIFY(spy.wait(20000));
+        QTRY_VERIFY_WITH_TIMEOUT(win.w.explorer()->lastEvaluation()->config == c, 20000);
+        QVERIFY(win.w.explorer()->shownBars().empty());
+        const QString m = win.w.explorer()->breakdownMessage();
+        QVERIFY2(m.contains(QStringLiteral("dp x microbatch = 30, global batch = 3072")), qPrintable(m));
+        QVERIFY2(m.contains(QStringLiteral("Nearest change that runs: microbatch 5 \u2192 1 runs")), qPrintable(m));
+    }
+
+    void comparePricesSayWhereTheyComeFrom() {
+        Window win;
+        Scenario none = win.w.document()->scenario();
+        none.designs.clear();
+        none.baseline_design = 0;
+        win.w.document()->setScenario(none, QStringLiteral("no designs"));
+        QVERIFY(win.w.compare()->addPreset(QStringLiteral("dgx-h100"), 8));
+        QVERIFY(win.w.compare()->addPreset(QStringLiteral("hgx-h200"), 8));
+        const auto& designs = win.w.document()->scenario().designs;
+        QCOMPARE(designs.at(designs.size() - 2).price_per_gpu_hour_usd, 2.99);  // the preset's
+        QCOMPARE(designs.back().price_per_gpu_hour_usd, 0.0);                   // none published
+        QTableWidget* t = win.w.compare()->table();
+        const int h100 = t->rowCount() - 2, h200 = t->rowCount() - 1;
+        int price_col = -1;
+        for (int col = 0; col < t->columnCount(); ++col)
+            if (t->horizontalHeaderItem(col)->text() == QStringLiteral("$/GPU-h")) price_col = col;
+        QVERIFY(price_col >= 0);
+        QCOMPARE(t->item(h100, price_col)->text(), QStringLiteral("$2.99"));
+        QVERIFY(t->item(h100, price_col)->toolTip().contains(QStringLiteral("DGX H100 preset")));
+        QCOMPARE(t->item(h200, price_col)->text(), QStringLiteral("$1.80 scenario"));
+        // Editing the shown text back leaves the design on the scenario's price; a number sets its own.
+        t->item(h200, price_col)->setText(QStringLiteral("$3.50"));
+        QCOMPARE(win.w.document()->scenario().designs.back().price_per_gpu_hour_usd, 3.5);
     }
 
     void helpMenuHasQuickStartExamplesAndShortcuts() {

@@ -57,6 +57,7 @@ struct StackedBarsModel {
     std::vector<double> totals;         // per bar, display units
     std::vector<QString> total_labels;  // per bar, drawn at the bar's end, e.g. "101 s"
     ValueAxisModel axis;
+    QString empty_message;  // shown instead of bars when there are none; empty = "No data"
 
     [[nodiscard]] bool empty() const noexcept { return bar_labels.empty(); }
     [[nodiscard]] std::size_t bar_count() const noexcept { return bar_labels.size(); }

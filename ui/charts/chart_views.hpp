@@ -28,6 +28,9 @@ public:
     // First bar = the selected cell (drawn on top), then the pinned ones. Cheap enough to call
     // several times per second; an empty list shows "No data".
     virtual void setBars(const std::vector<BreakdownBar>& bars) = 0;
+    // What an empty list shows instead of "No data" (why there is nothing: "cannot run: ..."),
+    // wrapped to the chart's width. Applies from the next setBars().
+    virtual void setEmptyMessage(const QString& message) = 0;
     virtual void setTitle(const QString& title) = 0;
     // The chart laid out afresh at `size` (logical pixels), independent of the widget's size.
     [[nodiscard]] virtual QImage toImage(QSize size, qreal device_pixel_ratio) = 0;

@@ -123,7 +123,15 @@ class QtBreakdownChartView final : public WithImageExports<HostedView<BreakdownC
 public:
     explicit QtBreakdownChartView(QWidget* parent)
         : WithImageExports(parent, QStringLiteral("Iteration time breakdown chart")) {}
-    void setBars(const std::vector<BreakdownBar>& bars) override { host_.setModel(build_breakdown_model(bars)); }
+    void setBars(const std::vector<BreakdownBar>& bars) override {
+        BreakdownSeriesModel m = build_breakdown_model(bars);
+        m.empty_message = empty_message_;
+        host_.setModel(std::move(m));
+    }
+    void setEmptyMessage(const QString& message) override { empty_message_ = message; }
+
+private:
+    QString empty_message_;
 };
 
 class QtMemoryChartView final : public WithImageExports<HostedView<MemoryChartView, MemoryQChart>> {

@@ -123,12 +123,38 @@ void OverlayChart::refreshTitle() {
 }
 
 void OverlayChart::setMessage(const QString& message) {
+    message_text_ = message;
     message_->setText(message);
     message_->setVisible(!message.isEmpty());
 }
 
+namespace {
+
+// Lines of `text` broken at spaces so that none is wider than `width` (a word wider stays whole).
+QString wrapped(const QString& text, const QFont& font, qreal width) {
+    const QFontMetricsF fm(font);
+    QStringList out;
+    for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
+        QString line;
+        for (const QString& word : paragraph.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (!line.isEmpty() && fm.horizontalAdvance(candidate) > width) {
+                out << line;
+                line = word;
+            } else {
+                line = candidate;
+            }
+        }
+        out << line;
+    }
+    return out.join(QLatin1Char('\n'));
+}
+
+}  // namespace
+
 void OverlayChart::placeOverlays() {
     const QRectF title_free = rect().adjusted(0, 30, 0, 0);
+    if (!message_text_.isEmpty()) message_->setText(wrapped(message_text_, message_->font(), std::max(120.0, rect().width() - 48)));
     message_->setPos(title_free.center() - message_->boundingRect().center());
     placeLegend();
     placeContent();

@@ -86,6 +86,7 @@ private:
     bool has_explicit_title_ = false;
     std::vector<LegendItem> legend_items_;
     QGraphicsSimpleTextItem* message_ = nullptr;
+    QString message_text_;  // unwrapped; placeOverlays() wraps it to the chart's width
 };
 
 // A QChartView whose tooltips come from a callback (Qt Charts has none per bar or point).

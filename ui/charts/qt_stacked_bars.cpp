@@ -52,7 +52,7 @@ void StackedBarsChart::showModel(const StackedBarsModel& m) {
     const bool has_data = !m.empty();
     category_axis_->setVisible(has_data);
     value_axis_->setVisible(has_data);
-    setMessage(has_data ? QString() : QStringLiteral("No data"));
+    setMessage(has_data ? QString() : m.empty_message.isEmpty() ? QStringLiteral("No data") : m.empty_message);
     categories_width_ = -1;
     updateCategories();
     updateAxes(m);
