@@ -81,6 +81,7 @@ const std::vector<FieldRule> rules = {
     {"strategy.ep_overlap", COMET_GET(strategy.ep_overlap), 0, 1, false, "a fraction from 0 (sequential) to 1 (fully hidden)"},
     {"strategy.zero_shard", COMET_GET(strategy.zero_shard), 0, 1e7, false, "0 (the whole dp x cp group) or a divisor of dp x cp"},
     {"strategy.pipeline_first_layers", COMET_GET(strategy.pipeline_first_layers), 0, 100000, false, "0 (automatic) or the first stage's layers, a multiple of strategy.interleave"},
+    {"strategy.recompute_layers", COMET_GET(strategy.recompute_layers), 0, 100000, false, "0 (every layer) or the layers of each virtual stage that full recomputation recomputes"},
     {"strategy.pipeline_last_layers", COMET_GET(strategy.pipeline_last_layers), 0, 100000, false, "0 (automatic) or the last stage's layers, a multiple of strategy.interleave"},
 };
 #undef COMET_GET

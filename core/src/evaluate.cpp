@@ -287,14 +287,15 @@ RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
     const double tp_fwd = 2.0 * w.tp_one;
     const double tp_bwd = 2.0 * w.tp_one;
     const double tp_rec = s.recompute == Recompute::full ? tp_fwd : 0.0;
-    w.tp_layer_total = tp_fwd + tp_bwd + tp_rec;
+    w.tp_layer_total = tp_fwd + tp_bwd;
     w.tp_layer_exposed[0] = w.tp_layer_total;
+    w.tp_rec_total = w.tp_rec_exposed[0] = tp_rec;
     // Overlapping TP collectives with GEMMs (as Transformer Engine's userbuffers do) needs the
     // peers' memory over the scale-up fabric: a TP group that leaves the domain cannot.
     const bool can_overlap = w.tp_group.outer == 1;
-    w.tp_layer_exposed[1] = can_overlap ? exposed(tp_fwd, rc.layer.gemm_fwd, true) + exposed(tp_bwd, rc.layer.gemm_bwd, true) +
-                                              exposed(tp_rec, rc.layer.tp_recompute_window, true)
+    w.tp_layer_exposed[1] = can_overlap ? exposed(tp_fwd, rc.layer.gemm_fwd, true) + exposed(tp_bwd, rc.layer.gemm_bwd, true)
                                         : w.tp_layer_total;
+    w.tp_rec_exposed[1] = can_overlap ? exposed(tp_rec, rc.layer.tp_recompute_window, true) : tp_rec;
 
     // Pipeline messages split across the TP ranks are all-gathered inside the TP group.
     if (t > 1 && !sp) w.pp_gather = all_gather_s(rc.pp_bytes, w.tp_group);
@@ -308,9 +309,10 @@ RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
         const double ring = (s.cp - 1.0) * p2p_s(rc.cp_kv_bytes, cp_group.outer == 1, cp_group);
         const double fwd = ring, bwd = 2.0 * ring;
         const double rec = s.recompute != Recompute::none ? ring : 0.0;
-        w.cp_layer_total = fwd + bwd + rec;
-        w.cp_layer_exposed = exposed(fwd, rc.layer.attention_fwd, true) + exposed(bwd, rc.layer.attention_bwd, true) +
-                             exposed(rec, rc.layer.attention_recompute, true);
+        w.cp_layer_total = fwd + bwd;
+        w.cp_layer_exposed = exposed(fwd, rc.layer.attention_fwd, true) + exposed(bwd, rc.layer.attention_bwd, true);
+        w.cp_rec_total = rec;
+        w.cp_rec_exposed = exposed(rec, rc.layer.attention_recompute, true);
     }
 
     // Expert parallelism: each MoE layer dispatches its routed token copies to the experts
@@ -326,10 +328,11 @@ RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
             pass += all_gather_s(rc.etp_bytes, etp_group) + reduce_scatter_s(rc.etp_bytes, etp_group);
         }
         const double rec = s.recompute == Recompute::full ? pass : 0.0;
-        w.ep_layer_total = 2.0 * pass + rec;
+        w.ep_layer_total = 2.0 * pass;
         w.ep_layer_exposed = partly_exposed(pass, rc.moe_expert_fwd, s.ep_overlap) +
-                             partly_exposed(pass, rc.moe_expert_bwd, s.ep_overlap) +
-                             partly_exposed(rec, rc.moe_expert_recompute, s.ep_overlap);
+                             partly_exposed(pass, rc.moe_expert_bwd, s.ep_overlap);
+        w.ep_rec_total = rec;
+        w.ep_rec_exposed = partly_exposed(rec, rc.moe_expert_recompute, s.ep_overlap);
     }
     return w;
 }
@@ -382,6 +385,11 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r) no
     const StateBytes& sb = pl.sb;
     const ExpandedShare& xs = pl.xs;
     const StageLayout& lay = pl.layout;
+    // Partial full recomputation: the recomputed share of the layers keeps only its input.
+    const double rshare = full_recompute_share(m.layers, s);
+    const double act_layer = s.recompute == Recompute::full && rshare < 1.0
+                                 ? rshare * w.act_layer + (1.0 - rshare) * w.act_layer_full
+                                 : w.act_layer;
     const double recompute_working = s.recompute == Recompute::full        ? w.act_layer_full
                                      : s.recompute == Recompute::selective ? w.act_layer_full - w.act_layer
                                                                            : 0.0;
@@ -429,7 +437,7 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r) no
         }
         if (s.offload_activations) {
             ex.activations_bytes = act;
-            hbm.activations_bytes = 2.0 * w.act_layer + recompute_working + extra_act;  // double buffer
+            hbm.activations_bytes = 2.0 * act_layer + recompute_working + extra_act;  // double buffer
         } else {
             hbm.activations_bytes = act + recompute_working + extra_act;
         }
@@ -438,9 +446,9 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r) no
     // (the most in flight after it, given the most layers) and the last (LM head and loss).
     MemoryFootprint hbm_first, ex_first, hbm_last, ex_last, hbm_mid, ex_mid;
     const double emb_act = 2.0 * tokens * m.hidden / (sp ? t : 1);
-    footprint(lay.first, pl.first_ends_params, w.act_layer * held_layer_microbatches(lay.first, p, v, mbs, 0),
+    footprint(lay.first, pl.first_ends_params, act_layer * held_layer_microbatches(lay.first, p, v, mbs, 0),
               emb_act + (p == 1 ? logits : 0.0), hbm_first, ex_first);
-    footprint(lay.last, pl.last_ends_params, w.act_layer * held_layer_microbatches(lay.last, p, v, mbs, p - 1), logits,
+    footprint(lay.last, pl.last_ends_params, act_layer * held_layer_microbatches(lay.last, p, v, mbs, p - 1), logits,
               hbm_last, ex_last);
     r.hbm = hbm_first;
     r.expanded = ex_first;
@@ -451,7 +459,7 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r) no
     double ex_used = std::max(ex_first.used_bytes(), ex_last.used_bytes());
     if (p > 2) {
         const int mid = lay.mid_hi_count > 0 ? lay.mid_hi : lay.mid_lo;
-        footprint(mid, 0.0, w.act_layer * held_layer_microbatches(mid, p, v, mbs, 1), 0.0, hbm_mid, ex_mid);
+        footprint(mid, 0.0, act_layer * held_layer_microbatches(mid, p, v, mbs, 1), 0.0, hbm_mid, ex_mid);
         if (hbm_mid.used_bytes() > r.hbm.used_bytes()) {
             r.hbm = hbm_mid;
             r.expanded = ex_mid;
@@ -492,8 +500,14 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     // --- Work per microbatch of each kind of pipeline stage (the first, with the embedding;
     // the middle ones; the last, with the LM head and the loss): its layers' compute and the
     // exposed TP, EP and CP communication. The slowest stage sets the pace.
-    const double layer_compute = lt.fwd + lt.bwd + lt.recompute;
-    const double layer_exposed = w.tp_layer_exposed[s.tp_overlap ? 1 : 0] + w.moe_share * w.ep_layer_exposed + w.cp_layer_exposed;
+    // Partial full recomputation recomputes `rshare` of the layers (with their collectives).
+    const double rshare = full_recompute_share(m.layers, s);
+    const int ov = s.tp_overlap ? 1 : 0;
+    const double layer_compute = lt.fwd + lt.bwd + rshare * lt.recompute;
+    const double tp_layer = w.tp_layer_exposed[ov] + rshare * w.tp_rec_exposed[ov];
+    const double ep_layer = w.ep_layer_exposed + rshare * w.ep_rec_exposed;
+    const double cp_layer = w.cp_layer_exposed + rshare * w.cp_rec_exposed;
+    const double layer_exposed = tp_layer + w.moe_share * ep_layer + cp_layer;
     struct Stage {
         double layers = 0, count = 0, compute = 0, tp = 0, busy = 0;
     };
@@ -504,7 +518,7 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
         st.layers = layers;
         st.count = count;
         st.compute = layers * layer_compute + (first ? w.first_extra : 0.0) + (last ? w.last_extra : 0.0);
-        st.tp = layers * w.tp_layer_exposed[s.tp_overlap ? 1 : 0] + (first ? w.tp_one : 0.0) + (last ? w.tp_one : 0.0);
+        st.tp = layers * tp_layer + (first ? w.tp_one : 0.0) + (last ? w.tp_one : 0.0);
         st.busy = st.compute + layers * layer_exposed + (first ? w.tp_one : 0.0) + (last ? w.tp_one : 0.0);
     };
     add_stage(lay.first, 1, true, p == 1);
@@ -538,7 +552,7 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     // all-reduces each shard across the replicas once per iteration.
     double dp_mb_total = 0;
     double dp_grad_reduce = 0, dp_weight_gather = 0;  // once per iteration (ZeRO 0-2)
-    const double gathers = s.recompute == Recompute::full ? 3.0 : 2.0;
+    const double gathers = s.recompute == Recompute::full ? 2.0 + rshare : 2.0;
     auto data_parallel = [&](double params, int replicas, int stride, double shard_d) noexcept {
         if (replicas <= 1 || params <= 0) return;
         const double grad_bytes = params * sb.gradients;
@@ -575,7 +589,7 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     if (s.offload_weights || s.offload_activations) {
         double bytes = 0, transfers = 0;
         if (s.offload_weights) {
-            const double passes = s.recompute == Recompute::full ? 3.0 : 2.0;
+            const double passes = s.recompute == Recompute::full ? 2.0 + rshare : 2.0;
             bytes += passes * weight_bytes / (s.zero_stage >= 3 ? pl.shard : 1);
             if (expert_weight_bytes > 0) bytes += passes * expert_weight_bytes / (s.zero_stage >= 3 ? pl.expert_shard : 1.0);
             transfers += passes * layers_per_rank;
@@ -590,8 +604,8 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     // microbatch's compute (with its exposed TP collectives) and run side by side: the
     // microbatch takes the longest of the three; what exceeds compute is charged to DP
     // first, then to memory.
-    const double ep_mb = layers_per_rank * w.moe_share * w.ep_layer_exposed;
-    const double cp_mb = layers_per_rank * w.cp_layer_exposed;
+    const double ep_mb = layers_per_rank * w.moe_share * ep_layer;
+    const double cp_mb = layers_per_rank * cp_layer;
     const double busy_mb = compute_mb + tp_mb + ep_mb + cp_mb;
     const double dp_mb_exposed = exposed(dp_mb_total, busy_mb, s.dp_overlap);
     const double mem_mb_exposed = std::max(0.0, mem_mb_total - (busy_mb + dp_mb_exposed));
@@ -660,13 +674,13 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     r.time.cp_comm_s = mbs * cp_mb;
     r.iteration_s = r.time.total();
 
-    r.comm.tp_s = mbs * (layers_per_rank * w.tp_layer_total + 2.0 * w.tp_one);
+    r.comm.tp_s = mbs * (layers_per_rank * (w.tp_layer_total + rshare * w.tp_rec_total) + 2.0 * w.tp_one);
     r.comm.pp_s = mbs * pp_mb;
     r.comm.dp_s = mbs * dp_mb_total + dp_grad_reduce + dp_weight_gather;
     r.comm.memory_s = mbs * mem_mb_total + (s.offload_optimizer ? opt_mem_exposed + opt_hbm_s : 0.0);
     r.comm.dp_microbatch_s = dp_mb_total;
-    r.comm.ep_s = mbs * layers_per_rank * w.moe_share * w.ep_layer_total;
-    r.comm.cp_s = mbs * layers_per_rank * w.cp_layer_total;
+    r.comm.ep_s = mbs * layers_per_rank * w.moe_share * (w.ep_layer_total + rshare * w.ep_rec_total);
+    r.comm.cp_s = mbs * layers_per_rank * (w.cp_layer_total + rshare * w.cp_rec_total);
 
     // --- Throughput metrics.
     const double gpus = static_cast<double>(accelerators_used(s));
@@ -674,7 +688,7 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     r.parameters = w.total_params;
     r.active_parameters = w.active_params;
     r.model_flops = B * w.model_flops_per_sequence;
-    r.hardware_flops = B * (w.model_flops_per_sequence + w.recompute_flops_per_sequence);
+    r.hardware_flops = B * (w.model_flops_per_sequence + rshare * w.recompute_flops_per_sequence);
     r.tokens_per_s = B * m.seq_len / r.iteration_s;
     r.model_tflops_per_gpu = units::flops_to_tflops(r.model_flops / (r.iteration_s * gpus));
     r.hardware_tflops_per_gpu = units::flops_to_tflops(r.hardware_flops / (r.iteration_s * gpus));

@@ -79,6 +79,13 @@ StageLayout stage_layout(int layers, const Strategy& s) noexcept {
     return out;
 }
 
+double full_recompute_share(int layers, const Strategy& s) noexcept {
+    if (s.recompute == Recompute::none) return 0.0;
+    if (s.recompute != Recompute::full || s.recompute_layers <= 0) return 1.0;
+    const double chunk = static_cast<double>(layers) / (static_cast<double>(std::max(1, s.pp)) * std::max(1, s.interleave));
+    return std::min(1.0, s.recompute_layers / chunk);
+}
+
 double pipeline_bubble_s(double stage_sum_s, double slowest_s, int interleave) noexcept {
     return std::max(0.0, stage_sum_s - slowest_s) / interleave;
 }

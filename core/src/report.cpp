@@ -58,6 +58,7 @@ std::string format_strategy(const Strategy& s) {
     if (s.embedding_in_pipeline_split) out += " emb-split";
     if (s.loss_in_pipeline_split) out += " loss-split";
     out += " recompute=" + std::string(to_string(s.recompute));
+    if (s.recompute == Recompute::full && s.recompute_layers > 0) out += "(" + std::to_string(s.recompute_layers) + " per stage)";
     if (s.sequence_parallel) out += " sp";
     if (s.zero_stage > 0) out += " zero" + std::to_string(s.zero_stage);
     if (s.zero_stage > 0 && s.zero_shard > 0) out += " shard" + std::to_string(s.zero_shard);

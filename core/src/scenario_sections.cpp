@@ -141,6 +141,7 @@ void read_strategy(ObjectReader& o, Strategy& s) {
     o.optional_int("pipeline_last_layers", s.pipeline_last_layers);
     o.optional_bool("embedding_in_pipeline_split", s.embedding_in_pipeline_split);
     o.optional_bool("loss_in_pipeline_split", s.loss_in_pipeline_split);
+    o.optional_int("recompute_layers", s.recompute_layers);
 }
 
 // ---- writing -----------------------------------------------------------------------------
@@ -280,6 +281,7 @@ ordered_json strategy_json(const Strategy& s) {
     if (s.pipeline_last_layers != neutral.pipeline_last_layers) j["pipeline_last_layers"] = s.pipeline_last_layers;
     if (s.embedding_in_pipeline_split) j["embedding_in_pipeline_split"] = true;
     if (s.loss_in_pipeline_split) j["loss_in_pipeline_split"] = true;
+    if (s.recompute_layers != neutral.recompute_layers) j["recompute_layers"] = s.recompute_layers;
     return j;
 }
 

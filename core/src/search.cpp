@@ -71,7 +71,10 @@ double compute_bound(const RankCompute& w, const Config& c, int pp, int v, doubl
     s.pp = pp;
     s.interleave = v;
     const StageLayout lay = stage_layout(c.model.layers, s);
-    const double layer = w.layer.fwd + w.layer.bwd + w.layer.recompute;
+    // Partial recomputation recomputes the fewest layers at the smallest interleave.
+    Strategy s1 = s;
+    s1.interleave = 1;
+    const double layer = w.layer.fwd + w.layer.bwd + full_recompute_share(c.model.layers, s1) * w.layer.recompute;
     if (!lay.ok) return microbatches * (c.model.layers * layer + w.first_extra + w.last_extra) / pp;
     return pipeline_time_lower_bound(lay, layer, w.first_extra, w.last_extra, 0.0, microbatches);
 }
@@ -425,8 +428,7 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
     const double mbs = static_cast<double>(c.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch));
     // Lower bound of each stage's microbatch time: compute, the least TP exposure, and one
     // pipeline exchange per chunk (message time only), composed as timing() composes stages.
-    const double layer_min = p.compute.layer.fwd + p.compute.layer.bwd + p.compute.layer.recompute +
-                             std::min(w.tp_layer_exposed[0], w.tp_layer_exposed[1]);
+    const double layer_min_no_rc = p.compute.layer.fwd + p.compute.layer.bwd + std::min(w.tp_layer_exposed[0], w.tp_layer_exposed[1]);
     double pp_one = 0;
     if (g.pp > 1) {
         const bool split = s.sequence_parallel ? g.tp > 1 : (s.pp_scatter_gather && g.tp > 1);
@@ -445,6 +447,7 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
             Strategy sv = s;
             sv.interleave = combo.v;
             const StageLayout lay = stage_layout(c.model.layers, sv);
+            const double layer_min = layer_min_no_rc + full_recompute_share(c.model.layers, sv) * p.compute.layer.recompute;
             const double bound = pipeline_time_lower_bound(lay, layer_min, p.compute.first_extra + w.tp_one,
                                                            p.compute.last_extra + w.tp_one, 2.0 * combo.v * pp_one, mbs);
             v_pruned = options_.prune && beyond(score_bound(bound, g), scan.bound());

@@ -70,14 +70,18 @@ struct RankCompute {
 // Stage 1 complete: the compute side plus the TP collectives on the node's networks (cheap).
 struct RankWork : RankCompute {
     double tp_one = 0;  // one TP collective on the layer activation
-    double tp_layer_total = 0;
+    double tp_layer_total = 0;            // forward and backward
     double tp_layer_exposed[2] = {0, 0};  // without / with tp_overlap
+    double tp_rec_total = 0;              // the recomputed forward's collectives
+    double tp_rec_exposed[2] = {0, 0};
     double pp_gather = 0;  // all-gather of a scattered pipeline message in the TP group
     GroupSpan tp_group;
-    double cp_layer_total = 0;    // CP ring exchange of one layer per microbatch (fwd + bwd + recompute)
+    double cp_layer_total = 0;    // CP ring exchange of one layer per microbatch (fwd + bwd)
     double cp_layer_exposed = 0;  // what attention does not hide
-    double ep_layer_total = 0;    // EP all-to-all (and ETP gathers) of one MoE layer per microbatch
+    double cp_rec_total = 0, cp_rec_exposed = 0;  // ... of the recomputed forward
+    double ep_layer_total = 0;    // EP all-to-all (and ETP gathers) of one MoE layer per microbatch (fwd + bwd)
     double ep_layer_exposed = 0;  // what the expert GEMMs do not hide at the strategy's ep_overlap
+    double ep_rec_total = 0, ep_rec_exposed = 0;  // ... of the recomputed forward
 };
 
 // Structural checks, split like the stages. Both assume first_invalid_field(c) < 0.

@@ -304,6 +304,18 @@ Prediction predict_case(const MeasuredCase& mc, const NodeSpec& node) {
         overlaps = {false, true};
     }
     bool found = false;
+    auto consider = [&]() {
+        const Result r = evaluate(c);
+        ++best.searched;
+        if (r.feasible && (!found || r.iteration_s < best.result.iteration_s)) {
+            found = true;
+            best.result = r;
+            best.strategy = c.strategy;
+        } else if (!found && best.searched == 1) {
+            best.result = r;
+            best.strategy = c.strategy;
+        }
+    };
     for (const int b : mbs)
         for (const int v : vs)
             for (const Recompute rc : rcs)
@@ -312,15 +324,16 @@ Prediction predict_case(const MeasuredCase& mc, const NodeSpec& node) {
                     c.strategy.interleave = v;
                     c.strategy.recompute = rc;
                     c.strategy.tp_overlap = ov;
-                    const Result r = evaluate(c);
-                    ++best.searched;
-                    if (r.feasible && (!found || r.iteration_s < best.result.iteration_s)) {
-                        found = true;
-                        best.result = r;
-                        best.strategy = c.strategy;
-                    } else if (!found && best.searched == 1) {
-                        best.result = r;
-                        best.strategy = c.strategy;
+                    c.strategy.recompute_layers = mc.config.strategy.recompute_layers;
+                    consider();
+                    // Unpublished recomputation: full recomputation of 1 .. all layers of each
+                    // virtual stage (Megatron-LM's recompute_num_layers), the fastest that fits.
+                    if (!mc.recompute_published && rc == Recompute::full) {
+                        const int chunk = (c.model.layers + c.strategy.pp * v - 1) / (c.strategy.pp * v);
+                        for (int n = 1; n < chunk; ++n) {
+                            c.strategy.recompute_layers = n;
+                            consider();
+                        }
                     }
                 }
     return best;

@@ -380,6 +380,7 @@ private slots:
     void structuralInfeasibility_data();
     void structuralInfeasibility();
     void unevenPipelineLayouts();
+    void partialRecomputation();
     void hugeModelOverflowsHbm();
     void interleaveProductOverflow();
     void badInputs_data();
@@ -1376,6 +1377,39 @@ void TestModel::unevenPipelineLayouts() {
     QVERIFY2(r.feasible, explain(r).c_str());
     QVERIFY(r.time.bubble_s > 0);
     QVERIFY(r.time.bubble_s < 7.0 / 1.0 * r.iteration_s / r.microbatches);
+}
+
+// Full recomputation of n of each virtual stage's layers (Megatron-LM's recompute_num_layers):
+// time and memory move linearly between no recomputation and full recomputation of every
+// layer, and n = all layers is full recomputation.
+void TestModel::partialRecomputation() {
+    Config c = make_config(gpt_model(24, 2048, 16), 1, 2, 2, 2, 1, 64);
+    c.strategy.sequence_parallel = true;
+    c.strategy.recompute = Recompute::none;
+    const Result none = evaluate(c);
+    c.strategy.recompute = Recompute::full;
+    const Result full = evaluate(c);
+    c.strategy.recompute_layers = 12;  // every layer of a 12-layer stage
+    const Result all = evaluate(c);
+    QVERIFY(none.feasible && full.feasible && all.feasible);
+    QCOMPARE(all.iteration_s, full.iteration_s);
+    QCOMPARE(all.hbm.used_bytes(), full.hbm.used_bytes());
+    c.strategy.recompute_layers = 3;  // a quarter of the layers
+    const Result quarter = evaluate(c);
+    QVERIFY(quarter.feasible);
+    QVERIFY(quarter.iteration_s > none.iteration_s && quarter.iteration_s < full.iteration_s);
+    QVERIFY(quarter.hbm.activations_bytes > full.hbm.activations_bytes);
+    QVERIFY(quarter.hbm.activations_bytes < none.hbm.activations_bytes);
+    // Compute is exactly linear in the share: none + 1/4 of (full - none).
+    QVERIFY(close_rel(quarter.time.compute_s, none.time.compute_s + 0.25 * (full.time.compute_s - none.time.compute_s), 1e-12));
+    QVERIFY(close_rel(quarter.hardware_flops, none.hardware_flops + 0.25 * (full.hardware_flops - none.hardware_flops), 1e-12));
+    QCOMPARE(full_recompute_share(24, c.strategy), 0.25);
+    c.strategy.interleave = 2;  // 6-layer chunks: 3 of 6 recomputed
+    QCOMPARE(full_recompute_share(24, c.strategy), 0.5);
+    c.strategy.recompute_layers = 100;  // more than a chunk holds: every layer
+    QCOMPARE(full_recompute_share(24, c.strategy), 1.0);
+    c.strategy.recompute = Recompute::none;
+    QCOMPARE(full_recompute_share(24, c.strategy), 0.0);
 }
 
 void TestModel::structuralInfeasibility() {

@@ -501,6 +501,8 @@ private slots:
                                                 << QStringList{f + "strategy.pipeline_last_layers: expected an integer, got string \"few\""};
         QTest::newRow("embedding split not bool") << with(m, "strategy.embedding_in_pipeline_split", 1)
                                                   << QStringList{f + "strategy.embedding_in_pipeline_split: expected true or false, got 1"};
+        QTest::newRow("recompute layers negative") << with(m, "strategy.recompute_layers", -1)
+                                                   << QStringList{f + "strategy.recompute_layers = -1: must be 0 (every layer)"};
         QTest::newRow("sliding window negative") << with(m, "model.sliding_window", -128)
                                                  << QStringList{f + "model.sliding_window = -128: must be 0 (full attention)"};
         QTest::newRow("kv lora rank huge") << with(m, "model.kv_lora_rank", 1e12)

@@ -31,6 +31,11 @@ struct StageLayout {
 //   other chunks, the first and last virtual stage (with the embedding and the loss) last.
 [[nodiscard]] StageLayout stage_layout(int layers, const Strategy& s) noexcept;
 
+// Share of the layers that full recomputation recomputes: recompute_layers of each virtual
+// stage's layers / (pp x interleave) (1 when recompute_layers is 0 or the recomputation is not
+// full; 0 without recomputation).
+[[nodiscard]] double full_recompute_share(int layers, const Strategy& s) noexcept;
+
 // Fill and drain of 1F1B over stages whose microbatch times differ: every stage but the slowest
 // idles once while a microbatch passes through the others, so the bubble is
 // (sum of the stage times - the slowest) / v; with p equal stages (p-1)/v of one stage.

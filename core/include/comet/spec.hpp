@@ -215,6 +215,10 @@ struct Strategy {
     // (account_for_embedding_in_pipeline_split / account_for_loss_in_pipeline_split).
     bool embedding_in_pipeline_split = false;
     bool loss_in_pipeline_split = false;
+    // With recompute == full: how many layers of each virtual stage are recomputed (Megatron-
+    // LM's recompute_num_layers with the block method); the others keep their activations.
+    // 0 = every layer.
+    int recompute_layers = 0;
 
     bool operator==(const Strategy&) const = default;
 };
