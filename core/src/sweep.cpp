@@ -158,22 +158,30 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
                                          : nullptr;
         if (!engine.invalid() && !engine.prepare(quiet, memory)) break;
         const auto& cells = members[k];
-        // Consecutive cells of a class are neighbours on the grid: each seeds the next of its
-        // block with its best strategies, which starts the next search with a tight bound. The
-        // blocks are fixed (not the scheduler's chunks), so each cell's statistics are too.
-        const std::size_t blocks = (cells.size() + seeded_block - 1) / seeded_block;
+        auto search_cell = [&](std::size_t i, const std::vector<Strategy>& seeds, std::vector<Strategy>& top) {
+            SweepCell& cell = out.cells[i];
+            const Config c = enter_cell(base, spec, out.nx, i, cell);
+            const SearchResult sr = engine.run(c, seeds, false, quiet);
+            fill_from_search(cell, c, sr);
+            top.clear();
+            for (const Candidate& cand : sr.top) top.push_back(cand.strategy);
+            tick();
+        };
+        // Seeds start a search with a tight bound. The class's first cell is searched first and
+        // seeds the first cell of every block of the rest; within a block (consecutive cells,
+        // neighbours on the grid) each cell seeds the next. The blocks are fixed, not the
+        // scheduler's chunks, so every cell's seeds, and so its statistics, are too.
+        std::vector<Strategy> anchor;
+        if (stop()) break;
+        search_cell(cells.front(), {}, anchor);
+        const std::size_t rest = cells.size() - 1;
+        const std::size_t blocks = (rest + seeded_block - 1) / seeded_block;
         tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t bi) {
-            std::vector<Strategy> seeds;
-            for (std::size_t j = bi * seeded_block; j < std::min(cells.size(), (bi + 1) * seeded_block); ++j) {
+            std::vector<Strategy> seeds = anchor, top;
+            for (std::size_t j = 1 + bi * seeded_block; j < std::min(cells.size(), 1 + (bi + 1) * seeded_block); ++j) {
                 if (stop()) return;
-                const std::size_t i = cells[j];
-                SweepCell& cell = out.cells[i];
-                const Config c = enter_cell(base, spec, out.nx, i, cell);
-                const SearchResult sr = engine.run(c, seeds, false, quiet);
-                fill_from_search(cell, c, sr);
-                seeds.clear();
-                for (const Candidate& cand : sr.top) seeds.push_back(cand.strategy);
-                tick();
+                search_cell(cells[j], seeds, top);
+                std::swap(seeds, top);
             }
         });
         if (!memory && !engine.invalid()) {

@@ -1,6 +1,7 @@
 #pragma once
 // Exhaustive strategy search: every valid combination of the strategy knobs for one
-// configuration, evaluated in parallel with TBB. Results are identical for any thread count.
+// configuration, evaluated in parallel with TBB. Results and statistics are identical for any
+// thread count and from run to run.
 
 #include <array>
 #include <atomic>
