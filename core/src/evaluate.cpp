@@ -347,6 +347,7 @@ Placement place(const Config& c, const RankWork& w) noexcept {
     pl.sp = s.sequence_parallel && s.tp > 1;
     pl.mbs = static_cast<int>(c.training.global_batch / (static_cast<long long>(s.dp) * s.microbatch));
     pl.layout = stage_layout(c.model.layers, s);
+    pl.rshare = full_recompute_share(c.model.layers, s);
     pl.sb = state_bytes_per_parameter(c.training);
     // A pipeline keeps a copy of tied embeddings on the last stage for the LM head.
     const double t = s.tp;
@@ -386,7 +387,7 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r) no
     const ExpandedShare& xs = pl.xs;
     const StageLayout& lay = pl.layout;
     // Partial full recomputation: the recomputed share of the layers keeps only its input.
-    const double rshare = full_recompute_share(m.layers, s);
+    const double rshare = pl.rshare;
     const double act_layer = s.recompute == Recompute::full && rshare < 1.0
                                  ? rshare * w.act_layer + (1.0 - rshare) * w.act_layer_full
                                  : w.act_layer;
@@ -457,7 +458,9 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r) no
         r.expanded = ex_last;
     }
     double ex_used = std::max(ex_first.used_bytes(), ex_last.used_bytes());
-    if (p > 2) {
+    // A middle stage holds fewer microbatches than the first and no embedding: it can only be
+    // fuller when it holds more layers.
+    if (p > 2 && (lay.mid_hi_count > 0 ? lay.mid_hi : lay.mid_lo) > lay.first) {
         const int mid = lay.mid_hi_count > 0 ? lay.mid_hi : lay.mid_lo;
         footprint(mid, 0.0, act_layer * held_layer_microbatches(mid, p, v, mbs, 1), 0.0, hbm_mid, ex_mid);
         if (hbm_mid.used_bytes() > r.hbm.used_bytes()) {
@@ -501,7 +504,7 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     // the middle ones; the last, with the LM head and the loss): its layers' compute and the
     // exposed TP, EP and CP communication. The slowest stage sets the pace.
     // Partial full recomputation recomputes `rshare` of the layers (with their collectives).
-    const double rshare = full_recompute_share(m.layers, s);
+    const double rshare = pl.rshare;
     const int ov = s.tp_overlap ? 1 : 0;
     const double layer_compute = lt.fwd + lt.bwd + rshare * lt.recompute;
     const double tp_layer = w.tp_layer_exposed[ov] + rshare * w.tp_rec_exposed[ov];

@@ -56,8 +56,16 @@ StageLayout stage_layout(int layers, const Strategy& s) noexcept {
         return out;
     }
     if (layers < virtual_stages) return out;  // a virtual stage without layers
-    const int base = static_cast<int>(layers / virtual_stages);
-    long long rem = layers % virtual_stages;
+    // Here virtual_stages <= layers fits an int: 32-bit division.
+    const int vs32 = static_cast<int>(virtual_stages);
+    const int base = layers / vs32;
+    long long rem = layers % vs32;
+    if (rem == 0) {
+        out.first = out.last = out.mid_hi = out.mid_lo = base * v;
+        out.mid_hi_count = middle;
+        out.ok = true;
+        return out;
+    }
     out.first = out.last = out.mid_hi = out.mid_lo = base * v;
     const long long mid_slots = static_cast<long long>(middle) * v;
     if (rem <= mid_slots && middle > 0) {

@@ -100,6 +100,7 @@ struct Placement {
     bool sp;
     int mbs;  // microbatches per pipeline per iteration
     StageLayout layout;  // layers per stage
+    double rshare;       // share of the layers full recomputation recomputes (full_recompute_share)
     StateBytes sb;
     // Replicated parameters per rank: of one layer, of the first / last stage's ends, and the
     // totals held by the first, the fullest middle and the last stage and by the fullest.
