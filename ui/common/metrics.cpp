@@ -47,6 +47,11 @@ double metric_value(const Result& r, Metric m) {
     return nan;
 }
 
+QString display_unit(std::string_view unit) {
+    if (unit == "us") return QStringLiteral("µs");
+    return QString::fromUtf8(unit.data(), static_cast<qsizetype>(unit.size()));
+}
+
 QString format_seconds(double s) {
     if (!std::isfinite(s)) return QStringLiteral("–");
     if (s >= 100) return QString::number(s, 'f', 0) + QStringLiteral(" s");

@@ -3,6 +3,7 @@
 
 #include <QString>
 #include <span>
+#include <string_view>
 
 #include "comet/result.hpp"
 
@@ -28,7 +29,9 @@ struct MetricInfo {
 // "12.3 s", "61.2 k tokens/s", "41.5 %", "57.6 GiB".
 [[nodiscard]] QString format_metric(double value, Metric m);
 
-// Engineering formatting of seconds: "101 s", "35.2 ms", "12 us".
+// A unit as files spell it ("us") as people read it ("µs").
+[[nodiscard]] QString display_unit(std::string_view unit);
+// Engineering formatting of seconds: "101 s", "35.2 ms", "12 µs".
 [[nodiscard]] QString format_seconds(double s);
 // Long spans for training runs: "36.4 days", "5.2 h", else format_seconds.
 [[nodiscard]] QString format_duration(double s);
