@@ -448,14 +448,14 @@ void ComparePage::updateCharts() {
     std::vector<ui::MemoryBar> tiers;
     if (shown_) {
         const int n = static_cast<int>(shown_->designs.size());
-        for (int k = 0; k < n; ++k) {
-            // The highlighted design first: the chart draws its first bar on top.
-            const int i = highlighted_ >= 0 ? (highlighted_ + k) % n : k;
+        for (int i = 0; i < n; ++i) {
+            // The designs' order, always (stepping must not reorder the bars); the highlighted one is marked.
             const DesignOutcome& o = shown_->designs[static_cast<std::size_t>(i)];
             if (!o.result.feasible) continue;
             const QString speed = i == shown_->baseline ? tr("baseline") : QStringLiteral("%1x").arg(o.speedup, 0, 'f', 2);
             // Speedup first: long names are elided at their end.
-            bars_.push_back({QStringLiteral("%1 · %2").arg(speed, qs(o.name)), o.result.time});
+            const QString mark = i == highlighted_ ? QStringLiteral("\u25B6 ") : QString();
+            bars_.push_back({mark + QStringLiteral("%1 · %2").arg(speed, qs(o.name)), o.result.time});
             const bool two_tiers = o.result.expanded.capacity_bytes > 0;
             tiers.push_back({two_tiers ? tr("HBM · %1").arg(qs(o.name)) : qs(o.name), o.result.hbm});
             if (two_tiers) tiers.push_back({tr("Expanded · %1").arg(qs(o.name)), o.result.expanded});

@@ -61,9 +61,16 @@ void ExplorerPage::buildLayout() {
     search_->setToolTip(tr("Search every parallelization strategy in each cell and show the best one, instead of "
                            "evaluating the strategy in the form"));
     steps_ = new QSpinBox(this);
-    steps_->setRange(2, 128);
+    // Odd counts only: the axis is centred on the current value, so "33 steps" is a 33 x 33 grid.
+    steps_->setRange(3, 129);
+    steps_->setSingleStep(2);
     steps_->setSuffix(tr(" steps"));
-    steps_->setToolTip(tr("Cells per axis for continuous knobs"));
+    steps_->setToolTip(tr("Cells per axis for continuous knobs (odd: the current value is the centre)"));
+    // Long knob names must not widen the page beyond a 1280-pixel screen.
+    for (QComboBox* box : {x_knob_, y_knob_, metric_}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(11);
+    }
     progress_ = new QProgressBar(this);
     progress_->setMaximumWidth(160);
     progress_->setTextVisible(false);
@@ -114,6 +121,7 @@ void ExplorerPage::buildLayout() {
 
     charts->setMinimumHeight(230);
     auto* vertical = new QSplitter(Qt::Vertical, this);
+    vertical_ = vertical;
     vertical->addWidget(heatmap_);
     vertical->addWidget(charts);
     vertical->setStretchFactor(0, 3);
@@ -182,7 +190,7 @@ void ExplorerPage::setView(const View& v) {
     y_knob_->setCurrentIndex(std::max(0, y_knob_->findData(static_cast<int>(v.y))));
     metric_->setCurrentIndex(std::max(0, metric_->findData(static_cast<int>(v.metric))));
     search_->setChecked(v.search);
-    steps_->setValue(v.steps);
+    steps_->setValue(v.steps | 1);
 }
 
 void ExplorerPage::schedule() {
@@ -255,19 +263,30 @@ QString ExplorerPage::cellLabel(ui::CellIndex cell) const {
     return label;
 }
 
+void ExplorerPage::setPresentation(bool on) {
+    // The zoomed charts need height for their axis ticks and titles: share it half and half.
+    if (on) {
+        normal_sizes_ = vertical_->sizes();
+        const int total = normal_sizes_.value(0) + normal_sizes_.value(1);
+        vertical_->setSizes({total * 9 / 20, total - total * 9 / 20});
+    } else if (!normal_sizes_.isEmpty()) {
+        vertical_->setSizes(normal_sizes_);
+    }
+}
+
 void ExplorerPage::updateCharts() {
     if (!last_) return;
     const ui::Evaluation& e = *last_;
     std::vector<ui::BreakdownBar> bars;
     if (e.current.iteration_s > 0) bars.push_back({tr("Current: %1").arg(QString::fromStdString(format_strategy(e.config.strategy))), e.current.time});
     const Result* memory_of = &e.current;
-    QString memory_title = tr("Memory per accelerator — current configuration");
+    QString memory_title = tr("Memory per GPU — current");
     if (selected_) {
         const SweepCell& cell = e.grid.at(selected_->ix, selected_->iy);
         if (cell.result.iteration_s > 0) bars.push_back({tr("Selected %1").arg(cellLabel(*selected_)), cell.result.time});
         if (cell.result.hbm.capacity_bytes > 0) {
             memory_of = &cell.result;
-            memory_title = tr("Memory per accelerator — selected %1").arg(cellLabel(*selected_));
+            memory_title = tr("Memory per GPU — selected %1").arg(cellLabel(*selected_));
         }
         summary_->setText(tr("Selected %1: %2").arg(cellLabel(*selected_),
                                                     cell.result.feasible

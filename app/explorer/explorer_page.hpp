@@ -15,6 +15,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QSplitter;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -41,7 +42,7 @@ public:
         Knob y = Knob::scale_out_gbps;
         ui::Metric metric = ui::Metric::iteration_time;
         bool search = true;
-        int steps = 32;
+        int steps = 33;
     };
     [[nodiscard]] View view() const;
     void setView(const View& v);
@@ -51,6 +52,8 @@ public:
     [[nodiscard]] ui::EvaluationController* controller() noexcept { return &controller_; }
     // What the charts show now (for tests and export): bars in order, and the memory tiers.
     [[nodiscard]] const std::vector<ui::BreakdownBar>& shownBars() const noexcept { return shown_bars_; }
+    // Presentation mode: the charts below the heatmap get half the height (zoomed text needs it).
+    void setPresentation(bool on);
     // Why the breakdown has no bars ("Current configuration cannot run: ..."); empty when it has.
     [[nodiscard]] const QString& breakdownMessage() const noexcept { return breakdown_message_; }
     [[nodiscard]] const std::vector<ui::MemoryBar>& shownTiers() const noexcept { return shown_tiers_; }
@@ -109,6 +112,8 @@ private:
     std::vector<ui::CellIndex> pinned_;
     std::vector<ui::BreakdownBar> shown_bars_;
     QString breakdown_message_;
+    QSplitter* vertical_ = nullptr;  // heatmap above the charts
+    QList<int> normal_sizes_;        // its sizes before presentation mode
     std::vector<ui::MemoryBar> shown_tiers_;
 };
 

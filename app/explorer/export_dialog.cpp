@@ -49,7 +49,9 @@ ExportDialog::ExportDialog(std::vector<NamedChart> charts, int current, QWidget*
     size->addWidget(height_);
     auto* form = new QFormLayout;
     form->addRow(tr("&Chart:"), which_);
-    form->addRow(tr("&Size:"), size);
+    auto* size_label = new QLabel(tr("&Size:"), this);  // a layout cannot be a buddy: the width field is
+    size_label->setBuddy(width_);
+    form->addRow(size_label, size);
     form->addRow(tr("PNG &resolution:"), dpi_);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);

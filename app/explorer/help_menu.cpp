@@ -20,7 +20,7 @@ QStringList shortcut_lines(const QWidget* window) {
         QStringList keys;
         for (const QKeySequence& k : a->shortcuts()) keys << k.toString(QKeySequence::NativeText);
         QString name = a->text();
-        name.remove(QRegularExpression(QStringLiteral("&(?!&)"))).replace(QStringLiteral("&&"), QStringLiteral("&"));
+        name.remove(QRegularExpression(QStringLiteral("(?<!&)&(?!&)"))).replace(QStringLiteral("&&"), QStringLiteral("&"));
         const QString line = name + QLatin1Char('\t') + keys.join(QStringLiteral(", "));
         if (!lines.contains(line)) lines << line;
     }

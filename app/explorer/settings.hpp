@@ -25,7 +25,7 @@ public:
     [[nodiscard]] ExplorerPage::View explorerView() const;
     void setExplorerView(const ExplorerPage::View& v);
 
-    static constexpr int layout_version = 1;  // bump when the window layout changes
+    static constexpr int layout_version = 2;  // bump when the window layout changes (2: main toolbar)
 };
 
 }  // namespace comet::app

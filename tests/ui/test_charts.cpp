@@ -732,7 +732,7 @@ private Q_SLOTS:
         QCOMPARE(m.rows[0].label, QString("HBM capacity (80 GiB)"));
         QCOMPARE(m.rows[1].label, QString("HBM bandwidth (2039 GB/s)"));
         QCOMPARE(m.rows[2].label, QString("Scale-out bandwidth (25 GB/s)"));  // knob label, capitalised
-        QCOMPARE(m.rows[3].label, QString("Scale-up latency (2 us)"));
+        QCOMPARE(m.rows[3].label, QString("Scale-up latency (2 µs)"));
         QCOMPARE(build_tornado_model({sensitivity_bar(Knob::matrix_tflops, 312, 90, 75)}, 0.1).rows[0].label,
                  QString("Matrix throughput (fp16) (312 TFLOP/s)"));
         QCOMPARE(m.low_name, "resource " + minus + "10 %");
@@ -806,7 +806,7 @@ private Q_SLOTS:
         // Qt Charts counts categories from the bottom: the first bar is the top row.
         auto* rows = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Vertical).value(0));
         QVERIFY(rows);
-        QCOMPARE(rows->categories(), (QStringList{"Scale-up latency (2 us)", "Scale-out bandwidth (25 GB/s)",
+        QCOMPARE(rows->categories(), (QStringList{"Scale-up latency (2 µs)", "Scale-out bandwidth (25 GB/s)",
                                                   "HBM bandwidth (2039 GB/s)", "HBM capacity (80 GiB)"}));
         // Each row's value labels, top to bottom in the given order.
         QStringList in_order;

@@ -433,7 +433,10 @@ private Q_SLOTS:
         QCOMPARE(win.w.compare()->table()->currentRow(), 0);
         QTest::keyClick(&win.w, Qt::Key_Right);
         QCOMPARE(win.w.compare()->table()->currentRow(), 1);
-        QVERIFY(win.w.compare()->shownBars().front().label.contains(QStringLiteral("A100 x384, best strategy")));
+        // Stable order while stepping: the second bar is still the second design, now marked.
+        QVERIFY(win.w.compare()->shownBars()[1].label.contains(QStringLiteral("A100 x384, best strategy")));
+        QVERIFY(win.w.compare()->shownBars()[1].label.startsWith(QStringLiteral("\u25B6 ")));
+        QVERIFY(!win.w.compare()->shownBars()[0].label.startsWith(QStringLiteral("\u25B6 ")));
         QTest::keyClick(&win.w, Qt::Key_Left);
         QTest::keyClick(&win.w, Qt::Key_Left);
         QCOMPARE(win.w.compare()->table()->currentRow(), 3);

@@ -11,6 +11,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableWidget>
+#include <QToolBar>
 #include <map>
 
 #include "best_strategy_dialog.hpp"
@@ -81,8 +82,11 @@ private Q_SLOTS:
         QVERIFY(present && reevaluate && best);
         QSignalSpy presented(present, &QAction::triggered);
         QSignalSpy reevaluated(reevaluate, &QAction::triggered);
+        const qreal table_font = win.w.compare()->table()->font().pointSizeF();
         QTest::keyClick(&win.w, Qt::Key_F5);
         QCOMPARE(presented.count(), 1);
+        QVERIFY2(win.w.compare()->table()->font().pointSizeF() > 1.3 * table_font,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(table_font).arg(win.w.compare()->table()->font().pointSizeF())));
         QCOMPARE(reevaluated.count(), 0);
         QVERIFY(win.w.presentationMode());
         QTest::keyClick(&win.w, Qt::Key_F5);
@@ -91,6 +95,8 @@ private Q_SLOTS:
         QCOMPARE(reevaluated.count(), 1);
         QCOMPARE(presented.count(), 2);
         QCOMPARE(best->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_B));
+        auto* toolbar = win.w.findChild<QToolBar*>(QStringLiteral("mainToolBar"));
+        QVERIFY(toolbar && toolbar->isVisible() && toolbar->actions().contains(best));
     }
 
     void modelPresetBringsItsTrainingSettingsUndoably() {
@@ -256,6 +262,8 @@ private Q_SLOTS:
         QVERIFY(lines.contains(QStringLiteral("Presentation Mode\tF5, F11")));
         QVERIFY(lines.contains(QStringLiteral("Re-evaluate\tCtrl+R")));
         QVERIFY(app::quick_start_html().contains(QStringLiteral("Find Best Strategy")));
+        // Menu entries keep an escaped ampersand and lose only the mnemonic mark.
+        QVERIFY2(lines.contains(QStringLiteral("Cost & Sensitivity\tAlt+3")), qPrintable(lines.join(u'\n')));
     }
 };
 

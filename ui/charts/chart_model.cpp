@@ -285,7 +285,7 @@ QString resource_name(Knob knob) {
 
 QString knob_value_text(Knob knob, double value) {
     const KnobInfo& k = knob_info(knob);
-    return format_amount(value) + (k.unit.empty() ? QString() : QStringLiteral(" ") + qstr(k.unit));
+    return format_amount(value) + (k.unit.empty() ? QString() : QStringLiteral(" ") + display_unit(k.unit));
 }
 
 QString resource_label(const SensitivityBar& b) {

@@ -60,9 +60,20 @@ QStringList category_labels(const std::vector<QString>& top_first, const QFont& 
     const bool laid_out = chart_width >= 200;
     const qreal budget = std::clamp(0.3 * chart_width, 120.0, 280.0);
     const QFontMetricsF fm(font);
+    // A label too long for one line takes two (broken at the last space that lets the first line fit) before any
+    // of it is elided: in presentation mode the zoomed text would otherwise end in "…".
+    const auto fit = [&](const QString& label) -> QString {
+        if (fm.horizontalAdvance(label) <= budget) return label;
+        qsizetype best = -1;  // the last space with a first line that fits
+        for (qsizetype i = label.indexOf(QLatin1Char(' ')); i > 0; i = label.indexOf(QLatin1Char(' '), i + 1))
+            if (fm.horizontalAdvance(label.left(i)) <= budget) best = i;
+        if (best < 0) return elide_bar_label(label, fm, budget);
+        const QString first = label.left(best), second = label.mid(best + 1);
+        if (fm.horizontalAdvance(first) > budget) return elide_bar_label(label, fm, budget);
+        return first.toHtmlEscaped() + QStringLiteral("<br>") + elide_bar_label(second, fm, budget).toHtmlEscaped();
+    };
     QStringList labels;
-    for (auto it = top_first.rbegin(); it != top_first.rend(); ++it)
-        labels << (laid_out ? elide_bar_label(*it, fm, budget) : *it);
+    for (auto it = top_first.rbegin(); it != top_first.rend(); ++it) labels << (laid_out ? fit(*it) : *it);
     return unique_labels(labels);
 }
 

@@ -7,6 +7,7 @@
 
 #include "comet/report.hpp"
 #include "comet/units.hpp"
+#include "common/metrics.hpp"
 
 namespace comet::ui {
 namespace {
@@ -21,7 +22,7 @@ QString axis_line(Knob knob, double v) {
     const KnobInfo& k = knob_info(knob);
     QString line = capitalised(k.label) + QStringLiteral(": ") + format_axis_value(v);
     if (!k.unit.empty())
-        line += QLatin1Char(' ') + QString::fromUtf8(k.unit.data(), static_cast<qsizetype>(k.unit.size()));
+        line += QLatin1Char(' ') + display_unit(k.unit);
     return line;
 }
 
@@ -187,7 +188,7 @@ QString axis_title(Knob knob) {
     const KnobInfo& k = knob_info(knob);
     QString title = capitalised(k.label);
     if (!k.unit.empty())
-        title += QStringLiteral(" (") + QString::fromUtf8(k.unit.data(), static_cast<qsizetype>(k.unit.size())) +
+        title += QStringLiteral(" (") + display_unit(k.unit) +
                  QLatin1Char(')');
     return title;
 }
