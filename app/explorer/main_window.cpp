@@ -343,6 +343,7 @@ void MainWindow::restoreSettings() {
     Settings s;
     if (!restoreGeometry(s.windowGeometry())) resize(1440, 900);
     restoreState(s.windowState(), Settings::layout_version);
+    toolbar_->setVisible(true);  // Find Best Strategy stays one click away whatever an old state says
     if (!splitter_->restoreState(s.splitterState())) splitter_->setSizes({380, 1060});
     explorer_->setView(s.explorerView());
 }
@@ -572,13 +573,21 @@ void MainWindow::importCalculon() {
     if (system.isEmpty()) return;
     const QString exec = QFileDialog::getOpenFileName(this, tr("Calculon execution file"), QFileInfo(system).absolutePath(), filter);
     if (exec.isEmpty()) return;
+    (void)importCalculonFiles(app, system, exec);
+}
+
+bool MainWindow::importCalculonFiles(const QString& app, const QString& system, const QString& exec) {
     const Loaded<ImportResult> r = import_calculon(app.toStdString(), system.toStdString(), exec.toStdString());
     if (!r.ok()) {
-        QMessageBox::warning(this, tr("Cannot import"), QString::fromStdString(r.error_text()));
-        return;
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot import"), QString::fromStdString(r.error_text()), QMessageBox::Ok, this);
+        box->setObjectName(QStringLiteral("importErrorBox"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        return false;
     }
     doc_->setScenario(r.value->scenario, tr("Import Calculon files"));
     showImport(tr("The Calculon files"), r.value->mapped, r.value->warnings);
+    return true;
 }
 
 void MainWindow::showAbout() {

@@ -42,6 +42,10 @@ public:
     [[nodiscard]] bool openFile(const QString& path);  // shows an error and keeps the current one on failure
     // Replaces the model with one from a Hugging Face config.json (undoable); false on error.
     bool importHuggingFaceFile(const QString& path);
+    // Replaces the scenario with Calculon's application, system and execution files (undoable).
+    // Both imports then say whether the imported strategy runs, and search for the best at once
+    // when it does not.
+    bool importCalculonFiles(const QString& app, const QString& system, const QString& exec);
 
     [[nodiscard]] ui::ScenarioDocument* document() const noexcept { return doc_; }
     [[nodiscard]] ExplorerPage* explorer() const noexcept { return explorer_; }

@@ -187,6 +187,25 @@ private Q_SLOTS:
         box->close();
     }
 
+    void calculonImportEndsOnAStrategyThatRuns() {
+        Window win;
+        const QString d = QStringLiteral(COMET_SOURCE_DIR "/tests/data/calculon/");
+        QVERIFY(win.w.importCalculonFiles(d + QStringLiteral("gpt3-175B.json"), d + QStringLiteral("h100_80g_nvl8.json"),
+                                          d + QStringLiteral("3072_t4_p64_d12_mbs4_full.json")));
+        auto* box = win.w.findChild<app::ImportSummaryDialog*>(QStringLiteral("importBox"));
+        QVERIFY(box);
+        QVERIFY(box->details().contains(QStringLiteral("Mapped:")));
+        QCOMPARE(win.w.document()->config().model.layers, 96);
+        if (box->verdict().contains(QStringLiteral("cannot run"))) {
+            QVERIFY(wait_best(win.w));
+        } else {
+            QVERIFY2(box->verdict().contains(QStringLiteral(" runs: ")), qPrintable(box->verdict()));
+            QVERIFY(!win.w.bestStrategyDialog());  // offered (a button), not forced
+        }
+        QVERIFY(evaluate(win.w.document()->config()).feasible);
+        box->close();
+    }
+
     void infeasibleConfigurationNamesItsLimitAndTheNearestFix() {
         const Loaded<Scenario> s = load_scenario_file(scenario_path("llama3-70b-64xh100.comet.json").toStdString());
         QVERIFY(s.ok());
