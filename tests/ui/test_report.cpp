@@ -197,7 +197,14 @@ private Q_SLOTS:
             QVERIFY2(text.contains(QString::fromStdString(o.name)), o.name.c_str());
         QCOMPARE(pdf_pages(path), 4);
         const QString info = QString::fromUtf8(run_tool("pdfinfo", {path}));
-        QVERIFY2(info.contains("COMET Explorer report — " + QString::fromStdString(with_designs_.scenario.name)), qPrintable(info));
+        // The title follows the configuration (nodes, node, model), not the scenario's saved name.
+        const Scenario& sc = with_designs_.scenario;
+        QVERIFY2(info.contains(QStringLiteral("COMET Explorer report — %1 on %2 x %3")
+                                   .arg(QString::fromStdString(sc.model_info.name)).arg(sc.config.cluster.nodes)
+                                   .arg(QString::fromStdString(sc.node_info.name))), qPrintable(info));
+        ReportData smaller = with_designs_;
+        smaller.scenario.config.cluster.nodes = 24;
+        QVERIFY(ui::report_title(smaller).contains(QStringLiteral(" on 24 x ")));
         QVERIFY2(info.contains(QRegularExpression("Creator:\\s+COMET Explorer")), qPrintable(info));
         QVERIFY2(info.contains("842 x 595 pts (A4)"), qPrintable(info));  // landscape
     }

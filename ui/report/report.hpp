@@ -66,7 +66,8 @@ struct ReportData {
 [[nodiscard]] ReportData compute_report_data(const Scenario& scenario, const ReportOptions& options,
                                              const std::atomic<bool>* cancel = nullptr);
 
-// "COMET Explorer report — <scenario name>": the PDF's title and every page's header.
+// "COMET Explorer report — <model> on <nodes> x <node>" of the configuration as it is now: the
+// PDF's title and every page's header.
 [[nodiscard]] QString report_title(const ReportData& data);
 // Pages write_report_pdf() writes: summary, heatmap, comparison (only with designs), sensitivity & cost.
 [[nodiscard]] int report_page_count(const ReportData& data);

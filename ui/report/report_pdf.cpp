@@ -297,8 +297,11 @@ QString cannot_write(const QString& path, const QString& reason) { return QStrin
 }  // namespace
 
 QString report_title(const ReportData& data) {
-    const QString name = data.scenario.name.empty() ? QStringLiteral("(unnamed scenario)") : qs(data.scenario.name);
-    return QStringLiteral("COMET Explorer report — ") + name;
+    // From the configuration, not the scenario's name: that keeps "384 DGX A100" after an edit to 24 nodes.
+    const Scenario& s = data.scenario;
+    const QString model = s.model_info.name.empty() ? QStringLiteral("custom model") : qs(s.model_info.name);
+    const QString node = s.node_info.name.empty() ? QStringLiteral("custom node") : qs(s.node_info.name);
+    return QStringLiteral("COMET Explorer report — %1 on %2 x %3").arg(model, QString::number(s.config.cluster.nodes), node);
 }
 
 int report_page_count(const ReportData& data) { return static_cast<int>(plan_pages(data).size()); }
