@@ -296,9 +296,10 @@ void ExplorerPage::updateCharts() {
     } else {
         summary_->setText(tr("Click a cell to compare it with the current configuration; right-click to pin it."));
     }
-    for (const ui::CellIndex& p : pinned_) {
+    for (std::size_t i = 0; i < pinned_.size(); ++i) {  // numbered like their markers on the heatmap
+        const ui::CellIndex& p = pinned_[i];
         const SweepCell& cell = e.grid.at(p.ix, p.iy);
-        if (cell.result.iteration_s > 0) bars.push_back({tr("Pinned %1").arg(cellLabel(p)), cell.result.time});
+        if (cell.result.iteration_s > 0) bars.push_back({tr("Pin %1: %2").arg(i + 1).arg(cellLabel(p)), cell.result.time});
     }
     breakdown_message_.clear();
     if (bars.empty()) {
@@ -323,6 +324,7 @@ void ExplorerPage::updateCharts() {
     shown_tiers_ = std::move(tiers);
     apply_->setEnabled(selected_.has_value() && e.grid.at(selected_->ix, selected_->iy).result.feasible);
     clear_pins_->setEnabled(!pinned_.empty());
+    heatmap_->setPinnedCells(pinned_);
 }
 
 namespace {

@@ -24,6 +24,7 @@
 #include "common/scenario_document.hpp"
 #include "explorer_page.hpp"
 #include "forms/parameter_panel.hpp"
+#include "heatmap/heatmap_widget.hpp"
 #include "help_menu.hpp"
 #include "import_summary_dialog.hpp"
 #include "main_window.hpp"
@@ -239,6 +240,21 @@ private Q_SLOTS:
         const QString m = win.w.explorer()->breakdownMessage();
         QVERIFY2(m.contains(QStringLiteral("dp x microbatch = 30, global batch = 3072")), qPrintable(m));
         QVERIFY2(m.contains(QStringLiteral("Nearest change that runs: microbatch 5 \u2192 1 runs")), qPrintable(m));
+    }
+
+    void pinnedCellsHaveNumberedMarkers() {
+        Window win;
+        QTRY_VERIFY_WITH_TIMEOUT(win.w.explorer()->lastEvaluation().has_value(), 20000);
+        ui::HeatmapWidget* h = win.w.explorer()->heatmap();
+        const QImage before = h->render_image(QSize(900, 500));
+        Q_EMIT h->cellPinned(ui::CellIndex{2, 3});
+        QCOMPARE(h->pinnedCells(), (std::vector<ui::CellIndex>{{2, 3}}));
+        const QImage after = h->render_image(QSize(900, 500));
+        const QPoint centre = h->layoutFor(QSizeF(900, 500)).cell_rect(ui::CellIndex{2, 3}).center().toPoint();
+        QVERIFY(before.pixelColor(centre) != after.pixelColor(centre));  // the tag covers the cell's colour
+        QVERIFY(win.w.explorer()->shownBars().back().label.startsWith(QStringLiteral("Pin 1: ")));
+        Q_EMIT h->cellPinned(ui::CellIndex{2, 3});  // again: unpinned
+        QVERIFY(h->pinnedCells().empty());
     }
 
     void comparePricesSayWhereTheyComeFrom() {

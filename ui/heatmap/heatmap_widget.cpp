@@ -503,6 +503,27 @@ void HeatmapWidget::paintMarkers(QPainter& p, const HeatmapGeometry& g) const {
     const bool same = data_.best && data_.current && *data_.best == *data_.current;
     if (data_.current) draw_ring(p, g.cell_rect(*data_.current).center(), same ? 1.6 * r : r);
     if (data_.best) draw_star(p, g.cell_rect(*data_.best).center(), r);
+    // Pinned cells: a numbered white tag with a dark border, in the order of the breakdown's bars.
+    QFont f = p.font();
+    f.setBold(true);
+    f.setPixelSize(std::max(8, static_cast<int>(1.5 * r)));
+    p.setFont(f);
+    for (std::size_t i = 0; i < pinned_.size(); ++i) {
+        const CellIndex c = pinned_[i];
+        if (c.ix < 0 || c.iy < 0 || c.ix >= g.nx() || c.iy >= g.ny()) continue;
+        const QPointF at = g.cell_rect(c).center();
+        const QRectF tag(at.x() - 1.1 * r, at.y() - 1.1 * r, 2.2 * r, 2.2 * r);
+        p.setPen(QPen(QColor(0x20, 0x20, 0x20), 1.5));
+        p.setBrush(Qt::white);
+        p.drawRoundedRect(tag, 2, 2);
+        p.drawText(tag, Qt::AlignCenter, QString::number(i + 1));
+    }
+}
+
+void HeatmapWidget::setPinnedCells(const std::vector<CellIndex>& cells) {
+    if (cells == pinned_) return;
+    pinned_ = cells;
+    update();
 }
 
 void HeatmapWidget::paintInteraction(QPainter& p, const HeatmapGeometry& g) const {

@@ -24,6 +24,7 @@ public:
     [[nodiscard]] const ColorScale& colorScale() const { return scale_; }
     [[nodiscard]] bool isBusy() const { return busy_; }
     [[nodiscard]] std::optional<CellIndex> selectedCell() const { return selected_; }
+    [[nodiscard]] const std::vector<CellIndex>& pinnedCells() const { return pinned_; }
     // The layout at a size (the widget's own: layoutFor(size())).
     [[nodiscard]] HeatmapGeometry layoutFor(QSizeF size) const;
 
@@ -43,6 +44,8 @@ public Q_SLOTS:
     // Dims the map and says "updating…" while newer results are being computed.
     void setBusy(bool busy);
     void setSelectedCell(std::optional<comet::ui::CellIndex> cell);
+    // Cells pinned to the breakdown chart: each gets a numbered marker (1 = first pinned).
+    void setPinnedCells(const std::vector<comet::ui::CellIndex>& cells);
 
 Q_SIGNALS:
     void cellClicked(comet::ui::CellIndex cell);
@@ -88,6 +91,7 @@ private:
     HeatmapGeometry geometry_;
     std::optional<CellIndex> hovered_;
     std::optional<CellIndex> selected_;
+    std::vector<CellIndex> pinned_;
     bool busy_ = false;
 };
 
