@@ -263,6 +263,13 @@ QString ExplorerPage::cellLabel(ui::CellIndex cell) const {
     return label;
 }
 
+QString ExplorerPage::cellWhy(ui::CellIndex cell) const {
+    const Result& r = last_->grid.at(cell.ix, cell.iy).result;
+    // "Most often: tp does not divide the heads" is not why nothing fits: name the binding limit.
+    if (r.reason == Infeasible::no_feasible_strategy) return QString::fromStdString(explain_no_fit(cellConfig(cell)));
+    return QString::fromStdString(explain_infeasible(cellConfig(cell), r).text()).replace(QLatin1Char('\n'), QStringLiteral("; "));
+}
+
 void ExplorerPage::setPresentation(bool on) {
     // The zoomed charts need height for their axis ticks and titles: share it half and half.
     if (on) {
@@ -292,7 +299,7 @@ void ExplorerPage::updateCharts() {
                                                     cell.result.feasible
                                                         ? QString::fromStdString(format_strategy(cell.strategy)) + QStringLiteral(", ") +
                                                               ui::format_seconds(cell.result.iteration_s)
-                                                        : QString::fromStdString(explain(cell.result))));
+                                                        : cellWhy(*selected_)));
     } else {
         summary_->setText(tr("Click a cell to compare it with the current configuration; right-click to pin it."));
     }

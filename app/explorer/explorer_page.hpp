@@ -88,6 +88,8 @@ private:
     void pinCell(ui::CellIndex cell);
     void applySelectedCell();
     [[nodiscard]] Config cellConfig(ui::CellIndex cell) const;
+    // Why a cell cannot run: the binding limit with its numbers (and the nearest change).
+    [[nodiscard]] QString cellWhy(ui::CellIndex cell) const;
     [[nodiscard]] QString cellLabel(ui::CellIndex cell) const;
 
     ui::ScenarioDocument* doc_;

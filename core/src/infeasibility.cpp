@@ -1,6 +1,7 @@
 #include "comet/infeasibility.hpp"
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "comet/evaluate.hpp"
@@ -86,6 +87,36 @@ std::vector<Change> changes(const Config& c) {
 }
 
 }  // namespace
+
+std::string explain_no_fit(const Config& c) {
+    const long long gpus = static_cast<long long>(c.cluster.nodes) * c.node.accelerators;
+    std::optional<std::pair<Strategy, Result>> leanest;
+    for (int tp = 1; tp <= std::max(1, c.node.scale_up.domain_size); tp *= 2) {
+        if (c.model.heads % tp != 0 || gpus % tp != 0) continue;
+        for (int pp = 1; pp <= c.model.layers && pp <= gpus / tp; ++pp) {
+            if (c.model.layers % pp != 0 || (gpus / tp) % pp != 0) continue;
+            Config t = c;
+            Strategy& s = t.strategy;
+            s = Strategy{};
+            s.tp = tp;
+            s.pp = pp;
+            s.dp = static_cast<int>(gpus / tp / pp);
+            s.microbatch = 1;
+            s.recompute = Recompute::full;
+            s.sequence_parallel = tp > 1;
+            s.zero_stage = 3;
+            if (c.training.global_batch % s.dp != 0) continue;
+            const Result r = evaluate(t);
+            if (r.feasible) return {};  // something fits: not a memory limit
+            if (r.reason != Infeasible::hbm_capacity) continue;
+            if (!leanest || r.detail_a < leanest->second.detail_a) leanest = std::pair{s, r};
+        }
+    }
+    if (!leanest) return "no strategy fits: none is valid for this model and cluster size (see the structural rules)";
+    const double reserved = units::gib_to_bytes(c.node.hbm_reserved_gib);
+    return "no strategy fits in HBM: the leanest, " + format_strategy(leanest->first) + ", needs " +
+           gib(leanest->second.detail_a - reserved) + " GiB per GPU, has " + gib(leanest->second.detail_b - reserved) + " GiB usable";
+}
 
 std::string InfeasibilityExplanation::text() const {
     if (!nearest.empty()) return limit + "\nNearest change that runs: " + nearest;

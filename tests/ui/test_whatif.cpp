@@ -282,6 +282,18 @@ private Q_SLOTS:
         QCOMPARE(win.w.document()->scenario().designs.back().price_per_gpu_hour_usd, 3.5);
     }
 
+    void nothingFitsNamesMemoryWithItsNumbers() {
+        Config c = load_scenario_file(scenario_path("llama3-70b-64xh100.comet.json").toStdString()).value->config;
+        c.model = find_model_preset("llama3-405b")->model;
+        c.cluster.nodes = 1;  // 405 B parameters on 8 GPUs
+        const std::string why = explain_no_fit(c);
+        QVERIFY2(why.rfind("no strategy fits in HBM: the leanest, tp8 ", 0) == 0, why.c_str());
+        QVERIFY2(why.find("GiB per GPU, has 78.0 GiB usable") != std::string::npos, why.c_str());
+        c.cluster.nodes = 8;  // fits with some strategy: not a memory verdict
+        c.model = find_model_preset("llama3-70b")->model;
+        QCOMPARE(explain_no_fit(c), std::string());
+    }
+
     void helpMenuHasQuickStartExamplesAndShortcuts() {
         Window win;
         auto* examples = win.w.findChild<QMenu*>(QStringLiteral("examplesMenu"));

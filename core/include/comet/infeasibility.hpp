@@ -27,4 +27,11 @@ struct InfeasibilityExplanation {
 // the node has an expanded tier; the fastest one that fits is the nearest.
 [[nodiscard]] InfeasibilityExplanation explain_infeasible(const Config& c, const Result& r);
 
+// When no strategy fits (a search found nothing): the binding limit is memory if the leanest
+// structurally valid strategy (tp dividing the heads within the scale-up domain, pp dividing the
+// layers, dp the rest, full recomputation, ZeRO 3, microbatch 1) overflows, e.g. "no strategy fits
+// in HBM: the leanest, tp8 pp16 dp3 mb1 recompute=full sp zero3, needs 93.2 GiB per GPU, has 78.0
+// GiB usable"; else the leanest's own reason. Evaluates at most a few hundred strategies.
+[[nodiscard]] std::string explain_no_fit(const Config& c);
+
 }  // namespace comet
