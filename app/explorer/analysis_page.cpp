@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <array>
@@ -173,6 +174,8 @@ void AnalysisPage::buildLayout() {
     tornado_ = ui::make_tornado_chart(this);
     pareto_ = ui::make_pareto_chart(this);
     auto* charts = new QSplitter(Qt::Vertical, this);
+    charts_ = charts;
+    scroll_ = scroll;
     charts->addWidget(tornado_->widget());
     charts->addWidget(pareto_->widget());
     charts->setChildrenCollapsible(false);
@@ -186,6 +189,14 @@ void AnalysisPage::buildLayout() {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
+}
+
+void AnalysisPage::setPresentation(bool on) {
+    // Zoomed, stacked charts leave the tornado too little height per row for its labels: side by
+    // side they get the whole page's height; the prices panel keeps the width its contents need.
+    charts_->setOrientation(on ? Qt::Horizontal : Qt::Vertical);
+    const int content = scroll_->widget()->sizeHint().width() + scroll_->verticalScrollBar()->sizeHint().width() + 4;
+    scroll_->setMinimumWidth(on ? content : 340);
 }
 
 void AnalysisPage::showInputs() {

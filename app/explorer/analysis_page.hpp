@@ -14,6 +14,8 @@
 
 class QDoubleSpinBox;
 class QLabel;
+class QScrollArea;
+class QSplitter;
 class QLineEdit;
 class QSpinBox;
 
@@ -46,6 +48,8 @@ public:
     void setParetoNodes(const QString& text);
     [[nodiscard]] QString paretoNodesText() const;
     void waitForResults();  // tests
+    // Presentation mode: tornado and Pareto side by side, the prices panel as wide as its contents.
+    void setPresentation(bool on);
 
 Q_SIGNALS:
     void statusMessage(const QString& text);
@@ -66,6 +70,8 @@ private:
     QSpinBox* fraction_ = nullptr;
     QLineEdit* nodes_ = nullptr;
     QLabel* summary_ = nullptr;
+    QSplitter* charts_ = nullptr;
+    QScrollArea* scroll_ = nullptr;
     std::unique_ptr<ui::TornadoChartView> tornado_;
     std::unique_ptr<ui::ParetoChartView> pareto_;
     std::optional<ui::ReportData> shown_;

@@ -309,6 +309,7 @@ void MainWindow::setPresentationMode(bool on) {
     for (QShortcut* s : presentation_keys_) s->setEnabled(on);
     ui::set_chart_zoom(on ? presentation_chart_zoom : 1.0);
     explorer_->setPresentation(on);
+    analysis_->setPresentation(on);
     if (on) {
         was_maximized_ = isMaximized();
         normal_font_ = font();

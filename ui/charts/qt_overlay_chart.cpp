@@ -55,22 +55,31 @@ QColor readable_text_on(const QColor& fill) {
     return on_white >= on_dark ? QColor(Qt::white) : text_dark;
 }
 
-QStringList category_labels(const std::vector<QString>& top_first, const QFont& font, qreal chart_width) {
+QStringList category_labels(const std::vector<QString>& top_first, const QFont& font, qreal chart_width, qreal share) {
     // Before the first real layout the width means nothing: keep the full text until then.
     const bool laid_out = chart_width >= 200;
-    const qreal budget = std::clamp(0.3 * chart_width, 120.0, 280.0);
+    const qreal budget = std::clamp(share * chart_width, 100.0, 280.0);
     const QFontMetricsF fm(font);
-    // A label too long for one line takes two (broken at the last space that lets the first line fit) before any
-    // of it is elided: in presentation mode the zoomed text would otherwise end in "…".
+    // A label too long for one line is wrapped at spaces into up to three lines before any of it is
+    // elided: in presentation mode and at 1280x720 the text would otherwise end in "…".
+    constexpr int max_lines = 3;
     const auto fit = [&](const QString& label) -> QString {
         if (fm.horizontalAdvance(label) <= budget) return label;
-        qsizetype best = -1;  // the last space with a first line that fits
-        for (qsizetype i = label.indexOf(QLatin1Char(' ')); i > 0; i = label.indexOf(QLatin1Char(' '), i + 1))
-            if (fm.horizontalAdvance(label.left(i)) <= budget) best = i;
-        if (best < 0) return elide_bar_label(label, fm, budget);
-        const QString first = label.left(best), second = label.mid(best + 1);
-        if (fm.horizontalAdvance(first) > budget) return elide_bar_label(label, fm, budget);
-        return first.toHtmlEscaped() + QStringLiteral("<br>") + elide_bar_label(second, fm, budget).toHtmlEscaped();
+        QStringList lines;
+        QString line;
+        const QStringList words = label.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        for (qsizetype w = 0; w < words.size(); ++w) {
+            const QString candidate = line.isEmpty() ? words[w] : line + QLatin1Char(' ') + words[w];
+            if (line.isEmpty() || fm.horizontalAdvance(candidate) <= budget || int(lines.size()) == max_lines - 1) {
+                line = candidate;
+                continue;
+            }
+            lines << line;
+            line = words[w];
+        }
+        lines << line;
+        for (QString& l : lines) l = elide_bar_label(l, fm, budget).toHtmlEscaped();
+        return lines.join(QStringLiteral("<br>"));
     };
     QStringList labels;
     for (auto it = top_first.rbegin(); it != top_first.rend(); ++it) labels << (laid_out ? fit(*it) : *it);

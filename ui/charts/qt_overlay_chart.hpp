@@ -33,7 +33,9 @@ inline constexpr qreal label_padding = 4;  // px between a label and what it lab
 
 // Category-axis labels: bottom row first (as Qt Charts counts), each shortened to a share of
 // the chart width once the chart is laid out, duplicates kept apart.
-[[nodiscard]] QStringList category_labels(const std::vector<QString>& top_first, const QFont& font, qreal chart_width);
+// `share`: of the chart's width a label line may take (Qt Charts truncates wider axis labels).
+[[nodiscard]] QStringList category_labels(const std::vector<QString>& top_first, const QFont& font, qreal chart_width,
+                                          qreal share = 0.3);
 
 class OverlayChart : public QChart {
 public:
