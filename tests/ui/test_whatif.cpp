@@ -15,6 +15,7 @@
 #include <map>
 
 #include "best_strategy_dialog.hpp"
+#include "charts/chart_model.hpp"
 #include "compare_page.hpp"
 #include "comet/evaluate.hpp"
 #include "comet/infeasibility.hpp"
@@ -292,6 +293,22 @@ private Q_SLOTS:
         c.cluster.nodes = 8;  // fits with some strategy: not a memory verdict
         c.model = find_model_preset("llama3-70b")->model;
         QCOMPARE(explain_no_fit(c), std::string());
+    }
+
+    void paretoWithoutPricesSaysSoInsteadOfAFlatAxis() {
+        ParetoPoint a;
+        a.label = "a";
+        a.feasible = true;
+        a.time_to_train_s = 86400.0 * 3;
+        a.cost_usd = 0;
+        a.on_front = true;
+        ParetoPoint b = a;
+        b.label = "b";
+        b.time_to_train_s = 86400.0 * 5;
+        const ui::ParetoModel m = ui::build_pareto_model({a, b});
+        QVERIFY(m.points.empty());
+        QVERIFY2(m.message.contains(QStringLiteral("costs $0")), qPrintable(m.message));
+        QVERIFY(m.cost_axis.max > 0);
     }
 
     void helpMenuHasQuickStartExamplesAndShortcuts() {

@@ -431,6 +431,15 @@ ParetoModel build_pareto_model(const std::vector<ParetoPoint>& points) {
         y_hi = std::max(y_hi, pos.y());
     }
     m.front_steps = front_staircase(std::move(front));
+    if (!m.points.empty() && !(y_hi > 0)) {
+        // Without any price every point costs $0: a cost axis from -2 to 2 would say nothing.
+        m.points.clear();
+        m.front_steps.clear();
+        m.message = QStringLiteral("No cost to plot: every configuration costs $0.\nSet a GPU-hour or purchase price (or electricity) on this page.");
+        m.time_axis = nice_axis(1, time_title);
+        m.cost_axis = nice_axis(1, cost_title);
+        return m;
+    }
     if (m.points.empty()) {
         m.message = points.empty() ? QStringLiteral("No data")
                                    : QStringLiteral("No feasible configuration (") + QString::number(m.infeasible_count) +
