@@ -136,10 +136,8 @@ void ComparePage::buildLayout() {
                                        tr("Iteration"), tr("Speedup"), tr("MFU"), tr("HBM / GPU"), tr("$ / M tokens"),
                                        tr("Time, cost to train")});
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // Strategies are long: a fixed width, elided, with the whole text in the tooltip.
-    table_->horizontalHeader()->setSectionResizeMode(col_strategy, QHeaderView::Interactive);
-    table_->setColumnWidth(col_strategy, 240);
-    table_->setTextElideMode(Qt::ElideRight);
+    // Strategies are long: shown whole (the table scrolls sideways on small screens), never elided.
+    table_->setTextElideMode(Qt::ElideNone);
     table_->setWordWrap(false);
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->verticalHeader()->setVisible(false);

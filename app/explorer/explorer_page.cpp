@@ -69,7 +69,8 @@ void ExplorerPage::buildLayout() {
     // Long knob names must not widen the page beyond a 1280-pixel screen.
     for (QComboBox* box : {x_knob_, y_knob_, metric_}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(11);
+        box->setMinimumContentsLength(box == metric_ ? 8 : 12);
+        box->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);  // whole names where there is room
     }
     progress_ = new QProgressBar(this);
     progress_->setMaximumWidth(160);
@@ -90,7 +91,10 @@ void ExplorerPage::buildLayout() {
     add(tr("&Colour:"), metric_);
     controls->addWidget(steps_);
     controls->addWidget(search_);
-    controls->addStretch(1);
+    controls->addStretch(0);
+    controls->setStretchFactor(x_knob_, 3);  // knob names are longer than metric names
+    controls->setStretchFactor(y_knob_, 3);
+    controls->setStretchFactor(metric_, 1);
     controls->addWidget(progress_);
     controls->addWidget(cancel_);
 
