@@ -52,7 +52,8 @@ BestStrategyDialog::BestStrategyDialog(ui::ScenarioDocument* doc, QWidget* paren
     table_->verticalHeader()->setVisible(false);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
-    table_->setWordWrap(false);
+    table_->setWordWrap(true);  // "why it beats the next" takes two lines rather than an ellipsis
+    table_->setTextElideMode(Qt::ElideNone);
     table_->setAccessibleName(tr("Best strategies, fastest first"));
     auto* buttons = new QDialogButtonBox(this);
     apply_ = buttons->addButton(tr("&Apply Selected"), QDialogButtonBox::ApplyRole);
@@ -64,7 +65,7 @@ BestStrategyDialog::BestStrategyDialog(ui::ScenarioDocument* doc, QWidget* paren
     layout->addWidget(progress_);
     layout->addWidget(table_, 1);
     layout->addWidget(buttons);
-    resize(1100, 460);
+    resize(1180, 520);
 
     poll_ = new QTimer(this);
     poll_->setInterval(100);
@@ -146,6 +147,7 @@ void BestStrategyDialog::show_result(SearchResult r, const Config& searched) {
         const bool last = row + 1 == static_cast<int>(sr.top.size());
         table_->setItem(row, col_why, cell(last ? tr("(the slowest shown)") : qs(explain_lead(c.result, sr.top[std::size_t(row) + 1].result))));
     }
+    table_->resizeRowsToContents();
     const QString searched_text = tr("%1 strategies evaluated (%2 pruned), %3 fit.")
                                       .arg(ui::format_count(double(sr.stats.evaluated)), ui::format_count(double(sr.stats.pruned)),
                                            ui::format_count(double(sr.stats.feasible)));

@@ -170,6 +170,10 @@ private Q_SLOTS:
         QVERIFY2(t->item(0, 5)->text().contains(QStringLiteral("faster")) || t->item(0, 5)->text().contains(QStringLiteral("ties")),
                  qPrintable(t->item(0, 5)->text()));
         QVERIFY(win.w.bestStrategyDialog()->summary().contains(QStringLiteral("Applied #1")));
+        if (const QByteArray dir = qgetenv("COMET_SHOT_DIR"); !dir.isEmpty()) {  // for looking at it
+            win.w.bestStrategyDialog()->grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/best-strategy.png"));
+            win.w.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/after-four-actions.png"));
+        }
         // Another row with a click, undoable back to #1.
         win.w.bestStrategyDialog()->applyRow(2);
         QCOMPARE(win.w.document()->config().strategy, win.w.bestStrategyDialog()->result()->top[2].strategy);
