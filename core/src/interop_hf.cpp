@@ -22,21 +22,42 @@ namespace {
 using nlohmann::json;
 
 
-enum class Arch { llama, mistral, qwen2, mixtral, qwen2_moe, qwen3_moe, deepseek };
+enum class Arch { llama, mistral, qwen2, qwen3, mixtral, qwen2_moe, qwen3_moe, deepseek, gpt_oss };
 
 struct ArchName {
     std::string_view name;
     Arch arch;
 };
 
-constexpr std::array<ArchName, 8> arch_names{{{"LlamaForCausalLM", Arch::llama},
-                                              {"MistralForCausalLM", Arch::mistral},
-                                              {"Qwen2ForCausalLM", Arch::qwen2},
-                                              {"MixtralForCausalLM", Arch::mixtral},
-                                              {"Qwen2MoeForCausalLM", Arch::qwen2_moe},
-                                              {"Qwen3MoeForCausalLM", Arch::qwen3_moe},
-                                              {"DeepseekV2ForCausalLM", Arch::deepseek},
-                                              {"DeepseekV3ForCausalLM", Arch::deepseek}}};
+constexpr std::array<ArchName, 10> arch_names{{{"LlamaForCausalLM", Arch::llama},
+                                               {"MistralForCausalLM", Arch::mistral},
+                                               {"Qwen2ForCausalLM", Arch::qwen2},
+                                               {"Qwen3ForCausalLM", Arch::qwen3},
+                                               {"MixtralForCausalLM", Arch::mixtral},
+                                               {"Qwen2MoeForCausalLM", Arch::qwen2_moe},
+                                               {"Qwen3MoeForCausalLM", Arch::qwen3_moe},
+                                               {"DeepseekV2ForCausalLM", Arch::deepseek},
+                                               {"DeepseekV3ForCausalLM", Arch::deepseek},
+                                               {"GptOssForCausalLM", Arch::gpt_oss}}};
+
+// transformers' model_type of the same families (Kimi K2 is DeepSeek-V3's architecture): used
+// when `architectures` is missing or names no supported class.
+constexpr std::array<ArchName, 11> model_types{{{"llama", Arch::llama},
+                                                {"mistral", Arch::mistral},
+                                                {"qwen2", Arch::qwen2},
+                                                {"qwen3", Arch::qwen3},
+                                                {"mixtral", Arch::mixtral},
+                                                {"qwen2_moe", Arch::qwen2_moe},
+                                                {"qwen3_moe", Arch::qwen3_moe},
+                                                {"deepseek_v2", Arch::deepseek},
+                                                {"deepseek_v3", Arch::deepseek},
+                                                {"kimi_k2", Arch::deepseek},
+                                                {"gpt_oss", Arch::gpt_oss}}};
+
+// Limits of the attention keys (check_config's ranges for the same fields).
+constexpr long long max_lora_rank = 1048576;
+constexpr long long max_head_dim = 65536;
+constexpr long long max_window = 67108864;
 
 // Limits of the MoE keys (the layer and width limits are check_config's).
 constexpr long long max_experts = 65536;
@@ -129,6 +150,92 @@ MoeLayout fit_moe_layout(int layers, int interval, IsMoe is_moe) {
     return l;
 }
 
+// Sliding-window attention: `sliding_window` (null = none; Qwen's use_sliding_window = false
+// turns it off) and which layers attend to the whole sequence: `layer_types` when given
+// ("sliding_attention" / "full_attention" per layer, GPT-OSS), else Qwen's max_window_layers
+// (the layers from that index on use the window), else every layer (Mistral). COMET says it as
+// every `full_attention_interval`-th layer full (ModelSpec).
+void import_sliding_window(HfReader& h, Arch arch, ModelSpec& m, bool layers_ok) {
+    ObjectReader& o = h.o;
+    JsonReader& r = o.reader();
+    bool use_sliding = true;
+    const bool has_use_sliding = h.get_bool("use_sliding_window", use_sliding);
+    long long window = 0;
+    const bool has_window = h.get_int("sliding_window", window, false);
+    long long window_layers = 0;
+    const bool qwen = arch == Arch::qwen2 || arch == Arch::qwen3 || arch == Arch::qwen2_moe || arch == Arch::qwen3_moe;
+    const bool has_window_layers = h.get_int("max_window_layers", window_layers, false);
+    std::vector<char> full;  // per layer, from layer_types
+    if (h.present("layer_types") && layers_ok) {
+        const json& list = *o.value("layer_types");
+        const std::string allowed = "\"sliding_attention\" or \"full_attention\"";
+        if (!list.is_array()) {
+            o.error("layer_types", "expected an array of " + allowed + ", one per layer, got " + describe_json_value(list));
+        } else if (list.size() != static_cast<std::size_t>(m.layers)) {
+            o.error("layer_types", "has " + std::to_string(list.size()) + " entries, expected one per layer (num_hidden_layers = " +
+                                       std::to_string(m.layers) + ")");
+        } else {
+            for (std::size_t i = 0; i < list.size() && r.ok(); ++i) {
+                const json& v = list[i];
+                const std::string key = "layer_types[" + std::to_string(i) + "]";
+                if (v.is_string() && v.get<std::string>() == "full_attention") full.push_back(1);
+                else if (v.is_string() && v.get<std::string>() == "sliding_attention") full.push_back(0);
+                else r.error(key, "expected " + allowed + ", got " + describe_json_value(v));
+            }
+        }
+    }
+    if (!r.ok() || !layers_ok) return;
+    const bool windowed = has_window && (!has_use_sliding || use_sliding);
+    if (!windowed) {
+        if (std::find(full.begin(), full.end(), 0) != full.end())
+            h.warn("layer_types", "sliding_attention layers without a sliding_window: full attention everywhere");
+        return;
+    }
+    if (window < 1 || window > max_window) {
+        o.value_error("sliding_window", "= " + std::to_string(window) + ": must be null (no window) or an integer from 1 to " +
+                                            std::to_string(max_window));
+        return;
+    }
+    std::string source = "layer_types";
+    if (full.empty()) {
+        full.assign(static_cast<std::size_t>(m.layers), 0);
+        if (qwen && has_window_layers) {
+            if (window_layers < 0 || window_layers > m.layers) {
+                o.value_error("max_window_layers", "= " + std::to_string(window_layers) + ": must be an integer from 0 to " +
+                                                       std::to_string(m.layers) + " (num_hidden_layers)");
+                return;
+            }
+            for (long long i = 0; i < window_layers; ++i) full[static_cast<std::size_t>(i)] = 1;
+            source = "max_window_layers";
+        } else {
+            source = "sliding_window";
+        }
+    }
+    const auto n_full = std::count(full.begin(), full.end(), 1);
+    if (n_full == m.layers) {
+        h.warn(source, "every layer attends to the whole sequence: sliding_window = " + std::to_string(window) + " unused");
+        return;
+    }
+    int interval = 0;
+    bool exact = n_full == 0;
+    if (n_full > 0) {
+        interval = static_cast<int>(std::find(full.begin(), full.end(), 1) - full.begin()) + 1;
+        exact = true;
+        for (int i = 0; i < m.layers && exact; ++i) exact = (full[static_cast<std::size_t>(i)] == 1) == ((i + 1) % interval == 0);
+        if (!exact) interval = std::max(1, static_cast<int>(std::lround(static_cast<double>(m.layers) / static_cast<double>(n_full))));
+    }
+    m.sliding_window = static_cast<int>(window);
+    m.full_attention_interval = interval;
+    h.map("sliding_window", "model.sliding_window", std::to_string(m.sliding_window));
+    h.map(source, "model.full_attention_interval",
+          std::to_string(interval) + (interval == 0 ? " (every layer windowed)" : " (every " + std::to_string(interval) + "-th layer full)"));
+    if (!exact)
+        h.warn(source, std::to_string(n_full) + " of " + std::to_string(m.layers) +
+                           " layers attend to the whole sequence at positions COMET cannot place: every " + std::to_string(interval) +
+                           "-th layer full (model.full_attention_interval = " + std::to_string(interval) +
+                           "), about as many full layers");
+}
+
 }  // namespace
 
 Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_view label_view, const Scenario& base) {
@@ -151,12 +258,21 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
         ObjectReader o(r, *doc, "");
         HfReader h{o, res, label};
 
-        // Architecture.
+        // Architecture: the class in `architectures`, else the family in `model_type`.
         std::optional<Arch> arch;
         std::string arch_name;
+        std::string model_type;
+        std::optional<Arch> typed;
+        if (h.get_string("model_type", model_type))
+            for (const auto& n : model_types)
+                if (n.name == model_type) typed = n.arch;
         h.used.emplace_back("architectures");
         const json* a = o.value("architectures");
-        if (!a) {
+        if (!a && typed) {
+            arch = typed;
+            arch_name = model_type;
+            h.warn("architectures", "missing: the family is taken from model_type = " + quote_for_message(model_type));
+        } else if (!a) {
             o.error("architectures", "missing (required)");
         } else if (!a->is_array() || a->empty() || !(*a)[0].is_string()) {
             o.error("architectures", "expected an array of architecture names, got " + describe_json_value(*a));
@@ -164,7 +280,11 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
             arch_name = (*a)[0].get<std::string>();
             for (const auto& n : arch_names)
                 if (n.name == arch_name) arch = n.arch;
-            if (!arch) {
+            if (!arch && typed) {
+                arch = typed;
+                h.warn("architectures", "= [" + quote_for_message(arch_name) + "] is not a supported class: read as model_type = " +
+                                            quote_for_message(model_type));
+            } else if (!arch) {
                 std::string supported;
                 for (const auto& n : arch_names)
                     if (!n.name.empty()) supported += (supported.empty() ? "" : ", ") + std::string(n.name);
@@ -189,7 +309,14 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
         m.dense_layers = dense.dense_layers;
         m.moe_layer_interval = dense.moe_layer_interval;
         m.capacity_factor = dense.capacity_factor;
-        std::string mla_note;  // DeepSeek: how MLA is approximated, for the model's source text
+        // Likewise ordinary full attention unless the config has latent attention or a window.
+        m.q_lora_rank = dense.q_lora_rank;
+        m.kv_lora_rank = dense.kv_lora_rank;
+        m.qk_nope_head_dim = dense.qk_nope_head_dim;
+        m.qk_rope_head_dim = dense.qk_rope_head_dim;
+        m.v_head_dim = dense.v_head_dim;
+        m.sliding_window = dense.sliding_window;
+        m.full_attention_interval = dense.full_attention_interval;
         if (h.get_int("num_hidden_layers", m.layers, true)) h.map("num_hidden_layers", "model.layers", std::to_string(m.layers));
         if (h.get_int("hidden_size", m.hidden, true)) h.map("hidden_size", "model.hidden", std::to_string(m.hidden));
         if (h.get_int("num_attention_heads", m.heads, true)) h.map("num_attention_heads", "model.heads", std::to_string(m.heads));
@@ -212,7 +339,7 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
         } else if (m.heads > 0 && m.hidden > 0 && m.hidden % m.heads == 0) {
             m.head_dim = m.hidden / m.heads;
             h.map("hidden_size", "model.head_dim", std::to_string(m.head_dim) + " (hidden_size / num_attention_heads)");
-        } else if (m.heads > 0 && m.hidden > 0) {
+        } else if (m.heads > 0 && m.hidden > 0 && *arch != Arch::deepseek) {  // MLA gives its own head sizes
             o.error("head_dim", "missing, and hidden_size = " + std::to_string(m.hidden) +
                                     " is not a multiple of num_attention_heads = " + std::to_string(m.heads));
         }
@@ -250,7 +377,9 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
             h.warn("hidden_act", "= " + quote_for_message(act) + ": the cost of the activation is not modelled (gated MLP assumed)");
         bool attn_bias = false, mlp_bias = false;
         const bool has_attn_bias = h.get_bool("attention_bias", attn_bias);
-        h.get_bool("mlp_bias", mlp_bias);
+        const bool has_mlp_bias = h.get_bool("mlp_bias", mlp_bias);
+        // GPT-OSS: its experts have biases exactly when its attention has (one attention_bias key).
+        if (*arch == Arch::gpt_oss && !has_mlp_bias) mlp_bias = attn_bias;
         m.bias = attn_bias || mlp_bias;
         if (attn_bias != mlp_bias)
             h.warn(attn_bias ? "attention_bias" : "mlp_bias",
@@ -284,11 +413,14 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
         MoeLayout layout;
         bool moe = true;
         std::string layout_note;  // how the config places its MoE layers, for the warning when inexact
-        if (*arch == Arch::mixtral) {
+        if (*arch == Arch::mixtral || *arch == Arch::gpt_oss) {
             keys = {"num_local_experts", "num_experts_per_tok", "intermediate_size", "(no shared experts)",
                     "(every layer MoE)", "(every layer MoE)", "num_local_experts"};
             h.get_int("num_local_experts", experts, true);
             h.get_int("num_experts_per_tok", active, true);
+            if (long long same = 0; h.get_int("experts_per_token", same, false) && r.ok() && same != active)
+                h.warn("experts_per_token", "= " + std::to_string(same) + " differs from num_experts_per_tok = " +
+                                                std::to_string(active) + ": num_experts_per_tok is used");
             width = inter;
             if (r.ok() && layers_ok) layout = fit_moe_layout(m.layers, 1, [](int) { return true; });
         } else if (*arch == Arch::qwen2_moe || *arch == Arch::qwen3_moe) {
@@ -397,51 +529,36 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
             }
         }
 
-        // DeepSeek's multi-head latent attention.
+        // Multi-head latent attention (DeepSeek-V2/V3, Kimi K2), imported as such.
         if (*arch == Arch::deepseek) {
             long long q_rank = 0, kv_rank = 0, nope = 0, rope = 0, v_dim = 0;
-            const bool has_q_rank = h.get_int("q_lora_rank", q_rank, false);
+            const bool has_q_rank = h.get_int("q_lora_rank", q_rank, false);  // null: queries projected directly
             h.get_int("kv_lora_rank", kv_rank, true);
             h.get_int("qk_nope_head_dim", nope, true);
             h.get_int("qk_rope_head_dim", rope, true);
             h.get_int("v_head_dim", v_dim, true);
-            const auto positive = [&](std::string_view key, long long v, long long min) {
-                if (v < min) o.value_error(key, "= " + std::to_string(v) + ": must be >= " + std::to_string(min));
-            };
-            if (r.ok()) {
-                positive("kv_lora_rank", kv_rank, 1);
-                positive("qk_nope_head_dim", nope, 0);
-                positive("qk_rope_head_dim", rope, 0);
-                positive("v_head_dim", v_dim, 1);
-                if (has_q_rank) positive("q_lora_rank", q_rank, 1);
+            if (r.ok() && in_range("kv_lora_rank", kv_rank, 1, max_lora_rank, integer_from(1, max_lora_rank)) &&
+                (!has_q_rank || in_range("q_lora_rank", q_rank, 1, max_lora_rank, "null or " + integer_from(1, max_lora_rank))) &&
+                in_range("qk_nope_head_dim", nope, 0, max_head_dim, integer_from(0, max_head_dim)) &&
+                in_range("qk_rope_head_dim", rope, 0, max_head_dim, integer_from(0, max_head_dim)) &&
+                in_range("v_head_dim", v_dim, 1, max_head_dim, integer_from(1, max_head_dim))) {
                 if (nope + rope < 1) o.error("qk_rope_head_dim", "qk_nope_head_dim + qk_rope_head_dim must be >= 1");
-                if (m.layers < 1 || m.hidden < 1 || m.heads < 1) o.error("num_hidden_layers", "layers, hidden_size and heads must be >= 1");
             }
             if (r.ok()) {
-                // MLA: keep heads, choose head_dim so that the attention has MLA's parameters.
-                const double H = m.heads, hid = m.hidden;
-                const double qk = static_cast<double>(nope + rope);
-                const double q = has_q_rank ? hid * static_cast<double>(q_rank) + static_cast<double>(q_rank) * H * qk : hid * H * qk;
-                const double kv = hid * static_cast<double>(kv_rank + rope) + static_cast<double>(kv_rank) * H * static_cast<double>(nope + v_dim);
-                const double o_proj = H * static_cast<double>(v_dim) * hid;
-                const double mla = q + kv + o_proj;
-                m.kv_heads = m.heads;
-                m.head_dim = clamp_int(std::max(1LL, std::llround(std::min(mla / (4.0 * hid * H), 1e15))));
-                h.map("q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim", "model.head_dim",
-                      std::to_string(m.head_dim) + " (multi-head attention with MLA's parameter count)");
-                h.origin["model.kv_heads"] = label + ": num_attention_heads";
-                mla_note = "multi-head latent attention approximated by multi-head attention with model.kv_heads = model.heads = " +
-                           std::to_string(m.heads) + " and model.head_dim = " + std::to_string(m.head_dim) +
-                           " (MLA's attention parameters and projection FLOPs; attention-score FLOPs use head_dim " +
-                           std::to_string(m.head_dim) + " instead of " + std::to_string(nope + rope) + " for q.k and " +
-                           std::to_string(v_dim) + " for v; the low-rank KV cache is not modelled)";
-                h.warn("kv_lora_rank",
-                       "multi-head latent attention (MLA) is approximated by multi-head attention with "
-                       "model.kv_heads = model.heads and model.head_dim = " + std::to_string(m.head_dim) +
-                           ", which has MLA's " + billions(mla * static_cast<double>(m.layers)) +
-                           " attention parameters; attention-score FLOPs use head_dim " + std::to_string(m.head_dim) +
-                           " instead of " + std::to_string(nope + rope) + " (q.k) and " + std::to_string(v_dim) +
-                           " (v), and the low-rank KV cache is not modelled");
+                m.q_lora_rank = has_q_rank ? static_cast<int>(q_rank) : 0;
+                m.kv_lora_rank = static_cast<int>(kv_rank);
+                m.qk_nope_head_dim = static_cast<int>(nope);
+                m.qk_rope_head_dim = static_cast<int>(rope);
+                m.v_head_dim = static_cast<int>(v_dim);
+                m.head_dim = static_cast<int>(nope + rope);  // unused with MLA; the query/key head size
+                h.map("q_lora_rank", "model.q_lora_rank",
+                      std::to_string(m.q_lora_rank) + (has_q_rank ? "" : " (null: queries projected directly)"));
+                h.map("kv_lora_rank", "model.kv_lora_rank", std::to_string(m.kv_lora_rank));
+                h.map("qk_nope_head_dim", "model.qk_nope_head_dim", std::to_string(m.qk_nope_head_dim));
+                h.map("qk_rope_head_dim", "model.qk_rope_head_dim", std::to_string(m.qk_rope_head_dim));
+                h.map("v_head_dim", "model.v_head_dim", std::to_string(m.v_head_dim));
+                h.map("qk_nope_head_dim + qk_rope_head_dim", "model.head_dim",
+                      std::to_string(m.head_dim) + " (query/key head size; unused with multi-head latent attention)");
             }
             long long mtp = 0;
             if (h.get_int("num_nextn_predict_layers", mtp, false) && mtp > 0)
@@ -450,10 +567,7 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
 
         // Keys with something to say, then the rest.
         if (h.present("rope_scaling")) h.warn("rope_scaling", "RoPE scaling costs nothing in COMET: dropped");
-        bool use_sliding = true;
-        const bool has_use_sliding = h.get_bool("use_sliding_window", use_sliding);
-        if (h.present("sliding_window") && (!has_use_sliding || use_sliding))
-            h.warn("sliding_window", "sliding-window attention is not modelled: full causal attention over model.seq_len");
+        import_sliding_window(h, *arch, m, layers_ok);
         if (h.present("quantization_config"))
             h.warn("quantization_config", "stored weight quantization dropped: training.precision kept from the base scenario (" +
                                               std::string(to_string(base.config.training.precision)) + ")");
@@ -498,8 +612,7 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
         }
         const std::string size = m.is_moe() ? billions(total_parameters(m)) + ", " + billions(active_parameters(m)) + " active"
                                             : billions(total_parameters(m));
-        s.model_info = {name + " (" + arch_name + ", " + size + ")",
-                        "Hugging Face config " + label + (mla_note.empty() ? std::string() : "; " + mla_note)};
+        s.model_info = {name + " (" + arch_name + ", " + size + ")", "Hugging Face config " + label};
         s.name = name + " on " + (s.node_info.name.empty() ? std::string("the base node") : s.node_info.name);
         s.description = "Model imported from the Hugging Face config " + label + " (" + arch_name +
                         "); node, cluster, training and strategy from the base scenario \"" + base.name + "\".";

@@ -75,6 +75,12 @@ private slots:
     void hfMoeConfigs_data();
     void hfMoeConfigs();
     void hfDenseHasNoExperts();
+    void hfMatchesModelPresets_data();
+    void hfMatchesModelPresets();
+    void hfKimiK2ByModelType();
+    void hfQwen3DenseHeadDim();
+    void hfSlidingWindows_data();
+    void hfSlidingWindows();
     void hfHostileInput_data();
     void hfHostileInput();
 };
@@ -350,7 +356,14 @@ void TestInterop::hfDeepSeekV3IsMoe() {
     QCOMPARE(m.hidden, 7168);
     QCOMPARE(m.heads, 128);
     QCOMPARE(m.kv_heads, 128);
-    QCOMPARE(m.head_dim, 51);       // MLA's parameters as multi-head attention
+    QCOMPARE(m.head_dim, 192);      // qk_nope_head_dim + qk_rope_head_dim (unused with MLA)
+    QVERIFY(m.is_mla());
+    QCOMPARE(m.q_lora_rank, 1536);
+    QCOMPARE(m.kv_lora_rank, 512);
+    QCOMPARE(m.qk_nope_head_dim, 128);
+    QCOMPARE(m.qk_rope_head_dim, 64);
+    QCOMPARE(m.v_head_dim, 128);
+    QCOMPARE(m.sliding_window, 0);
     QCOMPARE(m.ffn_hidden, 18432);  // the first three (dense) layers' MLP
     QCOMPARE(m.vocab, 129280);
     QCOMPARE(m.experts, 256);
@@ -363,14 +376,19 @@ void TestInterop::hfDeepSeekV3IsMoe() {
     QVERIFY2(std::abs(total / 671.0 - 1.0) < 0.03, std::to_string(total).c_str());  // published, without MTP
     QVERIFY2(std::abs(active / 37.0 - 1.0) < 0.03, std::to_string(active).c_str());
     const auto& w = r.value->warnings;
-    QVERIFY(contains(w, "multi-head latent attention (MLA) is approximated"));
+    QVERIFY(!contains(w, "approximated"));
+    QVERIFY(contains(r.value->mapped, "kv_lora_rank -> model.kv_lora_rank = 512"));
+    QVERIFY(contains(r.value->mapped, "q_lora_rank -> model.q_lora_rank = 1536"));
     QVERIFY(!contains(w, "mixture of experts is not modelled"));
     QVERIFY(!contains(w, "MoE layers at positions"));
     QVERIFY(contains(w, "rope_scaling"));
     QVERIFY(contains(w, "num_nextn_predict_layers"));
     QVERIFY(contains(r.value->mapped, "first_k_dense_replace -> model.dense_layers = 3"));
-    // The approximation is in the model's provenance too.
-    QVERIFY(r.value->scenario.model_info.source.find("multi-head latent attention approximated") != std::string::npos);
+    QVERIFY(r.value->scenario.model_info.source.find("approximated") == std::string::npos);
+    // The imported scenario saves and loads back with its latent attention.
+    const auto again = parse_scenario(scenario_to_json(r.value->scenario), "imported");
+    QVERIFY2(again.ok(), again.error_text().c_str());
+    QCOMPARE(again.value->config.model, m);
 }
 
 void TestInterop::hfQwenMoeModels_data() {
@@ -539,6 +557,155 @@ void TestInterop::hfDenseHasNoExperts() {
     }
 }
 
+// The public config.json of a model and the shipped preset written from its paper and model
+// card describe the same network: every field but the sequence length (a long-context window in
+// the config, the pre-training length in the preset), hence the same parameter counts.
+void TestInterop::hfMatchesModelPresets_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("preset");
+    QTest::newRow("DeepSeek-V3") << "deepseek-v3.json" << "deepseek-v3";
+    QTest::newRow("GPT-OSS-120B") << "gpt-oss-120b.json" << "gpt-oss-120b";
+    QTest::newRow("Qwen3-30B-A3B") << "qwen3-30b-a3b.json" << "qwen3-30b-a3b";
+}
+
+void TestInterop::hfMatchesModelPresets() {
+    QFETCH(QString, file);
+    QFETCH(QString, preset);
+    const auto r = import_hf_config(hfdata / file.toStdString(), base_scenario());
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    const auto p = find_model_preset(preset.toStdString());
+    QVERIFY(p.has_value());
+    ModelSpec m = r.value->scenario.config.model;
+    const ModelSpec& want = p->model;
+    QCOMPARE(m.layers, want.layers);
+    QCOMPARE(m.hidden, want.hidden);
+    QCOMPARE(m.heads, want.heads);
+    QCOMPARE(m.kv_heads, want.kv_heads);
+    QCOMPARE(m.head_dim, want.head_dim);
+    QCOMPARE(m.ffn_hidden, want.ffn_hidden);
+    QCOMPARE(m.vocab, want.vocab);
+    QCOMPARE(m.gated_mlp, want.gated_mlp);
+    QCOMPARE(m.tied_embeddings, want.tied_embeddings);
+    QCOMPARE(m.bias, want.bias);
+    QCOMPARE(m.learned_position_embeddings, want.learned_position_embeddings);
+    QCOMPARE(m.experts, want.experts);
+    QCOMPARE(m.experts_per_token, want.experts_per_token);
+    QCOMPARE(m.expert_ffn_hidden, want.expert_ffn_hidden);
+    QCOMPARE(m.shared_experts, want.shared_experts);
+    QCOMPARE(m.dense_layers, want.dense_layers);
+    QCOMPARE(m.moe_layer_interval, want.moe_layer_interval);
+    QCOMPARE(m.q_lora_rank, want.q_lora_rank);
+    QCOMPARE(m.kv_lora_rank, want.kv_lora_rank);
+    QCOMPARE(m.qk_nope_head_dim, want.qk_nope_head_dim);
+    QCOMPARE(m.qk_rope_head_dim, want.qk_rope_head_dim);
+    QCOMPARE(m.v_head_dim, want.v_head_dim);
+    QCOMPARE(m.sliding_window, want.sliding_window);
+    QCOMPARE(m.full_attention_interval, want.full_attention_interval);
+    QCOMPARE(total_parameters(m), total_parameters(want));
+    QCOMPARE(active_parameters(m), active_parameters(want));
+    m.seq_len = want.seq_len;
+    QVERIFY(m == want);
+    QVERIFY(!contains(r.value->warnings, "not modelled"));
+    QVERIFY(!contains(r.value->warnings, "approximated"));
+}
+
+// Kimi K2 (moonshotai/Kimi-K2-Base config.json) is DeepSeek-V3's architecture with 384 experts
+// and 64 heads; here without `architectures`, so only model_type names the family.
+void TestInterop::hfKimiK2ByModelType() {
+    const std::string text = R"({"model_type": "kimi_k2", "hidden_size": 7168, "intermediate_size": 18432,
+        "moe_intermediate_size": 2048, "num_hidden_layers": 61, "num_attention_heads": 64, "num_key_value_heads": 64,
+        "n_shared_experts": 1, "n_routed_experts": 384, "num_experts_per_tok": 8, "first_k_dense_replace": 1,
+        "moe_layer_freq": 1, "q_lora_rank": 1536, "kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
+        "v_head_dim": 128, "vocab_size": 163840, "max_position_embeddings": 131072, "tie_word_embeddings": false,
+        "hidden_act": "silu", "attention_bias": false})";
+    const auto r = import_hf_config_text(text, "kimi-k2/config.json", base_scenario());
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    const ModelSpec& m = r.value->scenario.config.model;
+    QVERIFY(m.is_mla());
+    QCOMPARE(m.kv_lora_rank, 512);
+    QCOMPARE(m.q_lora_rank, 1536);
+    QCOMPARE(m.heads, 64);
+    QCOMPARE(m.experts, 384);
+    QCOMPARE(m.dense_layers, 1);
+    QVERIFY(contains(r.value->warnings, "architectures: missing: the family is taken from model_type = \"kimi_k2\""));
+    // Moonshot AI: 1.04 trillion total, 32 billion activated parameters.
+    const double total = total_parameters(m) / 1e9, active = active_parameters(m) / 1e9;
+    QVERIFY2(std::abs(total / 1040.0 - 1.0) < 0.02, std::to_string(total).c_str());
+    QVERIFY2(std::abs(active / 32.0 - 1.0) < 0.04, std::to_string(active).c_str());
+}
+
+// Qwen3 gives its head size (128) although hidden / heads is 80 (Qwen3-4B: 2560 / 32).
+void TestInterop::hfQwen3DenseHeadDim() {
+    const std::string text = R"({"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_size": 2560,
+        "intermediate_size": 9728, "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128,
+        "num_hidden_layers": 36, "vocab_size": 151936, "max_position_embeddings": 40960, "attention_bias": false,
+        "tie_word_embeddings": true, "sliding_window": null, "use_sliding_window": false, "max_window_layers": 36})";
+    const auto r = import_hf_config_text(text, "qwen3-4b.json", base_scenario());
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    const ModelSpec& m = r.value->scenario.config.model;
+    QCOMPARE(m.head_dim, 128);
+    QCOMPARE(m.kv_heads, 8);
+    QVERIFY(!m.bias);
+    QVERIFY(!m.is_moe());
+    QCOMPARE(m.sliding_window, 0);
+    QVERIFY(!contains(r.value->warnings, "Qwen2 has biases"));
+    // Qwen3-4B: 4.0 B parameters.
+    QVERIFY2(std::abs(total_parameters(m) / 4.02e9 - 1.0) < 0.02, std::to_string(total_parameters(m)).c_str());
+}
+
+void TestInterop::hfSlidingWindows_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("window");
+    QTest::addColumn<int>("interval");
+    QTest::addColumn<QString>("warning");  // "" = none about the window
+    const QString llama = hf_config("LlamaForCausalLM", R"("head_dim": 128)", 8);
+    const auto with = [](const QString& config, const QString& extra) { return QString(config).replace("}", ", " + extra + "}"); };
+    const QString types_alternating = R"("layer_types": ["sliding_attention", "full_attention", "sliding_attention", "full_attention",
+        "sliding_attention", "full_attention", "sliding_attention", "full_attention"])";
+    QTest::newRow("Mistral: every layer") << with(hf_config("MistralForCausalLM", R"("head_dim": 128)", 8), R"("sliding_window": 4096)")
+                                          << 4096 << 0 << "";
+    QTest::newRow("Mistral: null window") << with(hf_config("MistralForCausalLM", R"("head_dim": 128)", 8), R"("sliding_window": null)")
+                                          << 0 << 0 << "";
+    QTest::newRow("GPT-OSS style alternating") << with(llama, R"("sliding_window": 128, )" + types_alternating) << 128 << 2 << "";
+    QTest::newRow("every third full")
+        << with(llama, R"("sliding_window": 512, "layer_types": ["sliding_attention", "sliding_attention", "full_attention",
+            "sliding_attention", "sliding_attention", "full_attention", "sliding_attention", "sliding_attention"])")
+        << 512 << 3 << "";
+    QTest::newRow("first full, rest windowed")
+        << with(llama, R"("sliding_window": 512, "layer_types": ["full_attention", "sliding_attention", "sliding_attention",
+            "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention"])")
+        << 512 << 8 << "layer_types: 1 of 8 layers attend to the whole sequence at positions COMET cannot place";
+    QTest::newRow("all full") << with(llama, R"("sliding_window": 512, "layer_types": ["full_attention", "full_attention",
+        "full_attention", "full_attention", "full_attention", "full_attention", "full_attention", "full_attention"])")
+                              << 0 << 0 << "layer_types: every layer attends to the whole sequence";
+    QTest::newRow("Qwen2 window off") << with(hf_config("Qwen2ForCausalLM", R"("attention_bias": true)", 8),
+                                              R"("sliding_window": 4096, "use_sliding_window": false, "max_window_layers": 4)")
+                                      << 0 << 0 << "";
+    // transformers: Qwen layers from max_window_layers on use the window; 4 full then 4 windowed.
+    QTest::newRow("Qwen2 max_window_layers") << with(hf_config("Qwen2ForCausalLM", R"("attention_bias": true)", 8),
+                                                     R"("sliding_window": 4096, "use_sliding_window": true, "max_window_layers": 4)")
+                                             << 4096 << 2 << "max_window_layers: 4 of 8 layers attend to the whole sequence at positions";
+}
+
+void TestInterop::hfSlidingWindows() {
+    QFETCH(QString, text);
+    QFETCH(int, window);
+    QFETCH(int, interval);
+    QFETCH(QString, warning);
+    const auto r = import_hf_config_text(text.toStdString(), "cfg.json", base_scenario());
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    const ModelSpec& m = r.value->scenario.config.model;
+    QCOMPARE(m.sliding_window, window);
+    QCOMPARE(m.full_attention_interval, interval);
+    QVERIFY(!contains(r.value->warnings, "not modelled"));
+    if (!warning.isEmpty()) {
+        std::string all;
+        for (const auto& w : r.value->warnings) all += w + "\n";
+        QVERIFY2(contains(r.value->warnings, "cfg.json: " + warning.toStdString()), all.c_str());
+    }
+    if (window > 0) QVERIFY(contains(r.value->mapped, "sliding_window -> model.sliding_window = " + std::to_string(window)));
+}
+
 void TestInterop::hfHostileInput_data() {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("expected");
@@ -609,6 +776,45 @@ void TestInterop::hfHostileInput_data() {
                                         << "cfg.json: moe_layer_freq = 0: must be an integer from 1 to 32";
     QTest::newRow("deepseek many shared") << with(deepseek, ds_keys + R"(, "n_shared_experts": 5000)")
                                           << "cfg.json: n_shared_experts = 5000: must be an integer from 0 to 1024";
+    // Latent attention and sliding windows: every bad value names its key.
+    QTest::newRow("deepseek negative kv rank") << with(deepseek, ds_keys).replace("\"kv_lora_rank\": 512", "\"kv_lora_rank\": -512")
+                                               << "cfg.json: kv_lora_rank = -512: must be an integer from 1 to 1048576";
+    QTest::newRow("deepseek zero q rank") << with(deepseek, ds_keys).replace("\"q_lora_rank\": null", "\"q_lora_rank\": 0")
+                                          << "cfg.json: q_lora_rank = 0: must be null or an integer from 1 to 1048576";
+    QTest::newRow("deepseek negative rope") << with(deepseek, ds_keys).replace("\"qk_rope_head_dim\": 64", "\"qk_rope_head_dim\": -64")
+                                            << "cfg.json: qk_rope_head_dim = -64: must be an integer from 0 to 65536";
+    QTest::newRow("deepseek zero v head") << with(deepseek, ds_keys).replace("\"v_head_dim\": 128", "\"v_head_dim\": 0")
+                                          << "cfg.json: v_head_dim = 0: must be an integer from 1 to 65536";
+    QTest::newRow("deepseek no qk head") << with(deepseek, ds_keys).replace("\"qk_nope_head_dim\": 128", "\"qk_nope_head_dim\": 0")
+                                                .replace("\"qk_rope_head_dim\": 64", "\"qk_rope_head_dim\": 0")
+                                         << "cfg.json: qk_rope_head_dim: qk_nope_head_dim + qk_rope_head_dim must be >= 1";
+    QTest::newRow("deepseek rank as text") << with(deepseek, ds_keys).replace("\"kv_lora_rank\": 512", "\"kv_lora_rank\": \"512\"")
+                                           << "cfg.json: kv_lora_rank: expected an integer, got string \"512\"";
+    QTest::newRow("unknown model_type, no architectures")
+        << QString(ok).replace("\"architectures\": [\"LlamaForCausalLM\"]", "\"model_type\": \"gpt2\"")
+        << "cfg.json: architectures: missing (required)";
+    QTest::newRow("model_type not text") << with(ok, R"("model_type": 3)") << "cfg.json: model_type: expected a string, got 3";
+    QTest::newRow("window as text") << with(ok, R"("sliding_window": "4096")")
+                                    << "cfg.json: sliding_window: expected an integer, got string \"4096\"";
+    QTest::newRow("negative window") << with(ok, R"("sliding_window": -1)")
+                                     << "cfg.json: sliding_window = -1: must be null (no window) or an integer from 1 to 67108864";
+    QTest::newRow("layer_types too short") << with(ok, R"("sliding_window": 128, "layer_types": ["sliding_attention", "full_attention"])")
+                                           << "cfg.json: layer_types: has 2 entries, expected one per layer (num_hidden_layers = 32)";
+    QTest::newRow("layer_types not a list") << with(ok, R"("sliding_window": 128, "layer_types": "alternating")")
+                                            << "cfg.json: layer_types: expected an array of \"sliding_attention\" or \"full_attention\"";
+    QString kinds = "\"sliding_attention\"";
+    for (int i = 1; i < 32; ++i) kinds += i == 5 ? ", \"linear_attention\"" : ", \"full_attention\"";
+    QTest::newRow("layer_types unknown kind") << with(ok, R"("sliding_window": 128, "layer_types": [)" + kinds + "]")
+                                              << "cfg.json: layer_types[5]: expected \"sliding_attention\" or \"full_attention\", got string \"linear_attention\"";
+    QTest::newRow("layer_types number") << with(ok, R"("sliding_window": 128, "layer_types": [)" + QString(kinds).replace("\"linear_attention\"", "7") + "]")
+                                        << "cfg.json: layer_types[5]: expected \"sliding_attention\" or \"full_attention\", got 7";
+    QTest::newRow("qwen window layers out of range")
+        << with(QString(ok).replace("LlamaForCausalLM", "Qwen2ForCausalLM"),
+                R"("attention_bias": true, "sliding_window": 4096, "use_sliding_window": true, "max_window_layers": 40)")
+        << "cfg.json: max_window_layers = 40: must be an integer from 0 to 32 (num_hidden_layers)";
+    QTest::newRow("gpt-oss too many active")
+        << with(QString(ok).replace("LlamaForCausalLM", "GptOssForCausalLM"), R"("num_local_experts": 4, "num_experts_per_tok": 5)")
+        << "cfg.json: num_experts_per_tok = 5: must be from 1 to num_local_experts = 4";
     QString deep = "0";
     for (int i = 0; i < 100; ++i) deep = "{\"a\": " + deep + "}";
     QTest::newRow("deep nesting") << QString(ok).replace("}", ", \"rope_scaling\": " + deep + "}") << "cfg.json";
