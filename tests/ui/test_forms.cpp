@@ -147,6 +147,21 @@ private Q_SLOTS:
         every.config.strategy.etp = 2;
         every.config.strategy.ep_overlap = 0.9;
         every.config.strategy.zero_shard = 4;
+        every.config.model.q_lora_rank = 1536;
+        every.config.model.kv_lora_rank = 512;
+        every.config.model.qk_nope_head_dim = 128;
+        every.config.model.qk_rope_head_dim = 64;
+        every.config.model.v_head_dim = 128;
+        every.config.model.sliding_window = 128;
+        every.config.model.full_attention_interval = 2;
+        every.config.node.gemm.fp8_max_fraction = 0.6;
+        every.config.node.attention.max_fraction = 0.7;
+        every.config.node.host_op_us = 45;
+        every.config.strategy.pipeline_first_layers = 2;
+        every.config.strategy.pipeline_last_layers = 2;
+        every.config.strategy.embedding_in_pipeline_split = true;
+        every.config.strategy.loss_in_pipeline_split = true;
+        every.config.strategy.recompute_layers = 1;
         for (const FieldSpec& f : all_fields()) {
             const QJsonValue v = json_at(every, f.path);
             QVERIFY2(!v.isUndefined(), f.path);
@@ -513,6 +528,63 @@ private Q_SLOTS:
         QApplication::sendEvent(picker, &over_picker);
         QCOMPARE(picker->currentText(), QStringLiteral("DGX A100 80GB"));
         QCOMPARE(undo_count(), 0);
+    }
+
+    // Latent attention: its group is greyed out until the KV latent rank is set, which fills in
+    // DeepSeek's head proportions; a bad value is marked at its field and not applied.
+    void latentAttentionGroupAndInvalidValue() {
+        const char* mla_fields[] = {"model.q_lora_rank", "model.qk_nope_head_dim", "model.qk_rope_head_dim", "model.v_head_dim"};
+        for (const char* p : mla_fields) QVERIFY2(!panel_->editorFor(QString::fromLatin1(p))->isEnabled(), p);
+        QVERIFY(!panel_->editorFor(QStringLiteral("model.full_attention_interval"))->isEnabled());
+        auto* rank = editor<QSpinBox>("model.kv_lora_rank");
+        QCOMPARE(rank->text(), QStringLiteral("off"));
+        rank->setValue(512);
+        QCOMPARE(undo_count(), 1);
+        const ModelSpec& m = doc_->config().model;
+        QVERIFY(m.is_mla());
+        QCOMPARE(m.qk_nope_head_dim, base_.config.model.head_dim);
+        QCOMPARE(m.qk_rope_head_dim, base_.config.model.head_dim / 2);
+        QCOMPARE(m.v_head_dim, base_.config.model.head_dim);
+        for (const char* p : mla_fields) QVERIFY2(panel_->editorFor(QString::fromLatin1(p))->isEnabled(), p);
+        editor<QSpinBox>("model.v_head_dim")->setValue(0);  // MLA needs value heads
+        QCOMPARE(doc_->config().model.v_head_dim, base_.config.model.head_dim);
+        QCOMPARE(undo_count(), 1);
+        QCOMPARE(panel_->markOf(QStringLiteral("model.v_head_dim")), ParameterPanel::Mark::error);
+        QVERIFY(panel_->markMessage(QStringLiteral("model.v_head_dim")).contains(QStringLiteral("model.v_head_dim = 0")));
+        editor<QSpinBox>("model.sliding_window")->setValue(128);
+        QVERIFY(panel_->editorFor(QStringLiteral("model.full_attention_interval"))->isEnabled());
+        QCOMPARE(editor<QComboBox>("training.precision")->itemText(int(Precision::mxfp8)), QStringLiteral("MXFP8"));
+    }
+
+    // The strategy form shows the layers per stage, uneven where pp does not divide them.
+    void stageLayoutFollowsTheStrategy() {
+        auto* stages = panel_->findChild<QLabel*>(QStringLiteral("stageLayout"));
+        QVERIFY(stages);
+        QCOMPARE(stages->text(), QStringLiteral("Stages: 2 × 64 layers"));  // 128 layers, pp 64
+        Scenario s = base_;
+        s.config.model.layers = 126;  // Llama 3.1 405B at pp 8, v 1, embedding and loss counted
+        s.config.strategy.pp = 8;
+        s.config.strategy.interleave = 1;
+        s.config.strategy.embedding_in_pipeline_split = true;
+        s.config.strategy.loss_in_pipeline_split = true;
+        reset(s);
+        QCOMPARE(stages->text(), QStringLiteral("Stages: 15 | 16 × 6 | 15 layers"));
+        editor<QSpinBox>("strategy.pipeline_first_layers")->setValue(13);  // 113 layers do not split over 7 stages
+        QCOMPARE(doc_->config().strategy.pipeline_first_layers, 13);
+        QVERIFY2(stages->text().contains(QStringLiteral("cannot be laid out")), qPrintable(stages->text()));
+    }
+
+    // Under the node preset: how that hardware validates against published runs.
+    void nodePresetSaysHowItValidates() {
+        QComboBox* picker = panel_->nodePresetPicker();
+        picker->setCurrentIndex(picker->findText(QStringLiteral("DGX H100")));
+        QTRY_VERIFY_WITH_TIMEOUT(panel_->validationText().startsWith(QStringLiteral("DGX H100: 6 published runs")), 30000);
+        auto* label = panel_->findChild<QLabel*>(QStringLiteral("nodeValidation"));
+        QVERIFY(label && label->isVisible());
+        picker->setCurrentIndex(picker->findText(QStringLiteral("Google Cloud TPU v5p (4-chip host, 4x4x4 ICI cube)")));
+        QVERIFY2(panel_->validationText().contains(QStringLiteral("not validated")), qPrintable(panel_->validationText()));
+        editor<QDoubleSpinBox>("node.hbm_bandwidth_gbps")->setValue(1234);  // no preset matches an edited node
+        QVERIFY2(panel_->validationText().startsWith(QStringLiteral("Edited node: not validated")), qPrintable(panel_->validationText()));
     }
 
     void fitsANarrowColumn() {

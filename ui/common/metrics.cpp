@@ -1,11 +1,14 @@
 #include "metrics.hpp"
 
 #include <QObject>
+#include <QStringList>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
 
+#include "comet/pipeline.hpp"
 #include "comet/units.hpp"
 
 namespace comet::ui {
@@ -107,6 +110,29 @@ QString format_parameters(double total, double active) {
     // Within rounding of the total, a token touches the whole model: a dense model.
     if (!(active > 0) || active >= total * (1 - 1e-9)) return format_count(total);
     return QObject::tr("%1 total, %2 active").arg(format_count(total), format_count(active));
+}
+
+QString format_stage_layout(int layers, const Strategy& s) {
+    const StageLayout l = stage_layout(layers, s);
+    const QString n = QString::number(std::max(1, s.pp));
+    if (!l.ok)
+        return QObject::tr("Stages: %1 layers cannot be laid out over %2 stages%3 as set").arg(QString::number(layers), n,
+                                                                                               s.interleave > 1 ? QObject::tr(" × %1 chunks").arg(s.interleave) : QString());
+    const auto run = [](int each, int count) {
+        return count == 1 ? QString::number(each) : QStringLiteral("%1 × %2").arg(QString::number(each), QString::number(count));
+    };
+    if (l.even()) return QObject::tr("Stages: %1 layers").arg(run(l.first, l.p));
+    QStringList parts{QString::number(l.first)};
+    const int middle = l.p - 2;
+    if (middle > 0) {
+        const int hi = l.mid_hi_count, lo = middle - l.mid_hi_count;
+        if (hi > 0 && lo > 0 && l.mid_hi != l.mid_lo)
+            parts << run(l.mid_hi, hi) << run(l.mid_lo, lo);
+        else
+            parts << run(hi > 0 ? l.mid_hi : l.mid_lo, middle);
+    }
+    parts << QString::number(l.last);
+    return QObject::tr("Stages: %1 layers").arg(parts.join(QStringLiteral(" | ")));
 }
 
 }  // namespace comet::ui

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "comet/result.hpp"
+#include "comet/spec.hpp"
 
 namespace comet::ui {
 
@@ -44,5 +45,8 @@ struct MetricInfo {
 // Parameters of a model: "175 B" for a dense one; "46.7 B total, 12.9 B active" when a token
 // touches fewer than all of them (mixture of experts). `active` <= 0: unknown, total only.
 [[nodiscard]] QString format_parameters(double total, double active);
+// Layers per pipeline stage (comet::stage_layout): "Stages: 15 | 16 × 6 | 15 layers" (first,
+// middle stages, last), "Stages: 8 × 12 layers" when even, or why the layers cannot be laid out.
+[[nodiscard]] QString format_stage_layout(int layers, const Strategy& s);
 
 }  // namespace comet::ui

@@ -6,4 +6,5 @@ target_sources(comet_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/latest_job.cpp
   ${CMAKE_CURRENT_LIST_DIR}/metrics.cpp
   ${CMAKE_CURRENT_LIST_DIR}/scenario_document.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/validation_status.cpp
 )

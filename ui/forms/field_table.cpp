@@ -52,6 +52,22 @@ void set_experts(Config& c, double v) noexcept {
     if (!(m.capacity_factor > 0)) m.capacity_factor = 1.0;
 }
 
+// Turning on multi-head latent attention fills in head sizes a model without it leaves unset,
+// DeepSeek's proportions on the current head size (query/key heads of head_dim + head_dim / 2
+// RoPE, value heads of head_dim), so that the edit is valid at once.
+void set_kv_lora_rank(Config& c, double v) noexcept {
+    ModelSpec& m = c.model;
+    const bool was_mha = !m.is_mla();
+    assign(m.kv_lora_rank, v);
+    if (!was_mha || !m.is_mla()) return;
+    const int d = std::max(1, m.head_dim);
+    if (m.qk_nope_head_dim + m.qk_rope_head_dim < 1) {
+        m.qk_nope_head_dim = d;
+        m.qk_rope_head_dim = d / 2;
+    }
+    if (m.v_head_dim < 1) m.v_head_dim = d;
+}
+
 using Get = double (*)(const Config&) noexcept;
 using Set = void (*)(Config&, double) noexcept;
 using G = FieldGroup;
@@ -104,9 +120,19 @@ std::vector<FieldSpec> node_fields() {
              "Fixed cost of each output tile in inner-loop (K) steps: a GEMM with inner dimension K "
              "runs at K / (K + overhead) of the peak fraction. Penalises thin matrices, e.g. under "
              "wide tensor parallelism.", 0, adaptive, COMET_ACCESS(node.gemm.tile_overhead_k)),
+        zero_means("as GEMM", real("node.gemm.fp8_max_fraction", G::node_compute, "FP8 GEMM peak fraction", "",
+             "The largest fraction of the FP8 tensor peak a large FP8 GEMM reaches; usually below the 16-bit "
+             "fraction (same power cap, same operand traffic per FLOP at half the bytes). 0 = the GEMM peak "
+             "fraction above. Used with FP8 and MXFP8 precision.", 2, 0.01,
+             COMET_ACCESS(node.gemm.fp8_max_fraction))),
         real("node.gemm.launch_overhead_us", G::node_compute, "Kernel launch overhead", " µs",
              "Fixed time every kernel pays. Matters with small microbatches and thin layers.", 1, adaptive,
              COMET_ACCESS(node.gemm.launch_overhead_us)),
+        zero_means("none", real("node.host_op_us", G::node_compute, "Host time per kernel", " µs",
+             "Host time the training framework needs to issue one kernel (Python, autograd, library "
+             "dispatch). A pass cannot run faster than its kernels are issued, so layers of many small "
+             "kernels (narrow experts) become host-bound. 0 = the host always keeps ahead.", 1, adaptive,
+             COMET_ACCESS(node.host_op_us))),
         real("node.hbm_capacity_gib", G::node_compute, "HBM capacity", " GiB",
              "HBM of one accelerator. Weights, gradients, optimizer states and activations must fit "
              "in it, less the reserve, unless offloaded.", 1, adaptive, COMET_ACCESS(node.hbm_capacity_gib)),
@@ -122,6 +148,18 @@ std::vector<FieldSpec> node_fields() {
         zero_means("unknown", real("node.power_kw", G::node_compute, "Node power", " kW",
              "Power of the whole node at load (accelerators, CPUs, NICs, fans), for energy and cost. "
              "0 = unknown: no energy is counted.", 1, adaptive, COMET_ACCESS(node.power_kw))),
+
+        real("node.attention.max_fraction", G::attention_kernel, "Peak fraction", "",
+             "The largest fraction of the 16-bit tensor peak a fused (FlashAttention-class) attention "
+             "kernel reaches in forward. Scales the time of the attention scores and their products.", 2, 0.01,
+             COMET_ACCESS(node.attention.max_fraction)),
+        real("node.attention.softmax_head_dim", G::attention_kernel, "Softmax cost", " steps",
+             "The exponentials and vector work per score that the kernel cannot overlap, in head-dimension "
+             "steps: heads of size d run at peak fraction × d / (d + this). Penalises small heads.", 0,
+             adaptive, COMET_ACCESS(node.attention.softmax_head_dim)),
+        real("node.attention.backward_efficiency", G::attention_kernel, "Backward efficiency", "",
+             "Fraction of the forward kernel's speed the attention backward reaches (atomic dQ "
+             "accumulation, five products per tile).", 2, 0.01, COMET_ACCESS(node.attention.backward_efficiency)),
 
         zero_means("none", real("node.expanded.capacity_gib", G::expanded_memory, "Capacity", " GiB",
              "Second memory tier per attachment point: host DDR, CXL expanders or a pooled memory "
@@ -208,6 +246,38 @@ std::vector<FieldSpec> model_fields() {
         boolean("model.learned_position_embeddings", G::model, "Learned position embeddings",
                 "A learned table of position embeddings (GPT); off for rotary embeddings (RoPE).",
                 COMET_ACCESS(model.learned_position_embeddings)),
+        zero_means("off (full attention)", integer("model.sliding_window", G::model, "Sliding window", " tokens",
+                "Sliding-window attention: a layer attends to at most this many preceding tokens, so its "
+                "attention work grows with the window instead of the sequence. 0 = every layer attends to "
+                "the whole sequence. GPT-OSS uses 128.", adaptive, COMET_ACCESS(model.sliding_window))),
+        zero_means("none (all windowed)", integer("model.full_attention_interval", G::model, "Full attention every", " layers",
+                "With a sliding window, every n-th layer (the last of each run of n) still attends to the "
+                "whole sequence: 2 = alternating windowed and full layers (GPT-OSS). 0 = every layer uses "
+                "the window.", 1, COMET_ACCESS(model.full_attention_interval))),
+    };
+}
+
+std::vector<FieldSpec> mla_fields() {
+    return {
+        zero_means("off", integer("model.kv_lora_rank", G::mla, "KV latent rank", "",
+                "Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): keys and values are projected down "
+                "to a shared latent of this rank and up again per head, which shrinks the KV cache. 0 = "
+                "ordinary attention, where the other fields of this group are ignored; KV heads and head "
+                "dimension are ignored with it. Setting it starts with DeepSeek's head proportions.", adaptive,
+                [](const Config& c) noexcept { return to_double(c.model.kv_lora_rank); }, set_kv_lora_rank)),
+        zero_means("direct", integer("model.q_lora_rank", G::mla, "Query latent rank", "",
+                "Queries go through a latent of this rank (DeepSeek-V3: 1536); 0 = a direct projection.",
+                adaptive, COMET_ACCESS(model.q_lora_rank))),
+        integer("model.qk_nope_head_dim", G::mla, "Query/key head size", "",
+                "Per-head query and key width without rotary embedding (DeepSeek-V3: 128).", 1,
+                COMET_ACCESS(model.qk_nope_head_dim)),
+        integer("model.qk_rope_head_dim", G::mla, "RoPE head size", "",
+                "Width of the rotary part of each query head and of the one rotary key all heads share "
+                "(DeepSeek-V3: 64). Query/key heads are the two sizes together.", 1,
+                COMET_ACCESS(model.qk_rope_head_dim)),
+        integer("model.v_head_dim", G::mla, "Value head size", "",
+                "Per-head value width (DeepSeek-V3: 128); at least 1 with multi-head latent attention.", 1,
+                COMET_ACCESS(model.v_head_dim)),
     };
 }
 
@@ -248,7 +318,8 @@ std::vector<FieldSpec> training_fields() {
                 COMET_ACCESS(training.global_batch)),
         choice("training.precision", G::training, "Precision",
                "Number format of GEMMs and activations. FP8 runs at the FP8 tensor peak and needs a "
-               "node that has one.", {"FP16", "BF16", "FP8"}, COMET_ACCESS(training.precision)),
+               "node that has one; MXFP8 uses 32-element block scaling (Blackwell).", {"FP16", "BF16", "FP8", "MXFP8"},
+               COMET_ACCESS(training.precision)),
         choice("training.optimizer", G::training, "Optimizer",
                "Adam keeps two fp32 moments per parameter; SGD needs less optimizer memory and a "
                "lighter step.", {"Adam", "SGD"}, COMET_ACCESS(training.optimizer)),
@@ -293,12 +364,32 @@ std::vector<FieldSpec> strategy_fields() {
                 "GEMMs less efficient.", 1, COMET_ACCESS(strategy.microbatch)),
         integer("strategy.interleave", G::strategy, "Interleaving", "",
                 "Virtual pipeline stages per rank (interleaved schedule): a smaller bubble for more "
-                "pipeline messages. pp × interleaving must divide the layers.", 1,
-                COMET_ACCESS(strategy.interleave)),
+                "pipeline messages. Where pp × interleaving does not divide the layers, the first and last "
+                "stage take fewer.", 1, COMET_ACCESS(strategy.interleave)),
+        zero_means("automatic", integer("strategy.pipeline_first_layers", G::strategy, "First stage layers", "",
+                "Layers of the first pipeline stage (with the embedding); the middle stages share the rest "
+                "evenly. 0 = automatic: as even as possible, the first and last stage taking fewer where the "
+                "layers do not divide. A multiple of the interleaving.", 1,
+                COMET_ACCESS(strategy.pipeline_first_layers))),
+        zero_means("automatic", integer("strategy.pipeline_last_layers", G::strategy, "Last stage layers", "",
+                "Layers of the last pipeline stage (with the LM head and the loss); 0 = automatic. A "
+                "multiple of the interleaving.", 1, COMET_ACCESS(strategy.pipeline_last_layers))),
+        boolean("strategy.embedding_in_pipeline_split", G::strategy, "Embedding counts as a layer",
+                "Count the embedding as one layer when splitting the layers over the stages, so that the "
+                "first stage takes one layer less (Megatron-LM's account_for_embedding_in_pipeline_split).",
+                COMET_ACCESS(strategy.embedding_in_pipeline_split)),
+        boolean("strategy.loss_in_pipeline_split", G::strategy, "Loss counts as a layer",
+                "Count the LM head and the loss as one layer when splitting the layers, so that the last "
+                "stage takes one layer less (account_for_loss_in_pipeline_split).",
+                COMET_ACCESS(strategy.loss_in_pipeline_split)),
         choice("strategy.recompute", G::strategy, "Recompute",
                "Activation recomputation: selective recomputes the attention core, full recomputes "
                "each layer's forward pass during backward. Trades compute for activation memory.",
                {"None", "Selective", "Full"}, COMET_ACCESS(strategy.recompute)),
+        zero_means("every layer", integer("strategy.recompute_layers", G::strategy, "Recomputed layers", " per stage",
+                "With full recomputation: how many layers of each virtual pipeline stage are recomputed; the "
+                "others keep their activations (Megatron-LM's recompute_num_layers). 0 = every layer.", 1,
+                COMET_ACCESS(strategy.recompute_layers))),
         boolean("strategy.sequence_parallel", G::strategy, "Sequence parallelism",
                 "Split norms and dropout along the sequence across the tensor-parallel ranks, dividing "
                 "their activation memory by tp. Needs tp to divide the sequence length.",
@@ -344,15 +435,16 @@ std::vector<FieldSpec> strategy_fields() {
 const std::vector<FieldSpec>& table() {
     static const std::vector<FieldSpec> fields = [] {
         std::vector<FieldSpec> all = node_fields();
-        for (auto* part : {model_fields, moe_fields, training_fields, strategy_fields})
+        for (auto* part : {model_fields, mla_fields, moe_fields, training_fields, strategy_fields})
             for (FieldSpec& f : part()) all.push_back(std::move(f));
         return all;
     }();
     return fields;
 }
 
-constexpr std::array groups{G::node_compute, G::expanded_memory, G::scale_up, G::scale_out, G::cluster,
-                            G::model,        G::moe,             G::training, G::strategy};
+constexpr std::array groups{G::node_compute, G::attention_kernel, G::expanded_memory, G::scale_up,
+                            G::scale_out,    G::cluster,          G::model,           G::mla,
+                            G::moe,          G::training,         G::strategy};
 
 }  // namespace
 
@@ -363,11 +455,13 @@ std::span<const FieldGroup> all_groups() { return groups; }
 QString group_title(FieldGroup g) {
     switch (g) {
     case G::node_compute: return tr("Node compute & HBM");
+    case G::attention_kernel: return tr("Attention kernel");
     case G::expanded_memory: return tr("Expanded memory");
     case G::scale_up: return tr("Scale-up network");
     case G::scale_out: return tr("Scale-out network");
     case G::cluster: return tr("Cluster");
     case G::model: return tr("Model");
+    case G::mla: return tr("Multi-head latent attention");
     case G::moe: return tr("Mixture of experts");
     case G::training: return tr("Training");
     case G::strategy: return tr("Strategy");
@@ -376,7 +470,12 @@ QString group_title(FieldGroup g) {
 }
 
 bool field_applies(const FieldSpec& f, const Config& c) {
-    return f.group != G::moe || c.model.is_moe() || f.path == std::string_view("model.experts");
+    const std::string_view path(f.path);
+    if (f.group == G::moe) return c.model.is_moe() || path == "model.experts";
+    if (f.group == G::mla) return c.model.is_mla() || path == "model.kv_lora_rank";
+    if (path == "model.full_attention_interval") return c.model.sliding_window > 0;
+    if (path == "strategy.recompute_layers") return c.strategy.recompute == Recompute::full;
+    return true;
 }
 
 const FieldSpec* find_field(const QString& path) {
@@ -398,7 +497,12 @@ QStringList fields_behind(Infeasible reason, const Config& c) {
     case Infeasible::tp_ffn: return {QStringLiteral("strategy.tp")};
     case Infeasible::sequence_parallel_seq:
         return {QStringLiteral("strategy.tp"), QStringLiteral("strategy.sequence_parallel")};
-    case Infeasible::pp_layers: return {QStringLiteral("strategy.pp"), QStringLiteral("strategy.interleave")};
+    case Infeasible::pp_layers: {
+        QStringList out{QStringLiteral("strategy.pp"), QStringLiteral("strategy.interleave")};
+        if (c.strategy.pipeline_first_layers > 0) out << QStringLiteral("strategy.pipeline_first_layers");
+        if (c.strategy.pipeline_last_layers > 0) out << QStringLiteral("strategy.pipeline_last_layers");
+        return out;
+    }
     case Infeasible::batch_split: return {QStringLiteral("strategy.dp"), QStringLiteral("strategy.microbatch")};
     case Infeasible::too_many_accelerators:
         return {QStringLiteral("strategy.tp"), QStringLiteral("strategy.pp"), QStringLiteral("strategy.dp"),

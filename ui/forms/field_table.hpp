@@ -13,7 +13,9 @@
 
 namespace comet::ui {
 
-enum class FieldGroup { node_compute, expanded_memory, scale_up, scale_out, cluster, model, moe, training, strategy };
+enum class FieldGroup {
+    node_compute, attention_kernel, expanded_memory, scale_up, scale_out, cluster, model, mla, moe, training, strategy
+};
 enum class FieldKind { integer, real, boolean, choice };
 
 struct FieldSpec {
@@ -36,7 +38,9 @@ struct FieldSpec {
 [[nodiscard]] std::span<const FieldGroup> all_groups();
 [[nodiscard]] QString group_title(FieldGroup g);  // "Node compute & HBM"
 // Whether a field means anything for this configuration: the mixture-of-experts fields other
-// than the expert count are ignored by a dense model (experts == 0).
+// than the expert count are ignored by a dense model (experts == 0), the latent-attention fields
+// other than the KV latent rank without it (kv_lora_rank == 0), the full-attention interval
+// without a sliding window.
 [[nodiscard]] bool field_applies(const FieldSpec& f, const Config& c);
 
 [[nodiscard]] const FieldSpec* find_field(const QString& path);

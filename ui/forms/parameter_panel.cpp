@@ -15,6 +15,7 @@
 #include <QStyle>
 #include <QVBoxLayout>
 #include <QWheelEvent>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
 
@@ -23,6 +24,7 @@
 #include "comet/workload.hpp"
 #include "common/metrics.hpp"
 #include "common/scenario_document.hpp"
+#include "common/validation_status.hpp"
 #include "forms/field_table.hpp"
 
 namespace comet::ui {
@@ -224,6 +226,11 @@ ParameterPanel::ParameterPanel(ScenarioDocument* doc, QWidget* parent) : QWidget
     setCompact(false);
     alignLabels();
     connect(doc_, &ScenarioDocument::changed, this, &ParameterPanel::refresh);
+    // The validation against published runs takes a fraction of a second: off the GUI thread, once.
+    QtConcurrent::run([] { return &shipped_validation(); }).then(this, [this](const ValidationRun* run) {
+        validation_ = run;
+        showValidation();
+    });
     // A preset's note stays while its pick is the latest undo step (not after undo or other edits).
     connect(doc_->undoStack(), &QUndoStack::indexChanged, this, [this](int index) {
         if (index == note_index_) return;
@@ -257,6 +264,7 @@ void ParameterPanel::buildGroups(QVBoxLayout* column) {
             note->hide();
             groups_[static_cast<std::size_t>(gi)].form->addRow(note);
             (g == FieldGroup::model ? model_note_ : node_note_) = note;
+            if (g == FieldGroup::node_compute) addValidationRow(gi);
         }
         if (g == FieldGroup::model) addParametersRow(gi);
         for (std::size_t i = 0; i < fields.size(); ++i) {
@@ -266,6 +274,7 @@ void ParameterPanel::buildGroups(QVBoxLayout* column) {
             addRow(gi, fields[i].label, w, used);
             chain.push_back(w);
         }
+        if (g == FieldGroup::strategy) addStagesRow(gi);
     }
     for (std::size_t i = 1; i < chain.size(); ++i) QWidget::setTabOrder(chain[i - 1], chain[i]);
 }
@@ -281,6 +290,38 @@ void ParameterPanel::addParametersRow(int group) {
     text->setToolTip(parameters_->toolTip());
     groups_[static_cast<std::size_t>(group)].form->addRow(text, parameters_);
     labels_.push_back(text);
+}
+
+// A read-only line under the node preset: how that hardware validates against published runs.
+void ParameterPanel::addValidationRow(int group) {
+    validation_label_ = new QLabel(tr("Checking against published runs…"));
+    validation_label_->setObjectName(QStringLiteral("nodeValidation"));
+    validation_label_->setWordWrap(true);
+    validation_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    validation_label_->setToolTip(tr("The model's iteration time against the published training runs on this hardware "
+                                     "(presets/validation, comet-cli validate): mean and worst absolute error, and how many "
+                                     "predictions were slower or faster than measured."));
+    groups_[static_cast<std::size_t>(group)].form->addRow(validation_label_);
+}
+
+// A read-only row: the layers of each pipeline stage.
+void ParameterPanel::addStagesRow(int group) {
+    stages_ = new QLabel;
+    stages_->setObjectName(QStringLiteral("stageLayout"));
+    stages_->setWordWrap(true);
+    stages_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    stages_->setToolTip(tr("Layers of the first pipeline stage, the middle stages and the last stage, from pp, the "
+                           "interleaving and the stage layout fields above."));
+    groups_[static_cast<std::size_t>(group)].form->addRow(stages_);
+}
+
+void ParameterPanel::showValidation() {
+    if (!validation_ || !validation_label_) return;
+    const int item = node_picker_->currentIndex();
+    const auto i = static_cast<std::size_t>(item - 1);
+    validation_label_->setText(item > 0 && i < node_presets_.size()
+                                   ? validation_text(*validation_, node_presets_[i].id, node_presets_[i].info.name)
+                                   : validation_text(*validation_, {}, {}));
 }
 
 ParameterPanel::Group ParameterPanel::makeGroup(FieldGroup g) {
@@ -499,9 +540,12 @@ void ParameterPanel::refresh() {
     for (std::size_t i = 0; i < editors_.size(); ++i) showValue(static_cast<int>(i), editors_[i].field->get(c));
     showApplicable(c);
     parameters_->setText(parametersText());
+    if (stages_) stages_->setText(format_stage_layout(c.model.layers, c.strategy));
     refreshPresetPickers();
     setMarks(marksFor(c));
 }
+
+QString ParameterPanel::validationText() const { return validation_label_ ? validation_label_->text() : QString(); }
 
 QString ParameterPanel::parametersText() const {
     const ModelSpec& m = doc_->config().model;
@@ -545,6 +589,7 @@ void ParameterPanel::refreshPresetPickers() {
                 tr("Replaces every node field with a preset's. No preset matches the current node."));
     select_item(model_picker_, matching_item(c, model_presets_, &Config::model, &ModelPreset::model, "model."),
                 tr("Replaces every model field with a preset's. No preset matches the current model."));
+    showValidation();
 }
 
 // ---- edits -----------------------------------------------------------------------------------

@@ -19,6 +19,10 @@ class QGroupBox;
 class QLabel;
 class QVBoxLayout;
 
+namespace comet {
+struct ValidationRun;
+}
+
 namespace comet::ui {
 
 class ScenarioDocument;
@@ -59,6 +63,9 @@ public:
     [[nodiscard]] QString presetNote(bool node) const;
     // The model's size under its preset picker: "175 B", "46.7 B total, 12.9 B active".
     [[nodiscard]] QString parametersText() const;
+    // How the node preset validates against published runs, under the node picker (objectName
+    // "nodeValidation"; "Checking…" until the validation, computed on a worker, is in).
+    [[nodiscard]] QString validationText() const;
 
     // Tighter spacing for small screens.
     void setCompact(bool compact);
@@ -91,6 +98,9 @@ private:
     void buildGroups(QVBoxLayout* column);
     Group makeGroup(FieldGroup g);
     void addParametersRow(int group);
+    void addValidationRow(int group);
+    void addStagesRow(int group);
+    void showValidation();
     void addRow(int group, const QString& label, QWidget* editor, QString& used_letters);
     QWidget* makeEditor(const FieldSpec& f, int index);
     QWidget* makeSpinBox(const FieldSpec& f, int index);
@@ -124,6 +134,9 @@ private:
     QComboBox* node_picker_ = nullptr;
     QComboBox* model_picker_ = nullptr;
     QLabel* parameters_ = nullptr;
+    QLabel* validation_label_ = nullptr;  // how the node preset validates
+    QLabel* stages_ = nullptr;            // layers per pipeline stage
+    const ValidationRun* validation_ = nullptr;  // shipped_validation(), once computed
     QLabel* node_note_ = nullptr;   // what the last node preset changed
     QLabel* model_note_ = nullptr;  // what the last model preset changed
     int note_index_ = -1;           // undo index right after that pick
