@@ -107,6 +107,24 @@ private Q_SLOTS:
         QVERIFY(d.cost.cost_per_million_tokens_usd > d.best_cost.cost_per_million_tokens_usd);
     }
 
+    // The assumptions say how the scenario's hardware validates against published runs.
+    void statesHowTheNodeValidates() {
+        QVERIFY2(without_designs_.validation.startsWith("DGX H100: 6 published runs"), qPrintable(without_designs_.validation));
+        Scenario s = without_designs_.scenario;
+        s.config.node = find_node_preset("tpu-v5p")->node;
+        ReportOptions o;
+        o.with_grid = false;
+        o.with_comparison = false;
+        const ReportData d = compute_report_data(s, o);
+        QVERIFY2(d.validation.contains("not validated"), qPrintable(d.validation));
+        QTemporaryDir dir;
+        const QString path = dir.filePath("v.pdf");
+        QVERIFY(write_report_pdf(without_designs_, path).isEmpty());
+        const QString text = pdf_text(path);
+        QVERIFY2(text.contains("DGX H100: 6 published runs"), qPrintable(text));
+        QVERIFY2(text.contains("Pipeline stages"), qPrintable(text));
+    }
+
     void comparesEveryDesignAgainstTheBaseline() {
         const Comparison& c = with_designs_.comparison;
         QCOMPARE(c.designs.size(), std::size_t{4});

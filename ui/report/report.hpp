@@ -54,6 +54,9 @@ struct ReportData {
     Comparison comparison;          // empty when the scenario has no designs
     std::vector<SensitivityBar> tornado;
     std::vector<ParetoPoint> pareto;
+    // How the scenario's node validates against published runs (common/validation_status.hpp):
+    // "DGX H100: 6 published runs, mean error ...", or that it is not validated.
+    QString validation;
     bool cancelled = false;         // stopped early: the fields after the last one computed are empty
 };
 

@@ -5,6 +5,7 @@
 
 #include "comet/evaluate.hpp"
 #include "common/axis_defaults.hpp"
+#include "common/validation_status.hpp"
 #include "report/report.hpp"
 
 namespace comet::ui {
@@ -30,6 +31,9 @@ ReportData compute_report_data(const Scenario& scenario, const ReportOptions& op
     SearchControl control;
     control.cancel = cancel;
 
+    std::vector<std::string> preset_errors;
+    d.validation = validation_text_for(shipped_validation(), config.node, load_node_presets(preset_errors));
+    if (stop()) return d;
     d.current = evaluate(config);
     d.cost = cost_report(config, d.current, scenario.cost);
     const SearchResult found = search(config, search_options, control);

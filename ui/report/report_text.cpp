@@ -238,6 +238,7 @@ QString scenario_html(const ReportData& d, const QDateTime& when) {
                                               format_count(tokens_per_iteration) + QStringLiteral(" tokens)")},
         {QStringLiteral("Training"), precision_text(s.config.training)},
         {QStringLiteral("Strategy as given"), strategy_text(s.config.strategy)},
+        {QStringLiteral("Pipeline stages"), esc(format_stage_layout(s.config.model.layers, s.config.strategy))},
     });
     return o;
 }
@@ -278,6 +279,9 @@ QString assumptions_html(const ReportData& d) {
     const NodeSpec& n = s.config.node;
     QString o = heading(QStringLiteral("Assumptions"));
     o += rows_table({
+        {QStringLiteral("Validation"), d.validation.isEmpty() ? QStringLiteral("not computed")
+                                                               : esc(d.validation) +
+                                                                     QStringLiteral(" (iteration time against presets/validation; docs/model.md, \"Validation\")")},
         {QStringLiteral("Node source"), s.node_info.source.empty() ? QStringLiteral("not given") : clipped(s.node_info.source)},
         {QStringLiteral("Model source"), s.model_info.source.empty() ? QStringLiteral("not given") : clipped(s.model_info.source)},
         {QStringLiteral("GEMM calibration"), QStringLiteral("at most ") + pct(n.gemm.max_fraction) + QStringLiteral(" of peak; ") +
