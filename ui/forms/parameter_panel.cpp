@@ -7,6 +7,7 @@
 #include <QEvent>
 #include <QFrame>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QGroupBox>
 #include <QLabel>
 #include <QScrollArea>
@@ -227,10 +228,15 @@ ParameterPanel::ParameterPanel(ScenarioDocument* doc, QWidget* parent) : QWidget
     alignLabels();
     connect(doc_, &ScenarioDocument::changed, this, &ParameterPanel::refresh);
     // The validation against published runs takes a fraction of a second: off the GUI thread, once.
-    QtConcurrent::run([] { return &shipped_validation(); }).then(this, [this](const ValidationRun* run) {
-        validation_ = run;
+    // A watcher owned by the panel, not QFuture::then(this, ...): Qt 6.4 asserts when the
+    // context object is gone before the future finishes (a panel closed within that time).
+    auto* watcher = new QFutureWatcher<const ValidationRun*>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        validation_ = watcher->result();
         showValidation();
+        watcher->deleteLater();
     });
+    watcher->setFuture(QtConcurrent::run([] { return &shipped_validation(); }));
     // A preset's note stays while its pick is the latest undo step (not after undo or other edits).
     connect(doc_->undoStack(), &QUndoStack::indexChanged, this, [this](int index) {
         if (index == note_index_) return;
