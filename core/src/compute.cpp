@@ -43,4 +43,28 @@ double pass_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noe
     return std::max(flop_s, cost.bytes / r.hbm_bytes_per_s) + cost.kernels * r.launch_s;
 }
 
+// Forward time of a layer whose forward has a host synchronisation (an MoE layer's dispatch):
+// the period from one sync to the next (the ops after the sync point, then those before it,
+// as in consecutive layers). After a sync host and accelerator are both idle; the host issues
+// op i's kernels in kernels x host_op_s, and the accelerator runs the op once its first kernel
+// has arrived and the previous op is done, and ends it no earlier than its last kernel was
+// issued. 0 when no op synchronises.
+double synced_forward_s(const LayerWork& lw, const ComputeRates& rates) noexcept {
+    int sync = -1;
+    for (int i = 0; i < lw.count; ++i)
+        if (lw.ops[static_cast<std::size_t>(i)].host_sync) { sync = i; break; }
+    if (sync < 0 || rates.host_op_s <= 0) return 0.0;
+    double host = 0, device = 0;
+    for (int n = 0; n < lw.count; ++n) {
+        const Op& op = lw.ops[static_cast<std::size_t>((sync + n) % lw.count)];
+        const double g = pass_time_s(op.fwd, op.kind, rates);
+        const double k = std::max(1.0, op.fwd.kernels);
+        const double h = op.fwd.kernels * rates.host_op_s;
+        device = std::max(device, host + h / k) + g;
+        host += h;
+        device = std::max(device, host + g / k);
+    }
+    return std::max(host, device);
+}
+
 }  // namespace comet

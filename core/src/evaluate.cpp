@@ -144,9 +144,14 @@ PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rat
         }
     }
     // A pass is never faster than the host issues its kernels (the accelerator then idles).
-    p.fwd = std::max(p.fwd, kf * rates.host_op_s);
+    // Backward has no host synchronisation: the host runs ahead of the accelerator across
+    // layers, so the slower of the two paces the pass. A forward pass with a host sync drains
+    // the accelerator's queue there, and host and accelerator time add up around it.
+    const double fwd_synced = synced_forward_s(lw, rates);
+    p.fwd = std::max({p.fwd, kf * rates.host_op_s, fwd_synced});
     p.bwd = std::max(p.bwd, kb * rates.host_op_s);
-    p.recompute = std::max(p.recompute, kr * rates.host_op_s);
+    const double rec_synced = rc == Recompute::full ? fwd_synced : 0.0;
+    p.recompute = std::max({p.recompute, kr * rates.host_op_s, rec_synced});
     return p;
 }
 

@@ -155,6 +155,7 @@ void push_routed_experts(LayerWork& lw, const ModelSpec& m, double tokens_rank, 
     push(topk);
     Op permute = elementwise(routed * h, 2.0 * e, 2.0 * e, 1.0);  // permute into expert order
     permute.fwd.kernels = permute.bwd.kernels = 3.0;  // sort indices, gather, per-expert counts
+    permute.host_sync = true;  // the tokens per expert reach the host before the dispatch
     push(permute);
     // Transformer Engine's grouped linear layer issues one GEMM per local expert (and quantizes
     // each expert's operands separately in FP8): the kernels scale with the local experts.

@@ -24,9 +24,11 @@
 
 #include "comet/check.hpp"
 #include "comet/collectives.hpp"
+#include "comet/compute.hpp"
 #include "comet/evaluate.hpp"
 #include "comet/memory.hpp"
 #include "comet/pipeline.hpp"
+#include "comet/presets.hpp"
 #include "comet/report.hpp"
 #include "comet/result.hpp"
 #include "comet/spec.hpp"
@@ -381,6 +383,7 @@ private slots:
     void structuralInfeasibility();
     void unevenPipelineLayouts();
     void partialRecomputation();
+    void hostSyncedForward();
     void hugeModelOverflowsHbm();
     void interleaveProductOverflow();
     void badInputs_data();
@@ -1410,6 +1413,59 @@ void TestModel::partialRecomputation() {
     QCOMPARE(full_recompute_share(24, c.strategy), 1.0);
     c.strategy.recompute = Recompute::none;
     QCOMPARE(full_recompute_share(24, c.strategy), 0.0);
+}
+
+void TestModel::hostSyncedForward() {
+    // Closed form: ops X (1 ms on the accelerator, 1 kernel), S (the sync, 0.1 ms, 10
+    // kernels), Y (0.2 ms, 10 kernels), 0.05 ms of host time per kernel. From the sync: S ends
+    // at max(0.05 + 0.1, 0.5 + 0.01) = 0.51, Y at max(max(0.51, 0.55) + 0.2, 1.0 + 0.02) = 1.02,
+    // X at max(1.02, 1.05) + 1.0 = 2.05 ms: more than max(1.3 ms accelerator, 1.05 ms host).
+    ComputeRates r;
+    r.vector_flops_per_s = 1e12;
+    r.hbm_bytes_per_s = 1e30;
+    r.host_op_s = 0.05e-3;
+    auto op = [](double ms, double kernels, bool sync) {
+        Op o;
+        o.kind = OpKind::elementwise;
+        o.fwd = {ms * 1e9, 0.0, kernels};
+        o.bwd = o.fwd;
+        o.host_sync = sync;
+        return o;
+    };
+    LayerWork lw;
+    lw.ops[0] = op(1.0, 1, false);
+    lw.ops[1] = op(0.1, 10, true);
+    lw.ops[2] = op(0.2, 10, false);
+    lw.count = 3;
+    QVERIFY(close_rel(synced_forward_s(lw, r), 2.05e-3, 1e-12));
+    lw.ops[1].host_sync = false;  // no sync: nothing to add (the pass is max(host, accelerator))
+    QCOMPARE(synced_forward_s(lw, r), 0.0);
+    lw.ops[1].host_sync = true;
+    r.host_op_s = 0;  // a host that keeps ahead
+    QCOMPARE(synced_forward_s(lw, r), 0.0);
+
+    // A real MoE layer (Qwen3-30B-A3B on DGX B200, 16 local experts): the dispatch syncs, a
+    // dense layer does not; the synced forward lies between max(host, accelerator) and their sum.
+    const auto model = find_model_preset("qwen3-30b-a3b");
+    const auto node = find_node_preset("dgx-b200");
+    QVERIFY(model && node);
+    TrainingSpec tr;
+    tr.precision = Precision::mxfp8;
+    WorkShape w;
+    w.microbatch = 4;
+    w.ep = 8;
+    const ComputeRates rates = compute_rates(node->node, tr.precision);
+    const LayerWork moe = layer_work(model->model, tr, w, true);
+    const LayerWork dense = layer_work(model->model, tr, w, false);
+    QCOMPARE(synced_forward_s(dense, rates), 0.0);
+    double device = 0, host = 0;
+    for (int i = 0; i < moe.count; ++i) {
+        device += pass_time_s(moe.ops[static_cast<std::size_t>(i)].fwd, moe.ops[static_cast<std::size_t>(i)].kind, rates);
+        host += moe.ops[static_cast<std::size_t>(i)].fwd.kernels * rates.host_op_s;
+    }
+    const double synced = synced_forward_s(moe, rates);
+    QVERIFY2(synced > std::max(device, host) * 1.01, qPrintable(QString::number(synced / std::max(device, host))));
+    QVERIFY(synced <= device + host);
 }
 
 void TestModel::structuralInfeasibility() {

@@ -31,4 +31,9 @@ inline constexpr double overlap_contention = 0.15;
 [[nodiscard]] ComputeRates compute_rates(const NodeSpec& node, Precision precision) noexcept;
 [[nodiscard]] double pass_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noexcept;
 
+// Forward time of a layer whose forward synchronises the host with the accelerator
+// (Op::host_sync, an MoE dispatch): host issue time and accelerator time add up around the
+// sync instead of overlapping. 0 when no op of the layer synchronises.
+[[nodiscard]] double synced_forward_s(const LayerWork& lw, const ComputeRates& rates) noexcept;
+
 }  // namespace comet

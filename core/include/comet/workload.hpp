@@ -29,6 +29,10 @@ struct Op {
     OpKind kind = OpKind::elementwise;
     bool attention_core = false;  // recomputed by selective recomputation
     bool expert = false;          // a routed-expert GEMM (what the EP all-to-all can hide behind)
+    // The host waits for the accelerator before issuing this op in forward (a dropless MoE
+    // dispatcher copies the tokens per expert to the host to size the all-to-all and the
+    // grouped GEMM): the accelerator's queue drains there (docs/model.md, host-bound kernels).
+    bool host_sync = false;
     PassCost fwd;
     PassCost bwd;
 };
