@@ -13,6 +13,7 @@
 #include "heatmap/heatmap_data.hpp"
 #include "heatmap/heatmap_geometry.hpp"
 #include "heatmap/heatmap_widget.hpp"
+#include "heatmap/nice_ticks.hpp"
 #include "ui_fixtures.hpp"
 
 using namespace comet;
@@ -219,6 +220,132 @@ private Q_SLOTS:
                              qPrintable(QStringLiteral("n=%1 i=%2").arg(n).arg(i)));
             }
         }
+    }
+
+    // ---- round-value axis ticks ----
+    void niceTicksAreRoundAndInside_data() {
+        QTest::addColumn<double>("lo");
+        QTest::addColumn<double>("hi");
+        QTest::addColumn<int>("count");
+        QTest::addColumn<bool>("log");
+        QTest::addColumn<std::vector<double>>("expected");
+        QTest::newRow("linear 400-800") << 400.0 << 800.0 << 5 << false << std::vector<double>{400, 500, 600, 700, 800};
+        QTest::newRow("linear 510-721") << 510.0 << 721.0 << 4 << false << std::vector<double>{600, 700};
+        QTest::newRow("linear 0.1-0.9") << 0.1 << 0.9 << 5 << false << std::vector<double>{0.2, 0.4, 0.6, 0.8};
+        QTest::newRow("log HBM 510-8156") << 509.75 << 8156.0 << 6 << true << std::vector<double>{1000, 2000, 3000, 5000};
+        QTest::newRow("log HBM 510-8156, wide") << 509.75 << 8156.0 << 15 << true
+                                                << std::vector<double>{600, 700, 800, 900, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000};
+        QTest::newRow("log HBM 510-8156, three") << 509.75 << 8156.0 << 3 << true << std::vector<double>{1000, 2000, 5000};
+        QTest::newRow("log 6.25-100") << 6.25 << 100.0 << 6 << true << std::vector<double>{10, 20, 30, 50, 100};
+        QTest::newRow("log 6.25-100, two") << 6.25 << 100.0 << 2 << true << std::vector<double>{10, 100};
+        QTest::newRow("log under a decade") << 600.0 << 900.0 << 5 << true << std::vector<double>{600, 700, 800, 900};
+    }
+    void niceTicksAreRoundAndInside() {
+        QFETCH(double, lo);
+        QFETCH(double, hi);
+        QFETCH(int, count);
+        QFETCH(bool, log);
+        QFETCH(std::vector<double>, expected);
+        const std::vector<double> t = nice_ticks(lo, hi, count, log);
+        QCOMPARE(t.size(), expected.size());
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            QVERIFY2(std::abs(t[i] - expected[i]) <= 1e-9 * expected[i], qPrintable(QString::number(t[i])));
+            QVERIFY(is_round(t[i]));
+            QVERIFY(t[i] >= lo && t[i] <= hi);
+        }
+        QVERIFY(static_cast<int>(t.size()) <= count);
+    }
+
+    void roundnessAndFractionalIndex() {
+        for (double v : {0.0, 0.25, 0.9, 1.5, 5.0, 80.0, 500.0, 2500.0, 1e6, -200.0})
+            QVERIFY2(is_round(v), qPrintable(QString::number(v)));
+        for (double v : {510.0, 606.0, 721.0, 6.25, 1184.0, nan_v})
+            QVERIFY2(!is_round(v), qPrintable(QString::number(v)));
+        const std::vector<double> geo{100, 200, 400};
+        QCOMPARE(*fractional_index(geo, 200, true), 1.0);
+        QVERIFY(std::abs(*fractional_index(geo, 100 * std::sqrt(2.0), true) - 0.5) < 1e-12);
+        QVERIFY(std::abs(*fractional_index(geo, 300, false) - 1.5) < 1e-12);
+        QCOMPARE(*fractional_index(geo, 400, true), 2.0);
+        QVERIFY(!fractional_index(geo, 50, true));
+        QVERIFY(!fractional_index(geo, 401, false));
+        const std::vector<double> down{3, 2, 1};
+        QVERIFY(std::abs(*fractional_index(down, 2.5, false) - 0.5) < 1e-12);
+        const std::vector<double> unsorted{1, 3, 2};
+        QVERIFY(!fractional_index(unsorted, 2.5, false));
+    }
+
+    // A 33 x 33 grid of HBM bandwidth (a quarter to four times 2039 GB/s) by scale-out bandwidth
+    // (6.25 to 100 GB/s): ticks at round values, at their place between the cells.
+    void continuousAxesAreLabelledAtRoundValues_data() {
+        QTest::addColumn<QSizeF>("size");
+        for (QSizeF s : {QSizeF(500, 320), QSizeF(900, 600), QSizeF(1800, 450), QSizeF(1600, 1000)})
+            QTest::addRow("%gx%g", s.width(), s.height()) << s;
+    }
+    void continuousAxesAreLabelledAtRoundValues() {
+        QFETCH(QSizeF, size);
+        HeatmapLayoutInput in = layout_input(33, 33, size);
+        in.x_scale = {log_values(2039.0 / 4, 2039.0 * 4, 33), true};
+        in.y_scale = {log_values(6.25, 100, 33), true};
+        in.value_label_width = [](double v) { return text_width(format_axis_value(v)); };
+        const HeatmapGeometry g(in);
+        const QRectF widget(QPointF(0, 0), size);
+        auto check = [&](const std::vector<AxisTick>& ticks, const AxisScale& scale, bool x) {
+            QVERIFY2(ticks.size() >= 2, qPrintable(QString::number(ticks.size())));
+            for (std::size_t i = 0; i < ticks.size(); ++i) {
+                const AxisTick& t = ticks[i];
+                QVERIFY2(std::isfinite(t.value) && is_round(t.value), qPrintable(QString::number(t.value)));
+                QVERIFY(widget.contains(t.label));
+                QVERIFY(!t.label.intersects(g.plot()));
+                // Between the centres of the two cells whose values bracket it.
+                const auto below = std::upper_bound(scale.values.begin(), scale.values.end(), t.value) - scale.values.begin() - 1;
+                QVERIFY(below >= 0);
+                const auto above = std::min<std::ptrdiff_t>(below + 1, 32);
+                const auto centre = [&](std::ptrdiff_t k) {
+                    const QPointF c = g.cell_rect(x ? CellIndex{int(k), 0} : CellIndex{0, int(k)}).center();
+                    return x ? c.x() : c.y();
+                };
+                const double a = centre(below), b = centre(above);
+                QVERIFY2(t.pos >= std::min(a, b) - 0.5 && t.pos <= std::max(a, b) + 0.5,
+                         qPrintable(QStringLiteral("%1 at %2, cells at %3 and %4").arg(t.value).arg(t.pos).arg(a).arg(b)));
+                if (i > 0) {
+                    QVERIFY(t.value > ticks[i - 1].value);
+                    if (x) QVERIFY(ticks[i - 1].label.right() < t.label.left());
+                    else QVERIFY(t.label.bottom() < ticks[i - 1].label.top());
+                }
+            }
+        };
+        check(g.x_ticks(), in.x_scale, true);
+        check(g.y_ticks(), in.y_scale, false);
+        for (const AxisTick& t : g.x_ticks()) QVERIFY(!t.label.intersects(g.colorbar()));
+    }
+
+    void heatmapWidgetTicksHBMAtRoundValuesAndCountsAtCells() {
+        HeatmapData d;
+        d.nx = 33;
+        d.ny = 4;
+        d.x_values = log_values(2039.0 / 4, 2039.0 * 4, 33);
+        d.y_values = {1, 2, 4, 8};
+        d.x_label = QStringLiteral("HBM bandwidth (GB/s)");
+        d.y_label = QStringLiteral("Tensor parallelism");
+        d.x_log = true;
+        d.y_log = true;
+        d.x_continuous = true;
+        d.y_continuous = false;  // a count: every value is a cell
+        for (int i = 0; i < d.nx * d.ny; ++i) d.cells.push_back(HeatmapCell{1.0 + i, {}, {}, true});
+        HeatmapWidget w;
+        w.setData(d);
+        const HeatmapGeometry g = w.layoutFor(QSizeF(1200, 500));
+        QVERIFY(g.x_ticks().size() >= 2);
+        for (const AxisTick& t : g.x_ticks()) QVERIFY2(is_round(t.value), qPrintable(QString::number(t.value)));
+        QCOMPARE(g.y_ticks().size(), std::size_t{4});
+        for (const AxisTick& t : g.y_ticks()) QVERIFY(std::isnan(t.value));
+        // Both knobs of the hand-made sweep are continuous; tensor parallelism is a count.
+        const HandSweep h = hand_sweep();
+        const HeatmapData made = make_heatmap_data(h.spec, h.result, Metric::iteration_time, std::nullopt);
+        QVERIFY(made.x_continuous && made.y_continuous);
+        SweepSpec tp = h.spec;
+        tp.x.knob = Knob::tp;
+        QVERIFY(!make_heatmap_data(tp, h.result, Metric::iteration_time, std::nullopt).x_continuous);
     }
 
     void oneDimensionalIsAStrip() {

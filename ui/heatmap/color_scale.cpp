@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "heatmap/nice_ticks.hpp"
+
 namespace comet::ui {
 namespace {
 
@@ -22,13 +24,6 @@ constexpr std::array<Rgb, 33> viridis{{
 }};
 
 constexpr double log_threshold_decades = 1.5;
-
-double nice_step(double raw) {
-    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : {1.0, 2.0, 2.5, 5.0})
-        if (m * mag >= raw * (1 - 1e-9)) return m * mag;
-    return 10 * mag;
-}
 
 double segment_distance(const QColor& c, const Rgb& a, const Rgb& b) {
     const double d[3] = {double(b.r - a.r), double(b.g - a.g), double(b.b - a.b)};
@@ -102,43 +97,9 @@ double ColorScale::palette_distance(const QColor& c) {
 std::vector<double> ColorScale::ticks(int max_count) const {
     if (empty_ || max_count < 1) return {};
     if (!(max_ > min_) || max_count == 1) return {min_};
-    auto t = log_ ? log_ticks(max_count) : linear_ticks(max_count);
+    auto t = log_ ? log_nice_ticks(min_, max_, max_count) : linear_nice_ticks(min_, max_, max_count);
     if (t.empty()) t = {min_, max_};  // a narrow log range with no round value inside
     return t;
-}
-
-std::vector<double> ColorScale::linear_ticks(int max_count) const {
-    const double step = nice_step((max_ - min_) / std::max(1, max_count - 1));
-    std::vector<double> out;
-    const double first = std::ceil(min_ / step - 1e-9);
-    for (double k = first;; k += 1) {
-        double v = k * step;
-        if (v > max_ + step * 1e-9) break;
-        if (std::abs(v) < step * 1e-9) v = 0;
-        out.push_back(v);
-    }
-    return out;
-}
-
-std::vector<double> ColorScale::log_ticks(int max_count) const {
-    const int lo = static_cast<int>(std::floor(std::log10(min_)));
-    const int hi = static_cast<int>(std::ceil(std::log10(max_)));
-    auto collect = [&](std::span<const double> mantissas, int first, int decade_step) {
-        std::vector<double> out;
-        for (int e = first; e <= hi; e += decade_step)
-            for (double m : mantissas) {
-                const double v = m * std::pow(10.0, e);
-                if (v >= min_ * (1 - 1e-9) && v <= max_ * (1 + 1e-9)) out.push_back(v);
-            }
-        return out;
-    };
-    constexpr std::array<double, 3> one_two_five{1, 2, 5};
-    constexpr std::array<double, 1> one{1};
-    if (auto t = collect(one_two_five, lo, 1); static_cast<int>(t.size()) <= max_count) return t;
-    // Powers of ten from the first one inside the range (a log scale spans more than one decade).
-    const int first = static_cast<int>(std::ceil(std::log10(min_) - 1e-9));
-    for (int decade_step = 1;; ++decade_step)
-        if (auto t = collect(one, first, decade_step); static_cast<int>(t.size()) <= max_count) return t;
 }
 
 }  // namespace comet::ui

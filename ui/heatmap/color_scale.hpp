@@ -38,9 +38,6 @@ public:
     [[nodiscard]] static double palette_distance(const QColor& c);
 
 private:
-    [[nodiscard]] std::vector<double> linear_ticks(int max_count) const;
-    [[nodiscard]] std::vector<double> log_ticks(int max_count) const;
-
     double min_ = 0;
     double max_ = 0;
     bool log_ = false;

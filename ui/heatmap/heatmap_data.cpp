@@ -234,6 +234,8 @@ HeatmapData make_heatmap_data(const SweepSpec& spec, const SweepResult& result, 
     if (spec.y) d.y_label = axis_title(spec.y->knob);
     d.x_log = is_geometric(d.x_values);
     d.y_log = spec.y && is_geometric(d.y_values);
+    d.x_continuous = !knob_info(spec.x.knob).integer;
+    d.y_continuous = spec.y && !knob_info(spec.y->knob).integer;
     if (result.cells.size() != static_cast<std::size_t>(d.nx) * static_cast<std::size_t>(d.ny)) return HeatmapData{};
     d.cells.reserve(result.cells.size());
     for (int iy = 0; iy < d.ny; ++iy) {

@@ -36,6 +36,8 @@ struct HeatmapData {
     QString y_label;
     bool x_log = false;            // axis values are geometric
     bool y_log = false;
+    bool x_continuous = false;     // the knob takes any value (not a count): ticks at round values
+    bool y_continuous = false;
     std::vector<HeatmapCell> cells;  // row-major: (ix, iy) at iy * nx + ix
     Metric metric = Metric::iteration_time;
     std::optional<CellIndex> current;  // the configuration being edited, when on the grid

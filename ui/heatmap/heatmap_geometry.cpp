@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "heatmap/nice_ticks.hpp"
+
 namespace comet::ui {
 namespace {
 
@@ -44,7 +46,30 @@ std::vector<int> labelled(int n, int stride, Clear clear) {
     return out;
 }
 
+constexpr int most_value_ticks = 15;
+
+bool uses_values(const AxisScale& scale, int n, const HeatmapLayoutInput& in) {
+    return n > 1 && static_cast<int>(scale.values.size()) == n && static_cast<bool>(in.value_label_width);
+}
+
 }  // namespace
+
+std::vector<ValueTick> value_ticks(const AxisScale& scale, int max_count) {
+    if (scale.values.size() < 2) return {};
+    const auto [lo, hi] = std::minmax_element(scale.values.begin(), scale.values.end());
+    std::vector<ValueTick> out;
+    for (double v : nice_ticks(*lo, *hi, max_count, scale.log))
+        if (const auto f = fractional_index(scale.values, v, scale.log)) out.push_back({v, *f});
+    return out;
+}
+
+double widest_value_label(const AxisScale& scale, const std::function<double(double)>& width) {
+    double w = 0;
+    if (!width) return w;
+    for (int n = 2; n <= most_value_ticks; ++n)
+        for (const ValueTick& t : value_ticks(scale, n)) w = std::max(w, width(t.value));
+    return w;
+}
 
 HeatmapGeometry::HeatmapGeometry(const HeatmapLayoutInput& in)
     : nx_(std::max(0, in.nx)),
@@ -53,6 +78,8 @@ HeatmapGeometry::HeatmapGeometry(const HeatmapLayoutInput& in)
       tick_(std::max(4.0, std::round(0.3 * in.text_height))) {
     const Spacing s(in.text_height);
     const double W = in.size.width();
+    if (uses_values(in.x_scale, nx_, in)) x_value_w_ = widest_value_label(in.x_scale, in.value_label_width);
+    if (uses_values(in.y_scale, ny_, in)) y_value_w_ = widest_value_label(in.y_scale, in.value_label_width);
     title_ = QRectF(s.margin, s.margin, std::max(0.0, W - 2 * s.margin - in.legend_width), in.title_height);
     legend_ = QRectF(W - s.margin - in.legend_width, s.margin, in.legend_width, in.title_height);
     const QRectF avail = available(in);
@@ -69,11 +96,11 @@ double HeatmapGeometry::x_band() const { return std::max(tick_ + 2, text_h_ / 2 
 // What is left for the plot once the title, tick labels, axis titles and colour bar have room.
 QRectF HeatmapGeometry::available(const HeatmapLayoutInput& in) const {
     const Spacing s(in.text_height);
-    const double max_xw = max_of(in.x_label_widths);
+    const double max_xw = widest_x(in);
     const double top = s.margin + in.title_height + s.title_gap;
     const double bottom = in.size.height() - s.margin - (in.x_title ? in.text_height + s.title_pad : 0) - x_band();
     double left = s.margin + (in.y_title ? in.text_height + s.title_pad : 0);
-    if (has_y_ticks(in)) left += in.y_label_width + tick_ + s.label_gap;
+    if (has_y_ticks(in)) left += y_label_w(in) + tick_ + s.label_gap;
     left = std::max(left, s.margin + max_xw / 2);  // the first column's label is centred on it
     double right = in.size.width() - s.margin;
     if (in.colorbar)
@@ -85,7 +112,76 @@ QRectF HeatmapGeometry::available(const HeatmapLayoutInput& in) const {
 
 // Wide enough that the last column's label never reaches the bar.
 double HeatmapGeometry::colorbar_gap(const HeatmapLayoutInput& in) const {
-    return std::max(1.2 * in.text_height, max_of(in.x_label_widths) / 2 + Spacing(in.text_height).label_gap);
+    return std::max(1.2 * in.text_height, widest_x(in) / 2 + Spacing(in.text_height).label_gap);
+}
+
+double HeatmapGeometry::widest_x(const HeatmapLayoutInput& in) const { return std::max(max_of(in.x_label_widths), x_value_w_); }
+double HeatmapGeometry::y_label_w(const HeatmapLayoutInput& in) const { return std::max(in.y_label_width, y_value_w_); }
+
+double HeatmapGeometry::x_at(double f) const {
+    const int i = std::clamp(static_cast<int>(std::floor(f)), 0, nx_ - 1);
+    if (i + 1 >= nx_) return column_centre(i);
+    return column_centre(i) + (f - i) * (column_centre(i + 1) - column_centre(i));
+}
+
+double HeatmapGeometry::y_at(double f) const {
+    const int i = std::clamp(static_cast<int>(std::floor(f)), 0, ny_ - 1);
+    if (i + 1 >= ny_) return row_centre(i);
+    return row_centre(i) + (f - i) * (row_centre(i + 1) - row_centre(i));
+}
+
+// Round values between the cells, as many as fit without their labels touching; false (and
+// nothing placed) when fewer than two fit.
+bool HeatmapGeometry::place_x_value_ticks(const HeatmapLayoutInput& in) {
+    const double gap = std::max(8.0, 1.2 * in.text_height);
+    const double label_top = plot_.bottom() + std::max(tick_ + 2, in.text_height / 2 + 1);
+    for (int count = most_value_ticks; count >= 2; --count) {
+        const std::vector<ValueTick> ticks = value_ticks(in.x_scale, count);
+        if (ticks.size() < 2) continue;
+        std::vector<AxisTick> placed;
+        bool fits = true;
+        for (const ValueTick& t : ticks) {
+            const double x = x_at(t.index);
+            const double w = in.value_label_width(t.value);
+            if (!placed.empty()) {
+                const AxisTick& prev = placed.back();
+                if (std::abs(x - prev.pos) < (w + prev.label.width()) / 2 + gap) {
+                    fits = false;
+                    break;
+                }
+            }
+            placed.push_back({static_cast<int>(std::lround(t.index)), x, QRectF(x - w / 2, label_top, w, in.text_height), t.value});
+        }
+        if (!fits) continue;
+        x_ticks_ = std::move(placed);
+        return true;
+    }
+    return false;
+}
+
+bool HeatmapGeometry::place_y_value_ticks(const HeatmapLayoutInput& in) {
+    const double need = 2 * in.text_height;
+    const double width = y_label_w(in);
+    const double right = plot_.left() - tick_ - 3;
+    for (int count = most_value_ticks; count >= 2; --count) {
+        const std::vector<ValueTick> ticks = value_ticks(in.y_scale, count);
+        if (ticks.size() < 2) continue;
+        std::vector<AxisTick> placed;
+        bool fits = true;
+        for (const ValueTick& t : ticks) {
+            const double y = y_at(t.index);
+            if (!placed.empty() && std::abs(y - placed.back().pos) < need) {
+                fits = false;
+                break;
+            }
+            placed.push_back({static_cast<int>(std::lround(t.index)), y,
+                              QRectF(right - width, y - in.text_height / 2, width, in.text_height), t.value});
+        }
+        if (!fits) continue;
+        y_ticks_ = std::move(placed);
+        return true;
+    }
+    return false;
 }
 
 // Centred on the plot, but as long as the widget allows: a small or 1-D plot is short.
@@ -132,6 +228,7 @@ double HeatmapGeometry::row_centre(int iy) const {
 
 void HeatmapGeometry::place_x_ticks(const HeatmapLayoutInput& in) {
     if (nx_ == 0 || plot_.isEmpty()) return;
+    if (uses_values(in.x_scale, nx_, in) && place_x_value_ticks(in)) return;
     const double gap = std::max(8.0, 1.2 * in.text_height);
     auto fits = [&](int stride) {
         for (int i = 0; i + stride < nx_; i += stride) {
@@ -162,6 +259,7 @@ void HeatmapGeometry::place_x_ticks(const HeatmapLayoutInput& in) {
 
 void HeatmapGeometry::place_y_ticks(const HeatmapLayoutInput& in) {
     if (!has_y_ticks(in) || plot_.isEmpty()) return;
+    if (uses_values(in.y_scale, ny_, in) && place_y_value_ticks(in)) return;
     const double need = 2 * in.text_height;  // every other text line: readable from the back of a room
     // Rounded edges make rows differ by a pixel: check every pair, not just the first.
     auto fits = [&](int s) {
@@ -176,7 +274,7 @@ void HeatmapGeometry::place_y_ticks(const HeatmapLayoutInput& in) {
     for (int i : labelled(ny_, stride, clear)) {
         const double c = row_centre(i);
         y_ticks_.push_back(
-            {i, c, QRectF(right - in.y_label_width, c - in.text_height / 2, in.y_label_width, in.text_height)});
+            {i, c, QRectF(right - y_label_w(in), c - in.text_height / 2, y_label_w(in), in.text_height)});
     }
 }
 

@@ -6,6 +6,8 @@
 #include <QPointF>
 #include <QRectF>
 #include <QSizeF>
+#include <functional>
+#include <limits>
 #include <optional>
 #include <span>
 #include <vector>
@@ -13,6 +15,13 @@
 #include "heatmap/heatmap_data.hpp"
 
 namespace comet::ui {
+
+// The values of an axis' cells, when the axis is continuous: it is labelled at round values
+// between the cells (500, 600, 700) rather than at the cells (510, 606, 721).
+struct AxisScale {
+    std::vector<double> values;  // one per cell; empty: label the cells
+    bool log = false;            // geometric values, interpolated in log space
+};
 
 struct HeatmapLayoutInput {
     QSizeF size;
@@ -27,12 +36,16 @@ struct HeatmapLayoutInput {
     bool x_title = true;
     bool y_title = true;
     bool colorbar = true;
+    AxisScale x_scale;  // round-value ticks when set (and value_label_width is)
+    AxisScale y_scale;
+    std::function<double(double)> value_label_width;  // width of the label of a round value
 };
 
 struct AxisTick {
-    int index = 0;   // column or row
-    double pos = 0;  // centre of the cell along the axis: x for columns, y for rows
+    int index = 0;   // column or row (for a round-value tick: the nearest one)
+    double pos = 0;  // along the axis (x for columns, y for rows): the cell's centre, or the value's place
     QRectF label;    // where its label goes
+    double value = std::numeric_limits<double>::quiet_NaN();  // a round-value tick's value, else NaN
 };
 
 class HeatmapGeometry {
@@ -65,11 +78,17 @@ public:
 private:
     [[nodiscard]] QRectF available(const HeatmapLayoutInput& in) const;
     [[nodiscard]] double x_band() const;
+    [[nodiscard]] double widest_x(const HeatmapLayoutInput& in) const;
+    [[nodiscard]] double y_label_w(const HeatmapLayoutInput& in) const;
     [[nodiscard]] double colorbar_gap(const HeatmapLayoutInput& in) const;
     void place_plot(const HeatmapLayoutInput& in, QRectF avail);
     void place_axis_titles(const HeatmapLayoutInput& in, QRectF avail);
     void place_x_ticks(const HeatmapLayoutInput& in);
     void place_y_ticks(const HeatmapLayoutInput& in);
+    [[nodiscard]] bool place_x_value_ticks(const HeatmapLayoutInput& in);
+    [[nodiscard]] bool place_y_value_ticks(const HeatmapLayoutInput& in);
+    [[nodiscard]] double x_at(double fractional_column) const;
+    [[nodiscard]] double y_at(double fractional_row) const;
     void place_colorbar(const HeatmapLayoutInput& in, QRectF avail);
     [[nodiscard]] double column_centre(int ix) const;
     [[nodiscard]] double row_centre(int iy) const;
@@ -78,6 +97,8 @@ private:
     int ny_ = 0;
     double text_h_ = 14;
     double tick_ = 4;
+    double x_value_w_ = 0;  // widest round-value label of each axis (0: cells labelled)
+    double y_value_w_ = 0;
     QRectF plot_;
     std::vector<double> xs_;  // column edges, left to right (nx + 1)
     std::vector<double> ys_;  // row edges, bottom to top (ny + 1), decreasing pixel y
@@ -85,6 +106,16 @@ private:
     std::vector<AxisTick> y_ticks_;
     QRectF title_, legend_, x_title_, y_title_, bar_;
 };
+
+// The round values a continuous axis is labelled with, at most max_count of them, and where they
+// go: nice_ticks() over the range of the cells' values, each with its fractional cell index.
+struct ValueTick {
+    double value = 0;
+    double index = 0;  // fractional column or row (fractional_index)
+};
+[[nodiscard]] std::vector<ValueTick> value_ticks(const AxisScale& scale, int max_count);
+// The widest label of any value_ticks() the layout may choose (for margins).
+[[nodiscard]] double widest_value_label(const AxisScale& scale, const std::function<double(double)>& width);
 
 // Indices of the rects a greedy left-to-right pass keeps so that no two kept ones intersect.
 [[nodiscard]] std::vector<std::size_t> non_overlapping(std::span<const QRectF> rects);

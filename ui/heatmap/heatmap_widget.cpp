@@ -13,6 +13,7 @@
 #include <numbers>
 
 #include "export/chart_export.hpp"
+#include "heatmap/nice_ticks.hpp"
 
 namespace comet::ui {
 namespace {
@@ -85,6 +86,16 @@ std::vector<double> cell_values(const HeatmapData& d) {
     v.reserve(d.cells.size());
     for (const HeatmapCell& c : d.cells) v.push_back(c.value);
     return v;
+}
+
+// A continuous axis whose cells are not already at round values is labelled at round values.
+AxisScale scale_of(const std::vector<double>& values, bool continuous, bool log) {
+    if (!continuous || std::all_of(values.begin(), values.end(), [](double v) { return is_round(v); })) return {};
+    return {values, log};
+}
+
+QString tick_text(const AxisTick& t, const std::vector<QString>& cell_labels) {
+    return std::isfinite(t.value) ? format_axis_value(t.value) : cell_labels[static_cast<std::size_t>(t.index)];
 }
 
 std::vector<QString> tick_labels(const std::vector<double>& values) {
@@ -207,6 +218,9 @@ HeatmapGeometry HeatmapWidget::layoutFor(QSizeF size) const {
     in.x_title = !data_.x_label.isEmpty();
     in.y_title = !data_.y_label.isEmpty();
     in.colorbar = !scale_.empty();
+    in.x_scale = scale_of(data_.x_values, data_.x_continuous, data_.x_log);
+    in.y_scale = scale_of(data_.y_values, data_.y_continuous, data_.y_log);
+    in.value_label_width = [fm](double v) { return fm.horizontalAdvance(format_axis_value(v)); };
     return HeatmapGeometry(in);
 }
 
@@ -425,13 +439,13 @@ void HeatmapWidget::paintAxes(QPainter& p, const HeatmapGeometry& g) const {
         p.setPen(tick);
         p.drawLine(QPointF(t.pos, plot.bottom()), QPointF(t.pos, plot.bottom() + g.tick_length()));
         p.setPen(text);
-        p.drawText(t.label, flags | Qt::AlignHCenter, x_labels_[static_cast<std::size_t>(t.index)]);
+        p.drawText(t.label, flags | Qt::AlignHCenter, tick_text(t, x_labels_));
     }
     for (const AxisTick& t : g.y_ticks()) {
         p.setPen(tick);
         p.drawLine(QPointF(plot.left() - g.tick_length(), t.pos), QPointF(plot.left() - 1, t.pos));
         p.setPen(text);
-        p.drawText(t.label, flags | Qt::AlignRight, y_labels_[static_cast<std::size_t>(t.index)]);
+        p.drawText(t.label, flags | Qt::AlignRight, tick_text(t, y_labels_));
     }
     const QFontMetricsF fm(font());
     p.setPen(text);
