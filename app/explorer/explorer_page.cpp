@@ -99,6 +99,13 @@ void ExplorerPage::buildLayout() {
     controls->addWidget(cancel_);
 
     heatmap_ = new ui::HeatmapWidget(this);
+    // A hatched cell's tooltip names its binding limit with its numbers, worked out on hover.
+    heatmap_->setExplainer([this](ui::CellIndex cell) -> QString {
+        if (!last_ || cell.ix >= last_->grid.nx || cell.iy >= last_->grid.ny) return {};
+        const SweepCell& c = last_->grid.at(cell.ix, cell.iy);
+        if (c.result.feasible || c.evaluated == 0) return {};  // a cell a cancelled sweep never reached
+        return cellWhy(cell);
+    });
     breakdown_ = ui::make_breakdown_chart(this);
     memory_ = ui::make_memory_chart(this);
     summary_ = new QLabel(this);
@@ -270,7 +277,10 @@ QString ExplorerPage::cellLabel(ui::CellIndex cell) const {
 QString ExplorerPage::cellWhy(ui::CellIndex cell) const {
     const Result& r = last_->grid.at(cell.ix, cell.iy).result;
     // "Most often: tp does not divide the heads" is not why nothing fits: name the binding limit.
-    if (r.reason == Infeasible::no_feasible_strategy) return QString::fromStdString(explain_no_fit(cellConfig(cell)));
+    if (r.reason == Infeasible::no_feasible_strategy) {
+        const std::string why = explain_no_fit(cellConfig(cell));
+        return QString::fromStdString(why.empty() ? explain(r) : why);
+    }
     return QString::fromStdString(explain_infeasible(cellConfig(cell), r).text()).replace(QLatin1Char('\n'), QStringLiteral("; "));
 }
 

@@ -12,6 +12,7 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QToolBar>
+#include <QToolTip>
 #include <map>
 
 #include "best_strategy_dialog.hpp"
@@ -260,6 +261,52 @@ private Q_SLOTS:
         QVERIFY(win.w.explorer()->shownBars().back().label.startsWith(QStringLiteral("Pin 1: ")));
         Q_EMIT h->cellPinned(ui::CellIndex{2, 3});  // again: unpinned
         QVERIFY(h->pinnedCells().empty());
+    }
+
+    void hatchedCellTooltipNamesTheBindingLimitWithItsNumbers() {
+        Window win;
+        QTRY_VERIFY_WITH_TIMEOUT(win.w.explorer()->lastEvaluation().has_value(), 20000);
+        // Megatron 1T on 16 nodes, HBM capacity from a quarter of 80 GiB up, best strategy per
+        // cell: the small ones fit nothing.
+        app::ExplorerPage* page = win.w.explorer();
+        Config c = win.w.document()->config();
+        c.cluster.nodes = 16;
+        c.strategy.dp = 2;
+        win.w.document()->setConfig(c, QStringLiteral("16 nodes"));
+        page->setView({Knob::hbm_gib, Knob::scale_out_gbps, ui::Metric::iteration_time, true, 9});
+        page->schedule();
+        QTRY_VERIFY_WITH_TIMEOUT(page->lastEvaluation() && page->lastEvaluation()->spec.x.knob == Knob::hbm_gib &&
+                                     page->lastEvaluation()->config.cluster.nodes == 16, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(page->heatmap()->data().nx == 9, 30000);
+        ui::HeatmapWidget* h = page->heatmap();
+        const ui::HeatmapData& d = h->data();
+        std::optional<ui::CellIndex> hatched;
+        for (int ix = 0; ix < d.nx && !hatched; ++ix)
+            if (!d.at(ix, 0).feasible) hatched = ui::CellIndex{ix, 0};
+        QVERIFY2(hatched, "no infeasible cell at 20 GiB of HBM");
+        QVERIFY(d.at(d.nx - 1, 0).feasible);  // 320 GiB fits
+        const SweepCell& cell = page->lastEvaluation()->grid.at(hatched->ix, hatched->iy);
+        QCOMPARE(cell.result.reason, Infeasible::no_feasible_strategy);
+        const QString tip = h->tooltipText(*hatched);
+        // Memory, with both numbers, not the most common rejection of the search.
+        QVERIFY2(tip.contains(QStringLiteral("Infeasible: no strategy fits in HBM")), qPrintable(tip));
+        QVERIFY2(tip.contains(QRegularExpression(QStringLiteral("needs [0-9.]+ GiB per GPU, has [0-9.]+ GiB usable"))), qPrintable(tip));
+        QVERIFY2(!tip.contains(QString::fromStdString(explain(cell.result))), qPrintable(tip));
+        QVERIFY(tip.contains(QStringLiteral("HBM capacity: ")));  // the cell's axis values stay
+        // Hovering shows the same text.
+        h->resize(900, 500);
+        const QPoint at = h->layoutFor(QSizeF(h->size())).cell_rect(*hatched).center().toPoint();
+        QHelpEvent help(QEvent::ToolTip, at, h->mapToGlobal(at));
+        QCoreApplication::sendEvent(h, &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), tip);
+        QToolTip::hideText();
+        // A feasible cell keeps its breakdown.
+        for (int ix = d.nx - 1; ix >= 0; --ix)
+            if (d.at(ix, 0).feasible) {
+                QVERIFY(h->tooltipText({ix, 0}).contains(QStringLiteral("Iteration time: ")));
+                break;
+            }
     }
 
     void comparePricesSayWhereTheyComeFrom() {

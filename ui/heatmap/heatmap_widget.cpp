@@ -155,6 +155,7 @@ void HeatmapWidget::setData(HeatmapData data) {
     if (!inside(hovered_)) hovered_.reset();
     if (!inside(data_.current)) data_.current.reset();
     if (!inside(data_.best)) data_.best.reset();
+    explained_.clear();
     relayout();
     updateAccessibleText();
     update();
@@ -248,10 +249,34 @@ bool HeatmapWidget::event(QEvent* e) {
         e->ignore();
         return true;
     }
-    const HeatmapCell& c = data_.at(cell->ix, cell->iy);
-    QToolTip::showText(help->globalPos(), c.tooltip.isEmpty() ? c.reason : c.tooltip, this,
-                       geometry_.cell_rect(*cell).toAlignedRect());
+    QToolTip::showText(help->globalPos(), tooltipText(*cell), this, geometry_.cell_rect(*cell).toAlignedRect());
     return true;
+}
+
+void HeatmapWidget::setExplainer(std::function<QString(CellIndex)> explain) {
+    explainer_ = std::move(explain);
+    explained_.clear();
+}
+
+QString HeatmapWidget::explanation(CellIndex cell) const {
+    if (!explainer_) return {};
+    const auto key = std::pair{cell.ix, cell.iy};
+    auto it = explained_.find(key);
+    if (it == explained_.end()) it = explained_.emplace(key, explainer_(cell)).first;
+    return it->second;
+}
+
+QString HeatmapWidget::tooltipText(CellIndex cell) const {
+    if (cell.ix < 0 || cell.iy < 0 || cell.ix >= data_.nx || cell.iy >= data_.ny) return {};
+    const HeatmapCell& c = data_.at(cell.ix, cell.iy);
+    QString tip = c.tooltip.isEmpty() ? c.reason : c.tooltip;
+    if (c.feasible && std::isfinite(c.value)) return tip;
+    const QString why = explanation(cell);
+    if (why.isEmpty()) return tip;
+    // The binding limit replaces the reason (for a searched cell: the most common rejection).
+    const QString line = QStringLiteral("Infeasible: ") + c.reason;
+    if (!c.reason.isEmpty() && tip.contains(line)) return tip.replace(line, QStringLiteral("Infeasible: ") + why);
+    return tip + QStringLiteral("\nInfeasible: ") + why;
 }
 
 void HeatmapWidget::resizeEvent(QResizeEvent* e) {

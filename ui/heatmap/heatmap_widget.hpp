@@ -5,6 +5,8 @@
 
 #include <QImage>
 #include <QWidget>
+#include <functional>
+#include <map>
 #include <optional>
 
 #include "export/chart_renderable.hpp"
@@ -37,6 +39,13 @@ public:
     // SVG at preferredExportSize(), titled with the accessible name, described by the summary.
     bool render_svg(const QString& path) const;
 
+    // Explains an infeasible cell for its tooltip: the binding limit with its numbers ("needs 93
+    // GiB per GPU, has 78 usable"). Asked when the cell's tooltip is first shown (it may evaluate
+    // neighbouring strategies), kept until new data; an empty answer keeps the cell's own reason.
+    void setExplainer(std::function<QString(CellIndex)> explain);
+    // What hovering the cell shows: its tooltip, with the explainer's "Infeasible: ..." line.
+    [[nodiscard]] QString tooltipText(CellIndex cell) const;
+
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override;
 
@@ -65,6 +74,7 @@ protected:
 private:
     void relayout();
     void updateAccessibleText();
+    [[nodiscard]] QString explanation(CellIndex cell) const;
     void setHovered(std::optional<CellIndex> cell);
     void moveSelection(int dx, int dy);
     [[nodiscard]] QString titleText() const;
@@ -93,6 +103,8 @@ private:
     std::optional<CellIndex> selected_;
     std::vector<CellIndex> pinned_;
     bool busy_ = false;
+    std::function<QString(CellIndex)> explainer_;
+    mutable std::map<std::pair<int, int>, QString> explained_;  // the explainer's answers for this data
 };
 
 // "63.00 s", "64.50 s" -> "63.0 s", "64.5 s": drops the trailing zeros all labels share.
