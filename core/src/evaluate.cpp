@@ -61,7 +61,7 @@ Infeasible rank_problem(const Config& c, double& a, double& b) noexcept {
 }
 
 // Checks of the rest of the strategy: does it divide the cluster, the layers and the batch?
-Infeasible split_problem(const Config& c, double& a, double& b) noexcept {
+Infeasible split_problem(const Config& c, double& a, double& b, const StageLayout* layout) noexcept {
     const Strategy& s = c.strategy;
     const ModelSpec& m = c.model;
     if (accelerators_used(s) > accelerators_available(c)) {
@@ -70,7 +70,7 @@ Infeasible split_problem(const Config& c, double& a, double& b) noexcept {
         return Infeasible::too_many_accelerators;
     }
     if (s.interleave > 1 && s.pp == 1) { a = s.interleave; return Infeasible::interleave_needs_pp; }
-    if (!stage_layout(m.layers, s).ok) {
+    if (!(layout ? layout->ok : stage_layout(m.layers, s).ok)) {
         a = double(s.pp) * s.interleave;
         b = m.layers;
         return Infeasible::pp_layers;
@@ -373,16 +373,20 @@ Placement place(const Config& c, const RankWork& w) noexcept {
     auto clamp_int = [](long long v) noexcept { return static_cast<int>(std::clamp<long long>(v, 1, 1 << 30)); };
     const long long replicas = static_cast<long long>(s.dp) * s.cp;
     pl.replicas = clamp_int(replicas);
-    pl.shard = s.zero_shard > 0 ? s.zero_shard : pl.replicas;
     pl.expert_replicas = clamp_int(static_cast<long long>(s.tp) * replicas / experts_group);
     pl.expert_stride = clamp_int(experts_group);
-    // Hierarchical sharding keeps the same fraction of the expert replicas in a shard group.
-    pl.expert_shard = std::max(1.0, static_cast<double>(pl.expert_replicas) * pl.shard / pl.replicas);
+    place_sharding(s, pl);
     pl.xs = expanded_share(c.node);
     return pl;
 }
 
-bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r) noexcept {
+void place_sharding(const Strategy& s, Placement& pl) noexcept {
+    pl.shard = s.zero_shard > 0 ? s.zero_shard : pl.replicas;
+    // Hierarchical sharding keeps the same fraction of the expert replicas in a shard group.
+    pl.expert_shard = std::max(1.0, static_cast<double>(pl.expert_replicas) * pl.shard / pl.replicas);
+}
+
+bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bool verdict_only) noexcept {
     const ModelSpec& m = c.model;
     const NodeSpec& node = c.node;
     const Strategy& s = c.strategy;
@@ -454,6 +458,15 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r) no
     const double emb_act = 2.0 * tokens * m.hidden / (sp ? t : 1);
     footprint(lay.first, pl.first_ends_params, act_layer * held_layer_microbatches(lay.first, p, v, mbs, 0),
               emb_act + (p == 1 ? logits : 0.0), hbm_first, ex_first);
+    const auto overflow = [&r](const MemoryFootprint& hbm) noexcept {
+        r.hbm = hbm;
+        r.feasible = false;
+        r.reason = Infeasible::hbm_capacity;
+        r.detail_a = hbm.used_bytes();
+        r.detail_b = hbm.capacity_bytes;
+        return false;
+    };
+    if (verdict_only && hbm_first.used_bytes() > hbm_first.capacity_bytes) return overflow(hbm_first);
     footprint(lay.last, pl.last_ends_params, act_layer * held_layer_microbatches(lay.last, p, v, mbs, p - 1), logits,
               hbm_last, ex_last);
     r.hbm = hbm_first;

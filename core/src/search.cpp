@@ -337,18 +337,23 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
             std::uint32_t offset = 0;
             for (int v : vs) {
                 s.interleave = v;
+                // The placement depends on the interleaving, and of the knobs varied below
+                // only on the sharding group (place_sharding).
+                s.zero_shard = 0;
+                Placement pl = place(c, w);
                 for (std::size_t zi = 0; zi < n_zero; ++zi) {
                     s.zero_stage = zeros_all ? zero_[zi] : 0;
                     for (int shard : shards_for(g, s.zero_stage)) {
                     s.zero_shard = shard;
+                    place_sharding(s, pl);
                     for (int mask : offload_) {
                         s.offload_optimizer = (mask & 1) != 0;
                         s.offload_weights = (mask & 2) != 0;
                         s.offload_activations = (mask & 4) != 0;
-                        Infeasible why = split_problem(c, a, b);
+                        Infeasible why = split_problem(c, a, b, &pl.layout);
                         if (why == Infeasible::none) {
                             Result verdict;
-                            if (!fits(c, w, place(c, w), verdict)) why = verdict.reason;
+                            if (!fits(c, w, pl, verdict, true)) why = verdict.reason;
                         }
                         if (why == Infeasible::none) {
                             p.combos.push_back(Combo{v, s.zero_stage, shard, mask, offset});

@@ -86,7 +86,9 @@ struct RankWork : RankCompute {
 
 // Structural checks, split like the stages. Both assume first_invalid_field(c) < 0.
 [[nodiscard]] Infeasible rank_problem(const Config& c, double& a, double& b) noexcept;
-[[nodiscard]] Infeasible split_problem(const Config& c, double& a, double& b) noexcept;
+// `layout`, when given, is stage_layout(c.model.layers, c.strategy) already computed.
+[[nodiscard]] Infeasible split_problem(const Config& c, double& a, double& b,
+                                       const StageLayout* layout = nullptr) noexcept;
 
 [[nodiscard]] RankCompute rank_compute(const Config& c) noexcept;
 // Only the fields place() and fits() read (activations, parameter counts): what memory needs.
@@ -116,8 +118,13 @@ struct Placement {
     ExpandedShare xs;
 };
 [[nodiscard]] Placement place(const Config& c, const RankWork& w) noexcept;
+// The part of place() that depends on the ZeRO sharding group (Strategy::zero_shard): the
+// search re-runs only this while it varies the group over one placement.
+void place_sharding(const Strategy& s, Placement& pl) noexcept;
 // Fills r.hbm, r.expanded and the verdict (feasible, reason, details); returns r.feasible.
-bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r) noexcept;
+// `verdict_only` (the search) may stop at the first stage that overflows HBM: the reason is
+// the same, r.hbm and the details then describe that stage, not necessarily the fullest.
+bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bool verdict_only = false) noexcept;
 // Fills the time breakdown, communication totals and throughput metrics.
 void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) noexcept;
 
