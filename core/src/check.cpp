@@ -55,6 +55,7 @@ const std::vector<FieldRule> rules = {
     {"node.hbm_bandwidth_gbps", COMET_GET(node.hbm_bandwidth_gbps), 0, 1e7, true, "> 0 and at most 1e7 GB/s"},
     {"node.hbm_efficiency", COMET_GET(node.hbm_efficiency), 0, 1, true, "a fraction > 0 and <= 1"},
     {"node.hbm_reserved_gib", COMET_GET(node.hbm_reserved_gib), 0, 1e6, false, "0 or more GiB, less than node.hbm_capacity_gib"},
+    {"node.hbm_allocator_margin", COMET_GET(node.hbm_allocator_margin), 0, 0.5, false, "a fraction from 0 to 0.5 of node.hbm_capacity_gib"},
     {"node.expanded.capacity_gib", COMET_GET(node.expanded.capacity_gib), 0, 1e9, false, "0 (no expanded tier) up to 1e9 GiB"},
     {"node.expanded.bandwidth_gbps", COMET_GET(node.expanded.bandwidth_gbps), 0, 1e7, false, "0 to 1e7 GB/s, > 0 when capacity_gib > 0"},
     {"node.expanded.latency_us", COMET_GET(node.expanded.latency_us), 0, 1e6, false, "0 to 1e6 us"},
@@ -95,7 +96,8 @@ enum CrossRule {
 int first_cross_violation(const Config& c) noexcept {
     const ModelSpec& m = c.model;
     if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0) return kv_divides_heads;
-    if (c.node.hbm_reserved_gib >= c.node.hbm_capacity_gib) return reserved_below_capacity;
+    if (c.node.hbm_reserved_gib >= c.node.hbm_capacity_gib * (1.0 - c.node.hbm_allocator_margin))
+        return reserved_below_capacity;
     if (c.node.expanded.capacity_gib > 0 && !(c.node.expanded.bandwidth_gbps > 0)) return expanded_bandwidth;
     if (m.is_moe() && (m.experts_per_token < 1 || m.experts_per_token > m.experts)) return moe_top_k;
     if (m.is_moe() && m.expert_ffn_hidden < 1) return moe_width;
@@ -139,7 +141,10 @@ std::vector<FieldError> check_config(const Config& c) {
         break;
     case reserved_below_capacity:
         out.push_back({"node.hbm_reserved_gib", c.node.hbm_reserved_gib,
-                       "less than node.hbm_capacity_gib (" + format_value(c.node.hbm_capacity_gib) + ")"});
+                       "less than node.hbm_capacity_gib (" + format_value(c.node.hbm_capacity_gib) + ")" +
+                           (c.node.hbm_allocator_margin > 0
+                                ? " less the allocator margin (" + format_value(c.node.hbm_allocator_margin) + " of it)"
+                                : std::string())});
         break;
     case expanded_bandwidth:
         out.push_back({"node.expanded.bandwidth_gbps", c.node.expanded.bandwidth_gbps,

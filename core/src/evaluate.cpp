@@ -433,6 +433,7 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bo
         hbm.capacity_bytes = units::gib_to_bytes(node.hbm_capacity_gib);
         ex.capacity_bytes = xs.capacity_bytes;
         hbm.other_bytes = ex_p > 0 ? reserved + token_buffers : reserved;
+        hbm.margin_bytes = node.hbm_allocator_margin * hbm.capacity_bytes;
         if (s.offload_weights) {
             ex.weights_bytes = wb;
             hbm.weights_bytes = 2.0 * layer_w * (1.0 + fp8_copy);  // double buffer of fetched layers

@@ -7,6 +7,7 @@
 #include "comet/evaluate.hpp"
 #include "comet/report.hpp"
 #include "comet/scenario.hpp"
+#include "comet/memory.hpp"
 #include "comet/units.hpp"
 
 namespace comet {
@@ -18,10 +19,12 @@ bool is_capacity(Infeasible r) { return r == Infeasible::hbm_capacity || r == In
 
 std::string limit_text(const Config& c, const Result& r) {
     if (r.reason != Infeasible::hbm_capacity) return explain(r);
-    const double reserved = units::gib_to_bytes(c.node.hbm_reserved_gib);
+    const double reserved = hbm_unusable_bytes(c.node);
+    std::string less = format_printf("%g", c.node.hbm_reserved_gib) + " GiB reserved";
+    if (c.node.hbm_allocator_margin > 0)
+        less += " and a " + format_printf("%g", 100.0 * c.node.hbm_allocator_margin) + " % allocator margin";
     return "does not fit in HBM: needs " + gib(r.detail_a - reserved) + " GiB per GPU, has " + gib(r.detail_b - reserved) +
-           " GiB usable (" + format_printf("%g", c.node.hbm_capacity_gib) + " GiB less " +
-           format_printf("%g", c.node.hbm_reserved_gib) + " GiB reserved)";
+           " GiB usable (" + format_printf("%g", c.node.hbm_capacity_gib) + " GiB less " + less + ")";
 }
 
 struct Change {
@@ -113,7 +116,7 @@ std::string explain_no_fit(const Config& c) {
         }
     }
     if (!leanest) return "no strategy fits: none is valid for this model and cluster size (see the structural rules)";
-    const double reserved = units::gib_to_bytes(c.node.hbm_reserved_gib);
+    const double reserved = hbm_unusable_bytes(c.node);
     return "no strategy fits in HBM: the leanest, " + format_strategy(leanest->first) + ", needs " +
            gib(leanest->second.detail_a - reserved) + " GiB per GPU, has " + gib(leanest->second.detail_b - reserved) + " GiB usable";
 }
@@ -139,7 +142,7 @@ InfeasibilityExplanation explain_infeasible(const Config& c, const Result& r) {
         const Result tr = evaluate(t);
         if (!tr.feasible || (!out.nearest.empty() && tr.iteration_s >= best)) continue;
         best = tr.iteration_s;
-        const double reserved = units::gib_to_bytes(c.node.hbm_reserved_gib);
+        const double reserved = hbm_unusable_bytes(c.node);
         out.nearest = ch.what + " runs (" + gib(tr.hbm.used_bytes() - reserved) + " of " + gib(tr.hbm.capacity_bytes - reserved) +
                       " GiB usable, " + format_printf("%.3g", tr.iteration_s) + " s per iteration)";
         out.nearest_strategy = t.strategy;

@@ -2,7 +2,13 @@
 
 #include <algorithm>
 
+#include "comet/units.hpp"
+
 namespace comet {
+
+double hbm_unusable_bytes(const NodeSpec& n) noexcept {
+    return units::gib_to_bytes(n.hbm_reserved_gib + n.hbm_allocator_margin * n.hbm_capacity_gib);
+}
 
 StateBytes state_bytes_per_parameter(const TrainingSpec& t) noexcept {
     StateBytes s;

@@ -34,6 +34,7 @@ nlohmann::json memory_json(const MemoryFootprint& m) {
             {"optimizer_gib", units::bytes_to_gib(m.optimizer_bytes)},
             {"activations_gib", units::bytes_to_gib(m.activations_bytes)},
             {"other_gib", units::bytes_to_gib(m.other_bytes)},
+            {"allocator_margin_gib", units::bytes_to_gib(m.margin_bytes)},
             {"used_gib", units::bytes_to_gib(m.used_bytes())},
             {"capacity_gib", units::bytes_to_gib(m.capacity_bytes)}};
 }
@@ -197,7 +198,8 @@ std::string format_result_text(const Scenario& sc, const Result& r) {
     auto mem = [&](const char* tier, const MemoryFootprint& m) {
         o += std::string("\n") + tier + "  " + gib(m.used_bytes()) + " of " + gib(m.capacity_bytes) + " per accelerator\n";
         o += "  weights " + gib(m.weights_bytes) + ", gradients " + gib(m.gradients_bytes) + ", optimizer " +
-             gib(m.optimizer_bytes) + ", activations " + gib(m.activations_bytes) + ", other " + gib(m.other_bytes) + "\n";
+             gib(m.optimizer_bytes) + ", activations " + gib(m.activations_bytes) + ", other " + gib(m.other_bytes) +
+             (m.margin_bytes > 0 ? ", allocator margin " + gib(m.margin_bytes) : std::string()) + "\n";
     };
     mem("HBM     ", r.hbm);
     if (r.expanded.capacity_bytes > 0 || r.expanded.used_bytes() > 0) mem("Expanded", r.expanded);

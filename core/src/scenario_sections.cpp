@@ -92,6 +92,7 @@ void read_node(ObjectReader& o, NodeSpec& n, Provenance& info) {
     o.required_number("hbm_bandwidth_gbps", n.hbm_bandwidth_gbps);
     o.optional_number("hbm_efficiency", n.hbm_efficiency);
     o.optional_number("hbm_reserved_gib", n.hbm_reserved_gib);
+    o.optional_number("hbm_allocator_margin", n.hbm_allocator_margin);
     o.optional_object("expanded", [&](ObjectReader& e) { read_expanded(e, n.expanded); });
     o.required_object("scale_up", [&](ObjectReader& s) {
         s.required_int("domain_size", n.scale_up.domain_size);
@@ -235,6 +236,7 @@ ordered_json node_json(const NodeSpec& n, const Provenance& info) {
     j["hbm_bandwidth_gbps"] = n.hbm_bandwidth_gbps;
     j["hbm_efficiency"] = n.hbm_efficiency;
     j["hbm_reserved_gib"] = n.hbm_reserved_gib;
+    if (n.hbm_allocator_margin != neutral.hbm_allocator_margin) j["hbm_allocator_margin"] = n.hbm_allocator_margin;
     j["expanded"] = expanded_json(n.expanded);
     j["scale_up"] = network_json(n.scale_up);
     j["scale_out"] = network_json(n.scale_out);

@@ -33,7 +33,7 @@ inline Config small_gpt_config() {
 }
 
 // Every number in a Result, with its name (allocation-free, so it can run in a forked child).
-inline std::array<std::pair<const char*, double>, 40> result_numbers(const Result& r) {
+inline std::array<std::pair<const char*, double>, 41> result_numbers(const Result& r) {
     return {{{"detail_a", r.detail_a},
              {"detail_b", r.detail_b},
              {"iteration_s", r.iteration_s},
@@ -59,6 +59,7 @@ inline std::array<std::pair<const char*, double>, 40> result_numbers(const Resul
              {"hbm.optimizer_bytes", r.hbm.optimizer_bytes},
              {"hbm.activations_bytes", r.hbm.activations_bytes},
              {"hbm.other_bytes", r.hbm.other_bytes},
+             {"hbm.margin_bytes", r.hbm.margin_bytes},
              {"hbm.capacity_bytes", r.hbm.capacity_bytes},
              {"expanded.weights_bytes", r.expanded.weights_bytes},
              {"expanded.gradients_bytes", r.expanded.gradients_bytes},

@@ -26,6 +26,7 @@
 #include "comet/collectives.hpp"
 #include "comet/compute.hpp"
 #include "comet/evaluate.hpp"
+#include "comet/infeasibility.hpp"
 #include "comet/memory.hpp"
 #include "comet/pipeline.hpp"
 #include "comet/presets.hpp"
@@ -385,6 +386,7 @@ private slots:
     void partialRecomputation();
     void hostSyncedForward();
     void hugeModelOverflowsHbm();
+    void allocatorMargin();
     void interleaveProductOverflow();
     void badInputs_data();
     void badInputs();
@@ -1483,6 +1485,34 @@ void TestModel::structuralInfeasibility() {
     if (!std::isnan(detail_a)) QCOMPARE(r.detail_a, detail_a);
     if (!std::isnan(detail_b)) QCOMPARE(r.detail_b, detail_b);
     QVERIFY(!describe(r.reason).empty());
+}
+
+void TestModel::allocatorMargin() {
+    // The margin is margin x capacity of HBM counted as used: a configuration that fits with
+    // 3 % to spare does not fit with a 5 % margin, and the reason says so with its numbers.
+    Config c = make_config(gpt_model(24, 2048, 16), 1, 2, 2, 2, 1, 64);
+    c.node.hbm_allocator_margin = 0;
+    const Result free = evaluate(c);
+    QVERIFY(free.feasible);
+    QCOMPARE(free.hbm.margin_bytes, 0.0);
+    const double used = free.hbm.used_bytes();
+    c.node.hbm_capacity_gib = used / 0.97 / gib;
+    QVERIFY(evaluate(c).feasible);
+    c.node.hbm_allocator_margin = 0.05;
+    const Result tight = evaluate(c);
+    QVERIFY(!tight.feasible);
+    QCOMPARE(qs(to_string(tight.reason)), QByteArray("hbm_capacity"));
+    QVERIFY(close_rel(tight.hbm.margin_bytes, 0.05 * c.node.hbm_capacity_gib * gib, 1e-12));
+    QVERIFY(close_rel(tight.hbm.used_bytes(), used + tight.hbm.margin_bytes, 1e-12));
+    QVERIFY(close_rel(tight.detail_a, tight.hbm.used_bytes(), 1e-12));
+    QVERIFY(close_rel(hbm_unusable_bytes(c.node), (c.node.hbm_reserved_gib + 0.05 * c.node.hbm_capacity_gib) * gib, 1e-12));
+    const std::string why = explain_infeasible(c, tight).limit;
+    QVERIFY2(why.find("5 % allocator margin") != std::string::npos, why.c_str());
+    // Time does not depend on the margin.
+    c.node.hbm_allocator_margin = 0.01;
+    const Result loose = evaluate(c);
+    QVERIFY(loose.feasible);
+    QCOMPARE(loose.iteration_s, free.iteration_s);
 }
 
 void TestModel::hugeModelOverflowsHbm() {

@@ -43,6 +43,7 @@ Scenario full_scenario() {
     n.hbm_bandwidth_gbps = 4800.5;
     n.hbm_efficiency = 0.87;
     n.hbm_reserved_gib = 2.75;
+    n.hbm_allocator_margin = 0.0625;
     n.expanded = {480, 450.25, 0.75, ExpandedAttach::pooled, 4};
     n.scale_up = {72, 900, 0.25, 0.85};
     n.scale_out = {50, 7.5, 0.95};
@@ -177,6 +178,7 @@ void compare_scenarios(const Scenario& a, const Scenario& b) {
     SAME(config.node.hbm_bandwidth_gbps);
     SAME(config.node.hbm_efficiency);
     SAME(config.node.hbm_reserved_gib);
+    SAME(config.node.hbm_allocator_margin);
     SAME(config.node.expanded.capacity_gib);
     SAME(config.node.expanded.bandwidth_gbps);
     SAME(config.node.expanded.latency_us);
@@ -568,6 +570,18 @@ private slots:
         QTest::newRow("reserved above capacity")
             << with(m, "node.hbm_reserved_gib", 80)
             << QStringList{f + "node.hbm_reserved_gib = 80: must be less than node.hbm_capacity_gib (80)"};
+        QTest::newRow("margin above half")
+            << with(m, "node.hbm_allocator_margin", 0.6)
+            << QStringList{f + "node.hbm_allocator_margin = 0.6: must be a fraction from 0 to 0.5 of node.hbm_capacity_gib"};
+        QTest::newRow("margin negative")
+            << with(m, "node.hbm_allocator_margin", -0.01)
+            << QStringList{f + "node.hbm_allocator_margin = -0.01: must be a fraction from 0 to 0.5 of node.hbm_capacity_gib"};
+        QTest::newRow("margin as text")
+            << with(m, "node.hbm_allocator_margin", "5%")
+            << QStringList{f + "node.hbm_allocator_margin: expected a number, got string \"5%\""};
+        QTest::newRow("reserved and margin leave nothing")
+            << with(with(m, "node.hbm_reserved_gib", 60), "node.hbm_allocator_margin", 0.5)
+            << QStringList{f + "node.hbm_reserved_gib = 60: must be less than node.hbm_capacity_gib (80) less the allocator margin (0.5 of it)"};
         QTest::newRow("expanded without bandwidth")
             << with(m, "node.expanded", QJsonObject{{"capacity_gib", 512}})
             << QStringList{f + "node.expanded.bandwidth_gbps = 0: must be > 0 GB/s when node.expanded.capacity_gib > 0"};

@@ -15,6 +15,10 @@ struct StateBytes {
 };
 [[nodiscard]] StateBytes state_bytes_per_parameter(const TrainingSpec& t) noexcept;
 
+// HBM per accelerator that training cannot use: the runtime's reservation plus the caching
+// allocator's margin (NodeSpec::hbm_allocator_margin of the capacity).
+[[nodiscard]] double hbm_unusable_bytes(const NodeSpec& n) noexcept;
+
 // Activation bytes stored for backward by one layer for one microbatch on one TP rank.
 [[nodiscard]] double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& t, int tp,
                                                 bool sequence_parallel, Recompute recompute,

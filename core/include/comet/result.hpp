@@ -64,9 +64,10 @@ struct MemoryFootprint {
     double activations_bytes = 0;
     double other_bytes = 0;  // reserved runtime memory, logits, communication buffers
     double capacity_bytes = 0;
+    double margin_bytes = 0;  // allocator margin: HBM the caching allocator cannot hand out (counted as used)
 
     [[nodiscard]] constexpr double used_bytes() const noexcept {
-        return weights_bytes + gradients_bytes + optimizer_bytes + activations_bytes + other_bytes;
+        return weights_bytes + gradients_bytes + optimizer_bytes + activations_bytes + other_bytes + margin_bytes;
     }
 };
 

@@ -141,7 +141,10 @@ struct NodeSpec {
     double hbm_capacity_gib = 0.0;
     double hbm_bandwidth_gbps = 0.0;
     double hbm_efficiency = 0.9;  // achievable fraction of HBM bandwidth for streaming kernels
-    double hbm_reserved_gib = 0.0;  // runtime context, communication buffers, fragmentation
+    double hbm_reserved_gib = 0.0;  // runtime context, communication buffers
+    // Share of HBM the caching allocator holds but cannot hand out (fragmentation: freed
+    // blocks of the wrong size, rounding); 0 = every byte usable. docs/model.md, "Memory".
+    double hbm_allocator_margin = 0.0;
     ExpandedMemory expanded;
     ScaleUpNetwork scale_up;
     ScaleOutNetwork scale_out;
