@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "comet/evaluate.hpp"
+#include "comet/memory.hpp"
 #include "comet/report.hpp"
 #include "comet/units.hpp"
 #include "common/latest_job.hpp"
@@ -134,7 +135,7 @@ void BestStrategyDialog::show_result(SearchResult r, const Config& searched) {
     result_ = std::move(r);
     const SearchResult& sr = *result_;
     table_->setRowCount(static_cast<int>(sr.top.size()));
-    const double reserved = units::gib_to_bytes(searched.node.hbm_reserved_gib);
+    const double reserved = hbm_unusable_bytes(searched.node);
     for (int row = 0; row < static_cast<int>(sr.top.size()); ++row) {
         const Candidate& c = sr.top[static_cast<std::size_t>(row)];
         constexpr Qt::Alignment right = Qt::AlignRight | Qt::AlignVCenter;

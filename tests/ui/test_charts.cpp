@@ -56,6 +56,7 @@ MemoryFootprint hbm(double weights_gib, double activations_gib, double capacity_
     m.optimizer_bytes = units::gib_to_bytes(6 * weights_gib);
     m.activations_bytes = units::gib_to_bytes(activations_gib);
     m.other_bytes = units::gib_to_bytes(2);
+    m.margin_bytes = units::gib_to_bytes(0.05 * capacity_gib);
     m.capacity_bytes = units::gib_to_bytes(capacity_gib);
     return m;
 }
@@ -329,28 +330,29 @@ private Q_SLOTS:
     void memoryModelInGibWithCapacity() {
         const auto m = build_memory_model({{"HBM", hbm(4, 19.8, 80)}, {"Expanded", hbm(0, 0, 0)}});
         QCOMPARE(m.bar_count(), std::size_t{2});
-        QCOMPARE(m.series.size(), std::size_t{5});
+        QCOMPARE(m.series.size(), std::size_t{6});
         QCOMPARE(series_named(m, "Weights").values[0], 4.0);
         QCOMPARE(series_named(m, "Gradients").values[0], 8.0);
         QCOMPARE(series_named(m, "Optimizer").values[0], 24.0);
         QCOMPARE(series_named(m, "Activations").values[0], 19.8);
         QCOMPARE(series_named(m, "Other").values[0], 2.0);
-        QCOMPARE(m.totals[0], 57.8);
+        QCOMPARE(series_named(m, "Allocator margin").values[0], 4.0);  // 5 % of 80 GiB
+        QCOMPARE(m.totals[0], 61.8);
         QCOMPARE(m.capacity_gib, (std::vector<double>{80.0, 0.0}));
         QCOMPARE(m.over_capacity, (std::vector<bool>{false, false}));
         QVERIFY(!m.any_over_capacity());
         QVERIFY(m.title_suffix.isEmpty());
-        QCOMPARE(m.total_labels[0], QString("57.8 / 80 GiB"));
+        QCOMPARE(m.total_labels[0], QString("61.8 / 80 GiB"));
         QVERIFY(m.axis.max >= 80.0);  // the capacity mark stays on the axis
         QCOMPARE(m.axis.title, QString("Memory per accelerator (GiB)"));
     }
 
     void memoryOverCapacityIsFlagged() {
         const auto m = build_memory_model({{"HBM", hbm(8, 30, 80)}, {"Expanded", hbm(1, 1, 512)}});
-        QCOMPARE(m.totals[0], 104.0);
+        QCOMPARE(m.totals[0], 108.0);
         QCOMPARE(m.over_capacity, (std::vector<bool>{true, false}));
         QVERIFY(m.any_over_capacity());
-        QCOMPARE(m.title_suffix, QString("HBM exceeds capacity by 24 GiB"));
+        QCOMPARE(m.title_suffix, QString("HBM exceeds capacity by 28 GiB"));
         QCOMPARE(segment_tooltip(m, 3, 0), QString("HBM\nActivations: 30 GiB (37.5 % of capacity)"));
     }
 
@@ -436,7 +438,7 @@ private Q_SLOTS:
         view->setTiers({{"HBM", hbm(8, 30, 80)}});
         QChart* chart = chart_of(view->widget());
         QCOMPARE(visible_legend(chart),
-                 (QStringList{"Weights", "Gradients", "Optimizer", "Activations", "Other", "Capacity"}));
+                 (QStringList{"Weights", "Gradients", "Optimizer", "Activations", "Other", "Allocator margin", "Capacity"}));
         std::set<qreal> rows;
         for (QGraphicsItem* item : chart->childItems()) {
             auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item);
@@ -446,7 +448,7 @@ private Q_SLOTS:
         }
         QVERIFY(rows.size() >= 2);
         // The overflow message is too long for one line: it moves to a second line, not cut.
-        QVERIFY2(chart->title().contains("<br>HBM exceeds capacity by 24 GiB"), qPrintable(chart->title()));
+        QVERIFY2(chart->title().contains("<br>HBM exceeds capacity by 28 GiB"), qPrintable(chart->title()));
     }
 
     void emptyListShowsNoData() {
@@ -504,7 +506,7 @@ private Q_SLOTS:
         view->setTiers({{"HBM", hbm(8, 30, 80)}, {"Expanded", hbm(1, 1, 512)}});
         QChart* chart = chart_of(view->widget());
         QVERIFY(chart->title().startsWith("Memory per accelerator"));
-        QVERIFY(chart->title().contains("HBM exceeds capacity by 24 GiB"));
+        QVERIFY(chart->title().contains("HBM exceeds capacity by 28 GiB"));
         QList<double> caps;
         for (QAbstractSeries* s : chart->series())
             if (auto* line = qobject_cast<QLineSeries*>(s); line && line->isVisible()) caps << line->at(0).x();

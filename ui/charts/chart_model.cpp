@@ -62,8 +62,8 @@ std::array<double, 10> time_parts(const TimeBreakdown& t) {
             t.ep_comm_s, t.cp_comm_s, t.memory_s, t.optimizer_s, t.other_s};
 }
 
-std::array<double, 5> memory_parts(const MemoryFootprint& m) {
-    return {m.weights_bytes, m.gradients_bytes, m.optimizer_bytes, m.activations_bytes, m.other_bytes};
+std::array<double, 6> memory_parts(const MemoryFootprint& m) {
+    return {m.weights_bytes, m.gradients_bytes, m.optimizer_bytes, m.activations_bytes, m.other_bytes, m.margin_bytes};
 }
 
 std::vector<StackSeries> empty_series(std::span<const StackCategory> cats, std::size_t bars) {
@@ -115,12 +115,13 @@ std::span<const StackCategory> time_categories() {
 }
 
 std::span<const StackCategory> memory_categories() {
-    static const std::array<StackCategory, 5> cats{{
+    static const std::array<StackCategory, 6> cats{{
         {QStringLiteral("Weights"), oi_blue},
         {QStringLiteral("Gradients"), oi_sky},
         {QStringLiteral("Optimizer"), oi_yellow},
         {QStringLiteral("Activations"), oi_green},
         {QStringLiteral("Other"), oi_grey},
+        {QStringLiteral("Allocator margin"), tol_indigo},
     }};
     return cats;
 }

@@ -143,8 +143,12 @@ std::vector<FieldSpec> node_fields() {
              "Achievable fraction of the HBM bandwidth for streaming kernels.", 2, 0.01,
              COMET_ACCESS(node.hbm_efficiency)),
         real("node.hbm_reserved_gib", G::node_compute, "HBM reserved", " GiB",
-             "HBM that training cannot use: runtime context, communication buffers, fragmentation. "
+             "HBM that training cannot use: runtime context, communication buffers. "
              "Must stay below the capacity.", 1, adaptive, COMET_ACCESS(node.hbm_reserved_gib)),
+        real("node.hbm_allocator_margin", G::node_compute, "Allocator margin", "",
+             "Fraction of the HBM capacity the caching allocator holds but cannot hand out "
+             "(fragmentation). 0 to 0.5; the shipped presets use 0.05.", 2, 0.01,
+             COMET_ACCESS(node.hbm_allocator_margin)),
         zero_means("unknown", real("node.power_kw", G::node_compute, "Node power", " kW",
              "Power of the whole node at load (accelerators, CPUs, NICs, fans), for energy and cost. "
              "0 = unknown: no energy is counted.", 1, adaptive, COMET_ACCESS(node.power_kw))),
