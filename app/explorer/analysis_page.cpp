@@ -87,6 +87,7 @@ AnalysisPage::~AnalysisPage() = default;
 void AnalysisPage::buildLayout() {
     auto* prices = new QGroupBox(tr("Prices (saved with the scenario)"), this);
     auto* form = new QFormLayout(prices);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);  // narrow (1280x720) or zoomed: fields below their labels
     for (std::size_t i = 0; i < cost_fields.size(); ++i) {
         const CostField& f = cost_fields[i];
         auto* box = new QDoubleSpinBox(prices);
@@ -127,6 +128,7 @@ void AnalysisPage::buildLayout() {
 
     auto* view = new QGroupBox(tr("Analysis"), this);
     auto* vform = new QFormLayout(view);
+    vform->setRowWrapPolicy(QFormLayout::WrapLongRows);
     fraction_ = new QSpinBox(view);
     fraction_->setRange(1, 95);
     fraction_->setValue(10);
@@ -137,8 +139,8 @@ void AnalysisPage::buildLayout() {
     connect(fraction_, &QSpinBox::valueChanged, this, &AnalysisPage::schedule);
     vform->addRow(tr("Resource change:"), fraction_);
     nodes_ = new QLineEdit(view);
-    nodes_->setPlaceholderText(tr("e.g. 96, 192, 384 (empty = designs as they are)"));
-    nodes_->setToolTip(tr("Node counts for the Pareto chart: each node of the Compare page's designs (or the scenario's) at each count, with its best strategy"));
+    nodes_->setPlaceholderText(tr("e.g. 96, 192, 384"));
+    nodes_->setToolTip(tr("Node counts for the Pareto chart: each node of the Compare page's designs (or the scenario's) at each count, with its best strategy; empty = the designs as they are"));
     connect(nodes_, &QLineEdit::editingFinished, this, [this] {
         QString problem;
         std::vector<int> n = parse_node_list(nodes_->text(), problem);
@@ -180,9 +182,16 @@ void AnalysisPage::buildLayout() {
     charts->addWidget(pareto_->widget());
     charts->setChildrenCollapsible(false);
 
+    // The tornado asks for rows tall enough for its wrapped resource labels: when both charts
+    // need more than the page has, the chart column scrolls.
+    auto* chart_scroll = new QScrollArea(this);
+    chart_scroll->setWidget(charts);
+    chart_scroll->setWidgetResizable(true);
+    chart_scroll->setFrameShape(QFrame::NoFrame);
+    chart_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(scroll);
-    split->addWidget(charts);
+    split->addWidget(chart_scroll);
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
@@ -192,9 +201,8 @@ void AnalysisPage::buildLayout() {
 }
 
 void AnalysisPage::setPresentation(bool on) {
-    // Zoomed, stacked charts leave the tornado too little height per row for its labels: side by
-    // side they get the whole page's height; the prices panel keeps the width its contents need.
-    charts_->setOrientation(on ? Qt::Horizontal : Qt::Vertical);
+    // The prices panel keeps the width its (zoomed) contents need; the charts stay stacked, each
+    // as wide as the rest of the page, and scroll when the tornado's rows need more height.
     const int content = scroll_->widget()->sizeHint().width() + scroll_->verticalScrollBar()->sizeHint().width() + 4;
     scroll_->setMinimumWidth(on ? content : 340);
 }

@@ -25,6 +25,10 @@ class ChartHost {
 public:
     explicit ChartHost(QWidget* parent) : chart_(new ChartT), view_(new TipChartView(chart_, parent)) {
         view_->tip = [chart = chart_](QPointF pos) { return chart->tooltipAt(pos); };
+        // Queued: the chart asks while it places its overlays, and resizing the view re-lays it out.
+        chart_->on_height_needed = [view = view_.data()](qreal h) {
+            QMetaObject::invokeMethod(view, [view, h] { view->setMinimumChartHeight(h); }, Qt::QueuedConnection);
+        };
     }
     ~ChartHost() { delete view_.data(); }
     ChartHost(const ChartHost&) = delete;

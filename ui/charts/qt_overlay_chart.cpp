@@ -55,16 +55,25 @@ QColor readable_text_on(const QColor& fill) {
     return on_white >= on_dark ? QColor(Qt::white) : text_dark;
 }
 
-QStringList category_labels(const std::vector<QString>& top_first, const QFont& font, qreal chart_width, qreal share) {
+QStringList category_labels(const std::vector<QString>& top_first, const QFont& font, qreal chart_width, qreal share,
+                            bool wrap_only) {
     // Before the first real layout the width means nothing: keep the full text until then.
     const bool laid_out = chart_width >= 200;
     const qreal budget = std::clamp(share * chart_width, 100.0, 280.0);
     const QFontMetricsF fm(font);
     // A label too long for one line is wrapped at spaces into up to three lines before any of it is
     // elided: in presentation mode and at 1280x720 the text would otherwise end in "…".
-    constexpr int max_lines = 3;
-    const auto fit = [&](const QString& label) -> QString {
+    const int max_lines = wrap_only ? 1000 : 3;
+    const auto fit = [&](QString label) -> QString {
         if (fm.horizontalAdvance(label) <= budget) return label;
+        if (wrap_only) {  // "(25 GB/s)" stays on one line: no-break spaces inside parentheses
+            int depth = 0;
+            for (QChar& ch : label) {
+                if (ch == QLatin1Char('(')) ++depth;
+                else if (ch == QLatin1Char(')')) depth = std::max(0, depth - 1);
+                else if (ch == QLatin1Char(' ') && depth > 0) ch = QChar(0x00A0);
+            }
+        }
         QStringList lines;
         QString line;
         const QStringList words = label.split(QLatin1Char(' '), Qt::SkipEmptyParts);
@@ -78,7 +87,7 @@ QStringList category_labels(const std::vector<QString>& top_first, const QFont& 
             line = words[w];
         }
         lines << line;
-        for (QString& l : lines) l = elide_bar_label(l, fm, budget).toHtmlEscaped();
+        for (QString& l : lines) l = (wrap_only ? l : elide_bar_label(l, fm, budget)).toHtmlEscaped();
         return lines.join(QStringLiteral("<br>"));
     };
     QStringList labels;
@@ -180,6 +189,22 @@ void OverlayChart::placeOverlays() {
     placeContent();
 }
 
+void OverlayChart::needRowHeight(int rows, int lines, const QFont& font) {
+    if (rows <= 0) return;
+    // Qt Charts gives a label its row less twice the label padding (5 px); a little slack too.
+    // A category axis divides its height by the categories plus two and gives a label that less
+    // twice its label padding; a little slack too.
+    const qreal row = std::max(1, lines) * QFontMetricsF(font).lineSpacing() + 2 * 2 + 6;
+    needPlotHeight((rows + 2) * row);
+}
+
+void OverlayChart::needPlotHeight(qreal height) {
+    if (!on_height_needed) return;
+    const qreal plot = plotArea().height();
+    if (!(plot > 0)) return;
+    on_height_needed(std::ceil(height + size().height() - plot));  // the rest: title, axes, legend
+}
+
 QGraphicsSimpleTextItem* OverlayChart::overlayText(std::vector<QGraphicsSimpleTextItem*>& pool, std::size_t i) {
     while (pool.size() <= i) {
         auto* item = new QGraphicsSimpleTextItem(this);
@@ -275,8 +300,16 @@ TipChartView::TipChartView(QChart* chart, QWidget* parent) : QChartView(chart, p
     setFrameShape(QFrame::NoFrame);
 }
 
+void TipChartView::setMinimumChartHeight(qreal height) {
+    min_chart_height_ = height;
+    const qreal chart_min = chart() ? chart()->minimumHeight() : 0.0;
+    const int px = static_cast<int>(std::ceil(std::max(min_chart_height_, chart_min) * zoom_));
+    if (px != minimumHeight()) setMinimumHeight(px);
+}
+
 void TipChartView::applyZoom(qreal zoom) {
     zoom_ = zoom;
+    setMinimumChartHeight(min_chart_height_);
     resetTransform();
     const QSizeF size = QSizeF(viewport()->size()) / zoom_;
     if (zoom_ != 1.0) scale(zoom_, zoom_);
@@ -285,8 +318,9 @@ void TipChartView::applyZoom(qreal zoom) {
 }
 
 void TipChartView::resizeEvent(QResizeEvent* event) {
-    QChartView::resizeEvent(event);  // sizes the chart to the viewport
+    QChartView::resizeEvent(event);  // sizes the chart to the viewport, minimum = the chart's
     if (zoom_ != 1.0) applyZoom(zoom_);
+    else setMinimumChartHeight(min_chart_height_);  // what the chart said it needs wins
 }
 
 bool TipChartView::viewportEvent(QEvent* event) {

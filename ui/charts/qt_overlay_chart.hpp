@@ -34,8 +34,9 @@ inline constexpr qreal label_padding = 4;  // px between a label and what it lab
 // Category-axis labels: bottom row first (as Qt Charts counts), each shortened to a share of
 // the chart width once the chart is laid out, duplicates kept apart.
 // `share`: of the chart's width a label line may take (Qt Charts truncates wider axis labels).
+// `wrap_only`: as many lines as it takes, never elided (the chart then needs rows tall enough).
 [[nodiscard]] QStringList category_labels(const std::vector<QString>& top_first, const QFont& font, qreal chart_width,
-                                          qreal share = 0.3);
+                                          qreal share = 0.3, bool wrap_only = false);
 
 class OverlayChart : public QChart {
 public:
@@ -48,6 +49,9 @@ public:
     void setBaseTitle(const QString& title);
     // Hover text at a point in chart coordinates; empty when nothing is under it.
     [[nodiscard]] virtual QString tooltipAt(QPointF) { return {}; }
+    // Told the height (in chart coordinates) the chart needs so that no label is truncated;
+    // the view makes it its minimum (set by the view; may be empty).
+    std::function<void(qreal)> on_height_needed;
 
 protected:
     enum class Swatch { box, line, hatched, dot, none };
@@ -63,6 +67,11 @@ protected:
     void setMessage(const QString& message);
     // Legend, message, then the subclass's overlays. Call after the data changed.
     void placeOverlays();
+    // Category rows whose labels have up to `lines` lines: Qt Charts truncates a label taller
+    // than its row ("..."), so ask for the height that gives each of `rows` rows room.
+    void needRowHeight(int rows, int lines, const QFont& font);
+    // The plot must be at least this tall (e.g. for a vertical axis title Qt Charts would truncate).
+    void needPlotHeight(qreal height);
     // Text items reused across updates, created on demand.
     QGraphicsSimpleTextItem* overlayText(std::vector<QGraphicsSimpleTextItem*>& pool, std::size_t i);
 
@@ -99,6 +108,8 @@ public:
     // Lays the chart out at 1/zoom of the viewport and scales the view by zoom, so that text,
     // bars and lines all grow on screen (presentation mode); exports are not affected.
     void applyZoom(qreal zoom);
+    // The chart's own height need (chart coordinates): the widget's minimum height, zoomed.
+    void setMinimumChartHeight(qreal height);
 
 protected:
     bool viewportEvent(QEvent* event) override;
@@ -106,6 +117,7 @@ protected:
 
 private:
     qreal zoom_ = 1.0;
+    qreal min_chart_height_ = 0;
 };
 
 }  // namespace comet::ui

@@ -115,6 +115,9 @@ private:
     void placeContent() override {
         for (auto* item : label_items_) item->hide();
         if (model_.empty()) return;
+        // Qt Charts truncates the cost axis' title to the plot's height: ask for that much.
+        const QFontMetricsF title(cost_axis_->titleFont());
+        needPlotHeight(title.horizontalAdvance(cost_axis_->titleText()) + 2 * title.lineSpacing());
         std::vector<std::size_t> order(model_.points.size());
         std::iota(order.begin(), order.end(), std::size_t{0});
         std::stable_partition(order.begin(), order.end(), [&](std::size_t i) { return model_.points[i].on_front; });

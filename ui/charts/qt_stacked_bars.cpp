@@ -54,6 +54,7 @@ void StackedBarsChart::showModel(const StackedBarsModel& m) {
     value_axis_->setVisible(has_data);
     setMessage(has_data ? QString() : m.empty_message.isEmpty() ? QStringLiteral("No data") : m.empty_message);
     categories_width_ = -1;
+    categories_plot_h_ = -1;
     updateCategories();
     updateAxes(m);
     refreshTitle();
@@ -79,11 +80,30 @@ void StackedBarsChart::updateAxes(const StackedBarsModel& m) {
     value_axis_->setTitleText(m.axis.title);
 }
 
-// Long labels would squeeze the plot; tooltips carry the full text.
+// Long labels wrap; Qt Charts truncates a label taller than its row (the axis' height over the
+// bars plus two, less twice its 2 px label padding), so a label may take a wider column to need
+// fewer lines. Only when no width up to 0.4 of the chart (Qt Charts truncates wider axis labels)
+// fits are labels elided (tooltips carry them).
 void StackedBarsChart::updateCategories() {
-    if (!model_ || categories_width_ == size().width()) return;
+    if (!model_) return;
+    const qreal plot_h = plotArea().height();
+    if (categories_width_ == size().width() && categories_plot_h_ == plot_h) return;
     categories_width_ = size().width();
-    const QStringList labels = category_labels(model_->bar_labels, category_axis_->labelsFont(), categories_width_);
+    categories_plot_h_ = plot_h;
+    const QFont font = category_axis_->labelsFont();
+    const auto rows = static_cast<qreal>(model_->bar_count() + 2);
+    const int fit_lines = plot_h > 0 ? std::max(1, static_cast<int>((plot_h / rows - 2 * 2) / QFontMetricsF(font).lineSpacing())) : 3;
+    auto lines_of = [](const QStringList& labels) {
+        int most = 1;
+        for (const QString& l : labels) most = std::max(most, static_cast<int>(l.count(QStringLiteral("<br>"))) + 1);
+        return most;
+    };
+    QStringList labels;
+    for (qreal share : {0.3, 0.35, 0.4}) {
+        labels = category_labels(model_->bar_labels, font, categories_width_, share, true);
+        if (lines_of(labels) <= fit_lines) break;
+    }
+    if (lines_of(labels) > fit_lines) labels = category_labels(model_->bar_labels, font, categories_width_);
     if (labels != category_axis_->categories()) category_axis_->setCategories(labels);
 }
 
@@ -91,6 +111,7 @@ void StackedBarsChart::placeContent() {
     for (auto* item : segment_items_) item->hide();
     for (auto* item : total_items_) item->hide();
     if (!model_ || model_->empty()) return;
+    updateCategories();  // the plot's height is known now
     fitBarWidth();
     placeSegmentLabels();
     placeTotals();

@@ -63,7 +63,8 @@ private:
     QValueAxis* value_axis_ = nullptr;
     std::vector<QGraphicsSimpleTextItem*> segment_items_;
     std::vector<QGraphicsSimpleTextItem*> total_items_;
-    qreal categories_width_ = -1;  // chart width the category labels were elided for
+    qreal categories_width_ = -1;  // chart width the category labels were wrapped for
+    qreal categories_plot_h_ = -1; // and plot height
 };
 
 }  // namespace comet::ui

@@ -145,12 +145,13 @@ private:
         return entries;
     }
 
+    // Row labels wrap and are never elided; placeContent() asks for rows tall enough for them.
     void resized() override {
         if (categories_width_ == size().width()) return;
         categories_width_ = size().width();
         std::vector<QString> labels;
         for (const TornadoRow& r : model_.rows) labels.push_back(r.label);
-        const QStringList categories = category_labels(labels, rows_axis_->labelsFont(), categories_width_);
+        const QStringList categories = category_labels(labels, rows_axis_->labelsFont(), categories_width_, 0.3, true);
         if (categories != rows_axis_->categories()) rows_axis_->setCategories(categories);
     }
 
@@ -160,6 +161,9 @@ private:
         for (auto* item : backdrop_items_) item->hide();
         zero_->hide();
         if (model_.empty()) return;
+        int lines = 1;
+        for (const QString& c : rows_axis_->categories()) lines = std::max(lines, static_cast<int>(c.count(QStringLiteral("<br>"))) + 1);
+        needRowHeight(static_cast<int>(model_.rows.size()), lines, rows_axis_->labelsFont());
         fitBarWidth();
         const qreal x0 = mapToPosition(QPointF(0, 0), series_).x();
         zero_->setLine(x0, plotArea().top(), x0, plotArea().bottom());

@@ -9,6 +9,7 @@
 #include <QFormLayout>
 #include <QFutureWatcher>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
 #include <QSignalBlocker>
@@ -261,7 +262,14 @@ void ParameterPanel::buildGroups(QVBoxLayout* column) {
                             : g == FieldGroup::model      ? makeModelPicker()
                                                           : nullptr;
         if (picker) {
-            addRow(gi, tr("Preset"), picker, used);
+            // The picker spans the group beside a short label: a long preset name ("Megatron 1T
+            // (GPT, 1008B)") would be cut in the fields' column at 1280x720.
+            auto* text = new QLabel(with_mnemonic(tr("Preset"), used));
+            text->setBuddy(picker);
+            auto* row = new QHBoxLayout;
+            row->addWidget(text);
+            row->addWidget(picker, 1);
+            groups_[static_cast<std::size_t>(gi)].form->addRow(row);
             chain.push_back(picker);
             auto* note = new QLabel;
             note->setObjectName(g == FieldGroup::model ? QStringLiteral("modelPresetNote") : QStringLiteral("nodePresetNote"));
