@@ -13,6 +13,7 @@
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -139,7 +140,7 @@ void ComparePage::buildLayout() {
     // Strategies are long: shown whole (the table scrolls sideways on small screens), never elided.
     table_->setTextElideMode(Qt::ElideNone);
     table_->setWordWrap(false);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setStretchLastSection(false);  // a stretched last column can be narrower than its text
     table_->verticalHeader()->setVisible(false);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -159,17 +160,42 @@ void ComparePage::buildLayout() {
     charts->setStretchFactor(0, 3);
     charts->setStretchFactor(1, 2);
     charts->setChildrenCollapsible(false);
+    charts_ = charts;
 
-    // The table holds at most four designs: as tall as that, the charts take the rest.
-    const int rows_height = table_->horizontalHeader()->sizeHint().height() + max_designs * table_->verticalHeader()->defaultSectionSize() +
-                            table_->horizontalScrollBar()->sizeHint().height() + 2 * table_->frameWidth() + 4;
-    table_->setFixedHeight(rows_height);
+    fitTableHeight();
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(hint_);
     layout->addWidget(table_);
     layout->addWidget(charts, 1);
+}
+
+// The table holds at most four designs: as tall as that (at the current font: presentation mode
+// makes the rows taller), the charts take the rest. Its last column is as wide as its contents.
+void ComparePage::fitTableHeight() {
+    const QFontMetrics fm(table_->font());
+    const int row = std::max(table_->style()->pixelMetric(QStyle::PM_HeaderDefaultSectionSizeVertical, nullptr, table_->verticalHeader()),
+                             fm.height() + 10);
+    table_->verticalHeader()->setDefaultSectionSize(row);
+    const int rows_height = table_->horizontalHeader()->sizeHint().height() + max_designs * row +
+                            table_->horizontalScrollBar()->sizeHint().height() + 2 * table_->frameWidth() + 4;
+    table_->setFixedHeight(rows_height);
+}
+
+void ComparePage::setPresentation(bool on) {
+    if (on) {
+        normal_sizes_ = charts_->sizes();
+        const int total = normal_sizes_.value(0) + normal_sizes_.value(1);
+        charts_->setSizes({total / 2, total - total / 2});
+    } else if (!normal_sizes_.isEmpty()) {
+        charts_->setSizes(normal_sizes_);
+    }
+}
+
+void ComparePage::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange && table_) fitTableHeight();
 }
 
 Scenario ComparePage::withDesigns(std::vector<Design> designs) const {

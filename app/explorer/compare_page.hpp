@@ -15,6 +15,7 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QSplitter;
 class QTableWidget;
 
 namespace comet::ui {
@@ -41,6 +42,8 @@ public:
     bool addPreset(const QString& preset_id, int nodes);
     void removeDesign(int index);
     void setBaseline(int index);
+    // Presentation mode: the two charts get half the width each (their zoomed bar labels need it).
+    void setPresentation(bool on);
     // Presentation mode: highlight the next/previous design (wraps); returns its index or -1.
     int step(int delta);
 
@@ -59,8 +62,12 @@ Q_SIGNALS:
     void statusMessage(const QString& text);
     void compared();  // a new comparison is on screen
 
+protected:
+    void changeEvent(QEvent* e) override;
+
 private:
     void buildLayout();
+    void fitTableHeight();
     void schedule();
     void show(Comparison c);
     void fillTable();
@@ -84,6 +91,8 @@ private:
     std::optional<Comparison> shown_;
     std::vector<ui::BreakdownBar> bars_;
     int highlighted_ = -1;
+    QSplitter* charts_ = nullptr;  // breakdown beside memory
+    QList<int> normal_sizes_;      // its sizes before presentation mode
     bool filling_ = false;  // table edits made by fillTable() are not user edits
 };
 

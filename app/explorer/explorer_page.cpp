@@ -79,24 +79,23 @@ void ExplorerPage::buildLayout() {
     cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->hide();
 
+    // One row of controls; in presentation mode (large text) the colour, steps and search
+    // controls move to a second row so that no knob name is cut.
     auto* controls = new QHBoxLayout;
+    auto* controls2 = new QHBoxLayout;
+    controls_ = controls;
+    controls2_ = controls2;
     auto add = [&](const QString& label, QWidget* w) {
         auto* l = new QLabel(label, this);
         l->setBuddy(w);
         controls->addWidget(l);
         controls->addWidget(w);
+        return l;
     };
     add(tr("&X:"), x_knob_);
     add(tr("&Y:"), y_knob_);
-    add(tr("&Colour:"), metric_);
-    controls->addWidget(steps_);
-    controls->addWidget(search_);
-    controls->addStretch(0);
-    controls->setStretchFactor(x_knob_, 3);  // knob names are longer than metric names
-    controls->setStretchFactor(y_knob_, 3);
-    controls->setStretchFactor(metric_, 1);
-    controls->addWidget(progress_);
-    controls->addWidget(cancel_);
+    metric_label_ = add(tr("&Colour:"), metric_);
+    placeControls(false);
 
     heatmap_ = new ui::HeatmapWidget(this);
     // A hatched cell's tooltip names its binding limit with its numbers, worked out on hover.
@@ -142,6 +141,7 @@ void ExplorerPage::buildLayout() {
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
+    layout->addLayout(controls2);
     layout->addWidget(vertical, 1);
     layout->addLayout(cell_bar);
     setView(View{});
@@ -284,7 +284,24 @@ QString ExplorerPage::cellWhy(ui::CellIndex cell) const {
     return QString::fromStdString(explain_infeasible(cellConfig(cell), r).text()).replace(QLatin1Char('\n'), QStringLiteral("; "));
 }
 
+void ExplorerPage::placeControls(bool two_rows) {
+    // The first row keeps X and Y with their labels; the rest goes after them or onto the second.
+    while (controls_->count() > 4) delete controls_->takeAt(4);  // items only: the widgets stay
+    while (controls2_->count() > 0) delete controls2_->takeAt(0);
+    QHBoxLayout* rest = two_rows ? controls2_ : controls_;
+    for (QWidget* w : {static_cast<QWidget*>(metric_label_), static_cast<QWidget*>(metric_), static_cast<QWidget*>(steps_),
+                       static_cast<QWidget*>(search_)})
+        rest->addWidget(w);
+    rest->addStretch(0);
+    rest->addWidget(progress_);
+    rest->addWidget(cancel_);
+    controls_->setStretchFactor(x_knob_, 3);  // knob names are longer than metric names
+    controls_->setStretchFactor(y_knob_, 3);
+    rest->setStretchFactor(metric_, 1);
+}
+
 void ExplorerPage::setPresentation(bool on) {
+    placeControls(on);
     // The zoomed charts need height for their axis ticks and titles: share it half and half.
     if (on) {
         normal_sizes_ = vertical_->sizes();

@@ -14,6 +14,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QSplitter;
 class QProgressBar;
@@ -82,6 +83,7 @@ public Q_SLOTS:
 
 private:
     void buildLayout();
+    void placeControls(bool two_rows);
     void connectSignals();
     void show(const ui::Evaluation& e);
     void updateCharts();
@@ -115,6 +117,9 @@ private:
     std::vector<ui::BreakdownBar> shown_bars_;
     QString breakdown_message_;
     QSplitter* vertical_ = nullptr;  // heatmap above the charts
+    QHBoxLayout* controls_ = nullptr;   // knob pickers (and the rest, but in presentation mode)
+    QHBoxLayout* controls2_ = nullptr;  // colour, steps and search in presentation mode
+    QLabel* metric_label_ = nullptr;
     QList<int> normal_sizes_;        // its sizes before presentation mode
     std::vector<ui::MemoryBar> shown_tiers_;
 };

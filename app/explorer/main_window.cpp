@@ -49,7 +49,8 @@
 namespace comet::app {
 namespace {
 
-constexpr double presentation_zoom = 1.4;  // widget fonts in presentation mode
+constexpr double presentation_zoom = 1.4;  // widget fonts in presentation mode, at least:
+constexpr double presentation_text_px = 28;  // readable from 3 m on a 1920x1080 projector
 // Charts: their 10 pt labels become 2.1 x 13.3 = 28 px, readable from 3 m on a 1920x1080 projector.
 constexpr double presentation_chart_zoom = 2.1;
 
@@ -308,20 +309,23 @@ void MainWindow::setPresentationMode(bool on) {
     statusBar()->setVisible(!on);
     for (QShortcut* s : presentation_keys_) s->setEnabled(on);
     ui::set_chart_zoom(on ? presentation_chart_zoom : 1.0);
-    explorer_->setPresentation(on);
-    analysis_->setPresentation(on);
+    // The font first: the pages size their panels for the text they will show.
     if (on) {
         was_maximized_ = isMaximized();
         normal_font_ = font();
         QFont big = normal_font_;
-        big.setPointSizeF(normal_font_.pointSizeF() * presentation_zoom);
+        const double dpi = logicalDpiY() > 0 ? logicalDpiY() : 96.0;
+        big.setPointSizeF(std::max(normal_font_.pointSizeF() * presentation_zoom, presentation_text_px * 72.0 / dpi));
         setFont(big);
-        showFullScreen();
     } else {
         setFont(normal_font_);
-        if (was_maximized_) showMaximized();
-        else showNormal();
     }
+    explorer_->setPresentation(on);
+    compare_->setPresentation(on);
+    analysis_->setPresentation(on);
+    if (on) showFullScreen();
+    else if (was_maximized_) showMaximized();
+    else showNormal();
 }
 
 void MainWindow::presentationStep(int delta) {

@@ -35,6 +35,7 @@ struct HeatmapLayoutInput {
     double legend_width = 0;             // legend at the right end of the title line
     bool x_title = true;
     bool y_title = true;
+    int y_title_lines = 1;               // a long y title wraps onto a second line beside the first
     bool colorbar = true;
     AxisScale x_scale;  // round-value ticks when set (and value_label_width is)
     AxisScale y_scale;

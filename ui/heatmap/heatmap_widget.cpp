@@ -88,6 +88,24 @@ std::vector<double> cell_values(const HeatmapData& d) {
     return v;
 }
 
+// Lines of at most `width`, broken at spaces, at most max_lines (the last one elided if need be).
+QStringList wrap_lines(const QString& text, const QFontMetricsF& fm, double width, int max_lines) {
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && fm.horizontalAdvance(candidate) > width && lines.size() + 1 < max_lines) {
+            lines << line;
+            line = word;
+        } else {
+            line = candidate;
+        }
+    }
+    lines << line;
+    for (QString& l : lines) l = fm.elidedText(l, Qt::ElideRight, width);
+    return lines;
+}
+
 // A continuous axis whose cells are not already at round values is labelled at round values.
 AxisScale scale_of(const std::vector<double>& values, bool continuous, bool log) {
     if (!continuous || std::all_of(values.begin(), values.end(), [](double v) { return is_round(v); })) return {};
@@ -181,8 +199,9 @@ QSize HeatmapWidget::sizeHint() const {
 }
 
 QSize HeatmapWidget::minimumSizeHint() const {
+    // Capped: with presentation-size text the page must still fit a 1920x1080 screen.
     const int th = fontMetrics().height();
-    return {30 * th, 18 * th};
+    return {std::min(30 * th, 640), std::min(18 * th, 340)};
 }
 
 QString HeatmapWidget::titleText() const {
@@ -222,7 +241,15 @@ HeatmapGeometry HeatmapWidget::layoutFor(QSizeF size) const {
     in.x_scale = scale_of(data_.x_values, data_.x_continuous, data_.x_log);
     in.y_scale = scale_of(data_.y_values, data_.y_continuous, data_.y_log);
     in.value_label_width = [fm](double v) { return fm.horizontalAdvance(format_axis_value(v)); };
-    return HeatmapGeometry(in);
+    HeatmapGeometry g(in);
+    // A y title longer than the plot is tall goes onto two or three lines side by side.
+    for (int lines = 2; lines <= 3 && in.y_title; ++lines) {
+        const QStringList wrapped = wrap_lines(data_.y_label, fm, g.y_title_rect().width(), lines - 1);
+        if (!std::any_of(wrapped.begin(), wrapped.end(), [](const QString& l) { return l.contains(QChar(0x2026)); })) break;
+        in.y_title_lines = lines;
+        g = HeatmapGeometry(in);
+    }
+    return g;
 }
 
 void HeatmapWidget::relayout() { geometry_ = layoutFor(size()); }
@@ -391,20 +418,51 @@ void HeatmapWidget::paint(QPainter& p, QSizeF size, PaintOptions opt) const {
     if (busy_) paintBusy(p, g);
 }
 
+QString HeatmapWidget::shownTitle(const HeatmapGeometry& g) const {
+    return QFontMetricsF(title_font(font())).elidedText(titleText(), Qt::ElideRight, g.title_rect().width());
+}
+
+// "lower is better" after the title when it fits whole, else nothing.
+QString HeatmapWidget::shownHint(const HeatmapGeometry& g) const {
+    const QFontMetricsF bold(title_font(font()));
+    const QFontMetricsF fm(font());
+    const double room = g.title_rect().width() - bold.horizontalAdvance(shownTitle(g)) - bold.averageCharWidth();
+    const QString text = metric_info(data_.metric).higher_is_better ? QStringLiteral("higher is better") : QStringLiteral("lower is better");
+    return fm.horizontalAdvance(text) <= room ? text : QString();
+}
+
+QString HeatmapWidget::shownXTitle(const HeatmapGeometry& g) const {
+    return QFontMetricsF(font()).elidedText(data_.x_label, Qt::ElideRight, g.x_title_rect().width());
+}
+
+QStringList HeatmapWidget::shownYTitle(const HeatmapGeometry& g) const {
+    const QFontMetricsF fm(font());
+    const int lines = std::max(1, static_cast<int>(std::lround(g.y_title_rect().height() / fm.height())));
+    return wrap_lines(data_.y_label, fm, g.y_title_rect().width(), lines);
+}
+
+QStringList HeatmapWidget::shownTexts() const {
+    QStringList out{shownTitle(geometry_)};
+    if (data_.nx == 0 || data_.ny == 0) return out;
+    if (const QString hint = shownHint(geometry_); !hint.isEmpty()) out << hint;
+    if (!geometry_.x_title_rect().isEmpty()) out << shownXTitle(geometry_);
+    if (!geometry_.y_title_rect().isEmpty()) out << shownYTitle(geometry_);
+    for (const AxisTick& t : geometry_.x_ticks()) out << tick_text(t, x_labels_);
+    for (const AxisTick& t : geometry_.y_ticks()) out << tick_text(t, y_labels_);
+    return out;
+}
+
 void HeatmapWidget::paintTitle(QPainter& p, const HeatmapGeometry& g) const {
     const QFont bold = title_font(font());
     const QFontMetricsF fm(bold);
-    const QString title = fm.elidedText(titleText(), Qt::ElideRight, g.title_rect().width());
+    const QString title = shownTitle(g);
     p.setFont(bold);
     p.setPen(palette().color(QPalette::Text));
     p.drawText(g.title_rect(), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextDontClip, title);
-    const bool higher = metric_info(data_.metric).higher_is_better;
     QRectF hint = g.title_rect().adjusted(fm.horizontalAdvance(title) + fm.averageCharWidth(), 0, 0, 0);
     p.setFont(font());
     p.setPen(palette().color(QPalette::PlaceholderText));
-    const QString text = higher ? QStringLiteral("higher is better") : QStringLiteral("lower is better");
-    p.drawText(hint, Qt::AlignLeft | Qt::AlignVCenter,
-               QFontMetricsF(font()).elidedText(text, Qt::ElideRight, hint.width()));
+    p.drawText(hint, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextDontClip, shownHint(g));
 }
 
 void HeatmapWidget::paintLegend(QPainter& p, const HeatmapGeometry& g) const {
@@ -472,18 +530,15 @@ void HeatmapWidget::paintAxes(QPainter& p, const HeatmapGeometry& g) const {
         p.setPen(text);
         p.drawText(t.label, flags | Qt::AlignRight, tick_text(t, y_labels_));
     }
-    const QFontMetricsF fm(font());
     p.setPen(text);
-    if (!g.x_title_rect().isEmpty())
-        p.drawText(g.x_title_rect(), Qt::AlignCenter,
-                   fm.elidedText(data_.x_label, Qt::ElideRight, g.x_title_rect().width()));
+    if (!g.x_title_rect().isEmpty()) p.drawText(g.x_title_rect(), Qt::AlignCenter, shownXTitle(g));
     if (!g.y_title_rect().isEmpty()) {
         const QRectF r = g.y_title_rect();
         p.save();
         p.translate(r.center());
         p.rotate(-90);
         p.drawText(QRectF(-r.width() / 2, -r.height() / 2, r.width(), r.height()), Qt::AlignCenter,
-                   fm.elidedText(data_.y_label, Qt::ElideRight, r.width()));
+                   shownYTitle(g).join(QLatin1Char('\n')));
         p.restore();
     }
 }

@@ -46,6 +46,10 @@ public:
     // What hovering the cell shows: its tooltip, with the explainer's "Infeasible: ..." line.
     [[nodiscard]] QString tooltipText(CellIndex cell) const;
 
+    // The texts as painted at the widget's size (titles elided only when even wrapping cannot
+    // fit them, tick labels), for tests and screen readers.
+    [[nodiscard]] QStringList shownTexts() const;
+
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override;
 
@@ -78,6 +82,10 @@ private:
     void setHovered(std::optional<CellIndex> cell);
     void moveSelection(int dx, int dy);
     [[nodiscard]] QString titleText() const;
+    [[nodiscard]] QString shownTitle(const HeatmapGeometry& g) const;
+    [[nodiscard]] QString shownHint(const HeatmapGeometry& g) const;
+    [[nodiscard]] QString shownXTitle(const HeatmapGeometry& g) const;
+    [[nodiscard]] QStringList shownYTitle(const HeatmapGeometry& g) const;
     [[nodiscard]] double legendWidth() const;
     [[nodiscard]] std::vector<double> barTicks(const HeatmapGeometry& g) const;
 

@@ -1,0 +1,232 @@
+// Issue 15, "every page readable": at 1280x720, at 1920x1080 and in presentation mode on a
+// 1920x1080 projector, no text on any page is elided ("…") or cut, in widgets, tables, charts
+// and the heatmap; in presentation mode every text is at least 28 px. Runs on an offscreen
+// screen of 1920x1080 (offscreen-1920x1080.json). COMET_SHOT_DIR=dir saves every page at each
+// size there, for looking at.
+#include <QtTest>
+
+#include <QAbstractButton>
+#include <QChartView>
+#include <QComboBox>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QStandardPaths>
+#include <QStyleOptionComboBox>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTextDocument>
+
+#include "analysis_page.hpp"
+#include "compare_page.hpp"
+#include "comet/presets.hpp"
+#include "explorer_page.hpp"
+#include "fsdp_page.hpp"
+#include "heatmap/heatmap_widget.hpp"
+#include "main_window.hpp"
+
+using namespace comet;
+
+namespace {
+
+QString default_path() { return QString::fromStdString((presets_dir() / "scenarios" / "default.comet.json").string()); }
+
+QString name_of(const QWidget* w) {
+    QString n = QString::fromLatin1(w->metaObject()->className());
+    if (!w->objectName().isEmpty()) n += QLatin1Char('#') + w->objectName();
+    if (!w->accessibleName().isEmpty()) n += QStringLiteral(" \"") + w->accessibleName() + QLatin1Char('"');
+    return n;
+}
+
+QString plain(const QString& text) {
+    if (!Qt::mightBeRichText(text)) return text;
+    QTextDocument doc;
+    doc.setHtml(text);
+    return doc.toPlainText();
+}
+
+// On screen, or reachable by scrolling: visible up to the window (not on a hidden tab).
+bool shown(const QWidget* w, const QWidget* root) { return w->isVisibleTo(root) && w->width() > 0 && w->height() > 0; }
+
+// Every text that is elided or cut on `root`'s visible widgets, one line each (empty: none).
+QStringList cut_texts(QWidget* root) {
+    QStringList out;
+    auto flag = [&](const QWidget* w, const QString& what) { out << name_of(w) + QStringLiteral(": ") + what; };
+    QList<QWidget*> widgets = root->findChildren<QWidget*>();
+    widgets.prepend(root);
+    for (QWidget* w : widgets) {
+        if (!shown(w, root)) continue;
+        if (auto* l = qobject_cast<QLabel*>(w)) {
+            const QString text = plain(l->text());
+            if (text.isEmpty()) continue;
+            if (!l->wordWrap() && l->sizeHint().width() > l->width() + 1)
+                flag(l, QStringLiteral("\"%1\" needs %2 px, has %3").arg(text).arg(l->sizeHint().width()).arg(l->width()));
+            if (l->wordWrap() && l->heightForWidth(l->width()) > l->height() + 1)
+                flag(l, QStringLiteral("\"%1\" needs %2 px height, has %3").arg(text.left(60)).arg(l->heightForWidth(l->width())).arg(l->height()));
+        } else if (auto* b = qobject_cast<QAbstractButton*>(w)) {
+            if (!b->text().isEmpty() && b->sizeHint().width() > b->width() + 1)
+                flag(b, QStringLiteral("\"%1\" needs %2 px, has %3").arg(b->text()).arg(b->sizeHint().width()).arg(b->width()));
+        } else if (auto* c = qobject_cast<QComboBox*>(w)) {
+            QStyleOptionComboBox opt;
+            opt.initFrom(c);
+            opt.editable = c->isEditable();
+            const QRect field = c->style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, c);
+            const int need = c->fontMetrics().horizontalAdvance(c->currentText());
+            if (need > field.width())
+                flag(c, QStringLiteral("\"%1\" needs %2 px, has %3").arg(c->currentText()).arg(need).arg(field.width()));
+        } else if (auto* e = qobject_cast<QLineEdit*>(w)) {
+            const QString text = e->text().isEmpty() ? e->placeholderText() : e->text();
+            const QMargins m = e->textMargins();
+            const int room = e->width() - 2 * e->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, nullptr, e) - 4 - m.left() - m.right();
+            const int need = e->fontMetrics().horizontalAdvance(text);
+            // A spin box's field shows its value; a free line edit may scroll, but a placeholder is elided.
+            if (!text.isEmpty() && need > room)
+                flag(e, QStringLiteral("\"%1\" needs %2 px, has %3").arg(text).arg(need).arg(room));
+        } else if (auto* t = qobject_cast<QTabBar*>(w)) {
+            for (int i = 0; i < t->count(); ++i) {
+                QString text = t->tabText(i);
+                text.replace(QStringLiteral("&&"), QStringLiteral("\x01")).remove(QLatin1Char('&')).replace(QStringLiteral("\x01"), QStringLiteral("&"));
+                const int need = t->fontMetrics().horizontalAdvance(text) + t->style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, t);
+                if (t->tabRect(i).width() < need || !t->rect().contains(t->tabRect(i)))
+                    flag(t, QStringLiteral("tab \"%1\" needs %2 px, has %3").arg(text).arg(need).arg(t->tabRect(i).width()));
+            }
+        } else if (auto* v = qobject_cast<QTableView*>(w)) {
+            QAbstractItemModel* model = v->model();
+            for (int row = 0; row < model->rowCount(); ++row) {
+                if (v->isRowHidden(row)) continue;
+                for (int col = 0; col < model->columnCount(); ++col) {
+                    if (v->isColumnHidden(col)) continue;
+                    const QModelIndex idx = model->index(row, col);
+                    const QString text = idx.data().toString();
+                    if (text.isEmpty()) continue;
+                    int width = 0;
+                    for (int k = col; k < col + v->columnSpan(row, col); ++k) width += v->columnWidth(k);
+                    const QSize need = v->sizeHintForIndex(idx);
+                    if (need.width() > width + 1)
+                        flag(v, QStringLiteral("cell (%1, %2) \"%3\" needs %4 px, has %5").arg(row).arg(col).arg(text).arg(need.width()).arg(width));
+                }
+            }
+            for (QHeaderView* h : {v->horizontalHeader(), v->verticalHeader()}) {
+                if (!h->isVisible()) continue;
+                for (int s = 0; s < h->count(); ++s) {
+                    const QString text = model->headerData(s, h->orientation()).toString();
+                    if (text.isEmpty() || h->isSectionHidden(s) || h->orientation() == Qt::Vertical) continue;
+                    const int margin = 2 * h->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, h);
+                    const int need = h->fontMetrics().horizontalAdvance(text) + margin;
+                    if (need > h->sectionSize(s) + 1)
+                        flag(h, QStringLiteral("header \"%1\" needs %2 px, has %3").arg(text).arg(need).arg(h->sectionSize(s)));
+                }
+            }
+        } else if (auto* cv = qobject_cast<QChartView*>(w)) {
+            for (QGraphicsItem* item : cv->scene()->items()) {
+                if (!item->isVisible()) continue;
+                QString text;
+                if (auto* ti = dynamic_cast<QGraphicsTextItem*>(item)) text = ti->toPlainText();
+                else if (auto* si = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = si->text();
+                // Qt Charts elides axis labels and titles with "...".
+                if (text.contains(QChar(0x2026)) || text.contains(QStringLiteral("...")))
+                    flag(cv, QStringLiteral("chart text \"%1\"").arg(text));
+            }
+        } else if (auto* h = qobject_cast<ui::HeatmapWidget*>(w)) {
+            for (const QString& text : h->shownTexts())
+                if (text.contains(QChar(0x2026))) flag(h, QStringLiteral("\"%1\"").arg(text));
+        }
+    }
+    return out;
+}
+
+// Text smaller than `px` on `root`'s visible widgets (the font each widget draws with).
+QStringList small_texts(QWidget* root, int px) {
+    QStringList out;
+    QList<QWidget*> widgets = root->findChildren<QWidget*>();
+    for (QWidget* w : widgets) {
+        if (!shown(w, root)) continue;
+        const bool text = qobject_cast<QLabel*>(w) || qobject_cast<QAbstractButton*>(w) || qobject_cast<QComboBox*>(w) ||
+                          qobject_cast<QLineEdit*>(w) || qobject_cast<QTabBar*>(w) || qobject_cast<QAbstractItemView*>(w) ||
+                          qobject_cast<QHeaderView*>(w) || qobject_cast<ui::HeatmapWidget*>(w);
+        if (!text) continue;
+        if (auto* l = qobject_cast<QLabel*>(w); l && l->text().isEmpty()) continue;
+        const int size = QFontInfo(w->font()).pixelSize();
+        if (size < px) out << name_of(w) + QStringLiteral(": %1 px").arg(size);
+    }
+    return out;
+}
+
+struct Window {
+    app::MainWindow w;
+    explicit Window(QSize size, bool presentation) {
+        w.resize(size);
+        w.start(default_path(), false);
+        w.show();
+        if (!QTest::qWaitForWindowExposed(&w)) qWarning("window not exposed");
+        if (presentation) w.setPresentationMode(true);
+        QTRY_VERIFY_WITH_TIMEOUT(w.explorer()->lastEvaluation().has_value(), 30000);
+        w.compare()->waitForResults();
+        w.analysis()->waitForResults();
+        w.fsdp()->waitForResults();
+    }
+    // Shows a page and lets it lay out (splitters, wrapped labels, charts).
+    void showPage(QWidget* page) {
+        w.pages()->setCurrentWidget(page);
+        for (int i = 0; i < 5; ++i) {
+            QCoreApplication::processEvents();
+            QTest::qWait(20);
+        }
+    }
+};
+
+void save_shot(QWidget& w, const QString& name) {
+    const QByteArray dir = qgetenv("COMET_SHOT_DIR");
+    if (!dir.isEmpty()) w.grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
+}  // namespace
+
+class TestLayout : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("comet-explorer-test"));
+        const QRect screen = QGuiApplication::primaryScreen()->geometry();
+        QVERIFY2(screen.width() >= 1920 && screen.height() >= 1080,
+                 qPrintable(QStringLiteral("the test needs a 1920x1080 screen (QT_QPA_PLATFORM=offscreen:configfile=...), has %1x%2")
+                                .arg(screen.width())
+                                .arg(screen.height())));
+    }
+
+    void nothingIsCutOnAnyPage_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("presentation");
+        QTest::newRow("1280x720") << QSize(1280, 720) << false;
+        QTest::newRow("1920x1080") << QSize(1920, 1080) << false;
+        QTest::newRow("presentation 1920x1080") << QSize(1920, 1080) << true;
+    }
+    void nothingIsCutOnAnyPage() {
+        QFETCH(QSize, size);
+        QFETCH(bool, presentation);
+        Window win(size, presentation);
+        QCOMPARE(win.w.size(), size);
+        const QStringList names{QStringLiteral("explore"), QStringLiteral("compare"), QStringLiteral("analysis"), QStringLiteral("fsdp")};
+        QStringList problems;
+        for (int i = 0; i < win.w.pages()->count(); ++i) {
+            QWidget* page = win.w.pages()->widget(i);
+            win.showPage(page);
+            save_shot(win.w, names[i] + QLatin1Char('-') + QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')));
+            for (const QString& p : cut_texts(&win.w)) problems << names[i] + QStringLiteral(": ") + p;
+            if (presentation)
+                for (const QString& p : small_texts(&win.w, 28)) problems << names[i] + QStringLiteral(": small text: ") + p;
+        }
+        problems.removeDuplicates();
+        for (const QString& p : problems) qWarning("%s", qPrintable(p));
+        QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 texts cut or small (listed above)").arg(problems.size())));
+    }
+};
+
+QTEST_MAIN(TestLayout)
+#include "test_layout.moc"
