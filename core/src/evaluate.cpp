@@ -441,6 +441,8 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bo
             hbm.weights_bytes = wb;
         }
         hbm.gradients_bytes = params * sb.gradients / zero_g;
+        // ZeRO-2: one layer's full gradients wait for their reduce-scatter into the shards.
+        if (s.zero_stage == 2) hbm.gradients_bytes += layer_w / sb.weights * sb.gradients;
         (s.offload_optimizer ? ex : hbm).optimizer_bytes = params * sb.optimizer / zero_o;
         if (ex_p > 0) {
             hbm.gradients_bytes += ex_p * sb.gradients / ezero_g;
@@ -572,8 +574,9 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     // that hold them, tp apart) and the routed experts (over the expert-data-parallel ranks,
     // ep x etp apart). Hierarchical sharding (HSDP) shards over a group of `shard` ranks and
     // all-reduces each shard across the replicas once per iteration.
-    double dp_mb_total = 0;
-    double dp_grad_reduce = 0, dp_weight_gather = 0;  // once per iteration (ZeRO 0-2)
+    double dp_mb_total = 0;  // ZeRO-3: per microbatch, behind its forward and backward
+    double dp_mb_grad = 0;   // ZeRO-2: per microbatch, behind its backward only
+    double dp_grad_reduce = 0, dp_weight_gather = 0;  // once per iteration
     const double gathers = s.recompute == Recompute::full ? 2.0 + rshare : 2.0;
     auto data_parallel = [&](double params, int replicas, int stride, double shard_d) noexcept {
         if (replicas <= 1 || params <= 0) return;
@@ -591,8 +594,15 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
                                   span_group(replicas / shard, static_cast<int>(std::min<long long>(
                                                                    static_cast<long long>(stride) * shard, 1 << 30)),
                                              node));
-        if (s.zero_stage <= 2) {
+        if (s.zero_stage == 1) {
             dp_grad_reduce += reduce_scatter_s(grad_bytes, group) + across;
+            dp_weight_gather += all_gather_s(weight_bytes, group);
+        } else if (s.zero_stage == 2) {
+            // ZeRO-2 keeps only its shard of the gradients, so each microbatch's gradients
+            // are reduce-scattered into the shards as its backward produces them (DeepSpeed's
+            // stage 2 with gradient accumulation), not once per iteration.
+            dp_mb_grad += reduce_scatter_s(grad_bytes, group);
+            dp_grad_reduce += across;
             dp_weight_gather += all_gather_s(weight_bytes, group);
         } else {
             // ZeRO-3 / FSDP: gather weights for forward, again for backward (and for the
@@ -629,7 +639,14 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     const double ep_mb = layers_per_rank * w.moe_share * ep_layer;
     const double cp_mb = layers_per_rank * cp_layer;
     const double busy_mb = compute_mb + tp_mb + ep_mb + cp_mb;
-    const double dp_mb_exposed = exposed(dp_mb_total, busy_mb, s.dp_overlap);
+    // A microbatch's backward share of its wall time (FLOP shares, as for the per-iteration
+    // traffic below): the window of ZeRO-2's reduce-scatter.
+    const double work = lt.fwd_flops + lt.bwd_flops + lt.recompute_flops;
+    const double bwd_share = work > 0 ? lt.bwd_flops / work : 1.0;
+    auto dp_exposed = [&](double busy) noexcept {
+        return exposed(dp_mb_total, busy, s.dp_overlap) + exposed(dp_mb_grad, busy * bwd_share, s.dp_overlap);
+    };
+    const double dp_mb_exposed = dp_exposed(busy_mb);
     const double mem_mb_exposed = std::max(0.0, mem_mb_total - (busy_mb + dp_mb_exposed));
 
     // --- Per-microbatch time of the slowest stage, and the pipeline around it: the bubble
@@ -642,7 +659,7 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
             continue;
         }
         const double b = stages[k].busy;
-        const double dpx = exposed(dp_mb_total, b, s.dp_overlap);
+        const double dpx = dp_exposed(b);
         stage_sum += stages[k].count * (b + pp_mb + dpx + std::max(0.0, mem_mb_total - (b + dpx)));
     }
     const double bubble = pipeline_bubble_s(stage_sum, t_mb, v);
@@ -653,7 +670,6 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     // more communication than it saves.
     double dp_per_iter_exposed = 0;
     {
-        const double work = lt.fwd_flops + lt.bwd_flops + lt.recompute_flops;
         const double wall = t_mb - pp_mb;
         dp_per_iter_exposed = exposed(dp_grad_reduce, wall * lt.bwd_flops / work, s.dp_overlap) +
                               exposed(dp_weight_gather, wall * lt.fwd_flops / work, s.dp_overlap);
@@ -698,9 +714,9 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
 
     r.comm.tp_s = mbs * (layers_per_rank * (w.tp_layer_total + rshare * w.tp_rec_total) + 2.0 * w.tp_one);
     r.comm.pp_s = mbs * pp_mb;
-    r.comm.dp_s = mbs * dp_mb_total + dp_grad_reduce + dp_weight_gather;
+    r.comm.dp_s = mbs * (dp_mb_total + dp_mb_grad) + dp_grad_reduce + dp_weight_gather;
     r.comm.memory_s = mbs * mem_mb_total + (s.offload_optimizer ? opt_mem_exposed + opt_hbm_s : 0.0);
-    r.comm.dp_microbatch_s = dp_mb_total;
+    r.comm.dp_microbatch_s = dp_mb_total + dp_mb_grad;
     r.comm.ep_s = mbs * layers_per_rank * w.moe_share * (w.ep_layer_total + rshare * w.ep_rec_total);
     r.comm.cp_s = mbs * layers_per_rank * (w.cp_layer_total + rshare * w.cp_rec_total);
 

@@ -387,6 +387,7 @@ private slots:
     void hostSyncedForward();
     void hugeModelOverflowsHbm();
     void allocatorMargin();
+    void zeroTwoNeverBeatsZeroOne();
     void interleaveProductOverflow();
     void badInputs_data();
     void badInputs();
@@ -955,7 +956,8 @@ void TestModel::dataParallelTraffic() {
     auto ag = rs;  // an all-gather mirrors the reduce-scatter
     double expected = 0;
     if (zero == 0) expected = ar(grads);  // once per iteration
-    else if (zero <= 2) expected = rs(grads) + ag(weights);
+    else if (zero == 1) expected = rs(grads) + ag(weights);
+    else if (zero == 2) expected = r.microbatches * rs(grads) + ag(weights);  // sharded gradients: every microbatch
     else expected = r.microbatches * ((recompute == Recompute::full ? 3.0 : 2.0) * ag(weights) + rs(grads));
     QVERIFY2(close_rel(r.comm.dp_s, expected, 1e-12), "comm.dp_s " + num(r.comm.dp_s) + " vs " + num(expected));
     QVERIFY(close_rel(r.time.dp_comm_s, expected, 1e-12));
@@ -1513,6 +1515,36 @@ void TestModel::allocatorMargin() {
     const Result loose = evaluate(c);
     QVERIFY(loose.feasible);
     QCOMPARE(loose.iteration_s, free.iteration_s);
+}
+
+void TestModel::zeroTwoNeverBeatsZeroOne() {
+    // ZeRO-2 shards the gradients, so it reduce-scatters every microbatch's gradients instead of
+    // once per iteration: never faster than ZeRO-1 for the same strategy, and it still saves
+    // gradient memory (less one layer's full gradients waiting for the reduce-scatter).
+    int compared = 0;
+    for (int nodes : {2, 4})
+        for (int tp : {1, 2, 8})
+            for (int pp : {1, 2, 4})
+                for (int mb : {1, 2})
+                    for (bool overlap : {false, true}) {
+                        const int dp = nodes * 8 / (tp * pp);
+                        if (dp < 2) continue;  // nothing to shard
+                        Config c = make_config(gpt_model(24, 2048, 16), nodes, tp, pp, dp, mb, 256);
+                        c.strategy.dp_overlap = overlap;
+                        c.strategy.zero_stage = 1;
+                        const Result one = evaluate(c);
+                        c.strategy.zero_stage = 2;
+                        const Result two = evaluate(c);
+                        if (!one.feasible || !two.feasible) continue;
+                        ++compared;
+                        const QByteArray where = QByteArray("nodes ") + QByteArray::number(nodes) + " tp" +
+                                                 QByteArray::number(tp) + " pp" + QByteArray::number(pp) + " mb" +
+                                                 QByteArray::number(mb) + (overlap ? " overlap" : "");
+                        QVERIFY2(two.iteration_s >= one.iteration_s * (1 - 1e-12), where);
+                        QVERIFY2(two.comm.dp_s > one.comm.dp_s, where);
+                        QVERIFY2(two.hbm.gradients_bytes < one.hbm.gradients_bytes, where);
+                    }
+    QVERIFY2(compared >= 30, QByteArray::number(compared));
 }
 
 void TestModel::hugeModelOverflowsHbm() {
