@@ -80,6 +80,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "comet-explorer: --page must be explore, compare, analysis or fsdp\n");
         return 2;
     }
+    // A maximised or full-screen state restored from the settings would win over --size.
+    window.setWindowState(Qt::WindowNoState);
     window.resize(w, h);
     window.pages()->setCurrentIndex(page_index);
     const QString out = parser.value(screenshot);
@@ -107,7 +109,10 @@ int main(int argc, char** argv) {
     window.show();
     if (parser.isSet(presentation)) {
         window.setPresentationMode(true);
-        window.resize(w, h);  // the offscreen screen is smaller than a real one
+        // The offscreen screen (800x800 unless configured) is smaller than a projector: render
+        // presentation mode at --size, not at the screen's size.
+        window.setWindowState(Qt::WindowNoState);
+        window.resize(w, h);
     }
     const int rc = QApplication::exec();
     return status != 0 ? status : rc;

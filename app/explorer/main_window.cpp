@@ -607,6 +607,8 @@ void MainWindow::closeEvent(QCloseEvent* e) {
         e->ignore();
         return;
     }
+    // Closed in presentation mode: remember the window as it was, not full screen.
+    if (presenting_) setPresentationMode(false);
     Settings s;
     s.setWindowGeometry(saveGeometry());
     s.setWindowState(saveState(Settings::layout_version));
