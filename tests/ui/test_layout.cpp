@@ -154,6 +154,20 @@ QStringList small_texts(QWidget* root, int px) {
         const int size = QFontInfo(w->font()).pixelSize();
         if (size < px) out << name_of(w) + QStringLiteral(": %1 px").arg(size);
     }
+    // Chart text is drawn zoomed: its size on screen is its font's times the view's scale.
+    for (QChartView* v : root->findChildren<QChartView*>()) {
+        if (!shown(v, root)) continue;
+        for (QGraphicsItem* item : v->scene()->items()) {
+            QFont f;
+            QString text;
+            if (auto* ti = dynamic_cast<QGraphicsTextItem*>(item)) f = ti->font(), text = ti->toPlainText();
+            else if (auto* si = dynamic_cast<QGraphicsSimpleTextItem*>(item)) f = si->font(), text = si->text();
+            else continue;
+            if (!item->isVisible() || text.trimmed().isEmpty()) continue;
+            const double on_screen = f.pointSizeF() * v->logicalDpiY() / 72.0 * v->transform().m11();
+            if (on_screen < px - 0.1) out << name_of(v) + QStringLiteral(": \"%1\" %2 px").arg(text.left(30)).arg(on_screen, 0, 'f', 1);
+        }
+    }
     return out;
 }
 
