@@ -348,6 +348,27 @@ private Q_SLOTS:
         QVERIFY(!make_heatmap_data(tp, h.result, Metric::iteration_time, std::nullopt).x_continuous);
     }
 
+    // Presentation-size text on a short heatmap: the y title wraps beside itself, nothing elided.
+    void longYTitleWrapsInsteadOfEliding() {
+        HeatmapWidget w;
+        HeatmapData d = test::small_heatmap();
+        d.y_label = QStringLiteral("Scale-out bandwidth per node (GB/s)");
+        w.setData(d);
+        QFont f = w.font();
+        f.setPixelSize(28);
+        w.setFont(f);
+        w.resize(1800, 420);
+        const HeatmapGeometry g = w.layoutFor(QSizeF(w.size()));
+        const double th = QFontMetricsF(f).height();
+        QVERIFY2(g.y_title_rect().height() >= 2 * th - 0.5, qPrintable(QString::number(g.y_title_rect().height())));
+        QVERIFY(g.y_title_rect().right() <= g.plot().left());
+        for (const QString& t : w.shownTexts()) QVERIFY2(!t.contains(QChar(0x2026)), qPrintable(t));
+        QVERIFY(w.shownTexts().join(QLatin1Char(' ')).contains(QStringLiteral("Scale-out")));
+        // Roomy: one line, as before.
+        w.resize(1800, 1000);
+        QCOMPARE(w.layoutFor(QSizeF(w.size())).y_title_rect().height(), th);
+    }
+
     void oneDimensionalIsAStrip() {
         const HeatmapGeometry g(layout_input(32, 1, QSizeF(900, 600)));
         QVERIFY(g.y_ticks().empty());
