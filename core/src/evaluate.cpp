@@ -575,10 +575,11 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     // ep x etp apart). Hierarchical sharding (HSDP) shards over a group of `shard` ranks and
     // all-reduces each shard across the replicas once per iteration.
     double dp_mb_total = 0;  // ZeRO-3: per microbatch, behind its forward and backward
+    double dp_mb_edge = 0;   // ... of which the units at the ends of a pass, with nothing to hide behind
     double dp_mb_grad = 0;   // ZeRO-2: per microbatch, behind its backward only
     double dp_grad_reduce = 0, dp_weight_gather = 0;  // once per iteration
     const double gathers = s.recompute == Recompute::full ? 2.0 + rshare : 2.0;
-    auto data_parallel = [&](double params, int replicas, int stride, double shard_d) noexcept {
+    auto data_parallel = [&](double params, int replicas, int stride, double shard_d, double units) noexcept {
         if (replicas <= 1 || params <= 0) return;
         const double grad_bytes = params * sb.gradients;
         const double weight_bytes = params * sb.weights;
@@ -605,14 +606,24 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
             dp_grad_reduce += across;
             dp_weight_gather += all_gather_s(weight_bytes, group);
         } else {
-            // ZeRO-3 / FSDP: gather weights for forward, again for backward (and for the
-            // recomputed forward), reduce-scatter gradients, every microbatch.
-            dp_mb_total += gathers * all_gather_s(weight_bytes, group) + reduce_scatter_s(grad_bytes, group);
+            // ZeRO-3 / FSDP, per unit (a layer; the embedding and head one more): gather a
+            // unit's weights for forward, again for backward (and for the recomputed forward),
+            // reduce-scatter its gradients, every microbatch. Each collective is its own ring
+            // with its own latency steps; with one unit of lookahead it hides behind the
+            // neighbouring unit's compute, except the first gather of the forward and the last
+            // reduce-scatter of the backward, which have nothing to hide behind.
+            const double gather_unit = all_gather_s(weight_bytes / units, group);
+            const double reduce_unit = reduce_scatter_s(grad_bytes / units, group);
+            dp_mb_total += units * (gathers * gather_unit + reduce_unit);
+            dp_mb_edge += gather_unit + reduce_unit;
             dp_grad_reduce += across;
         }
     };
-    data_parallel(rank_params, pl.replicas, t, pl.shard);
-    data_parallel(pl.expert_params, pl.expert_replicas, pl.expert_stride, pl.expert_shard);
+    // FSDP units: the stage's layers, plus one for its share of the embedding, head and norm.
+    const double units = std::max(1.0, layers_per_rank) + 1.0;
+    const double expert_units = std::max(1.0, std::round(layers_per_rank * w.moe_share));
+    data_parallel(rank_params, pl.replicas, t, pl.shard, units);
+    data_parallel(pl.expert_params, pl.expert_replicas, pl.expert_stride, pl.expert_shard, expert_units);
     const double weight_bytes = rank_params * sb.weights;
     const double expert_weight_bytes = pl.expert_params * sb.weights;
 
@@ -644,7 +655,8 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     const double work = lt.fwd_flops + lt.bwd_flops + lt.recompute_flops;
     const double bwd_share = work > 0 ? lt.bwd_flops / work : 1.0;
     auto dp_exposed = [&](double busy) noexcept {
-        return exposed(dp_mb_total, busy, s.dp_overlap) + exposed(dp_mb_grad, busy * bwd_share, s.dp_overlap);
+        return exposed(dp_mb_total - dp_mb_edge, busy, s.dp_overlap) + dp_mb_edge +
+               exposed(dp_mb_grad, busy * bwd_share, s.dp_overlap);
     };
     const double dp_mb_exposed = dp_exposed(busy_mb);
     const double mem_mb_exposed = std::max(0.0, mem_mb_total - (busy_mb + dp_mb_exposed));

@@ -388,6 +388,7 @@ private slots:
     void hugeModelOverflowsHbm();
     void allocatorMargin();
     void zeroTwoNeverBeatsZeroOne();
+    void fsdpAtThousandRanksPaysItsRings();
     void interleaveProductOverflow();
     void badInputs_data();
     void badInputs();
@@ -958,7 +959,13 @@ void TestModel::dataParallelTraffic() {
     if (zero == 0) expected = ar(grads);  // once per iteration
     else if (zero == 1) expected = rs(grads) + ag(weights);
     else if (zero == 2) expected = r.microbatches * rs(grads) + ag(weights);  // sharded gradients: every microbatch
-    else expected = r.microbatches * ((recompute == Recompute::full ? 3.0 : 2.0) * ag(weights) + rs(grads));
+    else {
+        // FSDP per unit: 24 layers + the ends, each gathered and reduce-scattered on its own
+        // (the ends' parameters spread over the units as the model does: states / units).
+        const double units = 25;
+        expected = r.microbatches * units *
+                   ((recompute == Recompute::full ? 3.0 : 2.0) * ag(weights / units) + rs(grads / units));
+    }
     QVERIFY2(close_rel(r.comm.dp_s, expected, 1e-12), "comm.dp_s " + num(r.comm.dp_s) + " vs " + num(expected));
     QVERIFY(close_rel(r.time.dp_comm_s, expected, 1e-12));
 }
@@ -1545,6 +1552,31 @@ void TestModel::zeroTwoNeverBeatsZeroOne() {
                         QVERIFY2(two.hbm.gradients_bytes < one.hbm.gradients_bytes, where);
                     }
     QVERIFY2(compared >= 30, QByteArray::number(compared));
+}
+
+void TestModel::fsdpAtThousandRanksPaysItsRings() {
+    // ZeRO-3 over 1024 ranks (128 DGX A100): every unit (24 layers + the ends) gathers its
+    // weights twice and reduce-scatters its gradients once per microbatch, each a ring of
+    // 7 NVLink and 127 InfiniBand latency steps. A small model cannot amortise them.
+    Config c = make_config(gpt_model(24, 1024, 16), 128, 1, 1, 1024, 1, 2048);
+    c.strategy.zero_stage = 3;
+    c.strategy.dp_overlap = true;
+    const Result r = evaluate(c);
+    QVERIFY2(r.feasible, qs(to_string(r.reason)));
+    const Links l = links_of(c.node);
+    const double ring_latency = 7 * l.up_lat + 127 * l.out_lat;
+    const double units = 25;
+    QVERIFY2(r.comm.dp_microbatch_s >= units * 3 * ring_latency,
+             num(r.comm.dp_microbatch_s) + " < " + num(units * 3 * ring_latency));
+    // The first gather and the last reduce-scatter of each microbatch have nothing to hide
+    // behind: even with overlap, at least two unit collectives per microbatch are exposed.
+    QVERIFY2(r.time.dp_comm_s >= r.microbatches * 2 * ring_latency, num(r.time.dp_comm_s));
+    // Fewer, larger units (a bigger model per layer) pay the latency fewer times per byte.
+    Config big = c;
+    big.model = gpt_model(6, 2048, 16);  // same parameters within ~1 %, a quarter of the units
+    const Result rb = evaluate(big);
+    QVERIFY(rb.feasible);
+    QVERIFY(rb.comm.dp_microbatch_s < r.comm.dp_microbatch_s);
 }
 
 void TestModel::hugeModelOverflowsHbm() {
