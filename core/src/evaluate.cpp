@@ -105,8 +105,8 @@ Infeasible split_problem(const Config& c, double& a, double& b, const StageLayou
 namespace {
 
 // Each communication hides behind its own compute, so that no compute is counted twice as a
-// window: TP collectives behind the GEMMs, except the routed-expert GEMMs (the EP all-to-all's
-// window) and, with context parallelism, the attention core (the CP ring's window).
+// window: each TP collective behind the GEMM it is paired with, the EP all-to-all behind the
+// routed-expert GEMMs and, with context parallelism, the CP ring behind the attention core.
 PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rates) noexcept {
     PassTimes p;
     double kf = 0, kb = 0, kr = 0;  // kernels per pass
@@ -126,12 +126,12 @@ PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rat
             p.recompute_flops += op.fwd.flops;
             kr += op.fwd.kernels;
         }
-        const bool own_window = op.expert || (op.attention_core && lw.cp_kv_bytes > 0);  // EP's / CP's
-        if (op.kind != OpKind::elementwise && !own_window) {
-            p.gemm_fwd += f;
-            p.gemm_bwd += b;
+        if (op.tp_pair >= 0 && op.tp_pair < 4) {
+            const auto k = static_cast<std::size_t>(op.tp_pair);
+            p.tp_window_fwd[k] += f;
+            p.tp_window_bwd[k] += b;
+            if (recomputed) p.tp_window_rec[k] += f;
         }
-        if (recomputed && !own_window) p.tp_recompute_window += f;
         if (op.attention_core) {
             p.attention_fwd += f;
             p.attention_bwd += b;
@@ -163,10 +163,15 @@ PassTimes mean_layer(const PassTimes& dense, const PassTimes& moe, double nd, do
     auto mix = [&](double PassTimes::*f) noexcept { return (nd * dense.*f + nm * moe.*f) / n; };
     PassTimes p;
     for (double PassTimes::*f : {&PassTimes::fwd_flops, &PassTimes::bwd_flops, &PassTimes::recompute_flops, &PassTimes::fwd,
-                                 &PassTimes::bwd, &PassTimes::recompute, &PassTimes::gemm_fwd, &PassTimes::gemm_bwd, &PassTimes::tp_recompute_window,
+                                 &PassTimes::bwd, &PassTimes::recompute,
                                  &PassTimes::attention_fwd, &PassTimes::attention_bwd, &PassTimes::attention_recompute,
                                  &PassTimes::expert_fwd, &PassTimes::expert_bwd, &PassTimes::expert_recompute})
         p.*f = mix(f);
+    for (std::size_t k = 0; k < 4; ++k) {
+        p.tp_window_fwd[k] = (nd * dense.tp_window_fwd[k] + nm * moe.tp_window_fwd[k]) / n;
+        p.tp_window_bwd[k] = (nd * dense.tp_window_bwd[k] + nm * moe.tp_window_bwd[k]) / n;
+        p.tp_window_rec[k] = (nd * dense.tp_window_rec[k] + nm * moe.tp_window_rec[k]) / n;
+    }
     return p;
 }
 
@@ -298,9 +303,27 @@ RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
     // Overlapping TP collectives with GEMMs (as Transformer Engine's userbuffers do) needs the
     // peers' memory over the scale-up fabric: a TP group that leaves the domain cannot.
     const bool can_overlap = w.tp_group.outer == 1;
-    w.tp_layer_exposed[1] = can_overlap ? exposed(tp_fwd, rc.layer.gemm_fwd, true) + exposed(tp_bwd, rc.layer.gemm_bwd, true)
-                                        : w.tp_layer_total;
-    w.tp_rec_exposed[1] = can_overlap ? exposed(tp_rec, rc.layer.tp_recompute_window, true) : tp_rec;
+    // Transformer Engine pairs each collective with the GEMM next to it: with sequence
+    // parallelism the all-gather before QKV and before the MLP, the reduce-scatter after the
+    // output projection and after the MLP (each half of tp_one); without, the all-reduce after
+    // the output projection and after the MLP. A collective hides only behind its partner
+    // (the same GEMM's backward in backward); a collective without a partner (an MoE block's,
+    // in the token dispatcher) stays exposed.
+    if (can_overlap) {
+        const PassTimes& lt = rc.layer;
+        double fwd = 0, bwd = 0, rec = 0;
+        for (std::size_t k = sp ? 0 : 1; k < 4; k += sp ? 1 : 2) {
+            const double one = sp ? 0.5 * w.tp_one : w.tp_one;
+            fwd += exposed(one, lt.tp_window_fwd[k], true);
+            bwd += exposed(one, lt.tp_window_bwd[k], true);
+            if (tp_rec > 0) rec += exposed(one, lt.tp_window_rec[k], true);
+        }
+        w.tp_layer_exposed[1] = fwd + bwd;
+        w.tp_rec_exposed[1] = rec;
+    } else {
+        w.tp_layer_exposed[1] = w.tp_layer_total;
+        w.tp_rec_exposed[1] = tp_rec;
+    }
 
     // Pipeline messages split across the TP ranks are all-gathered inside the TP group.
     if (t > 1 && !sp) w.pp_gather = all_gather_s(rc.pp_bytes, w.tp_group);

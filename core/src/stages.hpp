@@ -24,9 +24,11 @@ struct PassTimes {
     double fwd = 0;  // seconds per layer
     double bwd = 0;
     double recompute = 0;
-    double gemm_fwd = 0;  // matrix work that TP collectives can hide behind
-    double gemm_bwd = 0;
-    double tp_recompute_window = 0;  // recomputed forward work that TP collectives can hide behind
+    // The GEMMs each TP collective of a layer hides behind with TP overlap (Op::tp_pair), per
+    // pass: forward, backward, recomputed forward.
+    double tp_window_fwd[4] = {0, 0, 0, 0};
+    double tp_window_bwd[4] = {0, 0, 0, 0};
+    double tp_window_rec[4] = {0, 0, 0, 0};
     double attention_fwd = 0;  // attention core (what the CP ring exchange hides behind)
     double attention_bwd = 0;
     double attention_recompute = 0;

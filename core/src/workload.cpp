@@ -120,10 +120,14 @@ void push_mlp(LayerWork& lw, const ModelSpec& m, double tokens, double width_ran
     const double e = activation_bytes;
     auto push = [&lw](const Op& op) noexcept { lw.ops[static_cast<std::size_t>(lw.count++)] = op; };
     const double up_width = m.gated_mlp ? 2.0 * width_rank : width_rank;
-    push(gemm(1, tokens, up_width, m.hidden, true, in));  // MLP in (gate and up for gated MLPs)
+    Op mlp_in = gemm(1, tokens, up_width, m.hidden, true, in);  // MLP in (gate and up for gated MLPs)
+    mlp_in.tp_pair = 2;
+    push(mlp_in);
     const double gin = m.gated_mlp ? 2.0 : 1.0;
     push(elementwise(tokens * width_rank, (gin + 1.0) * e, (2.0 * gin + 1.0) * e, 8.0));  // GeLU / SwiGLU
-    push(gemm(1, tokens, m.hidden, width_rank, true, in));  // MLP out
+    Op mlp_out = gemm(1, tokens, m.hidden, width_rank, true, in);  // MLP out
+    mlp_out.tp_pair = 3;
+    push(mlp_out);
     if (cast) {
         cast->input(tokens * m.hidden);
         cast->grad(tokens * up_width);
@@ -212,15 +216,21 @@ LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, WorkShape w, bo
         // Down-projections to the query and key/value latents are replicated on every TP rank
         // (Megatron-Core's MLA); the up-projections are split by heads.
         if (ad.q_latent > 0) {
-            push(gemm(1, tokens, ad.q_latent, h, true, in));
+            Op q_down = gemm(1, tokens, ad.q_latent, h, true, in);
+            q_down.tp_pair = 0;
+            push(q_down);
             push(norm(tokens, ad.q_latent));
             push(gemm(1, tokens, a * ad.qk, ad.q_latent, true, in));
             if (cast) { cast->input(tokens * ad.q_latent); cast->grad(tokens * a * ad.qk); }
         } else {
-            push(gemm(1, tokens, a * ad.qk, h, true, in));
+            Op q = gemm(1, tokens, a * ad.qk, h, true, in);
+            q.tp_pair = 0;
+            push(q);
             if (cast) cast->grad(tokens * a * ad.qk);
         }
-        push(gemm(1, tokens, ad.kv_latent, h, true, in));
+        Op kv_down = gemm(1, tokens, ad.kv_latent, h, true, in);
+        kv_down.tp_pair = 0;
+        push(kv_down);
         push(norm(tokens, m.kv_lora_rank));
         push(gemm(1, tokens, a * (m.qk_nope_head_dim + ad.v), m.kv_lora_rank, true, in));
         push(elementwise(tokens * a * (ad.qk + ad.v), 2.0 * e, 2.0 * e, 2.0));  // RoPE and the K/V layout
@@ -231,7 +241,9 @@ LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, WorkShape w, bo
             cast->grad(tokens * a * (m.qk_nope_head_dim + ad.v));
         }
     } else {
-        push(gemm(1, tokens, a * ad.qk + g * (ad.qk + ad.v), h, true, in));  // QKV
+        Op qkv = gemm(1, tokens, a * ad.qk + g * (ad.qk + ad.v), h, true, in);  // QKV
+        qkv.tp_pair = 0;
+        push(qkv);
         if (cast) { cast->input(tokens * h); cast->grad(tokens * (a * ad.qk + g * (ad.qk + ad.v))); }
     }
     const double heads_batch = b * a;
@@ -267,7 +279,9 @@ LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, WorkShape w, bo
         fa.bwd = {2.5 * flops, 2.0 * io + e * tokens * a * ad.v, 1.0, 1.0 / keys, dim, true};
         push(fa);
     }
-    push(gemm(1, tokens, h, a * ad.v, true, in));  // output projection
+    Op proj = gemm(1, tokens, h, a * ad.v, true, in);  // output projection
+    proj.tp_pair = 1;
+    push(proj);
     if (cast) { cast->input(tokens * a * ad.v); cast->grad(tokens * h); }
     push(bias_dropout_add(norm_tokens, h, tr.dropout));
     push(norm(norm_tokens, h));

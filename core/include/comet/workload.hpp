@@ -33,6 +33,10 @@ struct Op {
     // dispatcher copies the tokens per expert to the host to size the all-to-all and the
     // grouped GEMM): the accelerator's queue drains there (docs/model.md, host-bound kernels).
     bool host_sync = false;
+    // The TP collective of the block this GEMM hides with TP overlap (Transformer Engine pairs
+    // each collective with the GEMM next to it): 0 before QKV, 1 after the output projection,
+    // 2 before the MLP, 3 after it; -1 none.
+    int tp_pair = -1;
     PassCost fwd;
     PassCost bwd;
 };
