@@ -1,6 +1,7 @@
 #include "comet/collectives.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "comet/units.hpp"
 
@@ -10,6 +11,11 @@ double ring_all_reduce_s(double bytes, int n, Link link) noexcept {
     if (n <= 1 || bytes <= 0) return 0.0;
     const double k = n - 1.0;
     return 2.0 * k / n * bytes / link.bytes_per_s + 2.0 * k * link.latency_s;
+}
+
+double tree_all_reduce_s(double bytes, int n, Link link) noexcept {
+    if (n <= 1 || bytes <= 0) return 0.0;
+    return 2.0 * bytes / link.bytes_per_s + 2.0 * std::ceil(std::log2(static_cast<double>(n))) * link.latency_s;
 }
 
 double ring_reduce_scatter_s(double bytes, int n, Link link) noexcept {
@@ -24,9 +30,11 @@ double ring_all_gather_s(double bytes, int n, Link link) noexcept {
 
 double all_reduce_s(double bytes, const GroupSpan& g) noexcept {
     // Reduce-scatter inside the domain, all-reduce of the shard across domains (every member
-    // uses its own scale-out link in parallel), all-gather inside the domain.
+    // uses its own scale-out link in parallel; a ring or NCCL's tree, whichever is faster, as
+    // NCCL's tuner picks by size and scale), all-gather inside the domain.
+    const double shard = bytes / g.inner;
     return ring_reduce_scatter_s(bytes, g.inner, g.up) +
-           ring_all_reduce_s(bytes / g.inner, g.outer, g.out) +
+           std::min(ring_all_reduce_s(shard, g.outer, g.out), tree_all_reduce_s(shard, g.outer, g.out)) +
            ring_all_gather_s(bytes, g.inner, g.up);
 }
 

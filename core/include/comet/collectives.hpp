@@ -26,6 +26,9 @@ struct GroupSpan {
 [[nodiscard]] double ring_all_reduce_s(double bytes, int n, Link link) noexcept;
 [[nodiscard]] double ring_reduce_scatter_s(double bytes, int n, Link link) noexcept;
 [[nodiscard]] double ring_all_gather_s(double bytes, int n, Link link) noexcept;
+// NCCL's double binary tree all-reduce: every rank sends and receives its buffer once up and
+// once down (2 x bytes / bandwidth), in 2 x ceil(log2 n) latency steps instead of 2 (n - 1).
+[[nodiscard]] double tree_all_reduce_s(double bytes, int n, Link link) noexcept;
 
 // Collectives on a group that may span both tiers.
 [[nodiscard]] double all_reduce_s(double bytes, const GroupSpan& g) noexcept;
