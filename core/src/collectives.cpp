@@ -7,6 +7,11 @@
 
 namespace comet {
 
+namespace {
+// The scale-out link as a ring (or neighbour exchange) of the group sees it.
+Link ring_out(const GroupSpan& g) noexcept { return {g.out.bytes_per_s / g.ring_slowdown, g.out.latency_s}; }
+}  // namespace
+
 double ring_all_reduce_s(double bytes, int n, Link link) noexcept {
     if (n <= 1 || bytes <= 0) return 0.0;
     const double k = n - 1.0;
@@ -33,17 +38,18 @@ double all_reduce_s(double bytes, const GroupSpan& g) noexcept {
     // uses its own scale-out link in parallel; a ring or NCCL's tree, whichever is faster, as
     // NCCL's tuner picks by size and scale), all-gather inside the domain.
     const double shard = bytes / g.inner;
+    const Link out = ring_out(g);
     return ring_reduce_scatter_s(bytes, g.inner, g.up) +
-           std::min(ring_all_reduce_s(shard, g.outer, g.out), tree_all_reduce_s(shard, g.outer, g.out)) +
+           std::min(ring_all_reduce_s(shard, g.outer, out), tree_all_reduce_s(shard, g.outer, out)) +
            ring_all_gather_s(bytes, g.inner, g.up);
 }
 
 double reduce_scatter_s(double bytes, const GroupSpan& g) noexcept {
-    return ring_reduce_scatter_s(bytes, g.inner, g.up) + ring_reduce_scatter_s(bytes / g.inner, g.outer, g.out);
+    return ring_reduce_scatter_s(bytes, g.inner, g.up) + ring_reduce_scatter_s(bytes / g.inner, g.outer, ring_out(g));
 }
 
 double all_gather_s(double bytes, const GroupSpan& g) noexcept {
-    return ring_all_gather_s(bytes / g.inner, g.outer, g.out) + ring_all_gather_s(bytes, g.inner, g.up);
+    return ring_all_gather_s(bytes / g.inner, g.outer, ring_out(g)) + ring_all_gather_s(bytes, g.inner, g.up);
 }
 
 double all_to_all_s(double bytes, const GroupSpan& g) noexcept {
@@ -53,7 +59,7 @@ double all_to_all_s(double bytes, const GroupSpan& g) noexcept {
     // scale-out; the two tiers work at the same time, so the slower one bounds the step.
     const double up = (g.inner - 1.0) / n * bytes / g.up.bytes_per_s + (g.inner - 1.0) * g.up.latency_s;
     const double out = g.outer > 1
-                           ? (n - g.inner) / static_cast<double>(n) * bytes / g.out.bytes_per_s +
+                           ? (n - g.inner) / static_cast<double>(n) * bytes * g.a2a_slowdown / g.out.bytes_per_s +
                                  (g.outer - 1.0) * g.out.latency_s
                            : 0.0;
     return std::max(up, out);
@@ -61,7 +67,7 @@ double all_to_all_s(double bytes, const GroupSpan& g) noexcept {
 
 double p2p_s(double bytes, bool same_domain, const GroupSpan& g) noexcept {
     if (bytes <= 0) return 0.0;
-    const Link& l = same_domain ? g.up : g.out;
+    const Link l = same_domain ? g.up : ring_out(g);
     return bytes / l.bytes_per_s + l.latency_s;
 }
 
@@ -84,6 +90,27 @@ GroupSpan span_group(int size, int stride, const NodeSpec& node) noexcept {
     size = std::max(1, size);
     g.inner = stride >= domain ? 1 : std::clamp(domain / stride, 1, size);
     g.outer = (size + g.inner - 1) / g.inner;
+    // Leaf-spine: consecutive outer members sit `ds` domains apart, so the group spans
+    // outer x ds domains; beyond one leaf its traffic crosses the spine. Every group of this
+    // kind runs at once, so a leaf's uplinks carry the flows of every group that leaves it:
+    // a ring (or a pipeline / CP neighbour exchange) crosses each leaf boundary once, one flow
+    // per k members in the leaf, and slows by oversubscription / k once k is smaller; an
+    // all-to-all sends the share of its scale-out bytes that leaves the leaf through it.
+    const ScaleOutNetwork& so = node.scale_out;
+    if (g.outer > 1 && so.leaf_domains > 0) {
+        const double ds = stride >= domain ? static_cast<double>(stride) / domain : 1.0;
+        const double span = g.outer * ds;
+        if (span > so.leaf_domains) {
+            const double leaves = std::ceil(span / so.leaf_domains);
+            const double k = std::max(1.0, g.outer / leaves);
+            const double os = std::max(1.0, so.oversubscription);
+            const double n = static_cast<double>(g.size());
+            g.ring_slowdown = std::max(1.0, os / k);
+            const double cross = n > g.inner ? std::max(0.0, (n - k * g.inner) / (n - g.inner)) : 0.0;
+            g.a2a_slowdown = std::max(1.0, os * cross);
+            g.out.latency_s += units::us_to_s(so.spine_latency_us);
+        }
+    }
     return g;
 }
 

@@ -588,7 +588,9 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
         const double msg = split ? w.pp_bytes / t : w.pp_bytes;
         const long long pp_stride = static_cast<long long>(t) * pl.cp * d;  // (tp x cp x dp fits: the split was checked)
         const bool same_domain = pp_stride * p <= node.scale_up.domain_size;
-        double one = p2p_s(msg, same_domain, w.tp_group);
+        // The pipeline's own span: its stages' neighbours may sit under other leaves.
+        const GroupSpan pp_span = span_group(p, static_cast<int>(std::min<long long>(pp_stride, 1 << 30)), node);
+        double one = p2p_s(msg, same_domain, pp_span);
         if (split && !sp) one += w.pp_gather;
         pp_mb = 2.0 * v * one;
     }

@@ -104,6 +104,9 @@ void read_node(ObjectReader& o, NodeSpec& n, Provenance& info) {
         s.required_number("bandwidth_gbps", n.scale_out.bandwidth_gbps);
         s.optional_number("latency_us", n.scale_out.latency_us);
         s.optional_number("efficiency", n.scale_out.efficiency);
+        s.optional_int("leaf_domains", n.scale_out.leaf_domains);
+        s.optional_number("oversubscription", n.scale_out.oversubscription);
+        s.optional_number("spine_latency_us", n.scale_out.spine_latency_us);
     });
     o.optional_number("power_kw", n.power_kw);
     o.optional_number("host_op_us", n.host_op_us);
@@ -200,6 +203,10 @@ static ordered_json network_json(const ScaleOutNetwork& s) {
     j["bandwidth_gbps"] = s.bandwidth_gbps;
     j["latency_us"] = s.latency_us;
     j["efficiency"] = s.efficiency;
+    const ScaleOutNetwork neutral;
+    if (s.leaf_domains != neutral.leaf_domains) j["leaf_domains"] = s.leaf_domains;
+    if (s.oversubscription != neutral.oversubscription) j["oversubscription"] = s.oversubscription;
+    if (s.spine_latency_us != neutral.spine_latency_us) j["spine_latency_us"] = s.spine_latency_us;
     return j;
 }
 

@@ -390,6 +390,7 @@ private slots:
     void zeroTwoNeverBeatsZeroOne();
     void fsdpAtThousandRanksPaysItsRings();
     void tpOverlapPairsEachCollectiveWithItsGemm();
+    void leafSpineFabric();
     void interleaveProductOverflow();
     void badInputs_data();
     void badInputs();
@@ -1613,6 +1614,69 @@ void TestModel::tpOverlapPairsEachCollectiveWithItsGemm() {
     const Result won = evaluate(wide);
     QVERIFY(woff.feasible && won.feasible);
     QVERIFY2(won.time.tp_comm_s < 0.3 * woff.time.tp_comm_s, num(won.time.tp_comm_s) + " vs " + num(woff.time.tp_comm_s));
+}
+
+void TestModel::leafSpineFabric() {
+    // DGX nodes (domains of 8), 4 nodes per leaf, a 2:1 spine with 3 us more per message.
+    NodeSpec n = make_config(gpt_model(24, 2048, 16), 1, 1, 1, 8, 1, 8).node;
+    n.scale_out.leaf_domains = 4;
+    n.scale_out.oversubscription = 2;
+    n.scale_out.spine_latency_us = 3;
+    const Link out = scale_out_link(n);
+    // Inside one leaf: nothing changes.
+    const GroupSpan leaf = span_group(4, 8, n);
+    QCOMPARE(leaf.outer, 4);
+    QCOMPARE(leaf.ring_slowdown, 1.0);
+    QCOMPARE(leaf.a2a_slowdown, 1.0);
+    QCOMPARE(leaf.out.latency_s, out.latency_s);
+    // A DP ring over 32 nodes, one member per node: 8 leaves of 4 members; each ring crosses a
+    // leaf boundary once per 4 members, within the 2:1 spine: only the latency grows.
+    const GroupSpan dp = span_group(32, 8, n);
+    QCOMPARE(dp.ring_slowdown, 1.0);
+    QVERIFY(close_rel(dp.out.latency_s, out.latency_s + 3e-6, 1e-12));
+    // Its all-to-all sends 28 of its 31 peers' shares through the spine: 2 x 28/31 slower.
+    QVERIFY(close_rel(dp.a2a_slowdown, 2.0 * 28.0 / 31.0, 1e-12));
+    QVERIFY(close_rel(all_to_all_s(1e9, dp), 31.0 / 32.0 * 1e9 * dp.a2a_slowdown / out.bytes_per_s + 31 * dp.out.latency_s, 1e-12));
+    // Members 8 nodes apart (a pipeline's stages): one per leaf, every flow crosses: 2x.
+    const GroupSpan pp = span_group(16, 64, n);
+    QCOMPARE(pp.outer, 16);
+    QCOMPARE(pp.ring_slowdown, 2.0);
+    QVERIFY(close_rel(reduce_scatter_s(1e9, pp), ring_rs(1e9, 16, out.bytes_per_s / 2.0, out.latency_s + 3e-6), 1e-12));
+    // A non-blocking spine keeps the bandwidth (the latency still counts).
+    n.scale_out.oversubscription = 1;
+    QCOMPARE(span_group(16, 64, n).ring_slowdown, 1.0);
+    QCOMPARE(span_group(32, 8, n).a2a_slowdown, 1.0);
+    // One tier (leaf_domains 0) is the old model exactly.
+    n.scale_out.leaf_domains = 0;
+    QCOMPARE(span_group(16, 64, n).out.latency_s, out.latency_s);
+
+    // End to end, leaves of 4 nodes under a 4:1 spine: an expert-parallel model whose EP group
+    // spans two leaves slows (its all-to-all sends 32 of 56 off-node shares through the spine:
+    // 4 x 32/56 slower); a data-parallel dense run with 4 ring members per leaf keeps its
+    // bandwidth (only the spine latency), with 2 members per leaf its rings slow 2x.
+    Config moe = make_config(gpt_model(8, 2048, 16), 16, 1, 1, 128, 1, 256);
+    moe.model.experts = 64;
+    moe.model.experts_per_token = 2;
+    moe.model.expert_ffn_hidden = 2048;
+    moe.strategy.ep = 64;
+    Config dense = make_config(gpt_model(24, 2048, 16), 16, 1, 1, 128, 1, 256);
+    for (Config* c : {&moe, &dense}) {
+        c->node.scale_out.leaf_domains = 4;
+        c->node.scale_out.oversubscription = 1;
+    }
+    const Result moe1 = evaluate(moe), dense1 = evaluate(dense);
+    for (Config* c : {&moe, &dense}) c->node.scale_out.oversubscription = 4;
+    const Result moe4 = evaluate(moe), dense4 = evaluate(dense);
+    QVERIFY(moe1.feasible && moe4.feasible && dense1.feasible && dense4.feasible);
+    QVERIFY2(moe4.comm.ep_s > 1.5 * moe1.comm.ep_s, num(moe4.comm.ep_s) + " vs " + num(moe1.comm.ep_s));
+    QVERIFY(moe4.iteration_s > moe1.iteration_s);
+    QVERIFY(dense4.iteration_s >= dense1.iteration_s);
+    QVERIFY2(dense4.iteration_s < 1.01 * dense1.iteration_s, num(dense4.iteration_s / dense1.iteration_s));
+    dense.node.scale_out.leaf_domains = 2;  // 2 members per leaf: 4 / 2 = 2x on the rings
+    const GroupSpan dp2 = span_group(128, 1, dense.node);
+    QCOMPARE(dp2.ring_slowdown, 2.0);
+    const Result dense4_small = evaluate(dense);
+    QVERIFY(dense4_small.comm.dp_s > 1.5 * dense4.comm.dp_s);
 }
 
 void TestModel::hugeModelOverflowsHbm() {

@@ -46,7 +46,7 @@ Scenario full_scenario() {
     n.hbm_allocator_margin = 0.0625;
     n.expanded = {480, 450.25, 0.75, ExpandedAttach::pooled, 4};
     n.scale_up = {72, 900, 0.25, 0.85};
-    n.scale_out = {50, 7.5, 0.95};
+    n.scale_out = {50, 7.5, 0.95, 16, 2.5, 1.25};
     s.config.cluster.nodes = 1234;
     s.config.training = {1536, Precision::fp8, Optimizer::sgd, GradDtype::bf16, AttentionKernel::fused, false};
     s.config.strategy = {4, 12, 7, 2, 3, Recompute::selective, true, 2, true, true, true, false, true, false};
@@ -191,6 +191,9 @@ void compare_scenarios(const Scenario& a, const Scenario& b) {
     SAME(config.node.scale_out.bandwidth_gbps);
     SAME(config.node.scale_out.latency_us);
     SAME(config.node.scale_out.efficiency);
+    SAME(config.node.scale_out.leaf_domains);
+    SAME(config.node.scale_out.oversubscription);
+    SAME(config.node.scale_out.spine_latency_us);
     SAME(config.cluster.nodes);
     SAME(config.training.global_batch);
     SAME_ENUM(config.training.precision);
@@ -425,6 +428,16 @@ private slots:
 
         QTest::newRow("range") << with(m, "node.hbm_bandwidth_gbps", -5)
                                << QStringList{f + "node.hbm_bandwidth_gbps = -5: must be > 0 and at most 1e7 GB/s"};
+        QTest::newRow("leaf domains negative") << with(m, "node.scale_out.leaf_domains", -1)
+            << QStringList{f + "node.scale_out.leaf_domains = -1: must be 0 (one non-blocking tier) or an integer up to 1e7 scale-up domains per leaf"};
+        QTest::newRow("leaf domains fractional") << with(m, "node.scale_out.leaf_domains", 2.5)
+            << QStringList{f + "node.scale_out.leaf_domains: expected an integer, got 2.5"};
+        QTest::newRow("undersubscribed spine") << with(m, "node.scale_out.oversubscription", 0.5)
+            << QStringList{f + "node.scale_out.oversubscription = 0.5: must be from 1 (non-blocking) to 64 (leaf downlink : spine uplink)"};
+        QTest::newRow("oversubscription as ratio text") << with(m, "node.scale_out.oversubscription", "2:1")
+            << QStringList{f + "node.scale_out.oversubscription: expected a number, got string \"2:1\""};
+        QTest::newRow("spine latency negative") << with(m, "node.scale_out.spine_latency_us", -3)
+            << QStringList{f + "node.scale_out.spine_latency_us = -3: must be 0 to 1e6 us"};
         QTest::newRow("zero bandwidth") << with(m, "node.scale_out.bandwidth_gbps", 0)
                                         << QStringList{f + "node.scale_out.bandwidth_gbps = 0: must be > 0"};
         QTest::newRow("negative zero") << with_raw(m, "node.scale_up.bandwidth_gbps", "-0.0")

@@ -206,6 +206,17 @@ std::vector<FieldSpec> node_fields() {
         real("node.scale_out.efficiency", G::scale_out, "Efficiency", "",
              "Achievable fraction of the network bandwidth for large transfers.", 2, 0.01,
              COMET_ACCESS(node.scale_out.efficiency)),
+        integer("node.scale_out.leaf_domains", G::scale_out, "Nodes per leaf", "",
+                "Scale-up domains (nodes) under one leaf switch or rail group at full bandwidth; traffic "
+                "between leaves crosses the spine. 0 = one non-blocking tier.", 1,
+                COMET_ACCESS(node.scale_out.leaf_domains)),
+        real("node.scale_out.oversubscription", G::scale_out, "Spine oversubscription", " : 1",
+             "Leaf downlink to spine uplink bandwidth (2 = a 2:1 spine). Slows all-to-alls that leave a "
+             "leaf, and rings with fewer members per leaf than the ratio.", 2, 0.5,
+             COMET_ACCESS(node.scale_out.oversubscription)),
+        real("node.scale_out.spine_latency_us", G::scale_out, "Spine latency", " µs",
+             "Extra latency per message that crosses the spine.", 1, adaptive,
+             COMET_ACCESS(node.scale_out.spine_latency_us)),
 
         integer("cluster.nodes", G::cluster, "Nodes", "",
                 "Nodes in the cluster. Nodes × accelerators per node is what tp × pp × dp may use.", 1,

@@ -18,7 +18,11 @@ struct GroupSpan {
     int inner = 1;
     int outer = 1;
     Link up;    // scale-up link
-    Link out;   // scale-out link
+    Link out;   // scale-out link (with the spine's latency when the group crosses it)
+    // Crossing an oversubscribed spine: how much slower a rank's scale-out traffic runs in a
+    // ring (and ring-like exchanges: pipeline and CP neighbours) and in an all-to-all.
+    double ring_slowdown = 1.0;
+    double a2a_slowdown = 1.0;
     [[nodiscard]] constexpr int size() const noexcept { return inner * outer; }
 };
 

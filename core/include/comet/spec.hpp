@@ -127,6 +127,13 @@ struct ScaleOutNetwork {
     double bandwidth_gbps = 0.0;  // per accelerator, per direction
     double latency_us = 10.0;
     double efficiency = 0.9;
+    // A leaf-spine fabric: `leaf_domains` scale-up domains (nodes) share a leaf (or rail group)
+    // at full bandwidth; traffic between leaves crosses the spine, whose uplinks carry
+    // 1 / `oversubscription` of the leaf's downlink bandwidth, with `spine_latency_us` more per
+    // message. leaf_domains 0 = one non-blocking tier (docs/model.md, "Network tiers").
+    int leaf_domains = 0;
+    double oversubscription = 1.0;
+    double spine_latency_us = 0.0;
 
     bool operator==(const ScaleOutNetwork&) const = default;
 };
