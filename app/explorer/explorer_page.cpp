@@ -302,11 +302,11 @@ void ExplorerPage::placeControls(bool two_rows) {
 
 void ExplorerPage::setPresentation(bool on) {
     placeControls(on);
-    // The zoomed charts need height for their axis ticks and titles: share it half and half.
+    // The zoomed charts need height for their axis ticks, titles and up to six bars: they get 3/5.
     if (on) {
         normal_sizes_ = vertical_->sizes();
         const int total = normal_sizes_.value(0) + normal_sizes_.value(1);
-        vertical_->setSizes({total * 9 / 20, total - total * 9 / 20});
+        vertical_->setSizes({total * 2 / 5, total - total * 2 / 5});
     } else if (!normal_sizes_.isEmpty()) {
         vertical_->setSizes(normal_sizes_);
     }
@@ -316,12 +316,15 @@ void ExplorerPage::updateCharts() {
     if (!last_) return;
     const ui::Evaluation& e = *last_;
     std::vector<ui::BreakdownBar> bars;
-    if (e.current.iteration_s > 0) bars.push_back({tr("Current: %1").arg(QString::fromStdString(format_strategy(e.config.strategy))), e.current.time});
+    // Short labels for rows too short for the whole one (presentation mode with pins): the
+    // heatmap's markers say which cell is which.
+    if (e.current.iteration_s > 0)
+        bars.push_back({tr("Current: %1").arg(QString::fromStdString(format_strategy(e.config.strategy))), e.current.time, tr("Current")});
     const Result* memory_of = &e.current;
     QString memory_title = tr("Memory per GPU — current");
     if (selected_) {
         const SweepCell& cell = e.grid.at(selected_->ix, selected_->iy);
-        if (cell.result.iteration_s > 0) bars.push_back({tr("Selected %1").arg(cellLabel(*selected_)), cell.result.time});
+        if (cell.result.iteration_s > 0) bars.push_back({tr("Selected %1").arg(cellLabel(*selected_)), cell.result.time, tr("Selected")});
         if (cell.result.hbm.capacity_bytes > 0) {
             memory_of = &cell.result;
             memory_title = tr("Memory per GPU — selected %1").arg(cellLabel(*selected_));
@@ -337,7 +340,7 @@ void ExplorerPage::updateCharts() {
     for (std::size_t i = 0; i < pinned_.size(); ++i) {  // numbered like their markers on the heatmap
         const ui::CellIndex& p = pinned_[i];
         const SweepCell& cell = e.grid.at(p.ix, p.iy);
-        if (cell.result.iteration_s > 0) bars.push_back({tr("Pin %1: %2").arg(i + 1).arg(cellLabel(p)), cell.result.time});
+        if (cell.result.iteration_s > 0) bars.push_back({tr("Pin %1: %2").arg(i + 1).arg(cellLabel(p)), cell.result.time, tr("Pin %1").arg(i + 1)});
     }
     breakdown_message_.clear();
     if (bars.empty()) {

@@ -187,9 +187,9 @@ struct Window {
     // Shows a page and lets it lay out (splitters, wrapped labels, charts).
     void showPage(QWidget* page) {
         w.pages()->setCurrentWidget(page);
-        for (int i = 0; i < 5; ++i) {
+        for (int i = 0; i < 12; ++i) {
             QCoreApplication::processEvents();
-            QTest::qWait(20);
+            QTest::qWait(25);
         }
     }
 };
@@ -237,6 +237,20 @@ private Q_SLOTS:
                 for (const QString& p : small_texts(&win.w, 28)) problems << names[i] + QStringLiteral(": small text: ") + p;
         }
         problems.removeDuplicates();
+        for (const QString& p : problems) qWarning("%s", qPrintable(p));
+        QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 texts cut or small (listed above)").arg(problems.size())));
+    }
+
+    // Presentation with a selected cell and three pinned ones: five bars, all labels whole.
+    void pinnedCellsInPresentationAreReadable() {
+        Window win(QSize(1920, 1080), true);
+        ui::HeatmapWidget* h = win.w.explorer()->heatmap();
+        for (const ui::CellIndex c : {ui::CellIndex{2, 3}, ui::CellIndex{20, 10}, ui::CellIndex{30, 30}}) Q_EMIT h->cellPinned(c);
+        win.w.explorer()->selectCell({16, 16});
+        win.showPage(win.w.explorer());
+        QCOMPARE(win.w.explorer()->shownBars().size(), std::size_t{5});
+        save_shot(win.w, QStringLiteral("explore-presentation-pinned"));
+        QStringList problems = cut_texts(&win.w) + small_texts(&win.w, 28);
         for (const QString& p : problems) qWarning("%s", qPrintable(p));
         QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 texts cut or small (listed above)").arg(problems.size())));
     }

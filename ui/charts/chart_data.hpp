@@ -12,6 +12,7 @@ namespace comet::ui {
 struct BreakdownBar {
     QString label;  // e.g. "current", "tp8 pp16 dp24 (pinned)"
     TimeBreakdown time;
+    QString short_label = {};  // shown instead when the label cannot fit its row ("Pin 2"); empty = none
 };
 
 // One tier's footprint per accelerator (bytes) against its capacity.

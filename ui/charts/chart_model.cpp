@@ -212,6 +212,7 @@ BreakdownSeriesModel build_breakdown_model(const std::vector<BreakdownBar>& bars
     m.series = empty_series(time_categories(), bars.size());
     for (std::size_t b = 0; b < bars.size(); ++b) {
         m.bar_labels.push_back(bars[b].label);
+        m.bar_short_labels.push_back(bars[b].short_label);
         const auto parts = time_parts(bars[b].time);
         for (std::size_t c = 0; c < parts.size(); ++c) m.series[c].values[b] = parts[c] * m.per_second;
     }

@@ -53,6 +53,7 @@ struct ValueAxisModel {
 // Stacked horizontal bars: series[c].values[b] is category c of bar b.
 struct StackedBarsModel {
     std::vector<QString> bar_labels;
+    std::vector<QString> bar_short_labels;  // per bar, for rows too short for the label; may be empty
     std::vector<StackSeries> series;    // every category, in the fixed order
     std::vector<double> totals;         // per bar, display units
     std::vector<QString> total_labels;  // per bar, drawn at the bar's end, e.g. "101 s"

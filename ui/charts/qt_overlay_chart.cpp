@@ -134,20 +134,38 @@ void OverlayChart::setDefaultTitle(const QString& title) {
     refreshTitle();
 }
 
-// Qt Charts renders the title as HTML and elides it to one line; a suffix that does not fit
-// goes onto a second line instead of being cut off.
+// Qt Charts renders the title as HTML and truncates what does not fit its width: a suffix that
+// does not fit goes onto a second line, and a title wider than the chart wraps at spaces.
 void OverlayChart::refreshTitle() {
     const QString base = has_explicit_title_ ? explicit_title_ : default_title_;
     const QString suffix = titleSuffix();
-    QString html = base.toHtmlEscaped();
-    if (!suffix.isEmpty()) {
-        const QString one_line = base + QStringLiteral(" — ") + suffix;
-        const qreal room = size().width() - 4 * chart_margin;
-        const bool fits = QFontMetricsF(titleFont()).horizontalAdvance(one_line) <= room;
-        html = fits ? one_line.toHtmlEscaped()
-                    : QStringLiteral("<div align=\"center\">") + html + QStringLiteral("<br>") + suffix.toHtmlEscaped() +
-                          QStringLiteral("</div>");
+    const qreal room = size().width() - 4 * chart_margin;
+    const QFontMetricsF fm(titleFont());
+    const auto lines_of = [&](const QString& text) {
+        QStringList lines;
+        QString line;
+        for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (!line.isEmpty() && room > 0 && fm.horizontalAdvance(candidate) > room) {
+                lines << line.toHtmlEscaped();
+                line = word;
+            } else {
+                line = candidate;
+            }
+        }
+        lines << line.toHtmlEscaped();
+        return lines;
+    };
+    QStringList lines;
+    const QString one_line = suffix.isEmpty() ? base : base + QStringLiteral(" — ") + suffix;
+    if (room <= 0 || fm.horizontalAdvance(one_line) <= room) lines << one_line.toHtmlEscaped();
+    else {
+        lines = lines_of(base);
+        if (!suffix.isEmpty()) lines += lines_of(suffix);
     }
+    const QString html = lines.size() == 1 ? lines.front()
+                                           : QStringLiteral("<div align=\"center\">") + lines.join(QStringLiteral("<br>")) +
+                                                 QStringLiteral("</div>");
     if (html != title()) setTitle(html);
 }
 
@@ -202,7 +220,15 @@ void OverlayChart::needPlotHeight(qreal height) {
     if (!on_height_needed) return;
     const qreal plot = plotArea().height();
     if (!(plot > 0)) return;
-    on_height_needed(std::ceil(height + size().height() - plot));  // the rest: title, axes, legend
+    // The rest: title, axes, legend. Measured, but never more than a generous estimate from the
+    // fonts: while the view resizes, the plot area lags behind the chart's size.
+    const auto title_lines = static_cast<qreal>(title().isEmpty() ? 0 : title().count(QStringLiteral("<br>")) + 1);
+    const qreal estimate = margins().top() + margins().bottom() + title_lines * QFontMetricsF(titleFont()).lineSpacing() +
+                           4 * QFontMetricsF(chart_font(10)).lineSpacing() + 40;
+    const qreal need = std::ceil(height + std::min(size().height() - plot, estimate));
+    if (std::abs(need - last_height_need_) < 1) return;
+    last_height_need_ = need;
+    on_height_needed(need);
 }
 
 QGraphicsSimpleTextItem* OverlayChart::overlayText(std::vector<QGraphicsSimpleTextItem*>& pool, std::size_t i) {

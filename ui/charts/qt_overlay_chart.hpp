@@ -98,6 +98,7 @@ private:
     std::vector<LegendItem> legend_items_;
     QGraphicsSimpleTextItem* message_ = nullptr;
     QString message_text_;  // unwrapped; placeOverlays() wraps it to the chart's width
+    qreal last_height_need_ = -1;  // what on_height_needed was told last
 };
 
 // A QChartView whose tooltips come from a callback (Qt Charts has none per bar or point).

@@ -7,6 +7,7 @@
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace comet::ui {
 namespace {
@@ -83,7 +84,8 @@ void StackedBarsChart::updateAxes(const StackedBarsModel& m) {
 // Long labels wrap; Qt Charts truncates a label taller than its row (the axis' height over the
 // bars plus two, less twice its 2 px label padding), so a label may take a wider column to need
 // fewer lines. Only when no width up to 0.4 of the chart (Qt Charts truncates wider axis labels)
-// fits are labels elided (tooltips carry them).
+// fits do bars with a short label ("Pin 2") show that, and only then are labels elided (the
+// tooltips carry them whole).
 void StackedBarsChart::updateCategories() {
     if (!model_) return;
     const qreal plot_h = plotArea().height();
@@ -98,13 +100,21 @@ void StackedBarsChart::updateCategories() {
         for (const QString& l : labels) most = std::max(most, static_cast<int>(l.count(QStringLiteral("<br>"))) + 1);
         return most;
     };
-    QStringList labels;
-    for (qreal share : {0.3, 0.35, 0.4}) {
-        labels = category_labels(model_->bar_labels, font, categories_width_, share, true);
-        if (lines_of(labels) <= fit_lines) break;
+    auto fitting = [&](const std::vector<QString>& texts) -> std::optional<QStringList> {
+        for (qreal share : {0.3, 0.35, 0.4})
+            if (QStringList l = category_labels(texts, font, categories_width_, share, true); lines_of(l) <= fit_lines) return l;
+        return std::nullopt;
+    };
+    // The full labels; else the short ones ("Pin 2") where there are; else elided.
+    std::optional<QStringList> labels = fitting(model_->bar_labels);
+    if (!labels && model_->bar_short_labels.size() == model_->bar_labels.size()) {
+        std::vector<QString> shorter = model_->bar_labels;
+        for (std::size_t b = 0; b < shorter.size(); ++b)
+            if (!model_->bar_short_labels[b].isEmpty()) shorter[b] = model_->bar_short_labels[b];
+        labels = fitting(shorter);
     }
-    if (lines_of(labels) > fit_lines) labels = category_labels(model_->bar_labels, font, categories_width_);
-    if (labels != category_axis_->categories()) category_axis_->setCategories(labels);
+    if (!labels) labels = category_labels(model_->bar_labels, font, categories_width_);
+    if (*labels != category_axis_->categories()) category_axis_->setCategories(*labels);
 }
 
 void StackedBarsChart::placeContent() {

@@ -97,9 +97,9 @@ double HeatmapGeometry::x_band() const { return std::max(tick_ + 2, text_h_ / 2 
 QRectF HeatmapGeometry::available(const HeatmapLayoutInput& in) const {
     const Spacing s(in.text_height);
     const double max_xw = widest_x(in);
-    const double top = s.margin + in.title_height + s.title_gap;
+    const double top = s.margin + in.title_height + s.title_gap + (in.y_title && in.y_title_above ? in.text_height + s.title_pad : 0);
     const double bottom = in.size.height() - s.margin - (in.x_title ? in.text_height + s.title_pad : 0) - x_band();
-    double left = s.margin + (in.y_title ? std::max(1, in.y_title_lines) * in.text_height + s.title_pad : 0);
+    double left = s.margin + (in.y_title && !in.y_title_above ? std::max(1, in.y_title_lines) * in.text_height + s.title_pad : 0);
     if (has_y_ticks(in)) left += y_label_w(in) + tick_ + s.label_gap;
     left = std::max(left, s.margin + max_xw / 2);  // the first column's label is centred on it
     double right = in.size.width() - s.margin;
@@ -191,6 +191,12 @@ void HeatmapGeometry::place_axis_titles(const HeatmapLayoutInput& in, QRectF ava
     const double half = std::max(0.0, std::min(cx - s.margin, in.size.width() - s.margin - cx));
     const double x_top = plot_.bottom() + x_band() + s.title_pad;
     if (in.x_title) x_title_ = QRectF(cx - half, x_top, 2 * half, in.text_height);
+    if (in.y_title && in.y_title_above) {
+        y_above_ = true;
+        y_title_ = QRectF(s.margin, plot_.top() - s.title_pad - in.text_height, std::max(0.0, in.size.width() - 2 * s.margin - bar_.width()),
+                          in.text_height);
+        return;
+    }
     const double lines_h = std::max(1, in.y_title_lines) * in.text_height;
     const QPointF y_centre(s.margin + lines_h / 2, plot_.center().y());
     if (in.y_title)

@@ -36,6 +36,7 @@ struct HeatmapLayoutInput {
     bool x_title = true;
     bool y_title = true;
     int y_title_lines = 1;               // a long y title wraps onto a second line beside the first
+    bool y_title_above = false;          // a y title too long for the plot's height: one line above it
     bool colorbar = true;
     AxisScale x_scale;  // round-value ticks when set (and value_label_width is)
     AxisScale y_scale;
@@ -67,8 +68,10 @@ public:
     [[nodiscard]] QRectF title_rect() const { return title_; }    // left part of the title line
     [[nodiscard]] QRectF legend_rect() const { return legend_; }  // right end of the title line
     [[nodiscard]] QRectF x_title_rect() const { return x_title_; }
-    // The y title's box before rotation; paint it rotated by -90 degrees about its centre.
+    // The y title's box before rotation; paint it rotated by -90 degrees about its centre, unless
+    // it is above the plot (y_title_above(): a line left-aligned over the y tick labels).
     [[nodiscard]] QRectF y_title_rect() const { return y_title_; }
+    [[nodiscard]] bool y_title_above() const { return y_above_; }
 
     [[nodiscard]] QRectF colorbar() const { return bar_; }
     // Vertical position of a normalised value on the bar: 0 at the bottom, 1 at the top.
@@ -98,6 +101,7 @@ private:
     int ny_ = 0;
     double text_h_ = 14;
     double tick_ = 4;
+    bool y_above_ = false;
     double x_value_w_ = 0;  // widest round-value label of each axis (0: cells labelled)
     double y_value_w_ = 0;
     QRectF plot_;

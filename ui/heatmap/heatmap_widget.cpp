@@ -242,11 +242,19 @@ HeatmapGeometry HeatmapWidget::layoutFor(QSizeF size) const {
     in.y_scale = scale_of(data_.y_values, data_.y_continuous, data_.y_log);
     in.value_label_width = [fm](double v) { return fm.horizontalAdvance(format_axis_value(v)); };
     HeatmapGeometry g(in);
-    // A y title longer than the plot is tall goes onto two or three lines side by side.
-    for (int lines = 2; lines <= 3 && in.y_title; ++lines) {
-        const QStringList wrapped = wrap_lines(data_.y_label, fm, g.y_title_rect().width(), lines - 1);
-        if (!std::any_of(wrapped.begin(), wrapped.end(), [](const QString& l) { return l.contains(QChar(0x2026)); })) break;
-        in.y_title_lines = lines;
+    // A y title longer than the plot is tall goes onto two or three lines side by side, else
+    // (a short plot) onto one line above the plot.
+    const auto elided = [](const QStringList& lines) {
+        return std::any_of(lines.begin(), lines.end(), [](const QString& l) { return l.contains(QChar(0x2026)); });
+    };
+    for (int lines = 2; lines <= 4 && in.y_title; ++lines) {
+        if (!elided(wrap_lines(data_.y_label, fm, g.y_title_rect().width(), lines - 1))) break;
+        if (lines == 4) {
+            in.y_title_lines = 1;
+            in.y_title_above = true;
+        } else {
+            in.y_title_lines = lines;
+        }
         g = HeatmapGeometry(in);
     }
     return g;
@@ -437,6 +445,7 @@ QString HeatmapWidget::shownXTitle(const HeatmapGeometry& g) const {
 
 QStringList HeatmapWidget::shownYTitle(const HeatmapGeometry& g) const {
     const QFontMetricsF fm(font());
+    if (g.y_title_above()) return {fm.elidedText(data_.y_label, Qt::ElideRight, g.y_title_rect().width())};
     const int lines = std::max(1, static_cast<int>(std::lround(g.y_title_rect().height() / fm.height())));
     return wrap_lines(data_.y_label, fm, g.y_title_rect().width(), lines);
 }
@@ -532,7 +541,9 @@ void HeatmapWidget::paintAxes(QPainter& p, const HeatmapGeometry& g) const {
     }
     p.setPen(text);
     if (!g.x_title_rect().isEmpty()) p.drawText(g.x_title_rect(), Qt::AlignCenter, shownXTitle(g));
-    if (!g.y_title_rect().isEmpty()) {
+    if (!g.y_title_rect().isEmpty() && g.y_title_above()) {
+        p.drawText(g.y_title_rect(), Qt::AlignLeft | Qt::AlignVCenter, shownYTitle(g).value(0));
+    } else if (!g.y_title_rect().isEmpty()) {
         const QRectF r = g.y_title_rect();
         p.save();
         p.translate(r.center());
