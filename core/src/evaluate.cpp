@@ -531,58 +531,24 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bo
 }
 
 
-void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) noexcept {
+// The traffic of one configuration that does not depend on the overlap switches (dp_overlap,
+// tp_overlap): what timing() then exposes or hides, for the fullest pipeline stage.
+Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcept {
     const ModelSpec& m = c.model;
     const NodeSpec& node = c.node;
-    const TrainingSpec& tr = c.training;
     const Strategy& s = c.strategy;
-    const int t = pl.t, p = pl.p, d = pl.d, v = pl.v, mbs = pl.mbs;
+    const int t = pl.t, p = pl.p, d = pl.d, v = pl.v;
     const bool sp = pl.sp;
-    const StageLayout& lay = pl.layout;
     const StateBytes& sb = pl.sb;
     const double rank_params = pl.rank_params;
     const ExpandedShare& xs = pl.xs;
-    const PassTimes& lt = w.layer;
-
-    // --- Work per microbatch of each kind of pipeline stage (the first, with the embedding;
-    // the middle ones; the last, with the LM head and the loss): its layers' compute and the
-    // exposed TP, EP and CP communication. The slowest stage sets the pace.
-    // Partial full recomputation recomputes `rshare` of the layers (with their collectives).
     const double rshare = pl.rshare;
-    const int ov = s.tp_overlap ? 1 : 0;
-    const double layer_compute = lt.fwd + lt.bwd + rshare * lt.recompute;
-    const double tp_layer = w.tp_layer_exposed[ov] + rshare * w.tp_rec_exposed[ov];
-    const double ep_layer = w.ep_layer_exposed + rshare * w.ep_rec_exposed;
-    const double cp_layer = w.cp_layer_exposed + rshare * w.cp_rec_exposed;
-    const double layer_exposed = tp_layer + w.moe_share * ep_layer + cp_layer;
-    struct Stage {
-        double layers = 0, count = 0, compute = 0, tp = 0, busy = 0;
-    };
-    Stage stages[4];
-    int kinds = 0;
-    auto add_stage = [&](double layers, double count, bool first, bool last) noexcept {
-        Stage& st = stages[kinds++];
-        st.layers = layers;
-        st.count = count;
-        st.compute = layers * layer_compute + (first ? w.first_extra : 0.0) + (last ? w.last_extra : 0.0);
-        st.tp = layers * tp_layer + (first ? w.tp_one : 0.0) + (last ? w.tp_one : 0.0);
-        st.busy = st.compute + layers * layer_exposed + (first ? w.tp_one : 0.0) + (last ? w.tp_one : 0.0);
-    };
-    add_stage(lay.first, 1, true, p == 1);
-    if (p > 1) add_stage(lay.last, 1, false, true);
-    if (p > 2 && lay.mid_hi_count > 0) add_stage(lay.mid_hi, lay.mid_hi_count, false, false);
-    if (p > 2 && lay.mid_hi_count < p - 2) add_stage(lay.mid_lo, p - 2 - lay.mid_hi_count, false, false);
-    int pace = 0;  // the first stage wins ties (as it holds the most microbatches)
-    for (int k = 1; k < kinds; ++k)
-        if (stages[k].busy > stages[pace].busy) pace = k;
-    const double layers_per_rank = stages[pace].layers;
-    const double compute_mb = stages[pace].compute;
-    const double tp_mb = stages[pace].tp;
-
+    const double fullest = pl.layout.max_layers();
+    Traffic f;
     // --- Pipeline point-to-point: each microbatch crosses v chunk boundaries per rank in each
     // direction. Scatter/gather (or sequence parallelism) sends 1/t of the message per TP rank.
     // A pipeline whose stages do not all share one scale-up domain crosses scale-out.
-    double pp_mb = 0;
+    double& pp_mb = f.pp_mb;
     if (p > 1) {
         const bool split = sp || (s.pp_scatter_gather && t > 1);
         const double msg = split ? w.pp_bytes / t : w.pp_bytes;
@@ -599,10 +565,11 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     // that hold them, tp apart) and the routed experts (over the expert-data-parallel ranks,
     // ep x etp apart). Hierarchical sharding (HSDP) shards over a group of `shard` ranks and
     // all-reduces each shard across the replicas once per iteration.
-    double dp_mb_total = 0;  // ZeRO-3: per microbatch, behind its forward and backward
-    double dp_mb_edge = 0;   // ... of which the units at the ends of a pass, with nothing to hide behind
-    double dp_mb_grad = 0;   // ZeRO-2: per microbatch, behind its backward only
-    double dp_grad_reduce = 0, dp_weight_gather = 0;  // once per iteration
+    double& dp_mb_total = f.dp_mb_total;  // ZeRO-3: per microbatch, behind its forward and backward
+    double& dp_mb_edge = f.dp_mb_edge;    // ... of which the units at the ends of a pass, with nothing to hide behind
+    double& dp_mb_grad = f.dp_mb_grad;    // ZeRO-2: per microbatch, behind its backward only
+    double& dp_grad_reduce = f.dp_grad_reduce;  // once per iteration
+    double& dp_weight_gather = f.dp_weight_gather;
     const double gathers = s.recompute == Recompute::full ? 2.0 + rshare : 2.0;
     auto data_parallel = [&](double params, int replicas, int stride, double shard_d, double units) noexcept {
         if (replicas <= 1 || params <= 0) return;
@@ -645,29 +612,103 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
         }
     };
     // FSDP units: the stage's layers, plus one for its share of the embedding, head and norm.
-    const double units = std::max(1.0, layers_per_rank) + 1.0;
-    const double expert_units = std::max(1.0, std::round(layers_per_rank * w.moe_share));
+    const double units = std::max(1.0, fullest) + 1.0;
+    const double expert_units = std::max(1.0, std::round(fullest * w.moe_share));
     data_parallel(rank_params, pl.replicas, t, pl.shard, units);
     data_parallel(pl.expert_params, pl.expert_replicas, pl.expert_stride, pl.expert_shard, expert_units);
     const double weight_bytes = rank_params * sb.weights;
     const double expert_weight_bytes = pl.expert_params * sb.weights;
 
     // --- Expanded memory tier: traffic per microbatch for offloaded weights and activations.
-    double mem_mb_total = 0;
+    double& mem_mb_total = f.mem_mb_total;
     if (s.offload_weights || s.offload_activations) {
         double bytes = 0, transfers = 0;
         if (s.offload_weights) {
             const double passes = s.recompute == Recompute::full ? 2.0 + rshare : 2.0;
             bytes += passes * weight_bytes / (s.zero_stage >= 3 ? pl.shard : 1);
             if (expert_weight_bytes > 0) bytes += passes * expert_weight_bytes / (s.zero_stage >= 3 ? pl.expert_shard : 1.0);
-            transfers += passes * layers_per_rank;
+            transfers += passes * fullest;
         }
         if (s.offload_activations) {
-            bytes += 2.0 * layers_per_rank * w.act_layer;  // out after forward, back before backward
-            transfers += 2.0 * layers_per_rank;
+            bytes += 2.0 * fullest * w.act_layer;  // out after forward, back before backward
+            transfers += 2.0 * fullest;
         }
         mem_mb_total = bytes / xs.bytes_per_s + transfers * xs.latency_s;
     }
+    // --- Optimizer step: streams the local model states once (read gradient, read and write
+    // the states, write the new 16-bit weights).
+    double opt_params = rank_params / (s.zero_stage >= 1 ? pl.shard : 1);
+    if (pl.expert_params > 0) opt_params += pl.expert_params / (s.zero_stage >= 1 ? pl.expert_shard : 1.0);
+    const double opt_bytes_per_param = sb.gradients + 2.0 * sb.optimizer + sb.weights;
+    f.opt_hbm_s = opt_params * opt_bytes_per_param / w.hbm_bytes_per_s + fullest * w.launch_s;
+    if (s.offload_optimizer) {
+        // States live in the expanded tier: the step streams them there and back, and the
+        // gradients go down and the new weights come up.
+        const double bytes = opt_params * (2.0 * sb.optimizer + sb.gradients + sb.weights);
+        const double t_tier = bytes / xs.bytes_per_s + fullest * xs.latency_s;
+        f.opt_mem_exposed = std::max(0.0, t_tier - f.opt_hbm_s);
+    }
+
+    // --- Tied embeddings with a pipeline: first and last stage all-reduce the embedding
+    // gradient once per iteration.
+    if (p > 1 && m.tied_embeddings) {
+        const long long stride = static_cast<long long>(t) * pl.cp * d * (p - 1);
+        const GroupSpan pair = span_group(2, static_cast<int>(std::min<long long>(stride, 1 << 30)), node);
+        f.other = all_reduce_s(w.embedding_params / t * sb.gradients, pair);
+    }
+
+    return f;
+}
+
+void timing(const Config& c, const RankWork& w, const Placement& pl, const Traffic& tf, Result& r) noexcept {
+    const ModelSpec& m = c.model;
+    const NodeSpec& node = c.node;
+    const TrainingSpec& tr = c.training;
+    const Strategy& s = c.strategy;
+    const int p = pl.p, v = pl.v, mbs = pl.mbs;
+    const StageLayout& lay = pl.layout;
+    const PassTimes& lt = w.layer;
+
+    // --- Work per microbatch of each kind of pipeline stage (the first, with the embedding;
+    // the middle ones; the last, with the LM head and the loss): its layers' compute and the
+    // exposed TP, EP and CP communication. The slowest stage sets the pace.
+    // Partial full recomputation recomputes `rshare` of the layers (with their collectives).
+    const double rshare = pl.rshare;
+    const int ov = s.tp_overlap ? 1 : 0;
+    const double layer_compute = lt.fwd + lt.bwd + rshare * lt.recompute;
+    const double tp_layer = w.tp_layer_exposed[ov] + rshare * w.tp_rec_exposed[ov];
+    const double ep_layer = w.ep_layer_exposed + rshare * w.ep_rec_exposed;
+    const double cp_layer = w.cp_layer_exposed + rshare * w.cp_rec_exposed;
+    const double layer_exposed = tp_layer + w.moe_share * ep_layer + cp_layer;
+    struct Stage {
+        double layers = 0, count = 0, compute = 0, tp = 0, busy = 0;
+    };
+    Stage stages[4];
+    int kinds = 0;
+    auto add_stage = [&](double layers, double count, bool first, bool last) noexcept {
+        Stage& st = stages[kinds++];
+        st.layers = layers;
+        st.count = count;
+        st.compute = layers * layer_compute + (first ? w.first_extra : 0.0) + (last ? w.last_extra : 0.0);
+        st.tp = layers * tp_layer + (first ? w.tp_one : 0.0) + (last ? w.tp_one : 0.0);
+        st.busy = st.compute + layers * layer_exposed + (first ? w.tp_one : 0.0) + (last ? w.tp_one : 0.0);
+    };
+    add_stage(lay.first, 1, true, p == 1);
+    if (p > 1) add_stage(lay.last, 1, false, true);
+    if (p > 2 && lay.mid_hi_count > 0) add_stage(lay.mid_hi, lay.mid_hi_count, false, false);
+    if (p > 2 && lay.mid_hi_count < p - 2) add_stage(lay.mid_lo, p - 2 - lay.mid_hi_count, false, false);
+    int pace = 0;  // the first stage wins ties (as it holds the most microbatches)
+    for (int k = 1; k < kinds; ++k)
+        if (stages[k].busy > stages[pace].busy) pace = k;
+    const double layers_per_rank = stages[pace].layers;
+    const double compute_mb = stages[pace].compute;
+    const double tp_mb = stages[pace].tp;
+    const double pp_mb = tf.pp_mb;
+    const double dp_mb_total = tf.dp_mb_total, dp_mb_edge = tf.dp_mb_edge, dp_mb_grad = tf.dp_mb_grad;
+    const double dp_grad_reduce = tf.dp_grad_reduce, dp_weight_gather = tf.dp_weight_gather;
+    const double mem_mb_total = tf.mem_mb_total;
+    const double opt_hbm_s = tf.opt_hbm_s, opt_mem_exposed = tf.opt_mem_exposed, other = tf.other;
+
     // ZeRO-3 gathers (network) and offload traffic (memory tier) prefetch behind the
     // microbatch's compute (with its exposed TP collectives) and run side by side: the
     // microbatch takes the longest of the three; what exceeds compute is charged to DP
@@ -712,30 +753,6 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
                               exposed(dp_weight_gather, wall * lt.fwd_flops / work, s.dp_overlap);
     }
 
-    // --- Optimizer step: streams the local model states once (read gradient, read and write
-    // the states, write the new 16-bit weights).
-    double opt_params = rank_params / (s.zero_stage >= 1 ? pl.shard : 1);
-    if (pl.expert_params > 0) opt_params += pl.expert_params / (s.zero_stage >= 1 ? pl.expert_shard : 1.0);
-    const double opt_bytes_per_param = sb.gradients + 2.0 * sb.optimizer + sb.weights;
-    const double opt_hbm_s = opt_params * opt_bytes_per_param / w.hbm_bytes_per_s + layers_per_rank * w.launch_s;
-    double opt_mem_exposed = 0;
-    if (s.offload_optimizer) {
-        // States live in the expanded tier: the step streams them there and back, and the
-        // gradients go down and the new weights come up.
-        const double bytes = opt_params * (2.0 * sb.optimizer + sb.gradients + sb.weights);
-        const double t_tier = bytes / xs.bytes_per_s + layers_per_rank * xs.latency_s;
-        opt_mem_exposed = std::max(0.0, t_tier - opt_hbm_s);
-    }
-
-    // --- Tied embeddings with a pipeline: first and last stage all-reduce the embedding
-    // gradient once per iteration.
-    double other = 0;
-    if (p > 1 && m.tied_embeddings) {
-        const long long stride = static_cast<long long>(t) * pl.cp * d * (p - 1);
-        const GroupSpan pair = span_group(2, static_cast<int>(std::min<long long>(stride, 1 << 30)), node);
-        other = all_reduce_s(w.embedding_params / t * sb.gradients, pair);
-    }
-
     r.microbatches = mbs;
     r.time.compute_s = mbs * compute_mb;
     r.time.tp_comm_s = mbs * tp_mb;
@@ -770,6 +787,10 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
     const double peak = matrix_peak_tflops(node, tr.precision);
     r.mfu = r.model_tflops_per_gpu / peak;
 
+}
+
+void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) noexcept {
+    timing(c, w, pl, traffic(c, w, pl), r);
 }
 
 Result compose(const Config& c, const RankWork& w) noexcept {

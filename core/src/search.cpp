@@ -470,12 +470,14 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
         const Placement pl = place(c, w);
         Result r;
         fits(c, w, pl, r);  // fills the memory breakdown; the verdict is known to be "fits"
+        // The traffic does not depend on the overlap switches: once for their variants.
+        const Traffic tf = traffic(c, w, pl);
         std::uint64_t index = g.first_index + combo.offset;
         for (std::size_t di = 0; di < n_dpo; ++di) {
             s.dp_overlap = dp_overlap_[di] != 0;
             for (std::size_t ti = 0; ti < n_tpo; ++ti) {
                 s.tp_overlap = tp_overlap_[ti] != 0;
-                timing(c, w, pl, r);
+                timing(c, w, pl, tf, r);
                 ++st.evaluated;
                 ++st.feasible;
                 scan.top.offer(s, r, objective_score(r, options_.objective), index);

@@ -127,8 +127,25 @@ void place_sharding(const Strategy& s, Placement& pl) noexcept;
 // `verdict_only` (the search) may stop at the first stage that overflows HBM: the reason is
 // the same, r.hbm and the details then describe that stage, not necessarily the fullest.
 bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bool verdict_only = false) noexcept;
+// The communication and memory-tier traffic of a configuration, before the overlap switches
+// decide what of it is exposed: the search computes it once for the overlap variants.
+struct Traffic {
+    double pp_mb = 0;           // pipeline point-to-point per microbatch
+    double dp_mb_total = 0;     // ZeRO-3 per microbatch
+    double dp_mb_edge = 0;      // ... of which nothing can hide (first gather, last reduce-scatter)
+    double dp_mb_grad = 0;      // ZeRO-2 per microbatch (behind backward)
+    double dp_grad_reduce = 0;  // once per iteration
+    double dp_weight_gather = 0;
+    double mem_mb_total = 0;    // expanded-tier traffic per microbatch
+    double opt_hbm_s = 0;       // optimizer step
+    double opt_mem_exposed = 0;
+    double other = 0;           // tied-embedding gradient all-reduce
+};
+[[nodiscard]] Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcept;
 // Fills the time breakdown, communication totals and throughput metrics.
 void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) noexcept;
+// The same with the traffic already computed (traffic(c, w, pl) of the same configuration).
+void timing(const Config& c, const RankWork& w, const Placement& pl, const Traffic& tf, Result& r) noexcept;
 
 [[nodiscard]] Result compose(const Config& c, const RankWork& w) noexcept;
 // The same, but skips the timing when the configuration does not fit (for the search).
