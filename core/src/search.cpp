@@ -446,9 +446,11 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
     const std::size_t n_tpo = g.tp > 1 ? tp_overlap_.size() : 1;
     int last_v = 0;
     bool v_pruned = false;
+    Placement pl{};
     for (const Combo& combo : p.combos) {
         if (combo.v != last_v) {
             last_v = combo.v;
+            pl.p = 0;  // a new interleaving: place again
             Strategy sv = s;
             sv.interleave = combo.v;
             const StageLayout lay = stage_layout(c.model.layers, sv);
@@ -467,7 +469,10 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
         s.offload_optimizer = (combo.offload & 1) != 0;
         s.offload_weights = (combo.offload & 2) != 0;
         s.offload_activations = (combo.offload & 4) != 0;
-        const Placement pl = place(c, w);
+        // The placement depends on the interleaving and, of the knobs varied here, only on
+        // the sharding group (as in prepare()).
+        if (pl.p == 0) pl = place(c, w);
+        else place_sharding(s, pl);
         Result r;
         fits(c, w, pl, r);  // fills the memory breakdown; the verdict is known to be "fits"
         // The traffic does not depend on the overlap switches: once for their variants.
