@@ -3,6 +3,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "comet/memory.hpp"
+#include "comet/units.hpp"
+
 namespace comet {
 
 namespace {
@@ -99,8 +102,7 @@ enum CrossRule {
 int first_cross_violation(const Config& c) noexcept {
     const ModelSpec& m = c.model;
     if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0) return kv_divides_heads;
-    if (c.node.hbm_reserved_gib >= c.node.hbm_capacity_gib * (1.0 - c.node.hbm_allocator_margin))
-        return reserved_below_capacity;
+    if (hbm_unusable_bytes(c.node) >= units::gib_to_bytes(c.node.hbm_capacity_gib)) return reserved_below_capacity;
     if (c.node.expanded.capacity_gib > 0 && !(c.node.expanded.bandwidth_gbps > 0)) return expanded_bandwidth;
     if (m.is_moe() && (m.experts_per_token < 1 || m.experts_per_token > m.experts)) return moe_top_k;
     if (m.is_moe() && m.expert_ffn_hidden < 1) return moe_width;

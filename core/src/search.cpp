@@ -447,10 +447,11 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
     int last_v = 0;
     bool v_pruned = false;
     Placement pl{};
+    bool placed = false;  // pl holds this interleaving's placement
     for (const Combo& combo : p.combos) {
         if (combo.v != last_v) {
             last_v = combo.v;
-            pl.p = 0;  // a new interleaving: place again
+            placed = false;
             Strategy sv = s;
             sv.interleave = combo.v;
             const StageLayout lay = stage_layout(c.model.layers, sv);
@@ -471,8 +472,12 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
         s.offload_activations = (combo.offload & 4) != 0;
         // The placement depends on the interleaving and, of the knobs varied here, only on
         // the sharding group (as in prepare()).
-        if (pl.p == 0) pl = place(c, w);
-        else place_sharding(s, pl);
+        if (!placed) {
+            pl = place(c, w);
+            placed = true;
+        } else {
+            place_sharding(s, pl);
+        }
         Result r;
         fits(c, w, pl, r);  // fills the memory breakdown; the verdict is known to be "fits"
         // The traffic does not depend on the overlap switches: once for their variants.

@@ -1592,26 +1592,26 @@ void TestModel::tpOverlapPairsEachCollectiveWithItsGemm() {
     // though the MLP's GEMMs are large. One of the four collectives stays exposed: with overlap
     // the layer exposes at least (1 + 3 x 0.15) / 4 of the TP traffic less the tiny GEMM; a
     // pool of every GEMM (the old model) would have hidden all but the 15 % contention.
+    // TP time of a tp8 sequence-parallel layer stack, without and with TP overlap.
+    auto tp_off_on = [](const ModelSpec& model) {
+        Config c = make_config(model, 1, 8, 1, 1, 1, 8);
+        c.strategy.sequence_parallel = true;
+        c.strategy.tp_overlap = false;
+        const Result off = evaluate(c);
+        c.strategy.tp_overlap = true;
+        const Result on = evaluate(c);
+        return std::pair{off, on};
+    };
     ModelSpec m = gpt_model(8, 8192, 8);
     m.head_dim = 32;
-    Config c = make_config(m, 1, 8, 1, 1, 1, 8);
-    c.strategy.sequence_parallel = true;
-    c.strategy.tp_overlap = false;
-    const Result off = evaluate(c);
-    c.strategy.tp_overlap = true;
-    const Result on = evaluate(c);
+    const auto [off, on] = tp_off_on(m);
     QVERIFY(off.feasible && on.feasible);
     QVERIFY(on.time.tp_comm_s < off.time.tp_comm_s);
     QVERIFY2(on.time.tp_comm_s > 0.3 * off.time.tp_comm_s,
              num(on.time.tp_comm_s) + " vs " + num(off.time.tp_comm_s));
     // A wide attention (64 heads of 128): every collective has a partner GEMM at least as long,
     // and overlap leaves about the contention share plus the embedding's and head's collectives.
-    Config wide = make_config(gpt_model(8, 8192, 64), 1, 8, 1, 1, 1, 8);
-    wide.strategy.sequence_parallel = true;
-    wide.strategy.tp_overlap = false;
-    const Result woff = evaluate(wide);
-    wide.strategy.tp_overlap = true;
-    const Result won = evaluate(wide);
+    const auto [woff, won] = tp_off_on(gpt_model(8, 8192, 64));
     QVERIFY(woff.feasible && won.feasible);
     QVERIFY2(won.time.tp_comm_s < 0.3 * woff.time.tp_comm_s, num(won.time.tp_comm_s) + " vs " + num(woff.time.tp_comm_s));
 }
