@@ -1,6 +1,7 @@
 #include "comet/collectives.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <cmath>
 
 #include "comet/units.hpp"
@@ -81,14 +82,27 @@ Link scale_out_link(const NodeSpec& node) noexcept {
             units::us_to_s(node.scale_out.latency_us)};
 }
 
-GroupSpan span_group(int size, int stride, const NodeSpec& node) noexcept {
+int placement_domain(const NodeSpec& node, int nodes) noexcept {
+    const int domain = std::max(1, node.scale_up.domain_size);
+    const int per_node = std::max(1, node.accelerators);
+    if (nodes <= 0 || domain <= per_node || domain % per_node != 0) return domain;
+    for (int segment = domain / per_node; segment > 1; --segment)
+        if (nodes % segment == 0) return segment * per_node;
+    return per_node;
+}
+
+GroupSpan span_group(int size, int stride, const NodeSpec& node, int nodes) noexcept {
     GroupSpan g;
     g.up = scale_up_link(node);
     g.out = scale_out_link(node);
-    const int domain = std::max(1, node.scale_up.domain_size);
+    const int domain = placement_domain(node, nodes);
     stride = std::max(1, stride);
     size = std::max(1, size);
-    g.inner = stride >= domain ? 1 : std::clamp(domain / stride, 1, size);
+    // Blocks of size x stride ranks; the smallest piece of a block that one domain holds has
+    // gcd(domain, block) ranks, of which every stride-th is a member.
+    const long long block = static_cast<long long>(size) * stride;
+    const long long piece = std::gcd(static_cast<long long>(domain), block);
+    g.inner = stride >= domain ? 1 : static_cast<int>(std::clamp<long long>(piece / stride, 1, size));
     g.outer = (size + g.inner - 1) / g.inner;
     // Leaf-spine: consecutive outer members sit `ds` domains apart, so the group spans
     // outer x ds domains; beyond one leaf its traffic crosses the spine. Every group of this

@@ -290,7 +290,7 @@ RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
     // the forward is recomputed. Sequence parallelism turns each all-reduce into a
     // reduce-scatter plus an all-gather of the same bytes. The vocabulary-parallel embedding
     // reduces its output over TP, and the LM head its input gradient: one collective each.
-    w.tp_group = span_group(t, 1, c.node);
+    w.tp_group = span_group(t, 1, c.node, c.cluster.nodes);
     if (t > 1)
         w.tp_one = sp ? reduce_scatter_s(rc.tp_bytes, w.tp_group) + all_gather_s(rc.tp_bytes, w.tp_group)
                       : all_reduce_s(rc.tp_bytes, w.tp_group);
@@ -333,7 +333,7 @@ RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
     // passes the chunk again and its gradient; recomputed attention passes it once more.
     // The ring is as fast as its slowest hop: scale-out once the group leaves the domain.
     if (s.cp > 1) {
-        const GroupSpan cp_group = span_group(s.cp, t, node);
+        const GroupSpan cp_group = span_group(s.cp, t, node, c.cluster.nodes);
         const double ring = (s.cp - 1.0) * p2p_s(rc.cp_kv_bytes, cp_group.outer == 1, cp_group);
         const double fwd = ring, bwd = 2.0 * ring;
         const double rec = s.recompute != Recompute::none ? ring : 0.0;
@@ -349,10 +349,10 @@ RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
     // tensor parallelism all-gathers the copies in the ETP group and reduce-scatters the
     // outputs. `ep_overlap` of it hides behind the expert GEMMs.
     if (rc.moe_share > 0) {
-        const GroupSpan ep_group = span_group(s.ep, s.etp, node);
+        const GroupSpan ep_group = span_group(s.ep, s.etp, node, c.cluster.nodes);
         double pass = 2.0 * all_to_all_s(rc.ep_bytes, ep_group);
         if (s.etp > 1) {
-            const GroupSpan etp_group = span_group(s.etp, 1, node);
+            const GroupSpan etp_group = span_group(s.etp, 1, node, c.cluster.nodes);
             pass += all_gather_s(rc.etp_bytes, etp_group) + reduce_scatter_s(rc.etp_bytes, etp_group);
         }
         const double rec = s.recompute == Recompute::full ? pass : 0.0;
@@ -553,9 +553,9 @@ Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcep
         const bool split = sp || (s.pp_scatter_gather && t > 1);
         const double msg = split ? w.pp_bytes / t : w.pp_bytes;
         const long long pp_stride = static_cast<long long>(t) * pl.cp * d;  // (tp x cp x dp fits: the split was checked)
-        const bool same_domain = pp_stride * p <= node.scale_up.domain_size;
+        const bool same_domain = pp_stride * p <= placement_domain(node, c.cluster.nodes);
         // The pipeline's own span: its stages' neighbours may sit under other leaves.
-        const GroupSpan pp_span = span_group(p, static_cast<int>(std::min<long long>(pp_stride, 1 << 30)), node);
+        const GroupSpan pp_span = span_group(p, static_cast<int>(std::min<long long>(pp_stride, 1 << 30)), node, c.cluster.nodes);
         double one = p2p_s(msg, same_domain, pp_span);
         if (split && !sp) one += w.pp_gather;
         pp_mb = 2.0 * v * one;
@@ -577,16 +577,16 @@ Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcep
         const double weight_bytes = params * sb.weights;
         const int shard = std::clamp(static_cast<int>(shard_d), 1, replicas);
         if (s.zero_stage <= 0) {
-            dp_grad_reduce += all_reduce_s(grad_bytes, span_group(replicas, stride, node));
+            dp_grad_reduce += all_reduce_s(grad_bytes, span_group(replicas, stride, node, c.cluster.nodes));
             return;
         }
-        const GroupSpan group = span_group(shard, stride, node);
+        const GroupSpan group = span_group(shard, stride, node, c.cluster.nodes);
         double across = 0;  // HSDP: the shard's gradient all-reduced across the replica groups
         if (shard < replicas)
             across = all_reduce_s(grad_bytes / shard,
                                   span_group(replicas / shard, static_cast<int>(std::min<long long>(
                                                                    static_cast<long long>(stride) * shard, 1 << 30)),
-                                             node));
+                                             node, c.cluster.nodes));
         if (s.zero_stage == 1) {
             dp_grad_reduce += reduce_scatter_s(grad_bytes, group) + across;
             dp_weight_gather += all_gather_s(weight_bytes, group);
@@ -653,7 +653,7 @@ Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcep
     // gradient once per iteration.
     if (p > 1 && m.tied_embeddings) {
         const long long stride = static_cast<long long>(t) * pl.cp * d * (p - 1);
-        const GroupSpan pair = span_group(2, static_cast<int>(std::min<long long>(stride, 1 << 30)), node);
+        const GroupSpan pair = span_group(2, static_cast<int>(std::min<long long>(stride, 1 << 30)), node, c.cluster.nodes);
         f.other = all_reduce_s(w.embedding_params / t * sb.gradients, pair);
     }
 

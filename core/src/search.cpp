@@ -170,7 +170,7 @@ SearchEngine::Shards SearchEngine::shards_for(const Group& g, int zero) const {
     // gathers inside a node; ZeRO 1-2 move their states once per iteration and shard over all.
     // Node-local: the replicas that share the TP group's scale-up domain.
     const long long replicas = static_cast<long long>(g.dp) * g.cp;
-    const int local = std::max(1, base_.node.scale_up.domain_size / g.tp);
+    const int local = std::max(1, placement_domain(base_.node, base_.cluster.nodes) / g.tp);
     if (zero == 3 && local > 1 && local < replicas && replicas % local == 0) out.add(local);
     return out;
 }
@@ -439,7 +439,7 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
         const bool split = s.sequence_parallel ? g.tp > 1 : (s.pp_scatter_gather && g.tp > 1);
         const double msg = split ? w.pp_bytes / g.tp : w.pp_bytes;
         const long long stride = static_cast<long long>(g.tp) * g.cp * g.dp;
-        pp_one = p2p_s(msg, stride * g.pp <= c.node.scale_up.domain_size, w.tp_group);
+        pp_one = p2p_s(msg, stride * g.pp <= placement_domain(c.node, c.cluster.nodes), w.tp_group);
     }
     const std::uint64_t n_overlap = g.overlaps;
     const std::size_t n_dpo = static_cast<long long>(g.dp) * g.cp > 1 ? dp_overlap_.size() : 1;

@@ -391,6 +391,7 @@ private slots:
     void fsdpAtThousandRanksPaysItsRings();
     void tpOverlapPairsEachCollectiveWithItsGemm();
     void leafSpineFabric();
+    void straddlingGroupsPayTheCrossing();
     void interleaveProductOverflow();
     void badInputs_data();
     void badInputs();
@@ -751,7 +752,12 @@ void TestModel::spanGroup_data() {
     QTest::newRow("dp32 stride 8") << 8 << 32 << 8 << 1 << 32;
     QTest::newRow("dp32 stride 1") << 8 << 32 << 1 << 8 << 4;
     QTest::newRow("dp32 stride 2") << 8 << 32 << 2 << 4 << 8;
-    QTest::newRow("dp16 stride 4 NVL72") << 72 << 16 << 4 << 16 << 1;
+    // Whole 72-GPU domains filled in rank order: blocks of 64 ranks do not line up with them,
+    // so the block 64..127 keeps 8 ranks (2 members) in the first domain.
+    QTest::newRow("dp16 stride 4 NVL72 straddles") << 72 << 16 << 4 << 2 << 8;
+    QTest::newRow("tp16 NVL72 straddles") << 72 << 16 << 1 << 8 << 2;
+    QTest::newRow("dp18 stride 4 NVL72") << 72 << 18 << 4 << 18 << 1;
+    QTest::newRow("tp3 on DGX straddles") << 8 << 3 << 1 << 1 << 3;
     QTest::newRow("dp1") << 8 << 1 << 4 << 1 << 1;
     QTest::newRow("pp pair stride 64") << 8 << 2 << 64 << 1 << 2;
 }
@@ -765,7 +771,7 @@ void TestModel::spanGroup() {
     NodeSpec node = dgx_a100();
     node.accelerators = domain;
     node.scale_up.domain_size = domain;
-    const GroupSpan g = span_group(size, stride, node);
+    const GroupSpan g = span_group(size, stride, node, 0);
     QCOMPARE(g.inner, inner);
     QCOMPARE(g.outer, outer);
     QCOMPARE(g.size(), size);
@@ -1624,31 +1630,31 @@ void TestModel::leafSpineFabric() {
     n.scale_out.spine_latency_us = 3;
     const Link out = scale_out_link(n);
     // Inside one leaf: nothing changes.
-    const GroupSpan leaf = span_group(4, 8, n);
+    const GroupSpan leaf = span_group(4, 8, n, 0);
     QCOMPARE(leaf.outer, 4);
     QCOMPARE(leaf.ring_slowdown, 1.0);
     QCOMPARE(leaf.a2a_slowdown, 1.0);
     QCOMPARE(leaf.out.latency_s, out.latency_s);
     // A DP ring over 32 nodes, one member per node: 8 leaves of 4 members; each ring crosses a
     // leaf boundary once per 4 members, within the 2:1 spine: only the latency grows.
-    const GroupSpan dp = span_group(32, 8, n);
+    const GroupSpan dp = span_group(32, 8, n, 0);
     QCOMPARE(dp.ring_slowdown, 1.0);
     QVERIFY(close_rel(dp.out.latency_s, out.latency_s + 3e-6, 1e-12));
     // Its all-to-all sends 28 of its 31 peers' shares through the spine: 2 x 28/31 slower.
     QVERIFY(close_rel(dp.a2a_slowdown, 2.0 * 28.0 / 31.0, 1e-12));
     QVERIFY(close_rel(all_to_all_s(1e9, dp), 31.0 / 32.0 * 1e9 * dp.a2a_slowdown / out.bytes_per_s + 31 * dp.out.latency_s, 1e-12));
     // Members 8 nodes apart (a pipeline's stages): one per leaf, every flow crosses: 2x.
-    const GroupSpan pp = span_group(16, 64, n);
+    const GroupSpan pp = span_group(16, 64, n, 0);
     QCOMPARE(pp.outer, 16);
     QCOMPARE(pp.ring_slowdown, 2.0);
     QVERIFY(close_rel(reduce_scatter_s(1e9, pp), ring_rs(1e9, 16, out.bytes_per_s / 2.0, out.latency_s + 3e-6), 1e-12));
     // A non-blocking spine keeps the bandwidth (the latency still counts).
     n.scale_out.oversubscription = 1;
-    QCOMPARE(span_group(16, 64, n).ring_slowdown, 1.0);
-    QCOMPARE(span_group(32, 8, n).a2a_slowdown, 1.0);
+    QCOMPARE(span_group(16, 64, n, 0).ring_slowdown, 1.0);
+    QCOMPARE(span_group(32, 8, n, 0).a2a_slowdown, 1.0);
     // One tier (leaf_domains 0) is the old model exactly.
     n.scale_out.leaf_domains = 0;
-    QCOMPARE(span_group(16, 64, n).out.latency_s, out.latency_s);
+    QCOMPARE(span_group(16, 64, n, 0).out.latency_s, out.latency_s);
 
     // End to end, leaves of 4 nodes under a 4:1 spine: an expert-parallel model whose EP group
     // spans two leaves slows (its all-to-all sends 32 of 56 off-node shares through the spine:
@@ -1673,10 +1679,61 @@ void TestModel::leafSpineFabric() {
     QVERIFY(dense4.iteration_s >= dense1.iteration_s);
     QVERIFY2(dense4.iteration_s < 1.01 * dense1.iteration_s, num(dense4.iteration_s / dense1.iteration_s));
     dense.node.scale_out.leaf_domains = 2;  // 2 members per leaf: 4 / 2 = 2x on the rings
-    const GroupSpan dp2 = span_group(128, 1, dense.node);
+    const GroupSpan dp2 = span_group(128, 1, dense.node, dense.cluster.nodes);
     QCOMPARE(dp2.ring_slowdown, 2.0);
     const Result dense4_small = evaluate(dense);
     QVERIFY(dense4_small.comm.dp_s > 1.5 * dense4.comm.dp_s);
+}
+
+void TestModel::straddlingGroupsPayTheCrossing() {
+    // GB200 NVL72: 4-GPU trays in 72-GPU NVLink domains (18 trays).
+    const auto preset = find_node_preset("gb200-nvl72");
+    QVERIFY(preset);
+    const NodeSpec& n = preset->node;
+    QCOMPARE(n.accelerators, 4);
+    QCOMPARE(n.scale_up.domain_size, 72);
+    // The scheduler's segment: the largest tray count up to 18 that divides the job's trays.
+    QCOMPARE(placement_domain(n, 0), 72);
+    QCOMPARE(placement_domain(n, 2), 8);
+    QCOMPARE(placement_domain(n, 36), 72);
+    QCOMPARE(placement_domain(n, 64), 64);   // 4 x 16 trays
+    QCOMPARE(placement_domain(n, 17), 68);
+    QCOMPARE(placement_domain(n, 19), 4);    // prime: one tray per segment
+    QCOMPARE(placement_domain(dgx_a100(), 64), 8);  // a domain inside the node is the node's
+    // tp 16 on 36 trays (two full racks): ranks 64..79 straddle the racks, 8 on each side.
+    const GroupSpan cross = span_group(16, 1, n, 36);
+    QCOMPARE(cross.inner, 8);
+    QCOMPARE(cross.outer, 2);
+    // On 32 trays (2 x 16) every tp group sits inside one rack.
+    const GroupSpan inside = span_group(16, 1, n, 32);
+    QCOMPARE(inside.inner, 16);
+    QCOMPARE(inside.outer, 1);
+    const double bytes = 64e6;
+    QVERIFY(close_rel(all_reduce_s(bytes, inside), ring_all_reduce_s(bytes, 16, scale_up_link(n)), 1e-12));
+    // Hierarchical: the 8 of each side over NVLink, then an eighth of the buffer per rank
+    // across the racks over the trays' NICs.
+    const Link up = scale_up_link(n), out = scale_out_link(n);
+    QVERIFY(close_rel(all_reduce_s(bytes, cross),
+                      ring_reduce_scatter_s(bytes, 8, up) +
+                          std::min(ring_all_reduce_s(bytes / 8, 2, out), tree_all_reduce_s(bytes / 8, 2, out)) +
+                          ring_all_gather_s(bytes, 8, up),
+                      1e-12));
+    QVERIFY2(all_reduce_s(bytes, cross) > 1.2 * all_reduce_s(bytes, inside),
+             num(all_reduce_s(bytes, cross)) + " vs " + num(all_reduce_s(bytes, inside)));
+    // End to end: the same per-replica work (tp16, 4 microbatches per replica) on 32 and on 36
+    // trays: the straddling placement pays more TP communication and a longer iteration (these
+    // 32 MiB collectives are half latency, 15 NVLink steps, so the crossing adds about 10 %).
+    auto run = [&](int trays) {
+        Config c = make_config(gpt_model(8, 8192, 64), trays, 16, 1, trays / 4, 1, 4LL * (trays / 4));
+        c.node = n;
+        c.training.precision = Precision::bf16;
+        c.strategy.sequence_parallel = true;
+        return evaluate(c);
+    };
+    const Result r32 = run(32), r36 = run(36);
+    QVERIFY(r32.feasible && r36.feasible);
+    QVERIFY2(r36.time.tp_comm_s > 1.05 * r32.time.tp_comm_s, num(r36.time.tp_comm_s) + " vs " + num(r32.time.tp_comm_s));
+    QVERIFY(r36.iteration_s > r32.iteration_s);
 }
 
 void TestModel::hugeModelOverflowsHbm() {

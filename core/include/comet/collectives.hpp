@@ -43,9 +43,19 @@ struct GroupSpan {
 [[nodiscard]] double p2p_s(double bytes, bool same_domain, const GroupSpan& g) noexcept;
 
 // Placement: ranks are numbered tp fastest, then dp, then pp (Megatron-LM's default order), and
-// consecutive ranks fill a scale-up domain. A group of `size` ranks `stride` apart therefore has
-// min(size, domain/stride) members per domain.
-[[nodiscard]] GroupSpan span_group(int size, int stride, const NodeSpec& node) noexcept;
+// consecutive ranks fill the scale-up domains the job holds (placement_domain). A group of
+// `size` ranks `stride` apart tiles the ranks in blocks of size x stride; where such blocks do
+// not line up with the domains, some group straddles two of them, and the group is priced on
+// its smallest piece in one domain: gcd(domain, size x stride) / stride members share the
+// scale-up link, the rest of the group is reached over scale-out (docs/model.md, "Placement").
+// `nodes` is the job's node count (0 = whole domains).
+[[nodiscard]] GroupSpan span_group(int size, int stride, const NodeSpec& node, int nodes) noexcept;
+// Accelerators of one scale-up domain the job's consecutive ranks fill. A domain wider than a
+// node (GB200 NVL72: 18 trays) is not always filled whole: the scheduler gives the job the same
+// number of nodes in every domain it touches, the largest count up to the domain's that
+// divides the job's nodes (SLURM's --segment, as NVIDIA's launch scripts set it): 64 trays of
+// NVL72 run as 4 x 16 trays, 64 GPUs per NVLink domain. `nodes` 0 = the whole domain.
+[[nodiscard]] int placement_domain(const NodeSpec& node, int nodes) noexcept;
 [[nodiscard]] Link scale_up_link(const NodeSpec& node) noexcept;
 [[nodiscard]] Link scale_out_link(const NodeSpec& node) noexcept;
 
