@@ -7,15 +7,21 @@
 namespace comet {
 
 double matrix_peak_tflops(const NodeSpec& node, Precision precision) noexcept {
-    return is_fp8(precision) ? node.matrix_fp8_tflops : node.matrix_fp16_tflops;
+    return is_fp4(precision) ? node.matrix_fp4_tflops : is_fp8(precision) ? node.matrix_fp8_tflops : node.matrix_fp16_tflops;
+}
+
+double gemm_max_fraction(const NodeSpec& node, Precision precision) noexcept {
+    const GemmModel& g = node.gemm;
+    if (is_fp4(precision) && g.fp4_max_fraction > 0) return g.fp4_max_fraction;
+    if (is_quantized(precision) && g.fp8_max_fraction > 0) return g.fp8_max_fraction;
+    return g.max_fraction;
 }
 
 ComputeRates compute_rates(const NodeSpec& node, Precision precision) noexcept {
     ComputeRates r;
-    const double fraction =
-        is_fp8(precision) && node.gemm.fp8_max_fraction > 0 ? node.gemm.fp8_max_fraction : node.gemm.max_fraction;
+    const double fraction = gemm_max_fraction(node, precision);
     r.matrix_flops_per_s = units::tflops_to_flops(matrix_peak_tflops(node, precision)) * fraction;
-    // Attention's matrix products run at 16 bits even in fp8 training.
+    // Attention's matrix products run at 16 bits even in fp8 and fp4 training.
     r.attention_flops_per_s = units::tflops_to_flops(node.matrix_fp16_tflops) * node.attention.max_fraction;
     r.attention_backward = node.attention.backward_efficiency;
     r.softmax_head_dim = node.attention.softmax_head_dim;

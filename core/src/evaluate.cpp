@@ -54,6 +54,7 @@ Infeasible rank_problem(const Config& c, double& a, double& b) noexcept {
         return Infeasible::sequence_parallel_seq;
     }
     if (is_fp8(c.training.precision) && !(c.node.matrix_fp8_tflops > 0)) return Infeasible::fp8_unsupported;
+    if (is_fp4(c.training.precision) && !(c.node.matrix_fp4_tflops > 0)) return Infeasible::fp4_unsupported;
     if (!m.is_moe() && (s.ep > 1 || s.etp > 1)) { a = s.ep; b = s.etp; return Infeasible::ep_dense_model; }
     if (m.is_moe() && m.experts % s.ep != 0) { a = s.ep; b = m.experts; return Infeasible::ep_experts; }
     if (m.is_moe() && m.expert_ffn_hidden % s.etp != 0) { a = s.etp; b = m.expert_ffn_hidden; return Infeasible::etp_ffn; }
@@ -438,9 +439,10 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bo
     const double layer_w = pl.expert_params_layer > 0
                                ? (w.layer_params / t + w.expert_params / pl.expert_stride) * sb.weights
                                : w.layer_params / t * sb.weights;
-    // FP8 training keeps a quantized copy (row-wise and column-wise) of the weights it
-    // multiplies, next to the 16-bit weights; with ZeRO-3 only of the gathered layers.
-    const double fp8_copy = is_fp8(c.training.precision) ? 2.0 / sb.weights : 0.0;
+    // FP8 and FP4 training keep a quantized copy (row-wise and column-wise) of the weights
+    // they multiply, next to the 16-bit weights; with ZeRO-3 only of the gathered layers.
+    const double fp8_copy =
+        is_quantized(c.training.precision) ? 2.0 * gemm_operand_bytes(c.training.precision) / sb.weights : 0.0;
     // Send and receive buffers of the EP all-to-all (dispatch and combine) and of ETP.
     const double token_buffers = 2.0 * (w.ep_bytes + w.etp_bytes);
 

@@ -604,6 +604,8 @@ std::string export_calculon_system(const Scenario& s, std::vector<std::string>* 
     if (n.scale_out.leaf_domains > 0)
         add(w, "node.scale_out.leaf_domains = " + num(n.scale_out.leaf_domains) +
                    ": not expressible: Calculon's networks are flat tiers (the spine's oversubscription and latency are dropped)");
+    if (n.matrix_fp4_tflops > 0)
+        add(w, "node.matrix_fp4_tflops = " + num(n.matrix_fp4_tflops) + ": Calculon has no 4-bit matrix unit: dropped");
     if (n.hbm_allocator_margin > 0)
         add(w, "node.hbm_allocator_margin = " + num(n.hbm_allocator_margin) +
                    ": not expressible: mem1.GiB is the whole HBM capacity");
@@ -651,6 +653,7 @@ std::string export_calculon_execution(const Scenario& s, std::vector<std::string
                    ": Calculon shards the optimizer only (ZeRO-1): exported as optimizer_sharding = true");
     if (!st.pp_scatter_gather) add(w, "strategy.pp_scatter_gather = false: not expressible in Calculon");
     if (t.optimizer != Optimizer::adam) add(w, "training.optimizer = sgd: Calculon models Adam");
+    if (is_fp4(t.precision)) add(w, "training.precision = fp4: Calculon has no 4-bit datatype: exported as float8");
     if (t.grad_reduce != GradDtype::fp32) add(w, "training.grad_reduce = bf16: not expressible in Calculon");
     if (t.attention == AttentionKernel::fused)
         add(w, "training.attention = fused: Calculon has no fused (FlashAttention) kernel: exported unfused");

@@ -96,9 +96,12 @@ void set_knob(Config& c, Knob k, double v) noexcept {
     case Knob::zero_shard: s.zero_shard = to_int(v); break;
     case Knob::ep_overlap: s.ep_overlap = v; break;
     case Knob::matrix_tflops: {
+        // The FP8 and FP4 peaks keep their ratio to the 16-bit one (the same tensor cores).
         const double ratio = n.matrix_fp16_tflops > 0 ? n.matrix_fp8_tflops / n.matrix_fp16_tflops : 0.0;
+        const double ratio4 = n.matrix_fp16_tflops > 0 ? n.matrix_fp4_tflops / n.matrix_fp16_tflops : 0.0;
         n.matrix_fp16_tflops = v;
         n.matrix_fp8_tflops = v * ratio;
+        n.matrix_fp4_tflops = v * ratio4;
         break;
     }
     case Knob::vector_tflops: n.vector_tflops = v; break;

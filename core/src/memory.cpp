@@ -47,10 +47,10 @@ double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& tr, Wo
 
     // Replicated across TP ranks unless sequence parallel: two norm inputs (2+2), the QKV
     // input (2), the MLP input (2) and the two hidden-dropout masks.
-    // FP8 training saves the quantized (1-byte) inputs of the block's GEMMs for their weight
+    // FP8 (FP4) training saves the quantized 1-byte (half-byte + scales) inputs of the block's GEMMs for their weight
     // gradients (Transformer Engine): the QKV and MLP inputs, the projection input and the
     // MLP output-projection input.
-    const double gin = is_fp8(tr.precision) ? 1.0 : 2.0;
+    const double gin = gemm_operand_bytes(tr.precision);
     const double replicated = (4.0 + gin + gin + 2.0 * mask) * sbh;
     // Split across TP ranks: Q and K (2 each), V (2), projection input (2), MLP activation
     // input (2 per up matrix) and MLP output-projection input (2).

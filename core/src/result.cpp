@@ -31,6 +31,7 @@ constexpr std::array<ReasonText, static_cast<std::size_t>(Infeasible::count_)> r
     {"ep_group", "ep x etp does not divide tp x cp x dp"},
     {"etp_ffn", "expert tensor parallelism does not divide the expert MLP width"},
     {"zero_shard_group", "the ZeRO sharding group does not divide dp x cp"},
+    {"fp4_unsupported", "fp4 precision on a node without fp4 throughput"},
 }};
 }  // namespace
 

@@ -76,12 +76,14 @@ void read_node(ObjectReader& o, NodeSpec& n, Provenance& info) {
     o.required_int("accelerators", n.accelerators);
     o.required_number("matrix_fp16_tflops", n.matrix_fp16_tflops);
     o.optional_number("matrix_fp8_tflops", n.matrix_fp8_tflops);
+    o.optional_number("matrix_fp4_tflops", n.matrix_fp4_tflops);
     o.required_number("vector_tflops", n.vector_tflops);
     o.optional_object("gemm", [&](ObjectReader& g) {
         g.optional_number("max_fraction", n.gemm.max_fraction);
         g.optional_number("tile_overhead_k", n.gemm.tile_overhead_k);
         g.optional_number("launch_overhead_us", n.gemm.launch_overhead_us);
         g.optional_number("fp8_max_fraction", n.gemm.fp8_max_fraction);
+        g.optional_number("fp4_max_fraction", n.gemm.fp4_max_fraction);
     });
     o.optional_object("attention", [&](ObjectReader& a) {
         a.optional_number("max_fraction", n.attention.max_fraction);
@@ -234,6 +236,8 @@ ordered_json node_json(const NodeSpec& n, const Provenance& info) {
     // Written when they differ from their defaults, so older node files keep their bytes.
     const NodeSpec neutral;
     if (n.gemm.fp8_max_fraction != neutral.gemm.fp8_max_fraction) j["gemm"]["fp8_max_fraction"] = n.gemm.fp8_max_fraction;
+    if (n.gemm.fp4_max_fraction != neutral.gemm.fp4_max_fraction) j["gemm"]["fp4_max_fraction"] = n.gemm.fp4_max_fraction;
+    if (n.matrix_fp4_tflops != neutral.matrix_fp4_tflops) j["matrix_fp4_tflops"] = n.matrix_fp4_tflops;
     if (n.attention != neutral.attention) {
         j["attention"]["max_fraction"] = n.attention.max_fraction;
         j["attention"]["softmax_head_dim"] = n.attention.softmax_head_dim;

@@ -13,8 +13,11 @@
 
 namespace comet::sections {
 
-inline constexpr std::array<EnumName<Precision>, 4> precision_names{
-    {{"fp16", Precision::fp16}, {"bf16", Precision::bf16}, {"fp8", Precision::fp8}, {"mxfp8", Precision::mxfp8}}};
+inline constexpr std::array<EnumName<Precision>, 5> precision_names{{{"fp16", Precision::fp16},
+                                                                     {"bf16", Precision::bf16},
+                                                                     {"fp8", Precision::fp8},
+                                                                     {"mxfp8", Precision::mxfp8},
+                                                                     {"fp4", Precision::fp4}}};
 inline constexpr std::array<EnumName<Recompute>, 3> recompute_names{
     {{"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}}};
 inline constexpr std::array<EnumName<AttentionKernel>, 2> attention_names{

@@ -9,6 +9,7 @@
 
 #include "comet/check.hpp"
 #include "comet/collectives.hpp"
+#include "comet/compute.hpp"
 #include "comet/evaluate.hpp"
 #include "comet/pipeline.hpp"
 #include "comet/workload.hpp"
@@ -292,7 +293,7 @@ double SearchEngine::score_bound(double time_s, const Group& g) const noexcept {
     if (options_.objective == Objective::time) return time_s;
     // Upper bound of MFU from a lower bound of time, as Result::mfu is computed.
     const Config& c = base_;
-    const double peak = c.training.precision == Precision::fp8 ? c.node.matrix_fp8_tflops : c.node.matrix_fp16_tflops;
+    const double peak = matrix_peak_tflops(c.node, c.training.precision);
     const double gpus = static_cast<double>(g.tp) * g.cp * g.pp * g.dp;
     const double flops = static_cast<double>(c.training.global_batch) * 3.0 * forward_gemm_flops_per_sequence(c.model);
     return -(flops / (time_s * gpus) * 1e-12 / peak);

@@ -74,9 +74,10 @@ Precision parse_precision(const std::string& text, const std::string& where) {
     const std::string p = lower(text);
     if (p.rfind("fp8-mx", 0) == 0 || p.rfind("mxfp8", 0) == 0) return Precision::mxfp8;
     if (p.rfind("fp8", 0) == 0) return Precision::fp8;
+    if (p.rfind("nvfp4", 0) == 0 || p.rfind("mxfp4", 0) == 0 || p.rfind("fp4", 0) == 0) return Precision::fp4;
     if (p.rfind("bf16", 0) == 0) return Precision::bf16;
     if (p.rfind("fp16", 0) == 0) return Precision::fp16;
-    throw std::runtime_error(where + ".precision = \"" + text + "\": must start with fp16, bf16, fp8 or FP8-MX");
+    throw std::runtime_error(where + ".precision = \"" + text + "\": must start with fp16, bf16, fp8, FP8-MX or NVFP4");
 }
 
 Recompute parse_recompute(const std::string& rc, const std::string& where) {

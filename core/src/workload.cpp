@@ -10,7 +10,7 @@ constexpr double fp32_bytes = 4.0;
 constexpr double mask_bytes = 1.0;  // dropout masks are stored as bytes
 
 // A GEMM C[M,N] = A[M,K] * B[K,N], repeated `batch` times, with `in` bytes per operand
-// element (2 for 16-bit, 1 for FP8) and 16-bit outputs. Backward is two GEMMs of the same
+// element (2 for 16-bit, 1 for FP8, 0.5625 for NVFP4) and 16-bit outputs. Backward is two GEMMs of the same
 // size (input gradient and weight gradient); a weight gradient accumulates into an fp32
 // main-gradient buffer when `weight` is set.
 Op gemm(double batch, double m, double n, double k, bool weight, double in = activation_bytes) noexcept {
@@ -96,21 +96,27 @@ namespace {
 // FP8 GEMM its activation input is cast in forward and its output gradient in backward, each
 // into a row-wise and a column-wise (transposed) copy. Per-tensor current scaling first reads
 // the tensor for its absolute maximum; MXFP8 finds each 32-element block's scale in the same
-// pass and writes one scale byte per block and copy.
+// pass and writes one scale byte per block and copy. NVFP4 needs both: the per-tensor amax
+// (its FP32 second-level scale) in a pass of its own, then a cast that writes two half-byte
+// copies with an E4M3 scale per 16 elements; the column-wise copy, which feeds the weight
+// gradient, first goes through a 16-point random Hadamard transform (2 x 16 FLOPs per element,
+// NVIDIA's FP4 recipe), and gradients are rounded stochastically (a random number per element).
 struct CastOp {
     double fwd_elems = 0, bwd_elems = 0, fwd_kernels = 0, bwd_kernels = 0;
     void input(double elems, double kernels = 1) noexcept { fwd_elems += elems; fwd_kernels += kernels; }
     void grad(double elems, double kernels = 1) noexcept { bwd_elems += elems; bwd_kernels += kernels; }
     [[nodiscard]] Op op(Precision p) const noexcept {
         const double per = p == Precision::mxfp8 ? 2.0 + 2.0 + 2.0 / 32.0  // read 16-bit, write two fp8 copies + scales
-                                                 : 2.0 + 2.0 + 2.0;        // amax pass, read, write two copies
-        // Current scaling finds each tensor's absolute maximum in a kernel of its own before
-        // the cast; MXFP8 scales each block inside the cast kernel.
+                           : is_fp4(p)        ? 2.0 + 2.0 + 2.0 * gemm_operand_bytes(p)  // amax pass, read, two fp4 copies + scales
+                                              : 2.0 + 2.0 + 2.0;          // amax pass, read, write two copies
+        // Current scaling and NVFP4 find each tensor's absolute maximum in a kernel of its own
+        // before the cast; MXFP8 scales each block inside the cast kernel.
         const double kernels_per_cast = p == Precision::mxfp8 ? 1.0 : 2.0;
+        const double flops = is_fp4(p) ? 2.0 + 32.0 + 4.0 : 2.0;  // scale and round; + Hadamard, stochastic rounding
         Op o;
         o.kind = OpKind::elementwise;
-        o.fwd = {2.0 * fwd_elems, per * fwd_elems, kernels_per_cast * fwd_kernels};
-        o.bwd = {2.0 * bwd_elems, per * bwd_elems, kernels_per_cast * bwd_kernels};
+        o.fwd = {flops * fwd_elems, per * fwd_elems, kernels_per_cast * fwd_kernels};
+        o.bwd = {flops * bwd_elems, per * bwd_elems, kernels_per_cast * bwd_kernels};
         return o;
     }
 };
@@ -203,10 +209,10 @@ LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, WorkShape w, bo
     const double e = activation_bytes;
     // FP8 training runs the block's linear layers on 1-byte operands (the router, attention
     // core and LM head stay in 16 bits).
-    const bool fp8 = is_fp8(tr.precision);
-    const double in = fp8 ? 1.0 : e;
+    const bool quantized = is_quantized(tr.precision);
+    const double in = quantized ? gemm_operand_bytes(tr.precision) : e;
     CastOp cast_op;
-    CastOp* cast = fp8 ? &cast_op : nullptr;
+    CastOp* cast = quantized ? &cast_op : nullptr;
 
     LayerWork lw;
     auto push = [&lw](const Op& op) noexcept { lw.ops[static_cast<std::size_t>(lw.count++)] = op; };

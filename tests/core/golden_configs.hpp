@@ -36,11 +36,23 @@ inline bool golden_model(const std::string& id) {
     return false;
 }
 
-inline std::vector<Config> golden_configs(const std::vector<ModelPreset>& models_in, const std::vector<NodePreset>& nodes,
-                                          int count) {
+// The node presets it draws from, likewise fixed (nodes added later leave the sample alone).
+inline bool golden_node(const std::string& id) {
+    static const char* const ids[] = {"dgx-a100-40gb", "dgx-a100-80gb", "dgx-b200",        "dgx-h100",        "gaudi3",
+                                      "gb200-nvl72",   "hgx-h200",      "mi300x-platform", "mi325x-platform", "tpu-v5p"};
+    for (const char* k : ids)
+        if (id == k) return true;
+    return false;
+}
+
+inline std::vector<Config> golden_configs(const std::vector<ModelPreset>& models_in,
+                                          const std::vector<NodePreset>& nodes_in, int count) {
     std::vector<ModelPreset> models;
     for (const auto& m : models_in)
         if (golden_model(m.id)) models.push_back(m);
+    std::vector<NodePreset> nodes;
+    for (const auto& n : nodes_in)
+        if (golden_node(n.id)) nodes.push_back(n);
     std::vector<Config> out;
     if (models.empty() || nodes.empty()) return out;
     GoldenLcg r{20261130};

@@ -141,6 +141,8 @@ NodeSpec random_node(Rng& r) {
     n.accelerators = r.pick({1, 2, 4, 8, 8, 8, 16, 72});
     n.matrix_fp16_tflops = r.log_uniform(20, 5000);
     n.matrix_fp8_tflops = r.chance(0.5) ? 0.0 : n.matrix_fp16_tflops * r.uniform(1, 2.5);
+    n.matrix_fp4_tflops = r.chance(0.5) ? 0.0 : n.matrix_fp16_tflops * r.uniform(1, 7);
+    n.gemm.fp4_max_fraction = r.chance(0.5) ? 0.0 : r.uniform(0.2, 1.0);
     n.vector_tflops = r.log_uniform(5, 500);
     n.gemm.max_fraction = r.uniform(0.3, 1.0);
     n.gemm.tile_overhead_k = r.chance(0.1) ? 0.0 : r.uniform(0, 512);
@@ -232,7 +234,7 @@ Config random_config(std::uint64_t index) {
     c.node = random_node(r);
     c.cluster.nodes = r.chance(0.8) ? r.pick({1, 2, 4, 8, 16, 32, 64, 128, 256, 512}) : static_cast<int>(r.between(1, 1000));
     TrainingSpec& t = c.training;
-    t.precision = r.pick({Precision::fp16, Precision::bf16, Precision::bf16, Precision::fp8});
+    t.precision = r.pick({Precision::fp16, Precision::bf16, Precision::bf16, Precision::fp8, Precision::mxfp8, Precision::fp4});
     t.optimizer = r.pick({Optimizer::adam, Optimizer::adam, Optimizer::sgd});
     t.grad_reduce = r.pick({GradDtype::fp32, GradDtype::bf16});
     t.attention = r.pick({AttentionKernel::unfused, AttentionKernel::fused});
@@ -273,12 +275,12 @@ QByteArray describe(const Config& c) {
     const NodeSpec& n = c.node;
     char buf[640];
     std::snprintf(buf, sizeof buf,
-                  "model L%d h%d a%d kv%d d%d f%d%s s%d V%d; node %d acc, %.6g/%.6g/%.6g TFLOP/s, gemm %.4g/%.4g/%.4g, "
+                  "model L%d h%d a%d kv%d d%d f%d%s s%d V%d; node %d acc, %.6g/%.6g/%.6g/%.6g TFLOP/s, gemm %.4g/%.4g/%.4g, "
                   "HBM %.6g GiB (%.4g reserved) %.6g GB/s x%.4g, expanded %.6g GiB %.6g GB/s %.4g us attach %d pool %d, "
                   "up %d x %.6g GB/s %.4g us x%.4g, out %.6g GB/s %.4g us x%.4g; %d nodes; batch %lld prec %d opt %d "
                   "grad %d attn %d dropout %d; ",
                   m.layers, m.hidden, m.heads, m.kv_heads, m.head_dim, m.ffn_hidden, m.gated_mlp ? " gated" : "", m.seq_len,
-                  m.vocab, n.accelerators, n.matrix_fp16_tflops, n.matrix_fp8_tflops, n.vector_tflops, n.gemm.max_fraction,
+                  m.vocab, n.accelerators, n.matrix_fp16_tflops, n.matrix_fp8_tflops, n.matrix_fp4_tflops, n.vector_tflops, n.gemm.max_fraction,
                   n.gemm.tile_overhead_k, n.gemm.launch_overhead_us, n.hbm_capacity_gib, n.hbm_reserved_gib,
                   n.hbm_bandwidth_gbps, n.hbm_efficiency, n.expanded.capacity_gib, n.expanded.bandwidth_gbps,
                   n.expanded.latency_us, static_cast<int>(n.expanded.attach), n.expanded.pool_nodes, n.scale_up.domain_size,

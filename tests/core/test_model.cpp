@@ -392,6 +392,7 @@ private slots:
     void tpOverlapPairsEachCollectiveWithItsGemm();
     void leafSpineFabric();
     void straddlingGroupsPayTheCrossing();
+    void fp4RunsAsItsRecipe();
     void interleaveProductOverflow();
     void badInputs_data();
     void badInputs();
@@ -1734,6 +1735,85 @@ void TestModel::straddlingGroupsPayTheCrossing() {
     QVERIFY(r32.feasible && r36.feasible);
     QVERIFY2(r36.time.tp_comm_s > 1.05 * r32.time.tp_comm_s, num(r36.time.tp_comm_s) + " vs " + num(r32.time.tp_comm_s));
     QVERIFY(r36.iteration_s > r32.iteration_s);
+}
+
+void TestModel::fp4RunsAsItsRecipe() {
+    // Rates: the FP4 peak at fp4_max_fraction, or at the FP8 fraction without one.
+    NodeSpec n = find_node_preset("dgx-b200")->node;
+    QCOMPARE(n.matrix_fp4_tflops, 9000.0);
+    QVERIFY(close_rel(compute_rates(n, Precision::fp4).matrix_flops_per_s, 9000e12 * n.gemm.fp8_max_fraction, 1e-12));
+    n.gemm.fp4_max_fraction = 0.5;
+    QVERIFY(close_rel(compute_rates(n, Precision::fp4).matrix_flops_per_s, 9000e12 * 0.5, 1e-12));
+    QVERIFY(close_rel(compute_rates(n, Precision::fp8).matrix_flops_per_s, 4500e12 * n.gemm.fp8_max_fraction, 1e-12));
+    // Attention stays at 16 bits.
+    QCOMPARE(compute_rates(n, Precision::fp4).attention_flops_per_s, compute_rates(n, Precision::bf16).attention_flops_per_s);
+    n.gemm.fp4_max_fraction = 0;
+
+    // Operands: half a byte plus an E4M3 scale per 16 elements; the MLP input GEMM of a dense
+    // layer (first GEMM after the attention ops) moves 0.5625 B per operand element.
+    QCOMPARE(gemm_operand_bytes(Precision::fp4), 0.5625);
+    QCOMPARE(gemm_operand_bytes(Precision::fp8), 1.0);
+    QCOMPARE(gemm_operand_bytes(Precision::bf16), 2.0);
+    ModelSpec m = gpt_model(4, 4096, 32);
+    m.seq_len = 2048;
+    TrainingSpec t4, t8;
+    t4.precision = Precision::fp4;
+    t8.precision = Precision::fp8;
+    WorkShape w;
+    const LayerWork l4 = layer_work(m, t4, w), l8 = layer_work(m, t8, w);
+    QCOMPARE(l4.count, l8.count);
+    bool saw_gemm = false, saw_cast = false;
+    for (int i = 0; i < l4.count; ++i) {
+        const Op& a = l4.ops[static_cast<std::size_t>(i)];
+        const Op& b = l8.ops[static_cast<std::size_t>(i)];
+        QCOMPARE(a.kind, b.kind);
+        if (a.kind == OpKind::gemm) {
+            QCOMPARE(a.fwd.flops, b.fwd.flops);
+            saw_gemm = saw_gemm || a.fwd.bytes < b.fwd.bytes;
+        } else if (a.fwd.flops != b.fwd.flops) {
+            // The cast: the same elements and kernels (an amax pass, then the cast); NVFP4 writes
+            // 2 x 0.5625 B instead of 2 x 1 B per element after the same read, and adds the
+            // 16-point Hadamard transform and stochastic rounding (38 FLOPs against 2).
+            saw_cast = true;
+            QCOMPARE(a.fwd.kernels, b.fwd.kernels);
+            QVERIFY(close_rel(a.fwd.bytes / b.fwd.bytes, (4.0 + 2.0 * 0.5625) / 6.0, 1e-12));
+            QVERIFY(close_rel(a.fwd.flops / b.fwd.flops, 38.0 / 2.0, 1e-12));
+        }
+    }
+    QVERIFY(saw_cast);
+    QVERIFY(saw_gemm);
+
+    // End to end: Llama 3 70B on 8 DGX B200 (tp1 pp4 v5 like NVIDIA's NVFP4 recipe rows):
+    // FP4 is faster than FP8 but far from 2x (attention, casts, the LM head and the
+    // communication stay), and its activations and weight copies are smaller.
+    Config c;
+    c.model = find_model_preset("llama3-70b")->model;
+    c.model.seq_len = 8192;
+    c.node = find_node_preset("dgx-b200")->node;
+    c.cluster.nodes = 8;
+    c.training.global_batch = 256;
+    c.training.attention = AttentionKernel::fused;
+    c.training.dropout = false;
+    c.strategy.tp = 1;
+    c.strategy.pp = 4;
+    c.strategy.dp = 16;
+    c.strategy.interleave = 5;
+    c.strategy.zero_stage = 1;
+    c.strategy.recompute = Recompute::full;
+    c.training.precision = Precision::fp8;
+    const Result r8 = evaluate(c);
+    c.training.precision = Precision::fp4;
+    const Result r4 = evaluate(c);
+    QVERIFY2(r8.feasible && r4.feasible, to_string(r4.reason).data());
+    QVERIFY2(r4.iteration_s < 0.9 * r8.iteration_s, num(r4.iteration_s) + " vs " + num(r8.iteration_s));
+    QVERIFY2(r4.iteration_s > 0.5 * r8.iteration_s, num(r4.iteration_s) + " vs " + num(r8.iteration_s));
+    QVERIFY(r4.hbm.weights_bytes < r8.hbm.weights_bytes);
+    // A node without an FP4 unit (H100) refuses it, naming the precision.
+    c.node = find_node_preset("dgx-h100")->node;
+    c.cluster.nodes = 8;
+    const Result h = evaluate(c);
+    QVERIFY(!h.feasible);
+    QCOMPARE(qs(to_string(h.reason)), QByteArray("fp4_unsupported"));
 }
 
 void TestModel::hugeModelOverflowsHbm() {

@@ -479,7 +479,7 @@ private slots:
                                           << QStringList{f + "strategy.tp: missing (required)"};
         QTest::newRow("missing section") << without(m, "cluster") << QStringList{f + "cluster: missing (required)"};
         QTest::newRow("enum") << with(m, "training.precision", "fp12")
-                              << QStringList{f + "training.precision = \"fp12\": must be one of fp16, bf16, fp8, mxfp8"};
+                              << QStringList{f + "training.precision = \"fp12\": must be one of fp16, bf16, fp8, mxfp8, fp4"};
         QTest::newRow("enum optimizer") << with(m, "training.optimizer", "adamw")
                                         << QStringList{f + "training.optimizer = \"adamw\": must be one of adam, sgd"};
         QTest::newRow("enum grad_reduce") << with(m, "training.grad_reduce", "fp16")
@@ -508,7 +508,7 @@ private slots:
                                                         "per_accelerator, per_node, pooled"};
         QTest::newRow("enum wrong type") << with(m, "training.precision", 16)
                                          << QStringList{f + "training.precision: expected a string (one of fp16, "
-                                                            "bf16, fp8, mxfp8), got 16"};
+                                                            "bf16, fp8, mxfp8, fp4), got 16"};
         // The keys of uneven pipelines, modern attention, FP8 and host-bound kernels.
         QTest::newRow("first stage layers negative") << with(m, "strategy.pipeline_first_layers", -3)
                                                      << QStringList{f + "strategy.pipeline_first_layers = -3: must be 0 (automatic)"};
@@ -530,6 +530,18 @@ private slots:
                                                << QStringList{f + "node.attention.softmax: unknown key"};
         QTest::newRow("fp8 fraction above 1") << with(m, "node.gemm.fp8_max_fraction", 1.2)
                                               << QStringList{f + "node.gemm.fp8_max_fraction = 1.2: must be 0 (as node.gemm.max_fraction)"};
+        QTest::newRow("fp4 fraction above 1") << with(m, "node.gemm.fp4_max_fraction", 1.5)
+                                              << QStringList{f + "node.gemm.fp4_max_fraction = 1.5: must be 0 (as node.gemm.fp8_max_fraction)"};
+        QTest::newRow("fp4 fraction negative") << with(m, "node.gemm.fp4_max_fraction", -0.1)
+                                               << QStringList{f + "node.gemm.fp4_max_fraction = -0.1: must be 0"};
+        QTest::newRow("fp4 peak negative") << with(m, "node.matrix_fp4_tflops", -5)
+                                           << QStringList{f + "node.matrix_fp4_tflops = -5: must be 0 (no fp4) up to 1e7 TFLOP/s"};
+        QTest::newRow("fp4 peak as text") << with(m, "node.matrix_fp4_tflops", "15 PF")
+                                          << QStringList{f + "node.matrix_fp4_tflops: expected a number"};
+        QTest::newRow("fp4 peak huge") << with(m, "node.matrix_fp4_tflops", 1e9)
+                                       << QStringList{f + "node.matrix_fp4_tflops = 1000000000: must be 0 (no fp4) up to 1e7 TFLOP/s"};
+        QTest::newRow("precision nvfp4 spelled") << with(m, "training.precision", "nvfp4")
+                                                 << QStringList{f + "training.precision = \"nvfp4\": must be one of fp16, bf16, fp8, mxfp8, fp4"};
         QTest::newRow("host op negative") << with(m, "node.host_op_us", -1)
                                           << QStringList{f + "node.host_op_us = -1: must be 0 (the host keeps ahead)"};
         QTest::newRow("bool wrong type") << with(m, "model.gated_mlp", 1)

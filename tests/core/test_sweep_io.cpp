@@ -628,7 +628,7 @@ void TestSweepIo::embeddedScenarioErrorsCarryThePrefix() {
           "scenario.node.hbm_bandwidth_gbps = -5: must be > 0 and at most 1e7 GB/s");
     check(R"("layers": 128)", R"("layers": 1e300)",
           "scenario.model.layers: expected an integer, got 1e+300 (out of range); must be an integer from 1 to 100000");
-    check(R"("precision": "fp16")", R"("precision": "fp12")", R"(scenario.training.precision = "fp12": must be one of fp16, bf16, fp8, mxfp8)");
+    check(R"("precision": "fp16")", R"("precision": "fp12")", R"(scenario.training.precision = "fp12": must be one of fp16, bf16, fp8, mxfp8, fp4)");
     check(R"("format": "comet-scenario")", R"("format": "comet-sweep")",
           R"(scenario.format = "comet-sweep": must be "comet-scenario" (not a COMET Explorer scenario file))");
     check(R"("version": 1)", R"("version": 9)",

@@ -110,6 +110,10 @@ std::vector<FieldSpec> node_fields() {
         zero_means("none", real("node.matrix_fp8_tflops", G::node_compute, "FP8 tensor peak", " TFLOP/s",
              "Dense fp8 tensor-core peak of one accelerator; 0 means no fp8 support. Used when the "
              "training precision is FP8.", 1, adaptive, COMET_ACCESS(node.matrix_fp8_tflops))),
+        zero_means("none", real("node.matrix_fp4_tflops", G::node_compute, "FP4 tensor peak", " TFLOP/s",
+             "Dense fp4 (NVFP4/MXFP4) tensor-core peak of one accelerator; 0 means no fp4 support "
+             "(Blackwell and later have one). Used when the training precision is FP4.", 1, adaptive,
+             COMET_ACCESS(node.matrix_fp4_tflops))),
         real("node.vector_tflops", G::node_compute, "Vector peak", " TFLOP/s",
              "Non-tensor 16-bit throughput of one accelerator, for element-wise work such as norms, "
              "activations and softmax.", 1, adaptive, COMET_ACCESS(node.vector_tflops)),
@@ -125,6 +129,10 @@ std::vector<FieldSpec> node_fields() {
              "fraction (same power cap, same operand traffic per FLOP at half the bytes). 0 = the GEMM peak "
              "fraction above. Used with FP8 and MXFP8 precision.", 2, 0.01,
              COMET_ACCESS(node.gemm.fp8_max_fraction))),
+        zero_means("as FP8", real("node.gemm.fp4_max_fraction", G::node_compute, "FP4 GEMM peak fraction", "",
+             "The largest fraction of the FP4 tensor peak a large FP4 GEMM reaches. 0 = the FP8 GEMM peak "
+             "fraction (then the GEMM peak fraction). Used with FP4 precision.", 2, 0.01,
+             COMET_ACCESS(node.gemm.fp4_max_fraction))),
         real("node.gemm.launch_overhead_us", G::node_compute, "Kernel launch overhead", " µs",
              "Fixed time every kernel pays. Matters with small microbatches and thin layers.", 1, adaptive,
              COMET_ACCESS(node.gemm.launch_overhead_us)),
@@ -333,7 +341,9 @@ std::vector<FieldSpec> training_fields() {
                 COMET_ACCESS(training.global_batch)),
         choice("training.precision", G::training, "Precision",
                "Number format of GEMMs and activations. FP8 runs at the FP8 tensor peak and needs a "
-               "node that has one; MXFP8 uses 32-element block scaling (Blackwell).", {"FP16", "BF16", "FP8", "MXFP8"},
+               "node that has one; MXFP8 uses 32-element block scaling (Blackwell). FP4 (NVFP4, 16-element "
+               "blocks) runs the block's GEMMs at the FP4 peak; attention, master weights and optimizer "
+               "stay in higher precision.", {"FP16", "BF16", "FP8", "MXFP8", "FP4"},
                COMET_ACCESS(training.precision)),
         choice("training.optimizer", G::training, "Optimizer",
                "Adam keeps two fp32 moments per parameter; SGD needs less optimizer memory and a "
@@ -524,7 +534,8 @@ QStringList fields_behind(Infeasible reason, const Config& c) {
                 QStringLiteral("strategy.cp")};
     case Infeasible::interleave_needs_pp:
     case Infeasible::interleave_microbatches: return {QStringLiteral("strategy.interleave")};
-    case Infeasible::fp8_unsupported: return {QStringLiteral("training.precision")};
+    case Infeasible::fp8_unsupported:
+    case Infeasible::fp4_unsupported: return {QStringLiteral("training.precision")};
     case Infeasible::cp_seq:
         return c.strategy.sequence_parallel
                    ? QStringList{QStringLiteral("strategy.cp"), QStringLiteral("strategy.tp"), QStringLiteral("strategy.sequence_parallel")}

@@ -119,6 +119,7 @@ QString precision_text(const TrainingSpec& t) {
 QString node_compute_text(const NodeSpec& n) {
     QString o = g(n.matrix_fp16_tflops) + QStringLiteral(" TFLOP/s FP16/BF16 matrix");
     if (n.matrix_fp8_tflops > 0) o += QStringLiteral(", ") + g(n.matrix_fp8_tflops) + QStringLiteral(" FP8");
+    if (n.matrix_fp4_tflops > 0) o += QStringLiteral(", ") + g(n.matrix_fp4_tflops) + QStringLiteral(" FP4");
     return o + QStringLiteral(", ") + g(n.vector_tflops) + QStringLiteral(" vector");
 }
 

@@ -25,8 +25,12 @@ struct ComputeRates {
 // collectives). The hidden part of a collective costs this fraction of its duration.
 inline constexpr double overlap_contention = 0.15;
 
-// Dense tensor peak for the GEMMs of this precision (fp8 and mxfp8 share the FP8 peak).
+// Dense tensor peak for the GEMMs of this precision (fp8 and mxfp8 share the FP8 peak, fp4
+// has its own).
 [[nodiscard]] double matrix_peak_tflops(const NodeSpec& node, Precision precision) noexcept;
+// The fraction of that peak large GEMMs reach: fp4_max_fraction for FP4, fp8_max_fraction for
+// FP8 (and for FP4 without its own), else max_fraction.
+[[nodiscard]] double gemm_max_fraction(const NodeSpec& node, Precision precision) noexcept;
 
 [[nodiscard]] ComputeRates compute_rates(const NodeSpec& node, Precision precision) noexcept;
 [[nodiscard]] double pass_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noexcept;

@@ -31,6 +31,7 @@ enum class Infeasible : std::uint8_t {
     ep_group,                // ep*etp does not divide tp*cp*dp
     etp_ffn,                 // etp does not divide the expert MLP width
     zero_shard_group,        // the ZeRO sharding group does not divide dp*cp
+    fp4_unsupported,         // fp4 precision on a node without fp4 throughput
     count_
 };
 

@@ -10,8 +10,22 @@ namespace comet {
 // fp8: FP8 GEMMs with per-tensor (current or delayed) scaling (Transformer Engine's FP8-CS/DS);
 // mxfp8: FP8 GEMMs with 32-element block scaling (OCP MX, Blackwell tensor cores). Both keep
 // master weights, gradients and optimizer states in higher precision.
-enum class Precision : std::uint8_t { fp16, bf16, fp8, mxfp8 };
+// fp4: 4-bit (E2M1) GEMM operands with NVFP4 scaling (16-element blocks with an E4M3 scale
+// and a per-tensor FP32 scale, Transformer Engine's NVFP4BlockScaling, as NVIDIA's FP4
+// training recipes run it; MXFP4's 32-element power-of-two blocks cost the same within the
+// model's resolution); master weights, gradients, optimizer states and attention stay as with
+// FP8.
+enum class Precision : std::uint8_t { fp16, bf16, fp8, mxfp8, fp4 };
 [[nodiscard]] constexpr bool is_fp8(Precision p) noexcept { return p == Precision::fp8 || p == Precision::mxfp8; }
+[[nodiscard]] constexpr bool is_fp4(Precision p) noexcept { return p == Precision::fp4; }
+// GEMM operands quantized below 16 bits (FP8 or FP4), with their cast kernels and weight copies.
+[[nodiscard]] constexpr bool is_quantized(Precision p) noexcept { return is_fp8(p) || is_fp4(p); }
+// Bytes per element of a quantized GEMM operand, scales included: 1 for FP8 (per-tensor
+// scales; MXFP8 adds a byte per 32 elements, below the model's resolution), 0.5 + 1/16 for
+// NVFP4's 16-element blocks; 2 for 16-bit operands.
+[[nodiscard]] constexpr double gemm_operand_bytes(Precision p) noexcept {
+    return is_fp4(p) ? 0.5 + 1.0 / 16.0 : is_fp8(p) ? 1.0 : 2.0;
+}
 enum class Recompute : std::uint8_t { none, selective, full };
 enum class AttentionKernel : std::uint8_t { unfused, fused };  // fused = FlashAttention-style
 enum class Optimizer : std::uint8_t { adam, sgd };
@@ -85,6 +99,8 @@ struct GemmModel {
     // Large FP8 GEMMs reach a lower fraction of the (twice as high) FP8 peak: the same power
     // cap and the same operand traffic per FLOP at half the bytes. 0 = max_fraction.
     double fp8_max_fraction = 0.0;
+    // Large FP4 GEMMs, likewise, of the FP4 peak. 0 = fp8_max_fraction (then max_fraction).
+    double fp4_max_fraction = 0.0;
 
     bool operator==(const GemmModel&) const = default;
 };
@@ -142,6 +158,7 @@ struct NodeSpec {
     int accelerators = 8;
     double matrix_fp16_tflops = 0.0;  // dense, fp16/bf16 tensor cores
     double matrix_fp8_tflops = 0.0;   // dense fp8; 0 = no fp8 support
+    double matrix_fp4_tflops = 0.0;   // dense fp4 (NVFP4/MXFP4); 0 = no fp4 support
     double vector_tflops = 0.0;       // non-tensor 16-bit throughput (element-wise work)
     GemmModel gemm;
     AttentionModel attention;
