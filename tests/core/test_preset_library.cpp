@@ -138,6 +138,12 @@ void TestPresetLibrary::everyNodeCitesItsSourceAndIsSane() {
                      (p.id + ": fp8 / fp16 is " + std::to_string(ratio) + ", expected " + std::to_string(want) +
                       " (2x dense unless listed)").c_str());
         }
+        // fp4 is absent, or 2x (Blackwell) to 3x (Blackwell Ultra) fp8: the same tensor cores.
+        if (n.matrix_fp4_tflops > 0) {
+            QVERIFY2(n.matrix_fp8_tflops > 0, (p.id + ": fp4 without fp8").c_str());
+            const double ratio4 = n.matrix_fp4_tflops / n.matrix_fp8_tflops;
+            QVERIFY2(ratio4 > 1.96 && ratio4 < 3.06, (p.id + ": fp4 / fp8 = " + std::to_string(ratio4)).c_str());
+        }
         QVERIFY2(n.vector_tflops > 0 && n.vector_tflops < n.matrix_fp16_tflops, id);
         // HBM generations from HBM2 to HBM3e give 20-50 GB/s per GiB of capacity.
         const double gbps_per_gib = n.hbm_bandwidth_gbps / n.hbm_capacity_gib;
@@ -149,7 +155,8 @@ void TestPresetLibrary::everyNodeCitesItsSourceAndIsSane() {
         // The calibrated efficiency factors (docs/model.md) unless the source says otherwise:
         // Blackwell was calibrated on its own (a lower sustained fraction of a higher peak), and
         // so was the A100 (the clock its 400 W cap holds); one value per GPU generation.
-        const bool blackwell = p.id == "dgx-b200" || p.id == "gb200-nvl72";
+        const bool blackwell =
+            p.id == "dgx-b200" || p.id == "gb200-nvl72" || p.id == "dgx-b300" || p.id == "gb300-nvl72";
         const bool ampere = p.id.rfind("dgx-a100", 0) == 0;
         QCOMPARE(n.gemm.max_fraction, blackwell ? 0.65 : ampere ? 0.69 : 0.72);
         if (blackwell) QCOMPARE(n.gemm.fp8_max_fraction, 0.6);
