@@ -22,14 +22,14 @@ namespace {
 using nlohmann::json;
 
 
-enum class Arch { llama, mistral, qwen2, qwen3, mixtral, qwen2_moe, qwen3_moe, deepseek, gpt_oss };
+enum class Arch { llama, mistral, qwen2, qwen3, mixtral, qwen2_moe, qwen3_moe, deepseek, gpt_oss, llama4 };
 
 struct ArchName {
     std::string_view name;
     Arch arch;
 };
 
-constexpr std::array<ArchName, 10> arch_names{{{"LlamaForCausalLM", Arch::llama},
+constexpr std::array<ArchName, 12> arch_names{{{"LlamaForCausalLM", Arch::llama},
                                                {"MistralForCausalLM", Arch::mistral},
                                                {"Qwen2ForCausalLM", Arch::qwen2},
                                                {"Qwen3ForCausalLM", Arch::qwen3},
@@ -38,11 +38,14 @@ constexpr std::array<ArchName, 10> arch_names{{{"LlamaForCausalLM", Arch::llama}
                                                {"Qwen3MoeForCausalLM", Arch::qwen3_moe},
                                                {"DeepseekV2ForCausalLM", Arch::deepseek},
                                                {"DeepseekV3ForCausalLM", Arch::deepseek},
-                                               {"GptOssForCausalLM", Arch::gpt_oss}}};
+                                               {"GptOssForCausalLM", Arch::gpt_oss},
+                                               {"Llama4ForConditionalGeneration", Arch::llama4},
+                                               {"Llama4ForCausalLM", Arch::llama4}}};
 
 // transformers' model_type of the same families (Kimi K2 is DeepSeek-V3's architecture): used
-// when `architectures` is missing or names no supported class.
-constexpr std::array<ArchName, 11> model_types{{{"llama", Arch::llama},
+// when `architectures` is missing or names no supported class. Llama 4's multimodal config
+// (llama4) nests the text model under `text_config`; a text-only one (llama4_text) does not.
+constexpr std::array<ArchName, 13> model_types{{{"llama", Arch::llama},
                                                 {"mistral", Arch::mistral},
                                                 {"qwen2", Arch::qwen2},
                                                 {"qwen3", Arch::qwen3},
@@ -52,7 +55,9 @@ constexpr std::array<ArchName, 11> model_types{{{"llama", Arch::llama},
                                                 {"deepseek_v2", Arch::deepseek},
                                                 {"deepseek_v3", Arch::deepseek},
                                                 {"kimi_k2", Arch::deepseek},
-                                                {"gpt_oss", Arch::gpt_oss}}};
+                                                {"gpt_oss", Arch::gpt_oss},
+                                                {"llama4", Arch::llama4},
+                                                {"llama4_text", Arch::llama4}}};
 
 // Limits of the attention keys (check_config's ranges for the same fields).
 constexpr long long max_lora_rank = 1048576;
@@ -78,13 +83,19 @@ struct HfReader {
     std::vector<std::string> used{};
     std::map<std::string, std::string> origin{};  // Config key path -> "<file>: <hf key>"
 
+    // `key` with the path of the object read (Llama 4: "text_config.hidden_size"); notes in
+    // parentheses ("(no shared experts)") stay as they are.
+    [[nodiscard]] std::string path(std::string_view key) const {
+        if (o.path().empty() || key.empty() || key.starts_with("(")) return std::string(key);
+        return o.path() + "." + std::string(key);
+    }
     void map(std::string_view key, const std::string& to, const std::string& value) {
-        res.mapped.push_back(std::string(key) + " -> " + to + " = " + value);
-        origin[to] = label + ": " + std::string(key);
+        res.mapped.push_back(path(key) + " -> " + to + " = " + value);
+        origin[to] = label + ": " + path(key);
     }
     void warn(std::string_view key, const std::string& text) {
         std::string line = label + ": ";
-        if (!key.empty()) line += std::string(key) + (text.starts_with("= ") ? " " : ": ");
+        if (!key.empty()) line += path(key) + (text.starts_with("= ") ? " " : ": ");
         res.warnings.push_back(line + text);
     }
     // Marks `key` used; true when present and not null.
@@ -150,6 +161,37 @@ MoeLayout fit_moe_layout(int layers, int interval, IsMoe is_moe) {
     return l;
 }
 
+// Says which layers attend to the whole sequence (full[i] = 1) as COMET can: a window of
+// `window` tokens in the others, every full_attention_interval-th layer full (the last of each
+// run); other placements keep about as many full layers (warned). `window_key` names the key
+// of the window, `source` the key that placed the full layers.
+void place_full_layers(HfReader& h, ModelSpec& m, const std::vector<char>& full, long long window, const std::string& window_key,
+                       const std::string& source) {
+    const auto n_full = std::count(full.begin(), full.end(), 1);
+    if (n_full == m.layers) {
+        h.warn(source, "every layer attends to the whole sequence: " + window_key + " = " + std::to_string(window) + " unused");
+        return;
+    }
+    int interval = 0;
+    bool exact = n_full == 0;
+    if (n_full > 0) {
+        interval = static_cast<int>(std::find(full.begin(), full.end(), 1) - full.begin()) + 1;
+        exact = true;
+        for (int i = 0; i < m.layers && exact; ++i) exact = (full[static_cast<std::size_t>(i)] == 1) == ((i + 1) % interval == 0);
+        if (!exact) interval = std::max(1, static_cast<int>(std::lround(static_cast<double>(m.layers) / static_cast<double>(n_full))));
+    }
+    m.sliding_window = static_cast<int>(window);
+    m.full_attention_interval = interval;
+    h.map(window_key, "model.sliding_window", std::to_string(m.sliding_window));
+    h.map(source, "model.full_attention_interval",
+          std::to_string(interval) + (interval == 0 ? " (every layer windowed)" : " (every " + std::to_string(interval) + "-th layer full)"));
+    if (!exact)
+        h.warn(source, std::to_string(n_full) + " of " + std::to_string(m.layers) +
+                           " layers attend to the whole sequence at positions COMET cannot place: every " + std::to_string(interval) +
+                           "-th layer full (model.full_attention_interval = " + std::to_string(interval) +
+                           "), about as many full layers");
+}
+
 // Sliding-window attention: `sliding_window` (null = none; Qwen's use_sliding_window = false
 // turns it off) and which layers attend to the whole sequence: `layer_types` when given
 // ("sliding_attention" / "full_attention" per layer, GPT-OSS), else Qwen's max_window_layers
@@ -211,29 +253,88 @@ void import_sliding_window(HfReader& h, Arch arch, ModelSpec& m, bool layers_ok)
             source = "sliding_window";
         }
     }
-    const auto n_full = std::count(full.begin(), full.end(), 1);
-    if (n_full == m.layers) {
-        h.warn(source, "every layer attends to the whole sequence: sliding_window = " + std::to_string(window) + " unused");
+    place_full_layers(h, m, full, window, "sliding_window", source);
+}
+
+// Llama 4: chunked local attention (attention_chunk_size; absent or null = none) in the layers
+// that use RoPE, global attention without positions (NoPE) in the others. Which layers: a
+// `layer_types` list ("chunked_attention" / "full_attention", newer transformers), else
+// no_rope_layers (1 = RoPE and chunked, 0 = NoPE and global, one per layer), else, when it is
+// absent or [], transformers' default: every no_rope_layer_interval-th layer (4) global. COMET
+// has no chunked attention: a chunk of c tokens becomes a sliding window of c (warned), which
+// overstates the chunked layers' attention beyond c tokens (a query sees c / 2 keys of its chunk
+// on average, c of a window) and equals it up to c.
+void import_chunked_attention(HfReader& h, ModelSpec& m, bool layers_ok) {
+    ObjectReader& o = h.o;
+    JsonReader& r = o.reader();
+    long long chunk = 0;
+    const bool has_chunk = h.get_int("attention_chunk_size", chunk, false);
+    long long every = 4;
+    const bool has_every = h.get_int("no_rope_layer_interval", every, false);
+    const bool has_types = h.present("layer_types");
+    const bool has_rope_list = h.present("no_rope_layers");
+    if (!r.ok() || !layers_ok) return;
+    std::vector<char> full;  // per layer
+    std::string source;
+    const auto read_list = [&](std::string_view key, const std::string& allowed, auto entry) {
+        const json& list = *o.value(key);
+        if (!list.is_array()) {
+            o.error(key, "expected an array of " + allowed + ", one per layer, got " + describe_json_value(list));
+        } else if (!list.empty() && list.size() != static_cast<std::size_t>(m.layers)) {
+            o.error(key, "has " + std::to_string(list.size()) + " entries, expected one per layer (num_hidden_layers = " +
+                             std::to_string(m.layers) + ")");
+        } else {
+            for (std::size_t i = 0; i < list.size() && r.ok(); ++i) {
+                const int f = entry(list[i]);
+                if (f < 0) r.error(h.path(std::string(key) + "[" + std::to_string(i) + "]"), "expected " + allowed + ", got " +
+                                                                                              describe_json_value(list[i]));
+                else full.push_back(static_cast<char>(f));
+            }
+            source = key;
+        }
+    };
+    if (has_types) {
+        read_list("layer_types", "\"chunked_attention\" or \"full_attention\"", [](const json& v) {
+            if (v.is_string() && v.get<std::string>() == "full_attention") return 1;
+            if (v.is_string() && v.get<std::string>() == "chunked_attention") return 0;
+            return -1;
+        });
+    }
+    if (r.ok() && full.empty() && has_rope_list) {
+        full.clear();
+        read_list("no_rope_layers", "1 (RoPE, chunked attention) or 0 (NoPE, global attention)", [](const json& v) {
+            if (v.is_number_integer() && (v.get<long long>() == 0 || v.get<long long>() == 1)) return v.get<long long>() == 0 ? 1 : 0;
+            if (v.is_boolean()) return v.get<bool>() ? 0 : 1;
+            return -1;
+        });
+    }
+    if (!r.ok()) return;
+    if (full.empty()) {  // transformers: layer i uses RoPE (chunked) when (i + 1) % no_rope_layer_interval != 0
+        if (every < 1 || every > m.layers) {
+            o.value_error("no_rope_layer_interval", "= " + std::to_string(every) + ": must be an integer from 1 to " +
+                                                        std::to_string(m.layers) + " (num_hidden_layers)");
+            return;
+        }
+        for (int i = 0; i < m.layers; ++i) full.push_back((i + 1) % every == 0 ? 1 : 0);
+        source = has_every ? "no_rope_layer_interval" : has_rope_list ? "no_rope_layers" : "(every 4th layer global, transformers' default)";
+    }
+    if (!has_chunk) {
+        if (std::find(full.begin(), full.end(), 0) != full.end())
+            h.warn("attention_chunk_size", "missing or null: full attention in every layer");
         return;
     }
-    int interval = 0;
-    bool exact = n_full == 0;
-    if (n_full > 0) {
-        interval = static_cast<int>(std::find(full.begin(), full.end(), 1) - full.begin()) + 1;
-        exact = true;
-        for (int i = 0; i < m.layers && exact; ++i) exact = (full[static_cast<std::size_t>(i)] == 1) == ((i + 1) % interval == 0);
-        if (!exact) interval = std::max(1, static_cast<int>(std::lround(static_cast<double>(m.layers) / static_cast<double>(n_full))));
+    if (chunk < 1 || chunk > max_window) {
+        o.value_error("attention_chunk_size", "= " + std::to_string(chunk) + ": must be null (no chunking) or an integer from 1 to " +
+                                                  std::to_string(max_window));
+        return;
     }
-    m.sliding_window = static_cast<int>(window);
-    m.full_attention_interval = interval;
-    h.map("sliding_window", "model.sliding_window", std::to_string(m.sliding_window));
-    h.map(source, "model.full_attention_interval",
-          std::to_string(interval) + (interval == 0 ? " (every layer windowed)" : " (every " + std::to_string(interval) + "-th layer full)"));
-    if (!exact)
-        h.warn(source, std::to_string(n_full) + " of " + std::to_string(m.layers) +
-                           " layers attend to the whole sequence at positions COMET cannot place: every " + std::to_string(interval) +
-                           "-th layer full (model.full_attention_interval = " + std::to_string(interval) +
-                           "), about as many full layers");
+    place_full_layers(h, m, full, chunk, "attention_chunk_size", source);
+    if (m.sliding_window > 0)
+        h.warn("attention_chunk_size",
+               "= " + std::to_string(chunk) + ": chunked local attention approximated as a sliding window of " + std::to_string(chunk) +
+                   " tokens (model.sliding_window): beyond " + std::to_string(chunk) +
+                   " tokens the chunked layers' attention FLOPs and traffic are overstated (up to 2x: a query sees half a chunk on "
+                   "average, a whole window), identical up to " + std::to_string(chunk));
 }
 
 }  // namespace
@@ -255,49 +356,72 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
         }
         ImportResult res;
         res.scenario = base;
-        ObjectReader o(r, *doc, "");
-        HfReader h{o, res, label};
+        ObjectReader top_o(r, *doc, "");
+        HfReader top{top_o, res, label};
 
         // Architecture: the class in `architectures`, else the family in `model_type`.
         std::optional<Arch> arch;
         std::string arch_name;
         std::string model_type;
         std::optional<Arch> typed;
-        if (h.get_string("model_type", model_type))
+        if (top.get_string("model_type", model_type))
             for (const auto& n : model_types)
                 if (n.name == model_type) typed = n.arch;
-        h.used.emplace_back("architectures");
-        const json* a = o.value("architectures");
+        top.used.emplace_back("architectures");
+        const json* a = top_o.value("architectures");
         if (!a && typed) {
             arch = typed;
             arch_name = model_type;
-            h.warn("architectures", "missing: the family is taken from model_type = " + quote_for_message(model_type));
+            top.warn("architectures", "missing: the family is taken from model_type = " + quote_for_message(model_type));
         } else if (!a) {
-            o.error("architectures", "missing (required)");
+            top_o.error("architectures", "missing (required)");
         } else if (!a->is_array() || a->empty() || !(*a)[0].is_string()) {
-            o.error("architectures", "expected an array of architecture names, got " + describe_json_value(*a));
+            top_o.error("architectures", "expected an array of architecture names, got " + describe_json_value(*a));
         } else {
             arch_name = (*a)[0].get<std::string>();
             for (const auto& n : arch_names)
                 if (n.name == arch_name) arch = n.arch;
             if (!arch && typed) {
                 arch = typed;
-                h.warn("architectures", "= [" + quote_for_message(arch_name) + "] is not a supported class: read as model_type = " +
-                                            quote_for_message(model_type));
+                top.warn("architectures", "= [" + quote_for_message(arch_name) + "] is not a supported class: read as model_type = " +
+                                              quote_for_message(model_type));
             } else if (!arch) {
                 std::string supported;
                 for (const auto& n : arch_names)
                     if (!n.name.empty()) supported += (supported.empty() ? "" : ", ") + std::string(n.name);
-                o.value_error("architectures", "= [" + quote_for_message(arch_name) + "]: unsupported architecture (supported: " +
-                                             supported + ")");
+                top_o.value_error("architectures", "= [" + quote_for_message(arch_name) + "]: unsupported architecture (supported: " +
+                                                     supported + ")");
             } else if (a->size() > 1) {
-                h.warn("architectures", "several architectures listed: the first, " + arch_name + ", is used");
+                top.warn("architectures", "several architectures listed: the first, " + arch_name + ", is used");
             }
         }
         if (!arch) {
             out.errors = r.take_errors();
             return out;
         }
+
+        // Llama 4's multimodal config nests the text model under text_config: the model keys are
+        // read there (the names, and tie_word_embeddings when the text model lacks it, at the top).
+        std::optional<ObjectReader> text_o;
+        if (*arch == Arch::llama4) {
+            if (top.present("text_config")) {
+                const json& tc = *top_o.value("text_config");
+                if (!tc.is_object())
+                    top_o.error("text_config", "expected an object (the text model of Llama 4), got " + describe_json_value(tc));
+                else
+                    text_o.emplace(r, tc, "text_config");
+            } else if (arch_name == "Llama4ForConditionalGeneration" || arch_name == "llama4") {
+                top_o.error("text_config", "missing (required: a multimodal Llama 4 config holds its text model there)");
+            }
+            if (!r.ok()) {
+                out.errors = r.take_errors();
+                return out;
+            }
+        }
+        ObjectReader& o = text_o ? *text_o : top_o;
+        HfReader text_h{o, res, label};
+        HfReader& h = text_o ? text_h : top;
+        if (text_o) h.present("model_type");  // "llama4_text"
 
         ModelSpec m = base.config.model;
         // A dense model unless the config has experts, whatever the base scenario's model was.
@@ -365,8 +489,10 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
 
         // Block shape.
         m.tied_embeddings = false;
-        h.get_bool("tie_word_embeddings", m.tied_embeddings);
-        h.map("tie_word_embeddings", "model.tied_embeddings", m.tied_embeddings ? "true" : "false");
+        if (!h.get_bool("tie_word_embeddings", m.tied_embeddings) && text_o && top.get_bool("tie_word_embeddings", m.tied_embeddings))
+            top.map("tie_word_embeddings", "model.tied_embeddings", m.tied_embeddings ? "true" : "false");
+        else
+            h.map("tie_word_embeddings", "model.tied_embeddings", m.tied_embeddings ? "true" : "false");
         m.learned_position_embeddings = false;
         res.mapped.push_back("(rotary positions) -> model.learned_position_embeddings = false");
         std::string act = "silu";
@@ -391,7 +517,8 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
         }
         h.map(has_attn_bias ? "attention_bias" : "architectures", "model.bias", m.bias ? "true" : "false");
         m.ffn_hidden = clamp_int(inter);
-        h.map("intermediate_size", "model.ffn_hidden", std::to_string(m.ffn_hidden));
+        if (*arch != Arch::llama4)  // Llama 4: intermediate_size is the experts' width (below)
+            h.map("intermediate_size", "model.ffn_hidden", std::to_string(m.ffn_hidden));
 
         // Mixture of experts. Each family names its keys differently; the checks name the key.
         const auto in_range = [&](std::string_view key, long long v, long long lo, long long hi, const std::string& allowed) {
@@ -472,6 +599,68 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
                     });
                     layout_note = "layer i is MoE when (i + 1) % decoder_sparse_step = 0 and i is not in mlp_only_layers";
                     if (!dense_only.empty()) keys.dense = keys.layout = "mlp_only_layers";
+                }
+            }
+        } else if (*arch == Arch::llama4) {
+            // transformers' Llama4TextConfig: layer i is MoE when it is in moe_layers, by default
+            // when (i + 1) % interleave_moe_layer_step = 0; an MoE layer has num_local_experts routed
+            // experts and one shared expert, all intermediate_size wide, and a dense layer an MLP of
+            // intermediate_size_mlp.
+            keys = {"num_local_experts", "num_experts_per_tok", "intermediate_size", "(one shared expert, Llama 4)",
+                    "interleave_moe_layer_step", "interleave_moe_layer_step", "interleave_moe_layer_step"};
+            long long step = 1, dense_width = 0;
+            h.get_int("num_local_experts", experts, true);
+            h.get_int("num_experts_per_tok", active, true);
+            h.get_int("interleave_moe_layer_step", step, false);
+            const bool has_dense_width = h.get_int("intermediate_size_mlp", dense_width, false);
+            width = inter;
+            shared = 1;
+            std::vector<char> listed;  // per layer, from moe_layers
+            if (h.present("moe_layers") && layers_ok) {
+                listed.assign(static_cast<std::size_t>(m.layers), 0);
+                const json& list = *o.value("moe_layers");
+                const std::string allowed = "a layer index, " + integer_from(0, m.layers - 1L);
+                if (!list.is_array()) {
+                    o.error("moe_layers", "expected an array of layer indices, got " + describe_json_value(list));
+                } else {
+                    for (std::size_t i = 0; i < list.size() && r.ok(); ++i) {
+                        const json& v = list[i];
+                        const std::string key = h.path("moe_layers[" + std::to_string(i) + "]");
+                        if (!v.is_number_integer()) {
+                            r.error(key, "expected " + allowed + ", got " + describe_json_value(v));
+                        } else if (const long long idx = v.get<long long>(); idx < 0 || idx >= m.layers) {
+                            r.error(key + " = " + std::to_string(idx), "must be " + allowed);
+                        } else {
+                            listed[static_cast<std::size_t>(idx)] = 1;
+                        }
+                    }
+                }
+            }
+            if (r.ok() && layers_ok && in_range("interleave_moe_layer_step", step, 1, m.layers, integer_from(1, m.layers))) {
+                if (!listed.empty()) {
+                    const auto first = std::find(listed.begin(), listed.end(), 1);
+                    const int guess = first == listed.end() ? 1 : static_cast<int>(first - listed.begin()) + 1;
+                    layout = fit_moe_layout(m.layers, guess, [&](int i) { return listed[static_cast<std::size_t>(i)] == 1; });
+                    layout_note = "layer i is MoE when it is listed in moe_layers";
+                    keys.dense = keys.interval = keys.layout = "moe_layers";
+                } else {
+                    layout = fit_moe_layout(m.layers, static_cast<int>(step), [&](int i) { return (i + 1) % step == 0; });
+                    layout_note = "layer i is MoE when (i + 1) % interleave_moe_layer_step = 0";
+                }
+            }
+            if (r.ok() && layers_ok) {
+                const bool has_dense = layout.moe_layers < m.layers;
+                if (has_dense_width) {
+                    if (in_range("intermediate_size_mlp", dense_width, 1, max_width, integer_from(1, max_width))) {
+                        m.ffn_hidden = static_cast<int>(dense_width);
+                        h.map("intermediate_size_mlp", "model.ffn_hidden",
+                              std::to_string(m.ffn_hidden) + (has_dense ? "" : " (no dense layer: unused)"));
+                    }
+                } else if (has_dense) {
+                    o.error("intermediate_size_mlp", "missing (required: the MLP width of the " +
+                                                         std::to_string(m.layers - layout.moe_layers) + " dense layers)");
+                } else {
+                    h.map("intermediate_size", "model.ffn_hidden", std::to_string(m.ffn_hidden) + " (no dense layer: unused)");
                 }
             }
         } else if (*arch == Arch::deepseek) {
@@ -566,25 +755,39 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
         }
 
         // Keys with something to say, then the rest.
-        if (h.present("rope_scaling")) h.warn("rope_scaling", "RoPE scaling costs nothing in COMET: dropped");
-        import_sliding_window(h, *arch, m, layers_ok);
-        if (h.present("quantization_config"))
-            h.warn("quantization_config", "stored weight quantization dropped: training.precision kept from the base scenario (" +
-                                              std::string(to_string(base.config.training.precision)) + ")");
-        std::string name;
-        h.get_string("_name_or_path", name);
-        std::string ignored;
-        for (const auto& [key, v] : doc->items()) {
-            (void)v;
-            if (std::find(h.used.begin(), h.used.end(), key) != h.used.end()) continue;
-            o.allow(key);
-            ignored += (ignored.empty() ? "" : ", ") + quote_for_message(key);
-            if (ignored.size() > 600) {
-                ignored += ", ...";
-                break;
-            }
+        // (Llama 4 keeps some of them at the top level, some in text_config.)
+        for (HfReader* hr : {&h, &top}) {
+            if (hr == &top && !text_o) continue;
+            if (hr->present("rope_scaling")) hr->warn("rope_scaling", "RoPE scaling costs nothing in COMET: dropped");
+            if (hr->present("quantization_config"))
+                hr->warn("quantization_config", "stored weight quantization dropped: training.precision kept from the base scenario (" +
+                                                    std::string(to_string(base.config.training.precision)) + ")");
         }
-        o.allow_all();
+        if (*arch == Arch::llama4) import_chunked_attention(h, m, layers_ok);
+        else import_sliding_window(h, *arch, m, layers_ok);
+        if (text_o && top.present("vision_config"))
+            top.warn("vision_config", "the vision encoder and its projector are not modelled: the text model only");
+        std::string name;
+        top.get_string("_name_or_path", name);
+        if (text_o) {
+            std::string inner;
+            h.get_string("_name_or_path", inner);
+            if (name.empty()) name = inner;
+        }
+        std::string ignored;
+        const auto list_ignored = [&](const json& object, HfReader& hr) {
+            for (const auto& [key, v] : object.items()) {
+                (void)v;
+                if (ignored.size() > 600) break;
+                if (std::find(hr.used.begin(), hr.used.end(), key) != hr.used.end()) continue;
+                hr.o.allow(key);
+                ignored += (ignored.empty() ? "" : ", ") + quote_for_message(hr.path(key));
+                if (ignored.size() > 600) ignored += ", ...";
+            }
+            hr.o.allow_all();
+        };
+        if (text_o) list_ignored(*top_o.value("text_config"), h);
+        list_ignored(*doc, top);
         if (!ignored.empty()) h.warn("", "keys with no COMET counterpart, ignored: " + ignored);
         if (!r.ok()) {
             out.errors = r.take_errors();
