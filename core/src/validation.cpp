@@ -326,6 +326,13 @@ Prediction predict_case(const MeasuredCase& mc, const NodeSpec& node) {
                     c.strategy.recompute = rc;
                     c.strategy.tp_overlap = ov;
                     c.strategy.recompute_layers = mc.config.strategy.recompute_layers;
+                    // A published pp x vp with more virtual stages than the automatic layout can
+                    // fill (Llama 3.1 405B: 126 layers at pp 16 x vp 8) runs, as Megatron-Bridge's
+                    // recipe sets it, with the embedding and the loss counted as layers.
+                    c.strategy.embedding_in_pipeline_split = mc.config.strategy.embedding_in_pipeline_split;
+                    c.strategy.loss_in_pipeline_split = mc.config.strategy.loss_in_pipeline_split;
+                    if (!stage_layout(c.model.layers, c.strategy).ok)
+                        c.strategy.embedding_in_pipeline_split = c.strategy.loss_in_pipeline_split = true;
                     consider();
                     // Unpublished recomputation: full recomputation of 1 .. all layers of each
                     // virtual stage (Megatron-LM's recompute_num_layers), the fastest that fits.

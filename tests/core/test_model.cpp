@@ -1741,6 +1741,9 @@ void TestModel::fp4RunsAsItsRecipe() {
     // Rates: the FP4 peak at fp4_max_fraction, or at the FP8 fraction without one.
     NodeSpec n = find_node_preset("dgx-b200")->node;
     QCOMPARE(n.matrix_fp4_tflops, 9000.0);
+    QCOMPARE(n.gemm.fp4_max_fraction, 0.4);
+    QVERIFY(close_rel(compute_rates(n, Precision::fp4).matrix_flops_per_s, 9000e12 * 0.4, 1e-12));
+    n.gemm.fp4_max_fraction = 0;  // without its own: the FP8 fraction
     QVERIFY(close_rel(compute_rates(n, Precision::fp4).matrix_flops_per_s, 9000e12 * n.gemm.fp8_max_fraction, 1e-12));
     n.gemm.fp4_max_fraction = 0.5;
     QVERIFY(close_rel(compute_rates(n, Precision::fp4).matrix_flops_per_s, 9000e12 * 0.5, 1e-12));

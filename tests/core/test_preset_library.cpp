@@ -160,6 +160,7 @@ void TestPresetLibrary::everyNodeCitesItsSourceAndIsSane() {
         const bool ampere = p.id.rfind("dgx-a100", 0) == 0;
         QCOMPARE(n.gemm.max_fraction, blackwell ? 0.65 : ampere ? 0.69 : 0.72);
         if (blackwell) QCOMPARE(n.gemm.fp8_max_fraction, 0.6);
+        if (blackwell) QCOMPARE(n.gemm.fp4_max_fraction, 0.4);  // set once for the generation (docs/model.md)
         if (n.gemm.fp8_max_fraction > 0) QVERIFY2(n.gemm.fp8_max_fraction <= n.gemm.max_fraction, id);
         QCOMPARE(n.hbm_efficiency, 0.9);
         QCOMPARE(n.scale_up.efficiency, 0.8);
