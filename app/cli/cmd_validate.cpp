@@ -126,6 +126,16 @@ int cmd_validate(Args args) {
     }
     std::printf("Per hardware, every table:\n");
     for (const auto& h : run.hardware) std::printf("  %-22s %s\n", h.node_name.c_str(), stats_line(h.stats).c_str());
+    // Every node preset is calibrated or not: say which have no published run in these tables.
+    std::string unvalidated;
+    for (const auto& n : nodes) {
+        const bool validated = std::any_of(run.hardware.begin(), run.hardware.end(),
+                                           [&](const HardwareStats& h) { return h.node_id == n.id && h.stats.cases > 0; });
+        if (!validated) unvalidated += (unvalidated.empty() ? "" : ", ") + n.info.name;
+    }
+    if (!unvalidated.empty())
+        std::printf("  Not validated (no published run in these tables; calibrated on other hardware or not at all, see each preset's source): %s\n",
+                    unvalidated.c_str());
     std::printf("\nAll tables: %s\n", stats_line(run.all).c_str());
     const double worst = run.all.inexpressible > 0 ? 1.0 : run.all.worst_abs;
     const double mean = run.all.mean_abs;
