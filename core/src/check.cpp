@@ -42,6 +42,7 @@ const std::vector<FieldRule> rules = {
     {"model.v_head_dim", COMET_GET(model.v_head_dim), 0, 65536, false, "an integer from 1 to 65536 with multi-head latent attention (else 0)"},
     {"model.sliding_window", COMET_GET(model.sliding_window), 0, 67108864, false, "0 (full attention) or a window of 1 to 67108864 tokens"},
     {"model.full_attention_interval", COMET_GET(model.full_attention_interval), 0, 100000, false, "0 (every layer uses the window) or an integer up to 100000"},
+    {"model.mtp_layers", COMET_GET(model.mtp_layers), 0, 16, false, "0 (no multi-token prediction) or an integer up to 16"},
     {"node.accelerators", COMET_GET(node.accelerators), 1, 65536, false, "an integer from 1 to 65536"},
     {"node.matrix_fp16_tflops", COMET_GET(node.matrix_fp16_tflops), 0, 1e6, true, "> 0 and at most 1e6 TFLOP/s"},
     {"node.matrix_fp8_tflops", COMET_GET(node.matrix_fp8_tflops), 0, 1e7, false, "0 (no fp8) up to 1e7 TFLOP/s"},

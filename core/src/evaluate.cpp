@@ -71,7 +71,7 @@ Infeasible split_problem(const Config& c, double& a, double& b, const StageLayou
         return Infeasible::too_many_accelerators;
     }
     if (s.interleave > 1 && s.pp == 1) { a = s.interleave; return Infeasible::interleave_needs_pp; }
-    if (!(layout ? layout->ok : stage_layout(m.layers, s).ok)) {
+    if (!(layout ? layout->ok : model_stage_layout(m, s).ok)) {
         a = double(s.pp) * s.interleave;
         b = m.layers;
         return Infeasible::pp_layers;
@@ -228,6 +228,7 @@ RankCompute rank_memory(const Config& c) noexcept {
     w.embedding_params = embedding_parameters(m);
     w.head_params = lm_head_parameters(m);
     w.final_norm_params = final_norm_parameters(m);
+    w.mtp_params = mtp_extra_parameters(m);
     w.total_params = total_parameters(m);
     return w;
 }
@@ -268,6 +269,13 @@ RankCompute rank_compute(const Config& c) noexcept {
     // The model's ends: the embedding on the first rank, final norm, LM head and loss on the last.
     w.first_extra = op_time(ends.embedding, rates);
     w.last_extra = op_time(ends.final_norm, rates) + op_time(ends.lm_head, rates) + op_time(ends.loss, rates);
+    // Multi-token prediction: per module the next tokens' embedding, two norms and the
+    // projection before its layer (priced with the layers of the last stage), then the final
+    // norm, the LM head and the loss once more.
+    if (m.mtp_layers > 0)
+        w.last_extra += m.mtp_layers * (op_time(ends.embedding, rates) + 3.0 * op_time(ends.final_norm, rates) +
+                                        op_time(ends.mtp_projection, rates) + op_time(ends.lm_head, rates) +
+                                        op_time(ends.loss, rates));
 
     const double fwd_flops = forward_gemm_flops_per_sequence(m);
     const double head_fwd = 2.0 * m.seq_len * static_cast<double>(m.hidden) * m.vocab;
@@ -375,7 +383,7 @@ Placement place(const Config& c, const RankWork& w) noexcept {
     pl.v = s.interleave;
     pl.sp = s.sequence_parallel && s.tp > 1;
     pl.mbs = static_cast<int>(c.training.global_batch / (static_cast<long long>(s.dp) * s.microbatch));
-    pl.layout = stage_layout(c.model.layers, s);
+    pl.layout = model_stage_layout(c.model, s);
     pl.rshare = full_recompute_share(c.model.layers, s);
     pl.sb = state_bytes_per_parameter(c.training);
     // A pipeline keeps a copy of tied embeddings on the last stage for the LM head.
@@ -384,6 +392,10 @@ Placement place(const Config& c, const RankWork& w) noexcept {
     const double head_copy = (c.model.tied_embeddings ? w.embedding_params : w.head_params) / t;
     pl.first_ends_params = s.pp == 1 ? ends_params : w.embedding_params / t;
     pl.last_ends_params = s.pp == 1 ? ends_params : head_copy + w.final_norm_params;
+    // Multi-token prediction: each module's projection and norms, and with a pipeline the last
+    // stage's copy of an untied embedding (it embeds the next tokens).
+    pl.last_ends_params += w.mtp_params / t;
+    if (c.model.mtp_layers > 0 && s.pp > 1 && !c.model.tied_embeddings) pl.last_ends_params += w.embedding_params / t;
     pl.layer_params_rank = w.layer_params / t;
     pl.first_params = pl.layout.first * pl.layer_params_rank + pl.first_ends_params;
     pl.last_params = pl.layout.last * pl.layer_params_rank + pl.last_ends_params;
@@ -485,7 +497,7 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bo
     MemoryFootprint hbm_first, ex_first, hbm_last, ex_last, hbm_mid, ex_mid;
     const double emb_act = 2.0 * tokens * m.hidden / (sp ? t : 1);
     footprint(lay.first, pl.first_ends_params, act_layer * held_layer_microbatches(lay.first, p, v, mbs, 0),
-              emb_act + (p == 1 ? logits : 0.0), hbm_first, ex_first);
+              emb_act + (p == 1 ? logits * (1.0 + m.mtp_layers) : 0.0), hbm_first, ex_first);
     const auto overflow = [&r](const MemoryFootprint& hbm) noexcept {
         r.hbm = hbm;
         r.feasible = false;
@@ -495,7 +507,8 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bo
         return false;
     };
     if (verdict_only && hbm_first.used_bytes() > hbm_first.capacity_bytes) return overflow(hbm_first);
-    footprint(lay.last, pl.last_ends_params, act_layer * held_layer_microbatches(lay.last, p, v, mbs, p - 1), logits,
+    footprint(lay.last, pl.last_ends_params, act_layer * held_layer_microbatches(lay.last, p, v, mbs, p - 1),
+              logits * (1.0 + m.mtp_layers),
               hbm_last, ex_last);
     r.hbm = hbm_first;
     r.expanded = ex_first;

@@ -750,8 +750,12 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
                       std::to_string(m.head_dim) + " (query/key head size; unused with multi-head latent attention)");
             }
             long long mtp = 0;
-            if (h.get_int("num_nextn_predict_layers", mtp, false) && mtp > 0)
-                h.warn("num_nextn_predict_layers", "= " + std::to_string(mtp) + ": multi-token prediction modules dropped");
+            if (h.get_int("num_nextn_predict_layers", mtp, false) && in_range("num_nextn_predict_layers", mtp, 0, 16, integer_from(0, 16))) {
+                m.mtp_layers = static_cast<int>(mtp);
+                if (mtp > 0)
+                    h.map("num_nextn_predict_layers", "model.mtp_layers",
+                          std::to_string(m.mtp_layers) + " (multi-token prediction modules on the last pipeline stage)");
+            }
         }
 
         // Keys with something to say, then the rest.

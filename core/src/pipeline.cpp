@@ -4,6 +4,15 @@
 
 namespace comet {
 
+StageLayout model_stage_layout(const ModelSpec& m, const Strategy& s) noexcept {
+    StageLayout out = stage_layout(m.layers, s);
+    if (out.ok && m.mtp_layers > 0) {
+        out.last += m.mtp_layers;
+        if (out.p == 1) out.first = out.mid_hi = out.mid_lo = out.last;
+    }
+    return out;
+}
+
 int StageLayout::max_layers() const noexcept {
     int m = std::max(first, last);
     if (p > 2) m = std::max(m, mid_hi_count > 0 ? mid_hi : mid_lo);

@@ -60,6 +60,7 @@ void read_model(ObjectReader& o, ModelSpec& m, Provenance& info, Derived& derive
     o.optional_int("v_head_dim", m.v_head_dim);
     o.optional_int("sliding_window", m.sliding_window);
     o.optional_int("full_attention_interval", m.full_attention_interval);
+    o.optional_int("mtp_layers", m.mtp_layers);
 }
 
 static void read_expanded(ObjectReader& o, ExpandedMemory& e) {
@@ -188,6 +189,7 @@ ordered_json model_json(const ModelSpec& m, const Provenance& info) {
         j["sliding_window"] = m.sliding_window;
         j["full_attention_interval"] = m.full_attention_interval;
     }
+    if (m.mtp_layers > 0) j["mtp_layers"] = m.mtp_layers;
     return j;
 }
 

@@ -71,12 +71,13 @@ double compute_bound(const RankCompute& w, const Config& c, int pp, int v, doubl
     Strategy s = c.strategy;
     s.pp = pp;
     s.interleave = v;
-    const StageLayout lay = stage_layout(c.model.layers, s);
+    const StageLayout lay = model_stage_layout(c.model, s);
     // Partial recomputation recomputes the fewest layers at the smallest interleave.
     Strategy s1 = s;
     s1.interleave = 1;
     const double layer = w.layer.fwd + w.layer.bwd + full_recompute_share(c.model.layers, s1) * w.layer.recompute;
-    if (!lay.ok) return microbatches * (c.model.layers * layer + w.first_extra + w.last_extra) / pp;
+    if (!lay.ok)
+        return microbatches * ((c.model.layers + c.model.mtp_layers) * layer + w.first_extra + w.last_extra) / pp;
     return pipeline_time_lower_bound(lay, layer, w.first_extra, w.last_extra, 0.0, microbatches);
 }
 
@@ -455,7 +456,7 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
             placed = false;
             Strategy sv = s;
             sv.interleave = combo.v;
-            const StageLayout lay = stage_layout(c.model.layers, sv);
+            const StageLayout lay = model_stage_layout(c.model, sv);
             const double layer_min = layer_min_no_rc + full_recompute_share(c.model.layers, sv) * p.compute.layer.recompute;
             const double bound = pipeline_time_lower_bound(lay, layer_min, p.compute.first_extra + w.tp_one,
                                                            p.compute.last_extra + w.tp_one, 2.0 * combo.v * pp_one, mbs);

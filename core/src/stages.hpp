@@ -66,6 +66,7 @@ struct RankCompute {
     double embedding_params = 0;
     double head_params = 0;
     double final_norm_params = 0;
+    double mtp_params = 0;  // multi-token prediction: projections and norms (its layers count as layers)
     double total_params = 0;
 };
 

@@ -136,6 +136,11 @@ void read_model(const json& jc, const std::string& where, const std::vector<Mode
     m.v_head_dim = opt_int(jm, "v_head_dim", mw, m.v_head_dim, 0);
     m.sliding_window = opt_int(jm, "sliding_window", mw, m.sliding_window, 0);
     m.full_attention_interval = opt_int(jm, "full_attention_interval", mw, m.full_attention_interval, 0);
+    // Multi-token prediction: off unless the row gives mtp_layers or its note says it trains
+    // with it (the Megatron-Bridge tables' convention: "w/o MTP" unless the row says otherwise).
+    const std::string note = folded(opt_string(jc, "note", where, ""));
+    const bool with_mtp = note.find("withmultitokenprediction") != std::string::npos || note.find("wmtp") != std::string::npos;
+    m.mtp_layers = opt_int(jm, "mtp_layers", mw, with_mtp ? std::max(1, preset ? preset->model.mtp_layers : 1) : 0, 0);
 }
 
 MeasuredCase read_case(const json& jc, const std::string& where, const std::vector<ModelPreset>& models) {

@@ -327,6 +327,7 @@ EndsWork ends_work(const ModelSpec& m, const TrainingSpec& tr, WorkShape w) noex
     ew.lm_head = gemm(1, tokens, v, h, true);
     // Vocabulary-parallel cross-entropy over fp32 logits: convert, max, exp-sum, normalise.
     ew.loss = elementwise(tokens * v, e + 4.0 * fp32_bytes, fp32_bytes + e, 6.0);
+    ew.mtp_projection = gemm(1, tokens, h / t, 2.0 * h, true);
     return ew;
 }
 
@@ -402,6 +403,14 @@ double final_norm_parameters(const ModelSpec& m) noexcept {
     return (m.bias ? 2.0 : 1.0) * m.hidden;
 }
 
+double mtp_extra_parameters(const ModelSpec& m) noexcept {
+    const double h = m.hidden;
+    return m.mtp_layers * (2.0 * h * h + 3.0 * final_norm_parameters(m));
+}
+
+// The main model's parameters, as models publish them (DeepSeek-V3's 671B): multi-token
+// prediction modules are training-time heads outside that count (their layers and projections
+// are held in memory on the last stage all the same).
 double total_parameters(const ModelSpec& m) noexcept {
     if (!m.is_moe())
         return m.layers * layer_parameters(m) + embedding_parameters(m) + lm_head_parameters(m) +
@@ -429,14 +438,17 @@ double forward_gemm_flops_per_sequence(const ModelSpec& m) noexcept {
     const double keys = sw > 0 ? (1.0 - sw) * s + sw * std::min<double>(s, m.sliding_window) : s;
     const double attention = proj + 2.0 * s * keys * m.heads * (d.qk + d.v);
     const double per_layer = attention + 2.0 * s * h * (up + f);  // + MLP
-    if (!m.is_moe()) return m.layers * per_layer + 2.0 * s * h * m.vocab;
+    // Multi-token prediction: per module its projection, one more layer and one more LM head.
+    const double mtp_ends = m.mtp_layers * (2.0 * s * h * 2.0 * h + 2.0 * s * h * m.vocab);
+    if (!m.is_moe()) return (m.layers + m.mtp_layers) * per_layer + 2.0 * s * h * m.vocab + mtp_ends;
     // An MoE layer: attention as above, the router, the shared experts and the experts each
     // token visits (capacity padding is hardware work, not model work).
     const double fe = m.expert_ffn_hidden;
     const double up_e = m.gated_mlp ? 2.0 * fe : fe;
     const double moe_layer = attention + 2.0 * s * h * m.experts +
                              (m.shared_experts + static_cast<double>(m.experts_per_token)) * 2.0 * s * h * (up_e + fe);
-    return dense_layer_count(m) * per_layer + moe_layer_count(m) * moe_layer + 2.0 * s * h * m.vocab;
+    return dense_layer_count(m) * per_layer + (moe_layer_count(m) + m.mtp_layers) * moe_layer + 2.0 * s * h * m.vocab +
+           mtp_ends;
 }
 
 }  // namespace comet

@@ -392,7 +392,9 @@ void TestInterop::hfDeepSeekV3IsMoe() {
     QVERIFY(!contains(w, "mixture of experts is not modelled"));
     QVERIFY(!contains(w, "MoE layers at positions"));
     QVERIFY(contains(w, "rope_scaling"));
-    QVERIFY(contains(w, "num_nextn_predict_layers"));
+    QVERIFY(!contains(w, "num_nextn_predict_layers"));  // imported now, not dropped
+    QCOMPARE(m.mtp_layers, 1);
+    QVERIFY(contains(r.value->mapped, "num_nextn_predict_layers -> model.mtp_layers = 1"));
     QVERIFY(contains(r.value->mapped, "first_k_dense_replace -> model.dense_layers = 3"));
     QVERIFY(r.value->scenario.model_info.source.find("approximated") == std::string::npos);
     // The imported scenario saves and loads back with its latent attention.

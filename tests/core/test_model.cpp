@@ -393,6 +393,7 @@ private slots:
     void leafSpineFabric();
     void straddlingGroupsPayTheCrossing();
     void fp4RunsAsItsRecipe();
+    void multiTokenPredictionOnTheLastStage();
     void interleaveProductOverflow();
     void badInputs_data();
     void badInputs();
@@ -1817,6 +1818,61 @@ void TestModel::fp4RunsAsItsRecipe() {
     const Result h = evaluate(c);
     QVERIFY(!h.feasible);
     QCOMPARE(qs(to_string(h.reason)), QByteArray("fp4_unsupported"));
+}
+
+void TestModel::multiTokenPredictionOnTheLastStage() {
+    // Layout: the MTP modules follow the last stage's layers; the automatic split ignores them.
+    ModelSpec m = find_model_preset("deepseek-v3")->model;
+    QCOMPARE(m.mtp_layers, 1);
+    Strategy s;
+    s.pp = 16;
+    const StageLayout plain = stage_layout(m.layers, s), with = model_stage_layout(m, s);
+    QVERIFY(plain.ok && with.ok);
+    QCOMPARE(with.last, plain.last + 1);
+    QCOMPARE(with.first, plain.first);
+    s.pp = 1;
+    QCOMPARE(model_stage_layout(m, s).first, m.layers + 1);
+    // Published counts are the main model's; model FLOPs add one layer, the projection (2h -> h)
+    // and one more LM head per module.
+    ModelSpec none = m;
+    none.mtp_layers = 0;
+    QCOMPARE(total_parameters(m), total_parameters(none));
+    QCOMPARE(mtp_extra_parameters(m), 2.0 * 7168.0 * 7168.0 + 3.0 * 7168.0);
+    const double sq = m.seq_len, h = m.hidden;
+    ModelSpec two = m;
+    two.mtp_layers = 2;
+    const double f0 = forward_gemm_flops_per_sequence(none), f1 = forward_gemm_flops_per_sequence(m),
+                 f2 = forward_gemm_flops_per_sequence(two);
+    QVERIFY(f1 > f0);
+    QVERIFY(close_rel(f2 - f1, f1 - f0, 1e-12));  // each module costs the same
+    const double ends = 2.0 * sq * h * 2.0 * h + 2.0 * sq * h * m.vocab;
+    QVERIFY(f1 - f0 > ends);  // ... an MoE layer more than its ends
+    // End to end on 32 DGX B200 at pp16 (NVIDIA's B200 row): the last stage paces, the
+    // iteration is slower, the last stage holds more.
+    Config c;
+    c.model = none;
+    c.node = find_node_preset("dgx-b200")->node;
+    c.cluster.nodes = 32;
+    c.training.global_batch = 2048;
+    c.training.precision = Precision::mxfp8;
+    c.training.attention = AttentionKernel::fused;
+    c.training.dropout = false;
+    c.strategy.pp = 16;
+    c.strategy.dp = 16;
+    c.strategy.ep = 8;
+    c.strategy.zero_stage = 1;
+    const Result r0 = evaluate(c);
+    c.model = m;
+    const Result r1 = evaluate(c);
+    QVERIFY2(r0.feasible && r1.feasible, to_string(r1.reason).data());
+    QVERIFY2(r1.iteration_s > 1.05 * r0.iteration_s, num(r1.iteration_s) + " vs " + num(r0.iteration_s));
+    QVERIFY(r1.model_flops > r0.model_flops);
+    QCOMPARE(r1.parameters, r0.parameters);
+    // Hostile: out of range is refused by name.
+    c.model.mtp_layers = -1;
+    QCOMPARE(qs(to_string(evaluate(c).reason)), QByteArray("invalid_input"));
+    c.model.mtp_layers = 17;
+    QCOMPARE(qs(to_string(evaluate(c).reason)), QByteArray("invalid_input"));
 }
 
 void TestModel::hugeModelOverflowsHbm() {

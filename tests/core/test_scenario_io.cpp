@@ -530,6 +530,14 @@ private slots:
                                                << QStringList{f + "node.attention.softmax: unknown key"};
         QTest::newRow("fp8 fraction above 1") << with(m, "node.gemm.fp8_max_fraction", 1.2)
                                               << QStringList{f + "node.gemm.fp8_max_fraction = 1.2: must be 0 (as node.gemm.max_fraction)"};
+        QTest::newRow("mtp negative") << with(m, "model.mtp_layers", -1)
+                                      << QStringList{f + "model.mtp_layers = -1: must be 0 (no multi-token prediction) or an integer up to 16"};
+        QTest::newRow("mtp too many") << with(m, "model.mtp_layers", 17)
+                                      << QStringList{f + "model.mtp_layers = 17: must be 0 (no multi-token prediction) or an integer up to 16"};
+        QTest::newRow("mtp fractional") << with(m, "model.mtp_layers", 1.5)
+                                        << QStringList{f + "model.mtp_layers: expected an integer"};
+        QTest::newRow("mtp as text") << with(m, "model.mtp_layers", "one")
+                                     << QStringList{f + "model.mtp_layers: expected an integer"};
         QTest::newRow("fp4 fraction above 1") << with(m, "node.gemm.fp4_max_fraction", 1.5)
                                               << QStringList{f + "node.gemm.fp4_max_fraction = 1.5: must be 0 (as node.gemm.fp8_max_fraction)"};
         QTest::newRow("fp4 fraction negative") << with(m, "node.gemm.fp4_max_fraction", -0.1)

@@ -115,6 +115,10 @@ void TestValidation::megatronBridgeIsExpressedAndBounded() {
         QCOMPARE(p.strategy.microbatch, p.measured.config.strategy.microbatch);
         QVERIFY(std::find(p.searched_knobs.begin(), p.searched_knobs.end(), "recompute") != p.searched_knobs.end());
         QVERIFY(std::find(p.searched_knobs.begin(), p.searched_knobs.end(), "microbatch") == p.searched_knobs.end());
+        // Multi-token prediction only where the row says it trains with it (the table's
+        // convention), whatever the DeepSeek-V3 preset carries.
+        const bool mtp_row = p.measured.id == "mbridge-25.11-dgx-b200-deepseek-v3-256-fp8-mx";
+        QCOMPARE(p.measured.config.model.mtp_layers, mtp_row ? 1 : 0);
         qInfo("%-48s measured %8.3f s  predicted %8.3f s  %+6.1f %%", p.measured.id.c_str(), p.measured.measured_iteration_s,
               p.result.iteration_s, 100 * p.error());
     }

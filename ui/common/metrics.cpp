@@ -112,8 +112,11 @@ QString format_parameters(double total, double active) {
     return QObject::tr("%1 total, %2 active").arg(format_count(total), format_count(active));
 }
 
-QString format_stage_layout(int layers, const Strategy& s) {
+QString format_stage_layout(const ModelSpec& m, const Strategy& s) {
+    const int layers = m.layers;
     const StageLayout l = stage_layout(layers, s);
+    // Multi-token prediction modules follow the last stage's layers (Megatron-LM's "mtp").
+    const QString mtp = m.mtp_layers > 0 ? QObject::tr(", + %1 MTP on the last stage").arg(m.mtp_layers) : QString();
     const QString n = QString::number(std::max(1, s.pp));
     if (!l.ok)
         return QObject::tr("Stages: %1 layers cannot be laid out over %2 stages%3 as set").arg(QString::number(layers), n,
@@ -121,7 +124,7 @@ QString format_stage_layout(int layers, const Strategy& s) {
     const auto run = [](int each, int count) {
         return count == 1 ? QString::number(each) : QStringLiteral("%1 × %2").arg(QString::number(each), QString::number(count));
     };
-    if (l.even()) return QObject::tr("Stages: %1 layers").arg(run(l.first, l.p));
+    if (l.even()) return QObject::tr("Stages: %1 layers").arg(run(l.first, l.p)) + mtp;
     QStringList parts{QString::number(l.first)};
     const int middle = l.p - 2;
     if (middle > 0) {
@@ -132,7 +135,7 @@ QString format_stage_layout(int layers, const Strategy& s) {
             parts << run(hi > 0 ? l.mid_hi : l.mid_lo, middle);
     }
     parts << QString::number(l.last);
-    return QObject::tr("Stages: %1 layers").arg(parts.join(QStringLiteral(" | ")));
+    return QObject::tr("Stages: %1 layers").arg(parts.join(QStringLiteral(" | "))) + mtp;
 }
 
 }  // namespace comet::ui

@@ -47,6 +47,6 @@ struct MetricInfo {
 [[nodiscard]] QString format_parameters(double total, double active);
 // Layers per pipeline stage (comet::stage_layout): "Stages: 15 | 16 × 6 | 15 layers" (first,
 // middle stages, last), "Stages: 8 × 12 layers" when even, or why the layers cannot be laid out.
-[[nodiscard]] QString format_stage_layout(int layers, const Strategy& s);
+[[nodiscard]] QString format_stage_layout(const ModelSpec& m, const Strategy& s);
 
 }  // namespace comet::ui

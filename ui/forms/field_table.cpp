@@ -277,6 +277,10 @@ std::vector<FieldSpec> model_fields() {
                 "With a sliding window, every n-th layer (the last of each run of n) still attends to the "
                 "whole sequence: 2 = alternating windowed and full layers (GPT-OSS). 0 = every layer uses "
                 "the window.", 1, COMET_ACCESS(model.full_attention_interval))),
+        zero_means("none", integer("model.mtp_layers", G::model, "Multi-token prediction", " modules",
+                "Multi-token prediction (DeepSeek-V3: 1): each module projects the hidden state and the next "
+                "token's embedding into one more layer and one more pass through the LM head and loss, on the "
+                "last pipeline stage. 0 = none.", 1, COMET_ACCESS(model.mtp_layers))),
     };
 }
 

@@ -554,7 +554,7 @@ void ParameterPanel::refresh() {
     for (std::size_t i = 0; i < editors_.size(); ++i) showValue(static_cast<int>(i), editors_[i].field->get(c));
     showApplicable(c);
     parameters_->setText(parametersText());
-    if (stages_) stages_->setText(format_stage_layout(c.model.layers, c.strategy));
+    if (stages_) stages_->setText(format_stage_layout(c.model, c.strategy));
     refreshPresetPickers();
     setMarks(marksFor(c));
 }

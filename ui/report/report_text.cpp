@@ -239,7 +239,7 @@ QString scenario_html(const ReportData& d, const QDateTime& when) {
                                               format_count(tokens_per_iteration) + QStringLiteral(" tokens)")},
         {QStringLiteral("Training"), precision_text(s.config.training)},
         {QStringLiteral("Strategy as given"), strategy_text(s.config.strategy)},
-        {QStringLiteral("Pipeline stages"), esc(format_stage_layout(s.config.model.layers, s.config.strategy).remove(QStringLiteral("Stages: ")))},
+        {QStringLiteral("Pipeline stages"), esc(format_stage_layout(s.config.model, s.config.strategy).remove(QStringLiteral("Stages: ")))},
     });
     return o;
 }

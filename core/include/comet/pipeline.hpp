@@ -30,6 +30,10 @@ struct StageLayout {
 //   the extra layers going to the middle stages first, then to the first and last stage's
 //   other chunks, the first and last virtual stage (with the embedding and the loss) last.
 [[nodiscard]] StageLayout stage_layout(int layers, const Strategy& s) noexcept;
+// The model's layout: stage_layout of its layers, with its multi-token-prediction layers on
+// the last stage (Megatron-LM's "mtp" entries after the last stage's layers; the automatic
+// split does not count them, as Megatron's does not).
+[[nodiscard]] StageLayout model_stage_layout(const ModelSpec& m, const Strategy& s) noexcept;
 
 // Share of the layers that full recomputation recomputes: recompute_layers of each virtual
 // stage's layers / (pp x interleave) (1 when recompute_layers is 0 or the recomputation is not

@@ -81,6 +81,12 @@ struct ModelSpec {
     int sliding_window = 0;
     int full_attention_interval = 0;
 
+    // Multi-token prediction (DeepSeek-V3, GLM-4.5): `mtp_layers` extra modules after the last
+    // layer, each a projection of [hidden; embedding of the next token] (2h -> h) into one more
+    // transformer layer of the model's last kind and one more pass through the (shared) LM head
+    // and loss. Megatron-LM places them on the last pipeline stage. 0 = none.
+    int mtp_layers = 0;
+
     [[nodiscard]] constexpr bool is_moe() const noexcept { return experts > 0; }
     [[nodiscard]] constexpr bool is_mla() const noexcept { return kv_lora_rank > 0; }
     bool operator==(const ModelSpec&) const = default;

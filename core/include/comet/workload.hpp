@@ -64,6 +64,7 @@ struct EndsWork {
     Op final_norm;
     Op lm_head;
     Op loss;
+    Op mtp_projection;  // multi-token prediction: [hidden; embedding] (2h) -> h, split over TP
 };
 
 struct WorkShape {
@@ -114,6 +115,10 @@ inline constexpr double attention_tile = 128.0;
 [[nodiscard]] double embedding_parameters(const ModelSpec& m) noexcept;  // token (+position) table
 [[nodiscard]] double lm_head_parameters(const ModelSpec& m) noexcept;    // 0 when tied
 [[nodiscard]] double final_norm_parameters(const ModelSpec& m) noexcept;
+// Multi-token prediction: per module its projection (2h x h) and its three norms, without its
+// transformer layer (a layer of the model's last kind, counted with the layers).
+[[nodiscard]] double mtp_extra_parameters(const ModelSpec& m) noexcept;
+// The main model's parameters as published (without multi-token prediction modules).
 [[nodiscard]] double total_parameters(const ModelSpec& m) noexcept;
 
 // FLOPs of the matrix multiplications of one forward pass over one sequence (the whole model,
