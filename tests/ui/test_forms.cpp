@@ -155,6 +155,9 @@ private Q_SLOTS:
         every.config.model.sliding_window = 128;
         every.config.model.full_attention_interval = 2;
         every.config.node.gemm.fp8_max_fraction = 0.6;
+        every.config.node.gemm.fp4_max_fraction = 0.4;
+        every.config.node.matrix_fp4_tflops = 9000;
+        every.config.model.mtp_layers = 1;
         every.config.node.attention.max_fraction = 0.7;
         every.config.node.host_op_us = 45;
         every.config.strategy.pipeline_first_layers = 2;
@@ -582,7 +585,7 @@ private Q_SLOTS:
     void nodePresetSaysHowItValidates() {
         QComboBox* picker = panel_->nodePresetPicker();
         picker->setCurrentIndex(picker->findText(QStringLiteral("DGX H100")));
-        QTRY_VERIFY_WITH_TIMEOUT(panel_->validationText().startsWith(QStringLiteral("DGX H100: 6 published runs")), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(panel_->validationText().startsWith(QStringLiteral("DGX H100: 11 published runs")), 30000);
         auto* label = panel_->findChild<QLabel*>(QStringLiteral("nodeValidation"));
         QVERIFY(label && label->isVisible());
         picker->setCurrentIndex(picker->findText(QStringLiteral("Google Cloud TPU v5p (4-chip host, 4x4x4 ICI cube)")));
