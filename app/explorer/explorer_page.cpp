@@ -302,14 +302,28 @@ void ExplorerPage::placeControls(bool two_rows) {
 
 void ExplorerPage::setPresentation(bool on) {
     placeControls(on);
-    // The zoomed charts need height for their axis ticks, titles and up to six bars: they get 3/5.
+    presentation_ = on;
+    presentation_split_ = -1;
     if (on) {
         normal_sizes_ = vertical_->sizes();
-        const int total = normal_sizes_.value(0) + normal_sizes_.value(1);
-        vertical_->setSizes({total * 2 / 5, total - total * 2 / 5});
+        applyPresentationSplit();
     } else if (!normal_sizes_.isEmpty()) {
         vertical_->setSizes(normal_sizes_);
     }
+}
+
+void ExplorerPage::applyPresentationSplit() {
+    if (!presentation_) return;
+    // The zoomed heatmap needs height for its title, axis titles and ticks, and the zoomed
+    // charts for theirs and their bars: half each with up to two bars (current and a selected
+    // cell), 3/5 for the charts with pins (up to six bars). Set when the bar count crosses
+    // that line, so that a splitter the user moved stays where it is otherwise.
+    const int split = shown_bars_.size() <= 2 ? 50 : 40;
+    if (split == presentation_split_) return;
+    presentation_split_ = split;
+    const QList<int> now = vertical_->sizes();
+    const int total = now.value(0) + now.value(1);
+    vertical_->setSizes({total * split / 100, total - total * split / 100});
 }
 
 void ExplorerPage::updateCharts() {
@@ -357,6 +371,7 @@ void ExplorerPage::updateCharts() {
     breakdown_->setTitle(tr("Iteration time breakdown"));
     breakdown_->setBars(bars);
     shown_bars_ = std::move(bars);
+    applyPresentationSplit();
     std::vector<ui::MemoryBar> tiers{{tr("HBM"), memory_of->hbm}};
     if (memory_of->expanded.capacity_bytes > 0 || memory_of->expanded.used_bytes() > 0)
         tiers.push_back({tr("Expanded"), memory_of->expanded});

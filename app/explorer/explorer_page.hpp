@@ -121,6 +121,9 @@ private:
     QHBoxLayout* controls2_ = nullptr;  // colour, steps and search in presentation mode
     QLabel* metric_label_ = nullptr;
     QList<int> normal_sizes_;        // its sizes before presentation mode
+    void applyPresentationSplit();
+    bool presentation_ = false;
+    int presentation_split_ = -1;    // the heatmap's share (%) last set in presentation mode
     std::vector<ui::MemoryBar> shown_tiers_;
 };
 

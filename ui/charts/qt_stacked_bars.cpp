@@ -187,7 +187,15 @@ void StackedBarsChart::placeTotals() {
         item->setBrush(totalLabelColor(b));
         const QPointF end = mapToPosition(QPointF(m.totals[b], static_cast<qreal>(rowOf(b))), series_);
         const QRectF r = item->boundingRect();
-        const qreal x = std::min(end.x() + label_padding, rect().right() - r.width() - 2);
+        qreal x = end.x() + label_padding;
+        // A mark (the memory chart's capacity line) just past the bar's end would run through
+        // the label: the label starts after the mark instead.
+        const double mark = markValue(b);
+        if (mark >= 0) {
+            const qreal mark_x = mapToPosition(QPointF(mark, static_cast<qreal>(rowOf(b))), series_).x();
+            if (mark_x >= x - label_padding && mark_x <= x + r.width() + label_padding) x = mark_x + label_padding;
+        }
+        x = std::min(x, rect().right() - r.width() - 2);
         item->setPos(x, end.y() - r.height() / 2);
         item->show();
     }

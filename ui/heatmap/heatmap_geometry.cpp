@@ -163,23 +163,28 @@ bool HeatmapGeometry::place_y_value_ticks(const HeatmapLayoutInput& in) {
     const double need = 2 * in.text_height;
     const double width = y_label_w(in);
     const double right = plot_.left() - tick_ - 3;
-    for (int count = most_value_ticks; count >= 2; --count) {
-        const std::vector<ValueTick> ticks = value_ticks(in.y_scale, count);
-        if (ticks.size() < 2) continue;
+    // Every tick of a nice set, else every other one of it (a short axis: 50, 100, 200 is too
+    // dense, 50 and 200 fit), from the densest set down.
+    auto place = [&](const std::vector<ValueTick>& ticks, std::size_t step) {
         std::vector<AxisTick> placed;
-        bool fits = true;
-        for (const ValueTick& t : ticks) {
+        for (std::size_t i = 0; i < ticks.size(); i += step) {
+            const ValueTick& t = ticks[i];
             const double y = y_at(t.index);
-            if (!placed.empty() && std::abs(y - placed.back().pos) < need) {
-                fits = false;
-                break;
-            }
+            if (!placed.empty() && std::abs(y - placed.back().pos) < need) return false;
             placed.push_back({static_cast<int>(std::lround(t.index)), y,
                               QRectF(right - width, y - in.text_height / 2, width, in.text_height), t.value});
         }
-        if (!fits) continue;
+        if (placed.size() < 2) return false;
         y_ticks_ = std::move(placed);
         return true;
+    };
+    for (int count = most_value_ticks; count >= 2; --count) {
+        const std::vector<ValueTick> ticks = value_ticks(in.y_scale, count);
+        if (ticks.size() >= 2 && place(ticks, 1)) return true;
+    }
+    for (int count = most_value_ticks; count >= 3; --count) {
+        const std::vector<ValueTick> ticks = value_ticks(in.y_scale, count);
+        if (ticks.size() >= 3 && place(ticks, 2)) return true;
     }
     return false;
 }
