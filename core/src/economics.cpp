@@ -81,6 +81,9 @@ std::vector<Knob> sensitivity_knobs(const Config& base) {
     }
     for (Knob x : {Knob::scale_up_gbps, Knob::scale_out_gbps, Knob::scale_up_latency_us, Knob::scale_out_latency_us})
         k.push_back(x);
+    // A leaf-spine fabric's spine: its oversubscription (1:1 cannot get better; the low side
+    // clamps at 1).
+    if (base.node.scale_out.leaf_domains > 0) k.push_back(Knob::scale_out_oversubscription);
     return k;
 }
 

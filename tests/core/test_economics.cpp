@@ -33,7 +33,9 @@ bool has_error(const std::vector<FieldError>& errors, const std::string& path) {
 
 bool close(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)) + 1e-15; }
 
-bool more_is_better(Knob k) { return k != Knob::scale_up_latency_us && k != Knob::scale_out_latency_us; }
+bool more_is_better(Knob k) {
+    return k != Knob::scale_up_latency_us && k != Knob::scale_out_latency_us && k != Knob::scale_out_oversubscription;
+}
 
 ParetoPoint pt(const char* label, double t, double c) {
     ParetoPoint p;
@@ -205,6 +207,37 @@ private slots:
             }
         }
         QVERIFY(bars.front().effect_s > 0);  // something matters
+    }
+
+    void tornado_has_the_spine_on_a_leaf_spine_fabric() {
+        // 16 DGX A100 under leaves of 2 nodes and a 2:1 spine, data-parallel heavy: the spine's
+        // oversubscription is a bar, and more of it never speeds training up.
+        Config base = small_config();
+        base.cluster.nodes = 16;
+        base.strategy.tp = 8;
+        base.strategy.pp = 1;
+        base.strategy.dp = 16;
+        base.training.global_batch = 256;
+        QVERIFY(std::none_of(sensitivity_knobs(base).begin(), sensitivity_knobs(base).end(),
+                             [](Knob k) { return k == Knob::scale_out_oversubscription; }));
+        base.node.scale_out.leaf_domains = 2;
+        base.node.scale_out.oversubscription = 2;
+        const auto knobs = sensitivity_knobs(base);
+        QCOMPARE(knobs.back(), Knob::scale_out_oversubscription);
+        SearchOptions opt;
+        opt.knobs = knob_bit(Knob::microbatch);
+        const auto bars = sensitivity(base, 0.5, opt);
+        QCOMPARE(bars.size(), std::size_t{8});
+        const auto spine = std::find_if(bars.begin(), bars.end(),
+                                        [](const SensitivityBar& b) { return b.knob == Knob::scale_out_oversubscription; });
+        QVERIFY(spine != bars.end());
+        QCOMPARE(spine->low_value, 1.0);
+        QCOMPARE(spine->high_value, 3.0);
+        QVERIFY(spine->low_feasible && spine->high_feasible);
+        QVERIFY2(spine->time_low_s <= spine->base_time_s && spine->base_time_s <= spine->time_high_s,
+                 (std::to_string(spine->time_low_s) + " " + std::to_string(spine->base_time_s) + " " +
+                  std::to_string(spine->time_high_s)).c_str());
+        QVERIFY(spine->effect_s > 0);  // the spine matters to this data-parallel ring
     }
 
     void tornado_without_expanded_tier_and_bad_fraction() {

@@ -61,7 +61,8 @@ struct SensitivityBar {
     double effect_s = 0;
 };
 
-// The resources a tornado varies (expanded_* only when the base has an expanded tier).
+// The resources a tornado varies (expanded_* only when the base has an expanded tier, the
+// spine's oversubscription only on a leaf-spine fabric).
 [[nodiscard]] std::vector<Knob> sensitivity_knobs(const Config& base);
 // Bars sorted by effect, largest first (ties keep the order of sensitivity_knobs). Uses
 // comet::search with `search` (top_k forced to 1). Empty when fraction is outside (0, 0.95].
