@@ -1006,6 +1006,29 @@ void TestInterop::hfHostileInput_data() {
         << l4("\"no_rope_layers\": []", R"("layer_types": ["sliding_attention", "chunked_attention", "chunked_attention", "full_attention",
               "chunked_attention", "chunked_attention", "chunked_attention", "full_attention"])")
         << "cfg.json: text_config.layer_types[0]: expected \"chunked_attention\" or \"full_attention\", got string \"sliding_attention\"";
+    // The published configs of Qwen3-32B, Kimi K2 and GPT-OSS-20B with one bad value each.
+    const auto broken = [&](const char* file, const QString& from, const QString& to) {
+        const QString text = read_text(hfdata / file);
+        if (!text.contains(from)) qFatal("%s has no %s", file, qPrintable(from));
+        return QString(text).replace(from, to);
+    };
+    QTest::newRow("Qwen3-32B negative head_dim") << broken("qwen3-32b.json", "\"head_dim\": 128", "\"head_dim\": -128")
+                                                 << "cfg.json: head_dim -> model.head_dim = -128: must be an integer from 1 to 65536";
+    QTest::newRow("Qwen3-32B missing layers") << broken("qwen3-32b.json", "\"num_hidden_layers\": 64,", "")
+                                              << "cfg.json: num_hidden_layers: missing (required)";
+    QTest::newRow("Qwen3-32B width as text") << broken("qwen3-32b.json", "\"intermediate_size\": 25600", "\"intermediate_size\": \"25600\"")
+                                             << "cfg.json: intermediate_size: expected an integer, got string \"25600\"";
+    QTest::newRow("Kimi K2 dense layers past the model")
+        << broken("kimi-k2.json", "\"first_k_dense_replace\": 1", "\"first_k_dense_replace\": 62")
+        << "cfg.json: first_k_dense_replace = 62: must be an integer from 0 to 61";
+    QTest::newRow("Kimi K2 huge experts") << broken("kimi-k2.json", "\"n_routed_experts\": 384", "\"n_routed_experts\": 99999999999999999999")
+                                          << "cfg.json: n_routed_experts: expected an integer";
+    QTest::newRow("Kimi K2 missing kv rank") << broken("kimi-k2.json", "\"kv_lora_rank\": 512,", "")
+                                             << "cfg.json: kv_lora_rank: missing (required)";
+    QTest::newRow("GPT-OSS-20B negative experts") << broken("gpt-oss-20b.json", "\"num_local_experts\": 32", "\"num_local_experts\": -32")
+                                                  << "cfg.json: num_local_experts = -32: must be an integer from 1 to 65536";
+    QTest::newRow("GPT-OSS-20B huge window") << broken("gpt-oss-20b.json", "\"sliding_window\": 128", "\"sliding_window\": 100000000000")
+                                             << "cfg.json: sliding_window = 100000000000: must be null (no window) or an integer from 1 to 67108864";
     QString deep = "0";
     for (int i = 0; i < 100; ++i) deep = "{\"a\": " + deep + "}";
     QTest::newRow("deep nesting") << QString(ok).replace("}", ", \"rope_scaling\": " + deep + "}") << "cfg.json";
