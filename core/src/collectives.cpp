@@ -57,8 +57,10 @@ double all_to_all_s(double bytes, const GroupSpan& g) noexcept {
     const int n = g.size();
     if (n <= 1 || bytes <= 0) return 0.0;
     // Each rank keeps 1/n of its buffer, sends (inner-1)/n over scale-up and (n-inner)/n over
-    // scale-out; the two tiers work at the same time, so the slower one bounds the step.
-    const double up = (g.inner - 1.0) / n * bytes / g.up.bytes_per_s + (g.inner - 1.0) * g.up.latency_s;
+    // scale-out; the two tiers work at the same time, so the slower one bounds the step. On a
+    // rail-only fabric the scale-out bytes bound for other rails cross scale-up once more.
+    const double forwarded = g.outer > 1 ? g.rail_forward * (n - g.inner) / static_cast<double>(n) * bytes : 0.0;
+    const double up = ((g.inner - 1.0) / n * bytes + forwarded) / g.up.bytes_per_s + (g.inner - 1.0) * g.up.latency_s;
     const double out = g.outer > 1
                            ? (n - g.inner) / static_cast<double>(n) * bytes * g.a2a_slowdown / g.out.bytes_per_s +
                                  (g.outer - 1.0) * g.out.latency_s
@@ -111,6 +113,11 @@ GroupSpan span_group(int size, int stride, const NodeSpec& node, int nodes) noex
     // per k members in the leaf, and slows by oversubscription / k once k is smaller; an
     // all-to-all sends the share of its scale-out bytes that leaves the leaf through it.
     const ScaleOutNetwork& so = node.scale_out;
+    // Rail-only: the inner members of a domain sit on inner different rails, each with one
+    // peer per other domain on its own rail; the rest of its peers are on other rails. Rings
+    // (hierarchical: across domains between same-rank members) and point-to-point exchanges
+    // between domains stay on their rail.
+    if (so.rail_only && g.outer > 1 && g.inner > 1) g.rail_forward = (g.inner - 1.0) / g.inner;
     if (g.outer > 1 && so.leaf_domains > 0) {
         const double ds = stride >= domain ? static_cast<double>(stride) / domain : 1.0;
         const double span = g.outer * ds;

@@ -601,6 +601,8 @@ std::string export_calculon_system(const Scenario& s, std::vector<std::string>* 
     if (n.hbm_reserved_gib > 0)
         add(w, "node.hbm_reserved_gib = " + num(n.hbm_reserved_gib) +
                    ": not expressible: mem1.GiB is the whole HBM capacity");
+    if (n.scale_out.rail_only)
+        add(w, "node.scale_out.rail_only = true: not expressible: Calculon's networks connect every processor of a tier");
     if (n.scale_out.leaf_domains > 0)
         add(w, "node.scale_out.leaf_domains = " + num(n.scale_out.leaf_domains) +
                    ": not expressible: Calculon's networks are flat tiers (the spine's oversubscription and latency are dropped)");

@@ -110,6 +110,7 @@ void read_node(ObjectReader& o, NodeSpec& n, Provenance& info) {
         s.optional_int("leaf_domains", n.scale_out.leaf_domains);
         s.optional_number("oversubscription", n.scale_out.oversubscription);
         s.optional_number("spine_latency_us", n.scale_out.spine_latency_us);
+        s.optional_bool("rail_only", n.scale_out.rail_only);
     });
     o.optional_number("power_kw", n.power_kw);
     o.optional_number("host_op_us", n.host_op_us);
@@ -211,6 +212,7 @@ static ordered_json network_json(const ScaleOutNetwork& s) {
     if (s.leaf_domains != neutral.leaf_domains) j["leaf_domains"] = s.leaf_domains;
     if (s.oversubscription != neutral.oversubscription) j["oversubscription"] = s.oversubscription;
     if (s.spine_latency_us != neutral.spine_latency_us) j["spine_latency_us"] = s.spine_latency_us;
+    if (s.rail_only) j["rail_only"] = true;
     return j;
 }
 

@@ -393,6 +393,7 @@ private slots:
     void leafSpineFabric();
     void straddlingGroupsPayTheCrossing();
     void fp4RunsAsItsRecipe();
+    void railOnlyForwardsAllToAllsOverScaleUp();
     void multiTokenPredictionOnTheLastStage();
     void interleaveProductOverflow();
     void badInputs_data();
@@ -1736,6 +1737,35 @@ void TestModel::straddlingGroupsPayTheCrossing() {
     QVERIFY(r32.feasible && r36.feasible);
     QVERIFY2(r36.time.tp_comm_s > 1.05 * r32.time.tp_comm_s, num(r36.time.tp_comm_s) + " vs " + num(r32.time.tp_comm_s));
     QVERIFY(r36.iteration_s > r32.iteration_s);
+}
+
+void TestModel::railOnlyForwardsAllToAllsOverScaleUp() {
+    NodeSpec n = dgx_a100();
+    n.scale_out.rail_only = true;
+    const Link up = scale_up_link(n), out = scale_out_link(n);
+    // An EP group of 32 over 4 nodes (8 per node): 7 of 8 ranks of each remote node sit on other
+    // rails, so 7/8 of the 24/32 of the buffer that leaves the node crosses NVLink first.
+    const GroupSpan ep = span_group(32, 1, n, 4);
+    QCOMPARE(ep.inner, 8);
+    QCOMPARE(ep.outer, 4);
+    QVERIFY(close_rel(ep.rail_forward, 7.0 / 8.0, 1e-15));
+    const double bytes = 256e6;
+    const double up_t = (7.0 / 32.0 * bytes + 7.0 / 8.0 * 24.0 / 32.0 * bytes) / up.bytes_per_s + 7 * up.latency_s;
+    const double out_t = 24.0 / 32.0 * bytes / out.bytes_per_s + 3 * out.latency_s;
+    QVERIFY(close_rel(all_to_all_s(bytes, ep), std::max(up_t, out_t), 1e-12));
+    // Scale-out still bounds it on a DGX (NVLink is 12x the NIC): rail-only costs this group nothing.
+    n.scale_out.rail_only = false;
+    QVERIFY(close_rel(all_to_all_s(bytes, span_group(32, 1, n, 4)), std::max(up_t, out_t), 1e-12));
+    // With a slow scale-up (16 GB/s, a PCIe box) the forwarding shows: it doubles the step.
+    n.scale_up.bandwidth_gbps = 16;
+    const double fat_tree = all_to_all_s(bytes, span_group(32, 1, n, 4));
+    n.scale_out.rail_only = true;
+    QVERIFY2(all_to_all_s(bytes, span_group(32, 1, n, 4)) > 1.3 * fat_tree, num(all_to_all_s(bytes, span_group(32, 1, n, 4))) + " vs " + num(fat_tree));
+    // Data-parallel rings (one member per node) and pipeline pairs stay on their rail.
+    QCOMPARE(span_group(32, 8, n, 32).rail_forward, 0.0);
+    QCOMPARE(span_group(2, 64, n, 16).rail_forward, 0.0);
+    // Inside one node nothing leaves it.
+    QCOMPARE(span_group(8, 1, n, 4).rail_forward, 0.0);
 }
 
 void TestModel::fp4RunsAsItsRecipe() {

@@ -530,6 +530,10 @@ private slots:
                                                << QStringList{f + "node.attention.softmax: unknown key"};
         QTest::newRow("fp8 fraction above 1") << with(m, "node.gemm.fp8_max_fraction", 1.2)
                                               << QStringList{f + "node.gemm.fp8_max_fraction = 1.2: must be 0 (as node.gemm.max_fraction)"};
+        QTest::newRow("rail only as text") << with(m, "node.scale_out.rail_only", "yes")
+                                           << QStringList{f + "node.scale_out.rail_only: expected true or false"};
+        QTest::newRow("rail only as number") << with(m, "node.scale_out.rail_only", 1)
+                                             << QStringList{f + "node.scale_out.rail_only: expected true or false"};
         QTest::newRow("mtp negative") << with(m, "model.mtp_layers", -1)
                                       << QStringList{f + "model.mtp_layers = -1: must be 0 (no multi-token prediction) or an integer up to 16"};
         QTest::newRow("mtp too many") << with(m, "model.mtp_layers", 17)

@@ -225,6 +225,11 @@ std::vector<FieldSpec> node_fields() {
         real("node.scale_out.spine_latency_us", G::scale_out, "Spine latency", " µs",
              "Extra latency per message that crosses the spine.", 1, adaptive,
              COMET_ACCESS(node.scale_out.spine_latency_us)),
+        boolean("node.scale_out.rail_only", G::scale_out, "Rail-only",
+                "Each NIC reaches only the accelerators of the same local rank in other nodes (no switch "
+                "between rails): all-to-all traffic for another rail is forwarded over the scale-up "
+                "fabric first. Rings and pipeline exchanges stay on their rail.",
+                COMET_ACCESS(node.scale_out.rail_only)),
 
         integer("cluster.nodes", G::cluster, "Nodes", "",
                 "Nodes in the cluster. Nodes × accelerators per node is what tp × pp × dp may use.", 1,

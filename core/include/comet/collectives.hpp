@@ -23,6 +23,9 @@ struct GroupSpan {
     // ring (and ring-like exchanges: pipeline and CP neighbours) and in an all-to-all.
     double ring_slowdown = 1.0;
     double a2a_slowdown = 1.0;
+    // Rail-only fabric: the share of a member's scale-out bytes that must also cross the
+    // scale-up domain to reach a peer on another rail ((inner - 1) / inner; 0 otherwise).
+    double rail_forward = 0.0;
     [[nodiscard]] constexpr int size() const noexcept { return inner * outer; }
 };
 

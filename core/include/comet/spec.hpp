@@ -156,6 +156,10 @@ struct ScaleOutNetwork {
     int leaf_domains = 0;
     double oversubscription = 1.0;
     double spine_latency_us = 0.0;
+    // Rail-only (Wang et al. 2023, arXiv 2307.12169): an accelerator's NIC reaches only the
+    // accelerators of the same local rank (its rail) in other domains; traffic to another rail
+    // is first forwarded inside the scale-up domain (docs/model.md, "Network tiers").
+    bool rail_only = false;
 
     bool operator==(const ScaleOutNetwork&) const = default;
 };
