@@ -146,12 +146,13 @@ SearchEngine::ClassKey SearchEngine::class_key(const Config& cell, const SearchO
 
 Config SearchEngine::memory_key(const ClassKey& key) noexcept {
     // Compute rates: read by rank_compute() (the roofline) and score_bound(), which prepare()
-    // recomputes for a donor's groups; rank_problem() reads only whether FP8 is supported.
+    // recomputes for a donor's groups; rank_problem() reads only whether FP8 and FP4 are supported.
     Config c = key.config;
     const NodeSpec neutral;
     NodeSpec& n = c.node;
     n.matrix_fp16_tflops = neutral.matrix_fp16_tflops;
     n.matrix_fp8_tflops = n.matrix_fp8_tflops > 0 ? 1.0 : 0.0;
+    n.matrix_fp4_tflops = n.matrix_fp4_tflops > 0 ? 1.0 : 0.0;
     n.vector_tflops = neutral.vector_tflops;
     n.gemm.max_fraction = neutral.gemm.max_fraction;
     n.gemm.tile_overhead_k = neutral.gemm.tile_overhead_k;
