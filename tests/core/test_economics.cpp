@@ -218,8 +218,8 @@ private slots:
         base.strategy.pp = 1;
         base.strategy.dp = 16;
         base.training.global_batch = 256;
-        QVERIFY(std::none_of(sensitivity_knobs(base).begin(), sensitivity_knobs(base).end(),
-                             [](Knob k) { return k == Knob::scale_out_oversubscription; }));
+        const auto flat = sensitivity_knobs(base);
+        QVERIFY(std::none_of(flat.begin(), flat.end(), [](Knob k) { return k == Knob::scale_out_oversubscription; }));
         base.node.scale_out.leaf_domains = 2;
         base.node.scale_out.oversubscription = 2;
         const auto knobs = sensitivity_knobs(base);
