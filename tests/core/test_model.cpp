@@ -1739,6 +1739,21 @@ void TestModel::straddlingGroupsPayTheCrossing() {
     QVERIFY(r36.iteration_s > r32.iteration_s);
 }
 
+// A run as Megatron-Core does it (fused attention, no dropout, the distributed optimizer) on
+// `nodes` of a shipped node preset; strategy tp1 pp1 dp1 for the caller to set.
+Config megatron_core_run(const ModelSpec& m, const char* node_id, int nodes, long long global_batch, Precision p) {
+    Config c;
+    c.model = m;
+    c.node = find_node_preset(node_id)->node;
+    c.cluster.nodes = nodes;
+    c.training.global_batch = global_batch;
+    c.training.precision = p;
+    c.training.attention = AttentionKernel::fused;
+    c.training.dropout = false;
+    c.strategy.zero_stage = 1;
+    return c;
+}
+
 void TestModel::railOnlyForwardsAllToAllsOverScaleUp() {
     NodeSpec n = dgx_a100();
     n.scale_out.rail_only = true;
@@ -1820,21 +1835,13 @@ void TestModel::fp4RunsAsItsRecipe() {
     // End to end: Llama 3 70B on 8 DGX B200 (tp1 pp4 v5 like NVIDIA's NVFP4 recipe rows):
     // FP4 is faster than FP8 but far from 2x (attention, casts, the LM head and the
     // communication stay), and its activations and weight copies are smaller.
-    Config c;
-    c.model = find_model_preset("llama3-70b")->model;
-    c.model.seq_len = 8192;
-    c.node = find_node_preset("dgx-b200")->node;
-    c.cluster.nodes = 8;
-    c.training.global_batch = 256;
-    c.training.attention = AttentionKernel::fused;
-    c.training.dropout = false;
-    c.strategy.tp = 1;
+    ModelSpec llama = find_model_preset("llama3-70b")->model;
+    llama.seq_len = 8192;
+    Config c = megatron_core_run(llama, "dgx-b200", 8, 256, Precision::fp8);
     c.strategy.pp = 4;
     c.strategy.dp = 16;
     c.strategy.interleave = 5;
-    c.strategy.zero_stage = 1;
     c.strategy.recompute = Recompute::full;
-    c.training.precision = Precision::fp8;
     const Result r8 = evaluate(c);
     c.training.precision = Precision::fp4;
     const Result r4 = evaluate(c);
@@ -1879,18 +1886,10 @@ void TestModel::multiTokenPredictionOnTheLastStage() {
     QVERIFY(f1 - f0 > ends);  // ... an MoE layer more than its ends
     // End to end on 32 DGX B200 at pp16 (NVIDIA's B200 row): the last stage paces, the
     // iteration is slower, the last stage holds more.
-    Config c;
-    c.model = none;
-    c.node = find_node_preset("dgx-b200")->node;
-    c.cluster.nodes = 32;
-    c.training.global_batch = 2048;
-    c.training.precision = Precision::mxfp8;
-    c.training.attention = AttentionKernel::fused;
-    c.training.dropout = false;
+    Config c = megatron_core_run(none, "dgx-b200", 32, 2048, Precision::mxfp8);
     c.strategy.pp = 16;
     c.strategy.dp = 16;
     c.strategy.ep = 8;
-    c.strategy.zero_stage = 1;
     const Result r0 = evaluate(c);
     c.model = m;
     const Result r1 = evaluate(c);

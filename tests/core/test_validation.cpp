@@ -88,6 +88,17 @@ void TestValidation::malformedMeasurementFileIsRefused() {
     const auto set = load_measurements(file);
     QVERIFY(!set.ok());
     QVERIFY2(QString::fromStdString(set.error_text()).contains("cases[0].model.hidden"), set.error_text().c_str());
+    // A row's multi-token prediction count, negative or as text, is refused by name.
+    for (const char* bad : {"-1", "\"one\""}) {
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write((std::string(R"({"cases": [{"id": "x", "model": {"layers": 2, "hidden": 64, "heads": 2, "ffn_hidden": 256,
+                 "vocab": 100, "seq_len": 64, "mtp_layers": )") + bad + R"(}, "gpus": 8, "tp": 8, "pp": 1, "dp": 1,
+                 "global_batch": 8, "measured": {"iteration_time_s": 1}}]})").c_str());
+        f.close();
+        const auto m = load_measurements(file);
+        QVERIFY(!m.ok());
+        QVERIFY2(QString::fromStdString(m.error_text()).contains("cases[0].model.mtp_layers"), m.error_text().c_str());
+    }
 }
 
 // NVIDIA's Megatron-Bridge runs on DGX H100, DGX B200 and GB200 NVL72: every row expressed
