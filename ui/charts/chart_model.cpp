@@ -29,6 +29,7 @@ const QColor tol_indigo{0x33, 0x22, 0x88};
 
 // Room past the longest bar for its total label.
 constexpr double total_label_headroom = 1.15;
+constexpr double capacity_label_headroom = 1.4;
 // Room past the longest tornado bar for its "+12.3 %" label, and steps on each side of 0.
 constexpr double tornado_label_headroom = 1.3;
 constexpr int tornado_intervals_per_side = 3;
@@ -237,7 +238,9 @@ MemorySeriesModel build_memory_model(const std::vector<MemoryBar>& tiers) {
         const double cap = std::max(0.0, units::bytes_to_gib(f.capacity_bytes));
         m.capacity_gib.push_back(cap);
         m.over_capacity.push_back(cap > 0 && used > cap);
-        largest = std::max({largest, used, cap});
+        // The total label goes after the capacity line when the line is past the bar's end:
+        // more room past the line than past a bar.
+        largest = std::max({largest, used, cap * capacity_label_headroom / total_label_headroom});
         if (m.over_capacity.back())
             overs << tiers[t].tier + QStringLiteral(" exceeds capacity by ") + format_amount(used - cap) +
                          QStringLiteral(" GiB");

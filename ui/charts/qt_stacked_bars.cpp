@@ -191,11 +191,17 @@ void StackedBarsChart::placeTotals() {
         // A mark (the memory chart's capacity line) just past the bar's end would run through
         // the label: the label starts after the mark instead.
         const double mark = markValue(b);
+        const qreal right_edge = rect().right() - r.width() - 2;
         if (mark >= 0) {
             const qreal mark_x = mapToPosition(QPointF(mark, static_cast<qreal>(rowOf(b))), series_).x();
-            if (mark_x >= x - label_padding && mark_x <= x + r.width() + label_padding) x = mark_x + label_padding;
+            if (mark_x >= x - label_padding && mark_x <= x + r.width() + label_padding) {
+                const qreal after = mark_x + label_padding;
+                const qreal before = mark_x - label_padding - r.width();  // between the bar's end and the line
+                if (after <= right_edge || before < x) x = after;
+                else x = before;
+            }
         }
-        x = std::min(x, rect().right() - r.width() - 2);
+        x = std::min(x, right_edge);
         item->setPos(x, end.y() - r.height() / 2);
         item->show();
     }
