@@ -563,7 +563,6 @@ Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcep
     // --- Pipeline point-to-point: each microbatch crosses v chunk boundaries per rank in each
     // direction. Scatter/gather (or sequence parallelism) sends 1/t of the message per TP rank.
     // A pipeline whose stages do not all share one scale-up domain crosses scale-out.
-    double& pp_mb = f.pp_mb;
     if (p > 1) {
         const bool split = sp || (s.pp_scatter_gather && t > 1);
         const double msg = split ? w.pp_bytes / t : w.pp_bytes;
@@ -573,7 +572,8 @@ Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcep
         const GroupSpan pp_span = span_group(p, static_cast<int>(std::min<long long>(pp_stride, 1 << 30)), node, c.cluster.nodes);
         double one = p2p_s(msg, same_domain, pp_span);
         if (split && !sp) one += w.pp_gather;
-        pp_mb = 2.0 * v * one;
+        f.pp_one = one;
+        f.pp_mb_total = 2.0 * v * one;
     }
 
     // --- Data parallelism and ZeRO, for the replicated parameters (over the dp x cp ranks
@@ -718,7 +718,20 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, const Traff
     const double layers_per_rank = stages[pace].layers;
     const double compute_mb = stages[pace].compute;
     const double tp_mb = stages[pace].tp;
-    const double pp_mb = tf.pp_mb;
+    // Pipeline exchange: with interleaving (and pp_overlap) each transfer runs behind the next
+    // chunk, whose wall time is the window: one chunk of the stage with the fewest layers (its
+    // compute with its share of recomputation and its exposed TP, EP and CP), so that no stage
+    // hides more than its own time covers, split into forward and backward by the passes' FLOP
+    // shares (as the per-iteration DP windows below), so that faster compute never exposes
+    // more than it saves.
+    double pp_mb = 0;
+    if (p > 1) {
+        const double chunk = s.pp_overlap ? static_cast<double>(lay.min_layers()) / v : 0.0;
+        const double chunk_wall = chunk * (layer_compute + layer_exposed);
+        const double flops = lt.fwd_flops + lt.bwd_flops + rshare * lt.recompute_flops;
+        const double fwd_share = flops > 0 ? lt.fwd_flops / flops : 1.0 / 3.0;
+        pp_mb = pipeline_exchange_s(tf.pp_one, v, fwd_share * chunk_wall, (1.0 - fwd_share) * chunk_wall);
+    }
     const double dp_mb_total = tf.dp_mb_total, dp_mb_edge = tf.dp_mb_edge, dp_mb_grad = tf.dp_mb_grad;
     const double dp_grad_reduce = tf.dp_grad_reduce, dp_weight_gather = tf.dp_weight_gather;
     const double mem_mb_total = tf.mem_mb_total;
@@ -739,8 +752,9 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, const Traff
         return exposed(dp_mb_total - dp_mb_edge, busy, s.dp_overlap) + dp_mb_edge +
                exposed(dp_mb_grad, busy * bwd_share, s.dp_overlap);
     };
-    const double dp_mb_exposed = dp_exposed(busy_mb);
-    const double mem_mb_exposed = std::max(0.0, mem_mb_total - (busy_mb + dp_mb_exposed));
+    // ZeRO-3 and offload traffic also move while the rank waits on an exposed pipeline transfer.
+    const double dp_mb_exposed = dp_exposed(busy_mb + pp_mb);
+    const double mem_mb_exposed = std::max(0.0, mem_mb_total - (busy_mb + pp_mb + dp_mb_exposed));
 
     // --- Per-microbatch time of the slowest stage, and the pipeline around it: the bubble
     // sums the other stages' microbatch times (each with the same ZeRO-3 and memory traffic).
@@ -751,9 +765,9 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, const Traff
             stage_sum += stages[k].count * t_mb;
             continue;
         }
-        const double b = stages[k].busy;
+        const double b = stages[k].busy + pp_mb;
         const double dpx = dp_exposed(b);
-        stage_sum += stages[k].count * (b + pp_mb + dpx + std::max(0.0, mem_mb_total - (b + dpx)));
+        stage_sum += stages[k].count * (b + dpx + std::max(0.0, mem_mb_total - (b + dpx)));
     }
     const double bubble = pipeline_bubble_s(stage_sum, t_mb, v);
 
@@ -763,7 +777,7 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, const Traff
     // more communication than it saves.
     double dp_per_iter_exposed = 0;
     {
-        const double wall = t_mb - pp_mb;
+        const double wall = t_mb;  // with the pipeline waits, during which the collectives move too
         dp_per_iter_exposed = exposed(dp_grad_reduce, wall * lt.bwd_flops / work, s.dp_overlap) +
                               exposed(dp_weight_gather, wall * lt.fwd_flops / work, s.dp_overlap);
     }
@@ -782,7 +796,7 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, const Traff
     r.iteration_s = r.time.total();
 
     r.comm.tp_s = mbs * (layers_per_rank * (w.tp_layer_total + rshare * w.tp_rec_total) + 2.0 * w.tp_one);
-    r.comm.pp_s = mbs * pp_mb;
+    r.comm.pp_s = mbs * tf.pp_mb_total;
     r.comm.dp_s = mbs * (dp_mb_total + dp_mb_grad) + dp_grad_reduce + dp_weight_gather;
     r.comm.memory_s = mbs * mem_mb_total + (s.offload_optimizer ? opt_mem_exposed + opt_hbm_s : 0.0);
     r.comm.dp_microbatch_s = dp_mb_total + dp_mb_grad;

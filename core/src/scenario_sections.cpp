@@ -140,6 +140,7 @@ void read_strategy(ObjectReader& o, Strategy& s) {
     o.optional_bool("dp_overlap", s.dp_overlap);
     o.optional_bool("tp_overlap", s.tp_overlap);
     o.optional_bool("pp_scatter_gather", s.pp_scatter_gather);
+    o.optional_bool("pp_overlap", s.pp_overlap);
     o.optional_int("cp", s.cp);
     o.optional_int("ep", s.ep);
     o.optional_int("etp", s.etp);
@@ -287,6 +288,7 @@ ordered_json strategy_json(const Strategy& s) {
     j["dp_overlap"] = s.dp_overlap;
     j["tp_overlap"] = s.tp_overlap;
     j["pp_scatter_gather"] = s.pp_scatter_gather;
+    j["pp_overlap"] = s.pp_overlap;
     // Written when they differ from their neutral values, so dense 3D strategies keep their files.
     const Strategy neutral;
     if (s.cp != neutral.cp) j["cp"] = s.cp;

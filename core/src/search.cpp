@@ -459,8 +459,16 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
             sv.interleave = combo.v;
             const StageLayout lay = model_stage_layout(c.model, sv);
             const double layer_min = layer_min_no_rc + full_recompute_share(c.model.layers, sv) * p.compute.layer.recompute;
+            // The exchange's windows at their widest (the fullest chunk, every layer recomputed,
+            // each window as long as a whole layer with its most exposed communication) hide the most.
+            const double chunk = s.pp_overlap ? lay.max_layers() / static_cast<double>(combo.v) : 0.0;
+            const PassTimes& lt = p.compute.layer;
+            const double wide = chunk * (lt.fwd + lt.bwd + lt.recompute + std::max(w.tp_layer_exposed[0], w.tp_layer_exposed[1]) +
+                                         std::max(w.tp_rec_exposed[0], w.tp_rec_exposed[1]) + w.ep_layer_exposed +
+                                         w.ep_rec_exposed + w.cp_layer_exposed + w.cp_rec_exposed);
+            const double pp_min = pipeline_exchange_s(pp_one, combo.v, wide, wide);
             const double bound = pipeline_time_lower_bound(lay, layer_min, p.compute.first_extra + w.tp_one,
-                                                           p.compute.last_extra + w.tp_one, 2.0 * combo.v * pp_one, mbs);
+                                                           p.compute.last_extra + w.tp_one, pp_min, mbs);
             v_pruned = options_.prune && beyond(score_bound(bound, g), scan.bound());
         }
         if (v_pruned) {

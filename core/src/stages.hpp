@@ -131,7 +131,8 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bo
 // The communication and memory-tier traffic of a configuration, before the overlap switches
 // decide what of it is exposed: the search computes it once for the overlap variants.
 struct Traffic {
-    double pp_mb = 0;           // pipeline point-to-point per microbatch
+    double pp_one = 0;          // one pipeline message (timing() exposes what its windows do not hide)
+    double pp_mb_total = 0;     // pipeline point-to-point per microbatch: 2 x interleave messages
     double dp_mb_total = 0;     // ZeRO-3 per microbatch
     double dp_mb_edge = 0;      // ... of which nothing can hide (first gather, last reduce-scatter)
     double dp_mb_grad = 0;      // ZeRO-2 per microbatch (behind backward)

@@ -191,6 +191,8 @@ MeasuredCase read_case(const json& jc, const std::string& where, const std::vect
             s.tp_overlap = opt_bool(*sit, "tp_overlap", sw, false);
             mc.tp_overlap_published = true;
         }
+        // Megatron-Bridge overlaps the pipeline transfers whenever vp > 1 (overlap_p2p_comm).
+        s.pp_overlap = opt_bool(*sit, "pp_overlap", sw, true);
         tr.attention = AttentionKernel::fused;
         tr.dropout = false;
     } else {
@@ -207,6 +209,7 @@ MeasuredCase read_case(const json& jc, const std::string& where, const std::vect
         if (jc.contains("microbatch")) { s.microbatch = get_int(jc, "microbatch", where); mc.microbatch_published = true; }
         if (jc.contains("interleave")) { s.interleave = get_int(jc, "interleave", where); mc.interleave_published = true; }
         mc.tp_overlap_published = true;  // no TP overlap in 2021
+        s.pp_overlap = false;            // nor pipeline transfers behind compute (blocking p2p)
         tr.attention = AttentionKernel::unfused;
         tr.dropout = true;
         const int gpus = get_int(jc, "gpus", where);

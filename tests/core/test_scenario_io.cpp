@@ -215,6 +215,7 @@ void compare_scenarios(const Scenario& a, const Scenario& b) {
     SAME(config.strategy.dp_overlap);
     SAME(config.strategy.tp_overlap);
     SAME(config.strategy.pp_scatter_gather);
+    SAME(config.strategy.pp_overlap);
     SAME(config.node.power_kw);
     SAME(cost.price_per_gpu_hour_usd);
     SAME(cost.purchase_price_per_gpu_usd);
@@ -379,7 +380,7 @@ private slots:
                                "\"layers\"", "\"learned_position_embeddings\"", "\"node\"", "\"accelerators\"",
                                "\"gemm\"", "\"max_fraction\"", "\"tile_overhead_k\"", "\"launch_overhead_us\"", "\"hbm_capacity_gib\"", "\"expanded\"",
                                "\"pool_nodes\"", "\"scale_up\"", "\"scale_out\"", "\"cluster\"", "\"training\"",
-                               "\"dropout\"", "\"strategy\"", "\"tp\"", "\"pp_scatter_gather\"", "\"cost\"", "\"tokens_to_train\""};
+                               "\"dropout\"", "\"strategy\"", "\"tp\"", "\"pp_scatter_gather\"", "\"pp_overlap\"", "\"cost\"", "\"tokens_to_train\""};
         std::size_t last = 0;
         for (const char* key : order) {
             const std::size_t at = text.find(key, last);
@@ -388,7 +389,7 @@ private slots:
         }
         QStringList leaves, sections;
         collect_paths(object_of(QByteArray::fromStdString(text)), {}, leaves, sections);
-        QCOMPARE(leaves.size(), 71);
+        QCOMPARE(leaves.size(), 72);
         QCOMPARE(sections.size(), 10);
     }
 
@@ -530,6 +531,12 @@ private slots:
                                                << QStringList{f + "node.attention.softmax: unknown key"};
         QTest::newRow("fp8 fraction above 1") << with(m, "node.gemm.fp8_max_fraction", 1.2)
                                               << QStringList{f + "node.gemm.fp8_max_fraction = 1.2: must be 0 (as node.gemm.max_fraction)"};
+        QTest::newRow("pp overlap as text") << with(m, "strategy.pp_overlap", "on")
+                                            << QStringList{f + "strategy.pp_overlap: expected true or false"};
+        QTest::newRow("pp overlap as number") << with(m, "strategy.pp_overlap", 0)
+                                              << QStringList{f + "strategy.pp_overlap: expected true or false"};
+        QTest::newRow("pp overlap as null") << with(m, "strategy.pp_overlap", QJsonValue::Null)
+                                            << QStringList{f + "strategy.pp_overlap: expected true or false"};
         QTest::newRow("rail only as text") << with(m, "node.scale_out.rail_only", "yes")
                                            << QStringList{f + "node.scale_out.rail_only: expected true or false"};
         QTest::newRow("rail only as number") << with(m, "node.scale_out.rail_only", 1)

@@ -586,7 +586,7 @@ private Q_SLOTS:
     void nodePresetSaysHowItValidates() {
         QComboBox* picker = panel_->nodePresetPicker();
         picker->setCurrentIndex(picker->findText(QStringLiteral("DGX H100")));
-        QTRY_VERIFY_WITH_TIMEOUT(panel_->validationText().startsWith(QStringLiteral("DGX H100: 11 published runs")), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(panel_->validationText().startsWith(QStringLiteral("DGX H100: 18 published runs")), 30000);
         auto* label = panel_->findChild<QLabel*>(QStringLiteral("nodeValidation"));
         QVERIFY(label && label->isVisible());
         picker->setCurrentIndex(picker->findText(QStringLiteral("Google Cloud TPU v5p (4-chip host, 4x4x4 ICI cube)")));

@@ -109,7 +109,7 @@ private Q_SLOTS:
 
     // The assumptions say how the scenario's hardware validates against published runs.
     void statesHowTheNodeValidates() {
-        QVERIFY2(without_designs_.validation.startsWith("DGX H100: 11 published runs"), qPrintable(without_designs_.validation));
+        QVERIFY2(without_designs_.validation.startsWith("DGX H100: 18 published runs"), qPrintable(without_designs_.validation));
         Scenario s = without_designs_.scenario;
         s.config.node = find_node_preset("tpu-v5p")->node;
         ReportOptions o;
@@ -121,7 +121,7 @@ private Q_SLOTS:
         const QString path = dir.filePath("v.pdf");
         QVERIFY(write_report_pdf(without_designs_, path).isEmpty());
         const QString text = pdf_text(path);
-        QVERIFY2(text.contains("DGX H100: 11 published runs"), qPrintable(text));
+        QVERIFY2(text.contains("DGX H100: 18 published runs"), qPrintable(text));
         QVERIFY2(text.contains("Pipeline stages"), qPrintable(text));
     }
 

@@ -461,6 +461,10 @@ std::vector<FieldSpec> strategy_fields() {
         boolean("strategy.pp_scatter_gather", G::strategy, "Pipeline scatter/gather",
                 "Split each pipeline message across the tensor-parallel ranks' links and gather it on "
                 "the next stage (Megatron-LM).", COMET_ACCESS(strategy.pp_scatter_gather)),
+        boolean("strategy.pp_overlap", G::strategy, "Overlap pipeline transfers",
+                "With interleaving, send and receive each chunk's activations while the next chunk "
+                "computes (Megatron-Core's default); off, every pipeline exchange blocks. No effect "
+                "without interleaving.", COMET_ACCESS(strategy.pp_overlap)),
     };
 }
 

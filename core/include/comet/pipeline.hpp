@@ -16,6 +16,7 @@ struct StageLayout {
     int first = 0, last = 0, mid_hi = 0, mid_lo = 0, mid_hi_count = 0;
     bool ok = false;
     [[nodiscard]] int max_layers() const noexcept;
+    [[nodiscard]] int min_layers() const noexcept;
     [[nodiscard]] constexpr bool even() const noexcept {
         return p == 1 || (first == last && (p == 2 || (mid_hi == first && mid_lo == first)));
     }
@@ -46,6 +47,14 @@ struct StageLayout {
 [[nodiscard]] double pipeline_bubble_s(double stage_sum_s, double slowest_s, int interleave) noexcept;
 // Equal stages: (p-1)/v microbatch-times.
 [[nodiscard]] double pipeline_bubble_s(int pp, int interleave, double microbatch_s) noexcept;
+
+// Pipeline exchange exposed per microbatch on one rank, `one_s` being one message: each of its
+// v chunks receives and sends once in forward and once in backward. Without interleaving the
+// 1F1B exchanges block (Megatron-Core batches each send with its receive: batch_p2p_comm).
+// With interleaving each chunk's transfer runs while the rank computes its next chunk
+// (overlap_p2p_comm, which Megatron-Bridge turns on whenever vp > 1), so only what one chunk's
+// forward (`chunk_fwd_s`) or backward (`chunk_bwd_s`) does not cover stays exposed.
+[[nodiscard]] double pipeline_exchange_s(double one_s, int interleave, double chunk_fwd_s, double chunk_bwd_s) noexcept;
 
 // A lower bound of an iteration's pipeline time, built like timing() builds it: every stage
 // takes at least its layers x `per_layer_s` + its ends (`first_s` on the first stage, `last_s`

@@ -224,6 +224,10 @@ struct Strategy {
     bool dp_overlap = true;   // overlap data-parallel gradient reduction with backward
     bool tp_overlap = false;  // overlap tensor-parallel collectives with GEMMs
     bool pp_scatter_gather = true;  // split pipeline messages across the TP ranks' links
+    // With interleaving (interleave > 1), run each chunk's pipeline sends and receives behind the
+    // rank's next chunk (Megatron-Core's overlap_p2p_comm); false = every exchange blocks, as in
+    // Megatron-LM of 2021. No effect without interleaving (1F1B exchanges block).
+    bool pp_overlap = true;
 
     // Context parallelism: each sequence is split over `cp` ranks; attention runs as a ring
     // that passes key/value chunks around the group while it computes (ring attention).
