@@ -68,6 +68,32 @@ double all_to_all_s(double bytes, const GroupSpan& g) noexcept {
     return std::max(up, out);
 }
 
+double hierarchical_all_to_all_s(double bytes, const GroupSpan& g, double dedup) noexcept {
+    const int n = g.size();
+    if (n <= 1 || bytes <= 0) return 0.0;
+    if (g.outer <= 1) return all_to_all_s(bytes, g);
+    // Scale-up: the copies for this domain's other ranks, and those arriving from other
+    // domains forwarded from the receiving rank to the experts' ranks ((inner-1)/inner of them).
+    const double local = (g.inner - 1.0) / n * bytes;
+    const double forwarded = (n - g.inner) / static_cast<double>(n) * bytes * (g.inner - 1.0) / g.inner;
+    const double up = (local + forwarded) / g.up.bytes_per_s + (g.inner - 1.0) * g.up.latency_s;
+    const double out = (n - g.inner) / static_cast<double>(n) * bytes * std::clamp(dedup, 0.0, 1.0) * g.a2a_slowdown /
+                           g.out.bytes_per_s +
+                       (g.outer - 1.0) * g.out.latency_s;
+    return std::max(up, out);
+}
+
+double dispatch_dedup(int experts, int top_k, int domains) noexcept {
+    if (domains <= 1 || experts <= 0 || top_k <= 0) return 1.0;
+    const int k = std::min(top_k, experts);
+    const double elsewhere = experts - static_cast<double>(experts) / domains;  // experts not in a given domain
+    double miss = 1.0;  // P(a given remote domain holds none of the token's k experts)
+    for (int i = 0; i < k; ++i) miss *= std::max(0.0, (elsewhere - i) / (experts - i));
+    const double flat_copies = k * (domains - 1.0) / domains;  // per token, to remote domains
+    const double dedup_copies = (domains - 1.0) * (1.0 - miss);
+    return std::clamp(dedup_copies / flat_copies, 0.0, 1.0);
+}
+
 double p2p_s(double bytes, bool same_domain, const GroupSpan& g) noexcept {
     if (bytes <= 0) return 0.0;
     const Link l = same_domain ? g.up : ring_out(g);

@@ -359,7 +359,10 @@ RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
     // outputs. `ep_overlap` of it hides behind the expert GEMMs.
     if (rc.moe_share > 0) {
         const GroupSpan ep_group = span_group(s.ep, s.etp, node, c.cluster.nodes);
-        double pass = 2.0 * all_to_all_s(rc.ep_bytes, ep_group);
+        double pass = 2.0 * (s.ep_dispatch == EpDispatch::hierarchical
+                                 ? hierarchical_all_to_all_s(rc.ep_bytes, ep_group,
+                                                             dispatch_dedup(c.model.experts, c.model.experts_per_token, ep_group.outer))
+                                 : all_to_all_s(rc.ep_bytes, ep_group));
         if (s.etp > 1) {
             const GroupSpan etp_group = span_group(s.etp, 1, node, c.cluster.nodes);
             pass += all_gather_s(rc.etp_bytes, etp_group) + reduce_scatter_s(rc.etp_bytes, etp_group);

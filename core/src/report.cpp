@@ -70,6 +70,7 @@ std::string format_strategy(const Strategy& s) {
     if (s.tp_overlap) out += " tp-overlap";
     if (!s.pp_overlap && s.pp > 1 && s.interleave > 1) out += " no-pp-overlap";
     if (s.ep_overlap > 0) out += " ep-overlap=" + format_printf("%.2g", s.ep_overlap);
+    if (s.ep > 1 && s.ep_dispatch == EpDispatch::hierarchical) out += " ep-hierarchical";
     return out;
 }
 

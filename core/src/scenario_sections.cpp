@@ -145,6 +145,7 @@ void read_strategy(ObjectReader& o, Strategy& s) {
     o.optional_int("ep", s.ep);
     o.optional_int("etp", s.etp);
     o.optional_number("ep_overlap", s.ep_overlap);
+    o.optional_enum("ep_dispatch", s.ep_dispatch, ep_dispatch_names);
     o.optional_int("zero_shard", s.zero_shard);
     o.optional_int("pipeline_first_layers", s.pipeline_first_layers);
     o.optional_int("pipeline_last_layers", s.pipeline_last_layers);
@@ -295,6 +296,7 @@ ordered_json strategy_json(const Strategy& s) {
     if (s.ep != neutral.ep) j["ep"] = s.ep;
     if (s.etp != neutral.etp) j["etp"] = s.etp;
     if (s.ep_overlap != neutral.ep_overlap) j["ep_overlap"] = s.ep_overlap;
+    if (s.ep_dispatch != neutral.ep_dispatch) j["ep_dispatch"] = std::string(name_of(ep_dispatch_names, s.ep_dispatch));
     if (s.zero_shard != neutral.zero_shard) j["zero_shard"] = s.zero_shard;
     if (s.pipeline_first_layers != neutral.pipeline_first_layers) j["pipeline_first_layers"] = s.pipeline_first_layers;
     if (s.pipeline_last_layers != neutral.pipeline_last_layers) j["pipeline_last_layers"] = s.pipeline_last_layers;

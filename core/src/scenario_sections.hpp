@@ -22,6 +22,8 @@ inline constexpr std::array<EnumName<Recompute>, 3> recompute_names{
     {{"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}}};
 inline constexpr std::array<EnumName<AttentionKernel>, 2> attention_names{
     {{"unfused", AttentionKernel::unfused}, {"fused", AttentionKernel::fused}}};
+inline constexpr std::array<EnumName<EpDispatch>, 2> ep_dispatch_names{
+    {{"all_to_all", EpDispatch::all_to_all}, {"hierarchical", EpDispatch::hierarchical}}};
 inline constexpr std::array<EnumName<Optimizer>, 2> optimizer_names{{{"adam", Optimizer::adam}, {"sgd", Optimizer::sgd}}};
 inline constexpr std::array<EnumName<GradDtype>, 2> grad_dtype_names{{{"fp32", GradDtype::fp32}, {"bf16", GradDtype::bf16}}};
 inline constexpr std::array<EnumName<ExpandedAttach>, 3> attach_names{{{"per_accelerator", ExpandedAttach::per_accelerator},

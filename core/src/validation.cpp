@@ -193,6 +193,14 @@ MeasuredCase read_case(const json& jc, const std::string& where, const std::vect
         }
         // Megatron-Bridge overlaps the pipeline transfers whenever vp > 1 (overlap_p2p_comm).
         s.pp_overlap = opt_bool(*sit, "pp_overlap", sw, true);
+        // The token dispatcher, where the row's recipe names one (Megatron-Core's all-to-all
+        // dispatcher otherwise): "hierarchical" for the flex dispatcher with DeepEP or HybridEP.
+        if (sit->contains("ep_dispatch")) {
+            const std::string d = opt_string(*sit, "ep_dispatch", sw, "all_to_all");
+            if (d == "all_to_all") s.ep_dispatch = EpDispatch::all_to_all;
+            else if (d == "hierarchical") s.ep_dispatch = EpDispatch::hierarchical;
+            else throw std::runtime_error(sw + ".ep_dispatch = \"" + d + "\": must be one of all_to_all, hierarchical");
+        }
         tr.attention = AttentionKernel::fused;
         tr.dropout = false;
     } else {

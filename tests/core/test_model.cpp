@@ -395,6 +395,7 @@ private slots:
     void straddlingGroupsPayTheCrossing();
     void fp4RunsAsItsRecipe();
     void railOnlyForwardsAllToAllsOverScaleUp();
+    void hierarchicalDispatchCrossesOncePerDomain();
     void multiTokenPredictionOnTheLastStage();
     void interleaveProductOverflow();
     void badInputs_data();
@@ -1823,6 +1824,62 @@ void TestModel::railOnlyForwardsAllToAllsOverScaleUp() {
     QCOMPARE(span_group(2, 64, n, 16).rail_forward, 0.0);
     // Inside one node nothing leaves it.
     QCOMPARE(span_group(8, 1, n, 4).rail_forward, 0.0);
+}
+
+// DeepEP / HybridEP: a token crosses scale-out once per remote domain holding one of its
+// experts, then fans out over scale-up; the flat all-to-all sends each of its k copies.
+void TestModel::hierarchicalDispatchCrossesOncePerDomain() {
+    // The share of the flat scale-out copies left, in closed form.
+    QCOMPARE(dispatch_dedup(128, 8, 1), 1.0);  // one domain: nothing crosses
+    QVERIFY(close_rel(dispatch_dedup(128, 1, 4), 1.0, 1e-15));  // top-1: nothing to merge
+    double miss = 1.0;  // 128 experts, top 8, two domains of 64: P(the other domain gets none)
+    for (int i = 0; i < 8; ++i) miss *= (64.0 - i) / (128.0 - i);
+    QVERIFY(close_rel(dispatch_dedup(128, 8, 2), (1.0 - miss) / 4.0, 1e-12));  // about 1/4: 1 copy, not 4
+    miss = 1.0;  // 256 experts, top 8, 8 domains of 32
+    for (int i = 0; i < 8; ++i) miss *= (224.0 - i) / (256.0 - i);
+    QVERIFY(close_rel(dispatch_dedup(256, 8, 8), 7.0 * (1.0 - miss) / (8.0 * 7.0 / 8.0), 1e-12));
+    QVERIFY(dispatch_dedup(256, 8, 8) < 1.0 && dispatch_dedup(256, 8, 8) > 0.5);
+
+    // The exchange: scale-out carries the deduplicated share, scale-up the local copies plus
+    // the forwarded ones ((inner-1)/inner of what arrives from other domains).
+    NodeSpec n = dgx_a100();
+    const Link up = scale_up_link(n), out = scale_out_link(n);
+    const GroupSpan ep = span_group(16, 1, n, 2);
+    QCOMPARE(ep.inner, 8);
+    QCOMPARE(ep.outer, 2);
+    const double bytes = 256e6, dedup = 0.25;
+    const double up_t = (7.0 / 16.0 + 8.0 / 16.0 * 7.0 / 8.0) * bytes / up.bytes_per_s + 7 * up.latency_s;
+    const double out_t = 8.0 / 16.0 * bytes * dedup / out.bytes_per_s + out.latency_s;
+    QVERIFY(close_rel(hierarchical_all_to_all_s(bytes, ep, dedup), std::max(up_t, out_t), 1e-12));
+    QVERIFY(hierarchical_all_to_all_s(bytes, ep, dedup) < all_to_all_s(bytes, ep));
+    // Inside one domain it is the flat exchange.
+    const GroupSpan one = span_group(8, 1, n, 2);
+    QCOMPARE(hierarchical_all_to_all_s(bytes, one, dedup), all_to_all_s(bytes, one));
+
+    // Through evaluate(): Qwen3-30B-A3B at ep 16 over two DGX H100.
+    Config c;
+    c.model = find_model_preset("qwen3-30b-a3b")->model;
+    c.node = find_node_preset("dgx-h100")->node;
+    c.cluster.nodes = 2;
+    c.training.global_batch = 64;
+    c.training.precision = Precision::bf16;
+    c.training.attention = AttentionKernel::fused;
+    c.strategy.dp = 16;
+    c.strategy.ep = 16;
+    c.strategy.zero_stage = 1;
+    const Result flat = evaluate(c);
+    c.strategy.ep_dispatch = EpDispatch::hierarchical;
+    const Result hier = evaluate(c);
+    QVERIFY2(flat.feasible && hier.feasible, qs(to_string(flat.reason)));
+    QVERIFY2(hier.comm.ep_s < 0.5 * flat.comm.ep_s, num(hier.comm.ep_s) + " vs " + num(flat.comm.ep_s));
+    QVERIFY(hier.iteration_s < flat.iteration_s);
+    QCOMPARE(hier.time.compute_s, flat.time.compute_s);
+    QVERIFY(format_strategy(c.strategy).find("ep-hierarchical") != std::string::npos);
+    // Inside one node (ep 8) the dispatcher changes nothing.
+    c.strategy.ep = 8;
+    const Result hier8 = evaluate(c);
+    c.strategy.ep_dispatch = EpDispatch::all_to_all;
+    QCOMPARE(evaluate(c).iteration_s, hier8.iteration_s);
 }
 
 void TestModel::fp4RunsAsItsRecipe() {

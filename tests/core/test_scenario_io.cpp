@@ -50,6 +50,8 @@ Scenario full_scenario() {
     s.config.cluster.nodes = 1234;
     s.config.training = {1536, Precision::fp8, Optimizer::sgd, GradDtype::bf16, AttentionKernel::fused, false};
     s.config.strategy = {4, 12, 7, 2, 3, Recompute::selective, true, 2, true, true, true, false, true, false};
+    s.config.strategy.pp_overlap = false;                      // both non-default, so the file carries them
+    s.config.strategy.ep_dispatch = EpDispatch::hierarchical;
     n.power_kw = 10.2;
     s.cost = {2.25, 30000.5, 5, 1.15, 0.0875, 3e12};
     return s;
@@ -216,6 +218,7 @@ void compare_scenarios(const Scenario& a, const Scenario& b) {
     SAME(config.strategy.tp_overlap);
     SAME(config.strategy.pp_scatter_gather);
     SAME(config.strategy.pp_overlap);
+    SAME_ENUM(config.strategy.ep_dispatch);
     SAME(config.node.power_kw);
     SAME(cost.price_per_gpu_hour_usd);
     SAME(cost.purchase_price_per_gpu_usd);
@@ -531,6 +534,10 @@ private slots:
                                                << QStringList{f + "node.attention.softmax: unknown key"};
         QTest::newRow("fp8 fraction above 1") << with(m, "node.gemm.fp8_max_fraction", 1.2)
                                               << QStringList{f + "node.gemm.fp8_max_fraction = 1.2: must be 0 (as node.gemm.max_fraction)"};
+        QTest::newRow("ep dispatch unknown") << with(m, "strategy.ep_dispatch", "deepep")
+                                             << QStringList{f + "strategy.ep_dispatch = \"deepep\": must be one of all_to_all, hierarchical"};
+        QTest::newRow("ep dispatch as number") << with(m, "strategy.ep_dispatch", 1)
+                                               << QStringList{f + "strategy.ep_dispatch"};
         QTest::newRow("pp overlap as text") << with(m, "strategy.pp_overlap", "on")
                                             << QStringList{f + "strategy.pp_overlap: expected true or false"};
         QTest::newRow("pp overlap as number") << with(m, "strategy.pp_overlap", 0)

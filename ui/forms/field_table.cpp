@@ -458,6 +458,12 @@ std::vector<FieldSpec> strategy_fields() {
              "(dispatch, compute, combine one after the other); about 0.9 = fine-grained tile-level "
              "overlap as in Comet (Zhang et al., MLSys 2025); 1 = fully hidden.", 2, 0.05,
              COMET_ACCESS(strategy.ep_overlap)),
+        choice("strategy.ep_dispatch", G::strategy, "EP dispatch",
+               "How token copies reach their experts. All-to-all (Megatron-Core's default dispatcher) "
+               "sends every copy to its expert's rank; hierarchical (DeepEP, HybridEP) sends a token "
+               "across the scale-out network once per remote node or rack holding any of its experts "
+               "and fans it out there over the scale-up links.",
+               {"All-to-all", "Hierarchical"}, COMET_ACCESS(strategy.ep_dispatch)),
         boolean("strategy.pp_scatter_gather", G::strategy, "Pipeline scatter/gather",
                 "Split each pipeline message across the tensor-parallel ranks' links and gather it on "
                 "the next stage (Megatron-LM).", COMET_ACCESS(strategy.pp_scatter_gather)),

@@ -42,6 +42,18 @@ struct GroupSpan {
 [[nodiscard]] double reduce_scatter_s(double bytes, const GroupSpan& g) noexcept;
 [[nodiscard]] double all_gather_s(double bytes, const GroupSpan& g) noexcept;
 [[nodiscard]] double all_to_all_s(double bytes, const GroupSpan& g) noexcept;
+// A hierarchical (domain-deduplicating) dispatch of token copies, DeepEP's internode kernels
+// and NVIDIA's HybridEP: a token crosses the scale-out network once per remote scale-up domain
+// that holds any of its experts, to the rank of the same local index (its rail), which forwards
+// it over scale-up to the experts there; the combine runs the same path back. `bytes` is the
+// flat all-to-all's buffer (every copy), `dedup` the share of the flat scale-out copies still
+// sent (dispatch_dedup).
+[[nodiscard]] double hierarchical_all_to_all_s(double bytes, const GroupSpan& g, double dedup) noexcept;
+// The scale-out share that deduplication leaves: a token's k experts are distinct and, with
+// balanced routing, uniform over `experts`, spread evenly over `domains`; a remote domain
+// receives the token once when it holds at least one of them (probability
+// 1 - C(E - E/D, k) / C(E, k)), where the flat dispatch sends it k (D-1)/D copies on average.
+[[nodiscard]] double dispatch_dedup(int experts, int top_k, int domains) noexcept;
 // One message between two ranks `stride` apart.
 [[nodiscard]] double p2p_s(double bytes, bool same_domain, const GroupSpan& g) noexcept;
 

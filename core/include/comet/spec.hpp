@@ -31,6 +31,11 @@ enum class AttentionKernel : std::uint8_t { unfused, fused };  // fused = FlashA
 enum class Optimizer : std::uint8_t { adam, sgd };
 enum class GradDtype : std::uint8_t { fp32, bf16 };
 enum class ExpandedAttach : std::uint8_t { per_accelerator, per_node, pooled };
+// How MoE token copies reach their experts: Megatron-Core's all-to-all dispatcher sends every
+// copy to its expert's rank; a hierarchical dispatcher (DeepEP's internode kernels, NVIDIA's
+// HybridEP) sends a token across the scale-out network once per remote scale-up domain that
+// holds any of its experts and fans it out inside the domain.
+enum class EpDispatch : std::uint8_t { all_to_all, hierarchical };
 
 // A decoder-only transformer.
 struct ModelSpec {
@@ -240,6 +245,7 @@ struct Strategy {
     // Fraction of the EP all-to-all that hides behind the expert GEMMs: 0 = sequential
     // (coarse-grained), about 0.9 = tile-level fine-grained overlap (Zhang et al., MLSys 2025).
     double ep_overlap = 0.0;
+    EpDispatch ep_dispatch = EpDispatch::all_to_all;
     // ZeRO/FSDP sharding group: 0 = shard over the whole data-parallel group (dp x cp ranks);
     // a divisor g of dp x cp = hierarchical sharding (HSDP): states sharded over g ranks and
     // replicated over dp x cp / g groups.
