@@ -99,6 +99,22 @@ void TestValidation::malformedMeasurementFileIsRefused() {
         QVERIFY(!m.ok());
         QVERIFY2(QString::fromStdString(m.error_text()).contains("cases[0].model.mtp_layers"), m.error_text().c_str());
     }
+    // A row's dispatcher and pipeline overlap, of the wrong kind, are refused by name.
+    const std::pair<const char*, const char*> bad_strategy[] = {
+        {R"("ep_dispatch": "deepep")", R"(ep_dispatch = "deepep": must be one of all_to_all, hierarchical)"},
+        {R"("ep_dispatch": 2)", "ep_dispatch"},
+        {R"("pp_overlap": "yes")", "pp_overlap"}};
+    for (const auto& [bad, expected] : bad_strategy) {
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write((std::string(R"({"cases": [{"id": "x", "model": {"layers": 2, "hidden": 64, "heads": 2, "ffn_hidden": 256,
+                 "vocab": 100, "seq_len": 64}, "gpus": 8, "global_batch": 8, "strategy": {"tp": 8, "pp": 1, )") + bad +
+                 R"(}, "measured": {"iteration_time_s": 1}}]})").c_str());
+        f.close();
+        const auto m = load_measurements(file);
+        QVERIFY(!m.ok());
+        QVERIFY2(QString::fromStdString(m.error_text()).contains(expected), m.error_text().c_str());
+        QVERIFY2(QString::fromStdString(m.error_text()).contains("cases[0].strategy"), m.error_text().c_str());
+    }
 }
 
 // NVIDIA's Megatron-Bridge runs on DGX H100, DGX B200 and GB200 NVL72: every row expressed
