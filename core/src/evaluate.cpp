@@ -727,9 +727,9 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, const Traff
     // hides more than its own time covers, split into forward and backward by the passes' FLOP
     // shares (as the per-iteration DP windows below), so that faster compute never exposes
     // more than it saves.
-    double pp_mb = 0;
-    if (p > 1) {
-        const double chunk = s.pp_overlap ? static_cast<double>(lay.min_layers()) / v : 0.0;
+    double pp_mb = tf.pp_mb_total;  // blocking: every transfer exposed
+    if (p > 1 && v > 1 && s.pp_overlap) {
+        const double chunk = static_cast<double>(lay.min_layers()) / v;
         const double chunk_wall = chunk * (layer_compute + layer_exposed);
         const double flops = lt.fwd_flops + lt.bwd_flops + rshare * lt.recompute_flops;
         const double fwd_share = flops > 0 ? lt.fwd_flops / flops : 1.0 / 3.0;

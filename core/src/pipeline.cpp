@@ -19,12 +19,6 @@ int StageLayout::max_layers() const noexcept {
     return m;
 }
 
-int StageLayout::min_layers() const noexcept {
-    int m = std::min(first, last);
-    if (p > 2) m = std::min(m, mid_hi_count < p - 2 ? mid_lo : mid_hi);
-    return m;
-}
-
 StageLayout stage_layout(int layers, const Strategy& s) noexcept {
     StageLayout out;
     const int p = std::max(1, s.pp);
@@ -115,11 +109,6 @@ double pipeline_bubble_s(double stage_sum_s, double slowest_s, int interleave) n
 
 double pipeline_bubble_s(int pp, int interleave, double microbatch_s) noexcept {
     return (pp - 1.0) / interleave * microbatch_s;
-}
-
-double pipeline_exchange_s(double one_s, int interleave, double chunk_fwd_s, double chunk_bwd_s) noexcept {
-    if (interleave <= 1) return 2.0 * one_s;
-    return interleave * (std::max(0.0, one_s - chunk_fwd_s) + std::max(0.0, one_s - chunk_bwd_s));
 }
 
 double pipeline_time_lower_bound(const StageLayout& lay, double per_layer_s, double first_s, double last_s,

@@ -16,7 +16,14 @@ struct StageLayout {
     int first = 0, last = 0, mid_hi = 0, mid_lo = 0, mid_hi_count = 0;
     bool ok = false;
     [[nodiscard]] int max_layers() const noexcept;
-    [[nodiscard]] int min_layers() const noexcept;
+    [[nodiscard]] constexpr int min_layers() const noexcept {
+        int m = first < last ? first : last;
+        if (p > 2) {
+            const int mid = mid_hi_count < p - 2 ? mid_lo : mid_hi;
+            m = mid < m ? mid : m;
+        }
+        return m;
+    }
     [[nodiscard]] constexpr bool even() const noexcept {
         return p == 1 || (first == last && (p == 2 || (mid_hi == first && mid_lo == first)));
     }
@@ -54,7 +61,12 @@ struct StageLayout {
 // With interleaving each chunk's transfer runs while the rank computes its next chunk
 // (overlap_p2p_comm, which Megatron-Bridge turns on whenever vp > 1), so only what one chunk's
 // forward (`chunk_fwd_s`) or backward (`chunk_bwd_s`) does not cover stays exposed.
-[[nodiscard]] double pipeline_exchange_s(double one_s, int interleave, double chunk_fwd_s, double chunk_bwd_s) noexcept;
+[[nodiscard]] inline double pipeline_exchange_s(double one_s, int interleave, double chunk_fwd_s, double chunk_bwd_s) noexcept {
+    if (interleave <= 1) return 2.0 * one_s;
+    const double f = one_s > chunk_fwd_s ? one_s - chunk_fwd_s : 0.0;
+    const double b = one_s > chunk_bwd_s ? one_s - chunk_bwd_s : 0.0;
+    return interleave * (f + b);
+}
 
 // A lower bound of an iteration's pipeline time, built like timing() builds it: every stage
 // takes at least its layers x `per_layer_s` + its ends (`first_s` on the first stage, `last_s`
