@@ -41,6 +41,7 @@ constexpr std::array<KnobInfo, static_cast<std::size_t>(Knob::count_)> knobs{{
     {Knob::scale_out_latency_us, "scale_out_latency_us", "scale-out latency", "us", KnobKind::hardware, false, 0, 1e6},
     {Knob::scale_out_oversubscription, "scale_out_oversubscription", "spine oversubscription (leaf : spine)", "x", KnobKind::hardware, false, 1, 64},
     {Knob::scale_out_leaf_domains, "scale_out_leaf_domains", "scale-up domains per leaf (0 = one tier)", "domains", KnobKind::hardware, true, 0, 1e7},
+    {Knob::scale_out_rail_only, "scale_out_rail_only", "rail-only fabric (0 any-to-any, 1 rail-only)", "", KnobKind::hardware, true, 0, 1},
     {Knob::accelerators_per_node, "accelerators_per_node", "accelerators per node", "", KnobKind::hardware, true, 1, 65536},
     {Knob::nodes, "nodes", "nodes", "", KnobKind::hardware, true, 1, 1e7},
     {Knob::seq_len, "seq_len", "sequence length", "tokens", KnobKind::workload, true, 1, 67108864},
@@ -116,6 +117,7 @@ void set_knob(Config& c, Knob k, double v) noexcept {
     case Knob::scale_out_latency_us: n.scale_out.latency_us = v; break;
     case Knob::scale_out_oversubscription: n.scale_out.oversubscription = v; break;
     case Knob::scale_out_leaf_domains: n.scale_out.leaf_domains = to_int(v); break;
+    case Knob::scale_out_rail_only: n.scale_out.rail_only = v >= 0.5; break;
     case Knob::accelerators_per_node: n.accelerators = to_int(v); refill_dp(c); break;
     case Knob::nodes: c.cluster.nodes = to_int(v); refill_dp(c); break;
     case Knob::seq_len: c.model.seq_len = to_int(v); break;
@@ -169,6 +171,7 @@ double get_knob(const Config& c, Knob k) noexcept {
     case Knob::scale_out_latency_us: return n.scale_out.latency_us;
     case Knob::scale_out_oversubscription: return n.scale_out.oversubscription;
     case Knob::scale_out_leaf_domains: return n.scale_out.leaf_domains;
+    case Knob::scale_out_rail_only: return n.scale_out.rail_only ? 1.0 : 0.0;
     case Knob::accelerators_per_node: return n.accelerators;
     case Knob::nodes: return c.cluster.nodes;
     case Knob::seq_len: return c.model.seq_len;

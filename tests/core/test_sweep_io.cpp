@@ -280,6 +280,7 @@ private slots:
     void integerKnobRangeIsWholeAndDistinct();
     void valueList();
     void everyKnobIdIsAccepted();
+    void railOnlyKnobSetsTheFabric();
     void nameAndDescription();
     // ---- search section ----
     void searchDefaults();
@@ -366,6 +367,17 @@ void TestSweepIo::valueList() {
     QVERIFY(f.spec.y.has_value());
     QCOMPARE(static_cast<int>(f.spec.y->knob), static_cast<int>(Knob::tp));
     QCOMPARE(f.spec.y->values, (std::vector<double>{1, 2, 4, 8}));
+}
+
+void TestSweepIo::railOnlyKnobSetsTheFabric() {
+    Config c;
+    set_knob(c, Knob::scale_out_rail_only, 1);
+    QVERIFY(c.node.scale_out.rail_only);
+    QCOMPARE(get_knob(c, Knob::scale_out_rail_only), 1.0);
+    set_knob(c, Knob::scale_out_rail_only, 0);
+    QVERIFY(!c.node.scale_out.rail_only);
+    QCOMPARE(get_knob(c, Knob::scale_out_rail_only), 0.0);
+    QCOMPARE(static_cast<int>(knob_info(Knob::scale_out_rail_only).kind), static_cast<int>(KnobKind::hardware));
 }
 
 void TestSweepIo::everyKnobIdIsAccepted() {
@@ -489,6 +501,8 @@ void TestSweepIo::valueOutOfKnobRange() {
                           "y.values[1] = 0: out of range; must be an integer from 1 to ");
     expect_error_starting(R"("x": { "knob": "zero_stage", "values": [4] })", "x.values[0] = 4: out of range; must be an integer from 0 to 3");
     expect_error_starting(R"("x": { "knob": "tp_overlap", "values": [2] })", "x.values[0] = 2: out of range; must be 0 or 1");
+    expect_error_starting(R"("x": { "knob": "scale_out_rail_only", "values": [0, 2] })", "x.values[1] = 2: out of range; must be 0 or 1");
+    expect_error_starting(R"("x": { "knob": "scale_out_rail_only", "values": [0.5] })", "x.values[0] = 0.5");
 }
 
 void TestSweepIo::nonIntegerForIntegerKnob() {

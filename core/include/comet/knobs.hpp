@@ -20,7 +20,7 @@ enum class Knob : std::uint8_t {
     // hardware
     matrix_tflops, vector_tflops, hbm_gib, hbm_gbps, expanded_gib, expanded_gbps,
     scale_up_gbps, scale_up_latency_us, scale_up_domain, scale_out_gbps, scale_out_latency_us,
-    scale_out_oversubscription, scale_out_leaf_domains, accelerators_per_node, nodes,
+    scale_out_oversubscription, scale_out_leaf_domains, scale_out_rail_only, accelerators_per_node, nodes,
     // workload
     seq_len, global_batch, layers, hidden,
     count_
