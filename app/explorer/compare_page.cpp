@@ -133,9 +133,9 @@ void ComparePage::buildLayout() {
     bar->addStretch(1);
 
     table_ = new QTableWidget(0, col_count, this);
-    table_->setHorizontalHeaderLabels({tr("Design"), tr("Node"), tr("Nodes"), tr("Strategy"), tr("$/GPU-h"),
-                                       tr("Iteration"), tr("Speedup"), tr("MFU"), tr("HBM / GPU"), tr("$ / M tokens"),
-                                       tr("Time, cost to train")});
+    table_->setHorizontalHeaderLabels({tr("Design"), tr("Node"), tr("Nodes"), tr("$/GPU-h"), tr("Iteration"),
+                                       tr("Speedup"), tr("MFU"), tr("HBM / GPU"), tr("$ / M tokens"),
+                                       tr("Time, cost to train"), tr("Strategy")});
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     // Strategies are long: shown whole (the table scrolls sideways on small screens), never elided.
     table_->setTextElideMode(Qt::ElideNone);
@@ -146,6 +146,7 @@ void ComparePage::buildLayout() {
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setAccessibleName(tr("Designs compared"));
     table_->horizontalHeaderItem(col_strategy)->setToolTip(tr("Checked: search for the best strategy; unchecked: the strategy saved with the design"));
+    table_->horizontalHeaderItem(col_strategy)->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);  // visible before the column scrolls in whole
     table_->horizontalHeaderItem(col_price)->setToolTip(tr("Price per GPU-hour of this design; empty = the scenario's price (Cost & Sensitivity page)"));
     table_->horizontalHeaderItem(col_speedup)->setToolTip(tr("Baseline iteration time / this design's: 2.00x = twice as fast"));
 
@@ -370,7 +371,7 @@ void ComparePage::fillTable() {
         table_->setItem(row, col_strategy, st);
         table_->setItem(row, col_price, priceItem(d, s.cost));
         if (!o) {
-            for (int col = col_time; col < col_count; ++col) table_->setItem(row, col, item(QStringLiteral("…"), false, right));
+            for (int col = col_time; col < col_results_end; ++col) table_->setItem(row, col, item(QStringLiteral("…"), false, right));
             continue;
         }
         const Result& r = o->result;
@@ -378,7 +379,7 @@ void ComparePage::fillTable() {
             auto* why = item(tr("cannot run: %1").arg(qs(explain(r))), false);
             why->setForeground(QColor(0xD5, 0x5E, 0x00));
             table_->setItem(row, col_time, why);
-            table_->setSpan(row, col_time, 1, col_count - col_time);
+            table_->setSpan(row, col_time, 1, col_results_end - col_time);
             continue;
         }
         if (table_->columnSpan(row, col_time) > 1) table_->setSpan(row, col_time, 1, 1);

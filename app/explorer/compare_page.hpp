@@ -34,7 +34,10 @@ public:
     ~ComparePage() override;
 
     // Table columns; the first five are the design's inputs and editable.
-    enum Column { col_name, col_node, col_nodes, col_strategy, col_price, col_time, col_speedup, col_mfu, col_hbm, col_cost, col_train, col_count };
+    // The numbers first, the long strategy text last: on a narrow screen what scrolls sideways
+    // is the end of a strategy, never a result.
+    enum Column { col_name, col_node, col_nodes, col_price, col_time, col_speedup, col_mfu, col_hbm, col_cost, col_train, col_strategy, col_count };
+    static constexpr int col_results_end = col_train + 1;  // the result columns are [col_time, col_results_end)
 
     // Adds the scenario's node, cluster and strategy as a design (undoable); false when full.
     bool addCurrent(bool best_strategy);
