@@ -528,6 +528,18 @@ std::string export_calculon_application(const Scenario& s, std::vector<std::stri
     if (!m.tied_embeddings) add(w, "model.tied_embeddings = false: not expressible in Calculon");
     if (!m.learned_position_embeddings)
         add(w, "model.learned_position_embeddings = false: not expressible in Calculon");
+    if (m.is_moe())
+        add(w, "model.experts = " + std::to_string(m.experts) +
+                   ": Calculon has no mixture of experts: exported as a dense model with feedforward = model.ffn_hidden (" +
+                   std::to_string(m.ffn_hidden) + "); the routed experts, the router and the all-to-alls are dropped");
+    if (m.is_mla())
+        add(w, "model.kv_lora_rank = " + std::to_string(m.kv_lora_rank) +
+                   ": Calculon has no multi-head latent attention: exported as multi-head attention of attn_size heads");
+    if (m.sliding_window > 0)
+        add(w, "model.sliding_window = " + std::to_string(m.sliding_window) +
+                   ": Calculon has no sliding-window layers: every layer exported with full attention");
+    if (m.mtp_layers > 0)
+        add(w, "model.mtp_layers = " + std::to_string(m.mtp_layers) + ": Calculon has no multi-token prediction: dropped");
     return dump(j);
 }
 
@@ -654,6 +666,14 @@ std::string export_calculon_execution(const Scenario& s, std::vector<std::string
         add(w, "strategy.zero_stage = " + std::to_string(st.zero_stage) +
                    ": Calculon shards the optimizer only (ZeRO-1): exported as optimizer_sharding = true");
     if (!st.pp_scatter_gather) add(w, "strategy.pp_scatter_gather = false: not expressible in Calculon");
+    if (st.cp > 1)
+        add(w, "strategy.cp = " + std::to_string(st.cp) + ": Calculon has no context parallelism: dropped (num_procs is tp * pp * dp)");
+    if (st.ep > 1 || st.etp > 1)
+        add(w, "strategy.ep = " + std::to_string(st.ep) + ", etp = " + std::to_string(st.etp) +
+                   ": Calculon has no expert parallelism: dropped");
+    if (st.pp > 1 && st.interleave > 1 && st.pp_overlap)
+        add(w, "strategy.pp_overlap = true: Calculon has no switch for pipeline transfers behind the next chunk: "
+               "its own pipeline communication model applies");
     if (t.optimizer != Optimizer::adam) add(w, "training.optimizer = sgd: Calculon models Adam");
     if (is_fp4(t.precision)) add(w, "training.precision = fp4: Calculon has no 4-bit datatype: exported as float8");
     if (t.grad_reduce != GradDtype::fp32) add(w, "training.grad_reduce = bf16: not expressible in Calculon");

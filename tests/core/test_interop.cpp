@@ -177,6 +177,23 @@ void TestInterop::calculonExportWarns() {
     QVERIFY(contains(w, "model.bias"));
     QVERIFY(contains(w, "node.gemm.tile_overhead_k = 256"));
     QVERIFY(contains(w, "node.hbm_reserved_gib"));
+    QVERIFY(contains(w, "strategy.pp_overlap = true"));  // interleaved (v 2), overlapped by default
+    // A MoE model with MLA, windows, MTP, context and expert parallelism: each loss is named.
+    Scenario moe = base_scenario();
+    moe.config.model.experts = 8;
+    moe.config.model.experts_per_token = 2;
+    moe.config.model.expert_ffn_hidden = moe.config.model.ffn_hidden;
+    moe.config.model.kv_lora_rank = 512;
+    moe.config.model.sliding_window = 128;
+    moe.config.model.mtp_layers = 1;
+    moe.config.strategy.cp = 2;
+    moe.config.strategy.ep = 2;
+    std::vector<std::string> mw;
+    (void)export_calculon_application(moe, &mw);
+    (void)export_calculon_execution(moe, &mw);
+    for (const char* lost : {"model.experts = 8", "model.kv_lora_rank = 512", "model.sliding_window = 128",
+                             "model.mtp_layers = 1", "strategy.cp = 2", "strategy.ep = 2"})
+        QVERIFY2(contains(mw, lost), lost);
     QVERIFY(app.find("\"attn_size\": 160") != std::string::npos);
     QVERIFY(exe.find("\"pipeline_interleaving\": 2") != std::string::npos);
     // Exported files import again.
