@@ -53,34 +53,30 @@ double all_gather_s(double bytes, const GroupSpan& g) noexcept {
     return ring_all_gather_s(bytes / g.inner, g.outer, ring_out(g)) + ring_all_gather_s(bytes, g.inner, g.up);
 }
 
-double all_to_all_s(double bytes, const GroupSpan& g) noexcept {
+namespace {
+// Each rank keeps 1/n of its buffer, sends (inner-1)/n over scale-up and (n-inner)/n over
+// scale-out, of which `out_share` still leaves the domain; `forward_share` of the bytes that
+// cross scale-out also cross scale-up once more (to another rail, or to the expert's rank).
+// The two tiers work at the same time, so the slower one bounds the step.
+double exchange_s(double bytes, const GroupSpan& g, double forward_share, double out_share) noexcept {
     const int n = g.size();
     if (n <= 1 || bytes <= 0) return 0.0;
-    // Each rank keeps 1/n of its buffer, sends (inner-1)/n over scale-up and (n-inner)/n over
-    // scale-out; the two tiers work at the same time, so the slower one bounds the step. On a
-    // rail-only fabric the scale-out bytes bound for other rails cross scale-up once more.
-    const double forwarded = g.outer > 1 ? g.rail_forward * (n - g.inner) / static_cast<double>(n) * bytes : 0.0;
+    const double leaving = (n - g.inner) / static_cast<double>(n) * bytes;
+    const double forwarded = g.outer > 1 ? forward_share * leaving : 0.0;
     const double up = ((g.inner - 1.0) / n * bytes + forwarded) / g.up.bytes_per_s + (g.inner - 1.0) * g.up.latency_s;
-    const double out = g.outer > 1
-                           ? (n - g.inner) / static_cast<double>(n) * bytes * g.a2a_slowdown / g.out.bytes_per_s +
-                                 (g.outer - 1.0) * g.out.latency_s
-                           : 0.0;
+    const double out =
+        g.outer > 1 ? leaving * out_share * g.a2a_slowdown / g.out.bytes_per_s + (g.outer - 1.0) * g.out.latency_s : 0.0;
     return std::max(up, out);
 }
+}  // namespace
 
+// On a rail-only fabric the scale-out bytes bound for other rails cross scale-up once more.
+double all_to_all_s(double bytes, const GroupSpan& g) noexcept { return exchange_s(bytes, g, g.rail_forward, 1.0); }
+
+// The copies arriving from other domains land on the rank of the same local index, which
+// forwards (inner-1)/inner of them to the experts' ranks.
 double hierarchical_all_to_all_s(double bytes, const GroupSpan& g, double dedup) noexcept {
-    const int n = g.size();
-    if (n <= 1 || bytes <= 0) return 0.0;
-    if (g.outer <= 1) return all_to_all_s(bytes, g);
-    // Scale-up: the copies for this domain's other ranks, and those arriving from other
-    // domains forwarded from the receiving rank to the experts' ranks ((inner-1)/inner of them).
-    const double local = (g.inner - 1.0) / n * bytes;
-    const double forwarded = (n - g.inner) / static_cast<double>(n) * bytes * (g.inner - 1.0) / g.inner;
-    const double up = (local + forwarded) / g.up.bytes_per_s + (g.inner - 1.0) * g.up.latency_s;
-    const double out = (n - g.inner) / static_cast<double>(n) * bytes * std::clamp(dedup, 0.0, 1.0) * g.a2a_slowdown /
-                           g.out.bytes_per_s +
-                       (g.outer - 1.0) * g.out.latency_s;
-    return std::max(up, out);
+    return exchange_s(bytes, g, (g.inner - 1.0) / g.inner, std::clamp(dedup, 0.0, 1.0));
 }
 
 double dispatch_dedup(int experts, int top_k, int domains) noexcept {

@@ -694,10 +694,8 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, const Traff
     const double rshare = pl.rshare;
     const int ov = s.tp_overlap ? 1 : 0;
     const double layer_compute = lt.fwd + lt.bwd + rshare * lt.recompute;
-    const double tp_layer = w.tp_layer_exposed[ov] + rshare * w.tp_rec_exposed[ov];
-    const double ep_layer = w.ep_layer_exposed + rshare * w.ep_rec_exposed;
-    const double cp_layer = w.cp_layer_exposed + rshare * w.cp_rec_exposed;
-    const double layer_exposed = tp_layer + w.moe_share * ep_layer + cp_layer;
+    const LayerExposure le = layer_exposure(w, rshare, ov);
+    const double tp_layer = le.tp, ep_layer = le.ep, cp_layer = le.cp, layer_exposed = le.total;
     struct Stage {
         double layers = 0, count = 0, compute = 0, tp = 0, busy = 0;
     };

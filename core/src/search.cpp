@@ -463,9 +463,8 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
             // each window as long as a whole layer with its most exposed communication) hide the most.
             const double chunk = s.pp_overlap ? lay.max_layers() / static_cast<double>(combo.v) : 0.0;
             const PassTimes& lt = p.compute.layer;
-            const double wide = chunk * (lt.fwd + lt.bwd + lt.recompute + std::max(w.tp_layer_exposed[0], w.tp_layer_exposed[1]) +
-                                         std::max(w.tp_rec_exposed[0], w.tp_rec_exposed[1]) + w.ep_layer_exposed +
-                                         w.ep_rec_exposed + w.cp_layer_exposed + w.cp_rec_exposed);
+            const double wide = chunk * (lt.fwd + lt.bwd + lt.recompute +
+                                         std::max(layer_exposure(w, 1.0, 0).total, layer_exposure(w, 1.0, 1).total));
             const double pp_min = pipeline_exchange_s(pp_one, combo.v, wide, wide);
             const double bound = pipeline_time_lower_bound(lay, layer_min, p.compute.first_extra + w.tp_one,
                                                            p.compute.last_extra + w.tp_one, pp_min, mbs);

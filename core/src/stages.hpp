@@ -87,6 +87,21 @@ struct RankWork : RankCompute {
     double ep_rec_total = 0, ep_rec_exposed = 0;  // ... of the recomputed forward
 };
 
+// The communication one layer leaves exposed per microbatch, with `rshare` of its forward
+// recomputed and tp_overlap off (0) or on (1): TP, EP (of an MoE layer) and CP; `total`
+// weighs EP by the MoE layers' share. timing() and the search's bounds both build on it.
+struct LayerExposure {
+    double tp = 0, ep = 0, cp = 0, total = 0;
+};
+[[nodiscard]] inline LayerExposure layer_exposure(const RankWork& w, double rshare, int tp_overlap) noexcept {
+    LayerExposure e;
+    e.tp = w.tp_layer_exposed[tp_overlap] + rshare * w.tp_rec_exposed[tp_overlap];
+    e.ep = w.ep_layer_exposed + rshare * w.ep_rec_exposed;
+    e.cp = w.cp_layer_exposed + rshare * w.cp_rec_exposed;
+    e.total = e.tp + w.moe_share * e.ep + e.cp;
+    return e;
+}
+
 // Structural checks, split like the stages. Both assume first_invalid_field(c) < 0.
 [[nodiscard]] Infeasible rank_problem(const Config& c, double& a, double& b) noexcept;
 // `layout`, when given, is stage_layout(c.model.layers, c.strategy) already computed.

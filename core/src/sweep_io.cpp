@@ -610,7 +610,6 @@ std::vector<SweepRow> sweep_rows(const SweepFile& sweep, const SweepResult& resu
         row.expanded_used_gib = units::bytes_to_gib(r.expanded.used_bytes());
         row.strategy = c.strategy;
         row.strategy.pp_scatter_gather = Strategy{}.pp_scatter_gather;  // not written
-        row.strategy.pp_overlap = Strategy{}.pp_overlap;                // not written
         if (c.has_runner_up) {
             row.runner_up = format_strategy(c.runner_up_strategy);
             row.runner_up_iteration_s = c.runner_up_iteration_s;

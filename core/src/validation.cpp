@@ -13,6 +13,7 @@
 #include "comet/evaluate.hpp"
 #include "comet/pipeline.hpp"
 #include "comet/report.hpp"
+#include "scenario_sections.hpp"
 #include "stages.hpp"
 
 namespace comet {
@@ -80,11 +81,20 @@ Precision parse_precision(const std::string& text, const std::string& where) {
     throw std::runtime_error(where + ".precision = \"" + text + "\": must start with fp16, bf16, fp8, FP8-MX or NVFP4");
 }
 
+// A row's enumeration, by the scenario format's names for it.
+template <class E, std::size_t N>
+E parse_named(const std::array<EnumName<E>, N>& names, const std::string& text, const std::string& where,
+              std::string_view key) {
+    std::string allowed;
+    for (const auto& n : names) {
+        if (n.name == text) return n.value;
+        allowed += (allowed.empty() ? "" : ", ") + std::string(n.name);
+    }
+    throw std::runtime_error(where + "." + std::string(key) + " = \"" + text + "\": must be one of " + allowed);
+}
+
 Recompute parse_recompute(const std::string& rc, const std::string& where) {
-    if (rc == "full") return Recompute::full;
-    if (rc == "selective") return Recompute::selective;
-    if (rc == "none") return Recompute::none;
-    throw std::runtime_error(where + ".recompute = \"" + rc + "\": must be one of none, selective, full");
+    return parse_named(sections::recompute_names, rc, where, "recompute");
 }
 
 // The model: the preset named by model_name (if any), then the case's own fields.
@@ -195,12 +205,8 @@ MeasuredCase read_case(const json& jc, const std::string& where, const std::vect
         s.pp_overlap = opt_bool(*sit, "pp_overlap", sw, true);
         // The token dispatcher, where the row's recipe names one (Megatron-Core's all-to-all
         // dispatcher otherwise): "hierarchical" for the flex dispatcher with DeepEP or HybridEP.
-        if (sit->contains("ep_dispatch")) {
-            const std::string d = opt_string(*sit, "ep_dispatch", sw, "all_to_all");
-            if (d == "all_to_all") s.ep_dispatch = EpDispatch::all_to_all;
-            else if (d == "hierarchical") s.ep_dispatch = EpDispatch::hierarchical;
-            else throw std::runtime_error(sw + ".ep_dispatch = \"" + d + "\": must be one of all_to_all, hierarchical");
-        }
+        if (sit->contains("ep_dispatch"))
+            s.ep_dispatch = parse_named(sections::ep_dispatch_names, opt_string(*sit, "ep_dispatch", sw, "all_to_all"), sw, "ep_dispatch");
         tr.attention = AttentionKernel::fused;
         tr.dropout = false;
     } else {

@@ -63,7 +63,7 @@ struct SweepRow {
     double hbm_used_gib = 0;
     double hbm_capacity_gib = 0;
     double expanded_used_gib = 0;
-    Strategy strategy;           // every field but pp_scatter_gather and pp_overlap (not written; keep their defaults)
+    Strategy strategy;           // every field but pp_scatter_gather (not written; keeps its default)
     std::string runner_up;       // format_strategy() of the second best; empty when none
     double runner_up_iteration_s = 0;  // 0 when there is no runner-up
     std::uint64_t evaluated = 0;
