@@ -1,177 +1,80 @@
-// comet-cli report: the explorer's one-click PDF report, headless. The report paints Qt widgets,
-// so this is the one command that needs Qt; without the GUI build it only says so.
+// comet-cli report: the PDF report paints the explorer's Qt charts, so comet-cli (Qt-free, see
+// docs/architecture.md) hands the same arguments to `comet-explorer --report`: the one next to
+// comet-cli first (the build tree, /usr/bin), else the first on PATH.
 
-#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <vector>
+
+#include <unistd.h>
 
 #include "commands.hpp"
 
-#ifdef COMET_CLI_WITH_REPORT
-#include <QApplication>
-#include <QString>
-#include <QtGlobal>
-
-#include "cli_options.hpp"
-#include "comet/knobs.hpp"
-#include "comet/scenario.hpp"
-#include "report/report.hpp"
-#include "run_control.hpp"
-#endif
-
 namespace comet::cli {
-
-#ifndef COMET_CLI_WITH_REPORT
-
-int cmd_report(Args) {
-    std::fprintf(stderr, "comet-cli was built without Qt (COMET_BUILD_GUI=OFF): report is unavailable\n");
-    return exit_bad_input;
-}
-
-#else
 
 namespace {
 
-void usage() {
-    std::printf(
-        "Usage: comet-cli report SCENARIO.comet.json --pdf FILE [--x KNOB] [--y KNOB] [--metric ID]\n"
-        "                        [--steps N] [--no-search] [--fraction F] [--nodes N,N,...]\n\n"
-        "Writes the explorer's report as an A4 landscape PDF: the scenario and its assumptions, the\n"
-        "result of its strategy and the best strategy found, a heatmap of two knobs with the iteration\n"
-        "time breakdown and memory, the comparison of its designs (when it has any), the sensitivity\n"
-        "tornado, the cost and the time/cost Pareto chart. Runs without a display.\n\n"
-        "  --pdf FILE     the PDF to write (required); replaced atomically, not written when cancelled\n"
-        "  --x KNOB       heatmap x axis (default hbm_gbps); any knob id, e.g. matrix_tflops, tp, nodes\n"
-        "  --y KNOB       heatmap y axis (default scale_out_gbps); the same knob as --x gives one axis\n"
-        "  --metric ID    heatmap colour: iteration_time (default), tokens_per_s, mfu,\n"
-        "                 exposed_comm_share, exposed_memory_share, hbm_use\n"
-        "  --steps N      cells per axis for continuous knobs, 2 to 128 (default 17)\n"
-        "  --no-search    evaluate the scenario's strategy in every cell instead of searching the best\n"
-        "  --fraction F   resource change for the tornado, > 0 and at most 0.95 (default 0.1)\n"
-        "  --nodes LIST   node counts for the Pareto chart (default: each design as it is)\n\n"
-        "Prints 'wrote FILE (N pages)'. Ctrl-C stops it (exit status 130) and writes nothing.\n");
+constexpr const char* explorer_name = "comet-explorer";
+
+// The comet-explorer beside this executable, or empty.
+std::filesystem::path sibling_explorer() {
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec || !self.has_parent_path()) return {};
+    const std::filesystem::path candidate = self.parent_path() / explorer_name;
+    return ::access(candidate.c_str(), X_OK) == 0 ? candidate : std::filesystem::path();
 }
 
-int bad(const std::string& message) {
-    std::fprintf(stderr, "comet-cli report: %s\n", message.c_str());
-    return exit_bad_input;
-}
-
-std::string knob_ids() {
-    std::string out;
-    for (const KnobInfo& k : all_knobs()) out += (out.empty() ? "" : ", ") + std::string(k.id);
-    return out;
-}
-
-std::string metric_ids() {
-    std::string out;
-    for (const ui::MetricInfo& m : ui::all_metrics()) out += (out.empty() ? "" : ", ") + std::string(m.id);
-    return out;
-}
-
-struct Request {
-    std::string scenario;
-    std::string pdf;
-    ui::ReportOptions options;
-    bool help = false;
-};
-
-// Fills `r` from the arguments; returns a message naming the option, its value and what is
-// allowed, or an empty string.
-std::string parse(Args args, Request& r) {
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view a = args[i];
-        const bool has_value = i + 1 < args.size();
-        const std::string v = has_value ? std::string(args[i + 1]) : std::string();
-        const auto got = [&] { return ", got '" + v + "'"; };
-        if (a == "--help" || a == "-h") {
-            r.help = true;
-            return {};
+// The first executable comet-explorer on PATH, or empty.
+std::filesystem::path explorer_on_path() {
+    const char* path = std::getenv("PATH");
+    if (path == nullptr) return {};
+    std::string_view rest = path;
+    while (true) {
+        const auto colon = rest.find(':');
+        const std::string_view dir = rest.substr(0, colon);
+        if (!dir.empty()) {
+            const std::filesystem::path candidate = std::filesystem::path(dir) / explorer_name;
+            if (::access(candidate.c_str(), X_OK) == 0) return candidate;
         }
-        if (a == "--no-search") {
-            r.options.search_cells = false;
-            continue;
-        }
-        if (a == "--pdf" || a == "--x" || a == "--y" || a == "--metric" || a == "--steps" || a == "--fraction" || a == "--nodes") {
-            if (!has_value) return std::string(a) + " needs a value (see 'comet-cli report --help')";
-            ++i;
-        }
-        if (a == "--pdf") {
-            r.pdf = v;
-        } else if (a == "--x" || a == "--y") {
-            const std::optional<Knob> k = knob_from_id(v);
-            if (!k) return std::string(a) + " '" + v + "': unknown knob; allowed: " + knob_ids();
-            (a == "--x" ? r.options.x : r.options.y) = *k;
-        } else if (a == "--metric") {
-            const auto metrics = ui::all_metrics();
-            const auto m = std::find_if(metrics.begin(), metrics.end(), [&](const ui::MetricInfo& info) { return v == info.id; });
-            if (m == metrics.end()) return "--metric '" + v + "': unknown metric; allowed: " + metric_ids();
-            r.options.metric = m->metric;
-        } else if (a == "--steps") {
-            if (!parse_int(v, r.options.steps) || r.options.steps < ui::report_min_steps || r.options.steps > ui::report_max_steps)
-                return "--steps needs an integer from " + std::to_string(ui::report_min_steps) + " to " +
-                       std::to_string(ui::report_max_steps) + got();
-        } else if (a == "--fraction") {
-            double f = 0;
-            if (!parse_double(v, f) || !(f > 0 && f <= ui::report_max_fraction)) return "--fraction needs a number > 0 and at most 0.95" + got();
-            r.options.fraction = f;
-        } else if (a == "--nodes") {
-            if (std::string problem = parse_nodes(v, r.options.pareto_nodes); !problem.empty()) return problem;
-        } else if (!a.empty() && a[0] == '-') {
-            return "unknown option '" + std::string(a) + "' (see 'comet-cli report --help')";
-        } else if (r.scenario.empty()) {
-            r.scenario = a;
-        } else {
-            return "one scenario file expected, got '" + std::string(a) + "' too";
-        }
+        if (colon == std::string_view::npos) break;
+        rest.remove_prefix(colon + 1);
     }
-    if (r.scenario.empty()) return "missing SCENARIO file (usage: comet-cli report SCENARIO --pdf FILE)";
-    if (r.pdf.empty()) return "missing --pdf FILE (usage: comet-cli report SCENARIO --pdf FILE)";
     return {};
-}
-
-// The report paints widgets, which need a QApplication; a terminal or CI machine has no display,
-// so fall back to the offscreen platform unless the user chose one.
-int write_headless(const ui::ReportData& data, const std::string& pdf) {
-    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    int argc = 1;
-    char name[] = "comet-cli";
-    char* argv[] = {name, nullptr};
-    const QApplication app(argc, argv);
-    const QString path = QString::fromStdString(pdf);
-    if (const QString why = ui::write_report_pdf(data, path); !why.isEmpty()) {
-        std::fprintf(stderr, "comet-cli report: %s\n", why.toStdString().c_str());
-        return exit_failure;
-    }
-    std::printf("wrote %s (%d pages)\n", pdf.c_str(), ui::report_page_count(data));
-    return exit_ok;
 }
 
 }  // namespace
 
 int cmd_report(Args args) {
-    Request r;
-    if (const std::string problem = parse(args, r); !problem.empty()) return bad(problem);
-    if (r.help) {
-        usage();
-        return exit_ok;
-    }
-    const Loaded<Scenario> loaded = load_scenario_file(r.scenario);
-    if (!loaded.ok()) {
-        std::fprintf(stderr, "%s\n", loaded.error_text().c_str());
+    std::filesystem::path explorer = sibling_explorer();
+    if (explorer.empty()) explorer = explorer_on_path();
+    if (explorer.empty()) {
+        std::fprintf(stderr,
+                     "comet-cli report: the PDF report is drawn by comet-explorer (the GUI build, COMET_BUILD_GUI=ON), "
+                     "which is neither next to comet-cli nor on PATH: report is unavailable\n");
         return exit_bad_input;
     }
-    if (const std::string problem = output_problem("--pdf", r.pdf); !problem.empty()) return bad(problem);
-    const InterruptGuard interrupt;
-    const ui::ReportData data = ui::compute_report_data(*loaded.value, r.options, interrupt.flag());
-    if (data.cancelled) {
-        std::fprintf(stderr, "comet-cli report: cancelled\n");
-        return exit_cancelled;
-    }
-    return write_headless(data, r.pdf);
+    std::vector<std::string> owned;
+    owned.reserve(args.size() + 2);
+    owned.emplace_back(explorer_name);
+    owned.emplace_back("--report");
+    for (const std::string_view a : args) owned.emplace_back(a);
+    std::vector<char*> argv;
+    argv.reserve(owned.size() + 1);
+    for (std::string& a : owned) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::setenv("COMET_REPORT_INVOKED_AS", "comet-cli report", 1);
+    std::fflush(nullptr);
+    ::execv(explorer.c_str(), argv.data());
+    // Only reached when the program could not be started.
+    std::fprintf(stderr, "comet-cli report: cannot run %s: %s\n", explorer.c_str(), std::strerror(errno));
+    return exit_failure;
 }
-
-#endif
 
 }  // namespace comet::cli

@@ -24,6 +24,6 @@ int cmd_export(Args args);
 int cmd_analyze(Args args);
 int cmd_compare(Args args);
 int cmd_fsdp(Args args);
-int cmd_report(Args args);  // needs the GUI build (Qt); otherwise says so and exits 2
+int cmd_report(Args args);  // runs `comet-explorer --report` (the GUI build); without it says so and exits 2
 
 }  // namespace comet::cli

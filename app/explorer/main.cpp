@@ -1,5 +1,6 @@
 // comet-explorer: the desktop explorer. `--screenshot FILE [SCENARIO]` renders the main window
-// offscreen once the first evaluation is on screen, saves a PNG and exits.
+// offscreen once the first evaluation is on screen, saves a PNG and exits; `--report ARGS...`
+// writes the PDF report without a window (report_command.cpp; `comet-cli report` runs it).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
@@ -7,6 +8,7 @@
 #include <QTimer>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 #include "comet/config.hpp"
 #include "analysis_page.hpp"
@@ -14,6 +16,7 @@
 #include "explorer_page.hpp"
 #include "fsdp_page.hpp"
 #include "main_window.hpp"
+#include "report_command.hpp"
 
 namespace {
 
@@ -32,6 +35,8 @@ void prefer_offscreen_for_batch(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // The report takes comet-cli's options, not the window's: handled before Qt parses anything.
+    if (argc >= 2 && std::string_view(argv[1]) == "--report") return comet::cli::run_report(argc - 2, argv + 2);
     prefer_offscreen_for_batch(argc, argv);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("comet-explorer"));
@@ -56,6 +61,9 @@ int main(int argc, char** argv) {
     const QCommandLineOption presentation(QStringLiteral("presentation"), QStringLiteral("Start in presentation mode (with --screenshot: render it)."));
     parser.addOption(page);
     parser.addOption(presentation);
+    // Handled before the parser runs (see the top of main); listed here for --help.
+    const QCommandLineOption report(QStringLiteral("report"), QStringLiteral("Write the PDF report without a window and exit: --report SCENARIO --pdf FILE [OPTIONS] (must come first; '--report --help' lists the options, the same as 'comet-cli report')."));
+    parser.addOption(report);
     parser.process(app);
 
     comet::app::MainWindow window;
