@@ -27,7 +27,7 @@ std::filesystem::path sibling_explorer() {
     std::error_code ec;
     const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (ec || !self.has_parent_path()) return {};
-    const std::filesystem::path candidate = self.parent_path() / explorer_name;
+    std::filesystem::path candidate = self.parent_path() / explorer_name;
     return ::access(candidate.c_str(), X_OK) == 0 ? candidate : std::filesystem::path();
 }
 
@@ -40,7 +40,7 @@ std::filesystem::path explorer_on_path() {
         const auto colon = rest.find(':');
         const std::string_view dir = rest.substr(0, colon);
         if (!dir.empty()) {
-            const std::filesystem::path candidate = std::filesystem::path(dir) / explorer_name;
+            std::filesystem::path candidate = std::filesystem::path(dir) / explorer_name;
             if (::access(candidate.c_str(), X_OK) == 0) return candidate;
         }
         if (colon == std::string_view::npos) break;

@@ -82,8 +82,9 @@ Infeasible split_problem(const Config& c, double& a, double& b, const StageLayou
         b = double(c.training.global_batch);
         return Infeasible::batch_split;
     }
-    if (s.interleave > 1 && (c.training.global_batch / per_step) % s.pp != 0) {
-        a = double(c.training.global_batch / per_step);
+    const long long microbatches = c.training.global_batch / per_step;
+    if (s.interleave > 1 && microbatches % s.pp != 0) {
+        a = static_cast<double>(microbatches);
         b = s.pp;
         return Infeasible::interleave_microbatches;
     }

@@ -372,7 +372,8 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
             // The roofline is needed only where something fits.
             if (p.combos.empty()) continue;
             p.compute = rank_compute(c);
-            const double mbs = static_cast<double>(base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch));
+            const long long microbatches = base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch);
+            const auto mbs = static_cast<double>(microbatches);
             p.lower_bound = score_bound(compute_bound(p.compute, c, g.pp, vs.back(), mbs), g);
         }
         if (control.progress) control.progress(done.fetch_add(r.size()) + r.size(), groups_.size());
@@ -416,7 +417,8 @@ bool SearchEngine::prepare_from(const SearchControl& control, const SearchEngine
             Strategy& s = c.strategy;
             apply_group(s, g);
             p.compute = rank_compute(c);
-            const double mbs = static_cast<double>(base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch));
+            const long long microbatches = base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch);
+            const auto mbs = static_cast<double>(microbatches);
             p.lower_bound = score_bound(compute_bound(p.compute, c, g.pp, interleaves(g.pp).back(), mbs), g);
         }
     });
@@ -433,7 +435,8 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
     Strategy& s = c.strategy;
     apply_group(s, g);
     const RankWork w = rank_comm(c, p.compute);
-    const double mbs = static_cast<double>(c.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch));
+    const long long microbatches = c.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch);
+    const auto mbs = static_cast<double>(microbatches);
     // Lower bound of each stage's microbatch time: compute, the least TP exposure, and one
     // pipeline exchange per chunk (message time only), composed as timing() composes stages.
     const double layer_min_no_rc = p.compute.layer.fwd + p.compute.layer.bwd + std::min(w.tp_layer_exposed[0], w.tp_layer_exposed[1]);

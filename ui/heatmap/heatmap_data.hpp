@@ -43,7 +43,9 @@ struct HeatmapData {
     std::optional<CellIndex> current;  // the configuration being edited, when on the grid
     std::optional<CellIndex> best;     // best feasible cell for the metric
 
-    [[nodiscard]] const HeatmapCell& at(int ix, int iy) const { return cells[static_cast<std::size_t>(iy * nx + ix)]; }
+    [[nodiscard]] const HeatmapCell& at(int ix, int iy) const {
+        return cells[static_cast<std::size_t>(iy) * static_cast<std::size_t>(nx) + static_cast<std::size_t>(ix)];
+    }
 };
 
 // Values, reasons, tooltips, and the best cell of a sweep; `current` is the cell whose axis

@@ -46,7 +46,9 @@ struct SweepResult {
     int ny = 1;
     std::vector<SweepCell> cells;  // row-major: cell (ix, iy) at iy * nx + ix
     bool cancelled = false;
-    [[nodiscard]] const SweepCell& at(int ix, int iy) const { return cells[static_cast<std::size_t>(iy * nx + ix)]; }
+    [[nodiscard]] const SweepCell& at(int ix, int iy) const {
+        return cells[static_cast<std::size_t>(iy) * static_cast<std::size_t>(nx) + static_cast<std::size_t>(ix)];
+    }
 };
 
 [[nodiscard]] SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchControl& control = {});
