@@ -19,6 +19,8 @@ packages=(
   desktop-file-utils appstream shared-mime-info man-db bsdextrautils
   # fuzzing the parsers (tests/fuzz/run.sh): clang with libFuzzer
   clang libclang-rt-14-dev
+  # style and static analysis of a change (.ci/lint): clang-format, clang-tidy, clazy
+  clang-format clang-tidy clazy
 )
 # libqt6opengl6-dev is only a Recommends of qt6-base-dev, but Qt6Charts' CMake config needs it.
 
