@@ -51,20 +51,6 @@ int bad(const std::string& message) {
     return exit_bad_input;
 }
 
-std::string seconds(double s) {
-    if (s >= 86400.0 * 2) return format_printf("%.2f", s / 86400.0) + " days";
-    if (s >= 7200.0) return format_printf("%.2f", s / 3600.0) + " h";
-    if (s >= 1.0) return format_printf("%.3f", s) + " s";
-    if (s >= 1e-3) return format_printf("%.2f", s * 1e3) + " ms";
-    return format_printf("%.1f", s * 1e6) + " us";
-}
-
-std::string usd(double v) {
-    if (v >= 1e6) return "$" + format_printf("%.2f", v / 1e6) + " M";
-    return v >= 100 ? "$" + format_printf("%.0f", v) : "$" + format_printf("%.4g", v);
-}
-std::string kwh(double v) { return format_printf("%.4g", v) + " kWh"; }
-
 std::string value_text(double v, std::string_view unit) {
     return format_printf("%g", v) + (unit.empty() ? "" : " " + std::string(unit));
 }
@@ -74,28 +60,29 @@ std::string cost_text(const Scenario& sc, const Result& r, const CostReport& c, 
     o += "Strategy    " + format_strategy(sc.config.strategy) + "\n\n";
     o += "Cost and energy of the scenario as given\n";
     if (!r.feasible) return o + "  INFEASIBLE: " + explain(r) + " (no cost)\n";
-    o += "  Iteration time           " + seconds(r.iteration_s) + "\n";
+    o += "  Iteration time           " + format_duration(r.iteration_s) + "\n";
     o += "  GPUs / nodes powered     " + std::to_string(c.gpus) + " / " + std::to_string(c.nodes_powered) + "\n";
-    o += "  GPU-hour price           " + usd(c.gpu_hour_price_usd) +
+    o += "  GPU-hour price           " + format_usd(c.gpu_hour_price_usd) +
          (c.amortised ? " (purchase price amortised over " + format_printf("%g", in.lifetime_years) + " years)" : "") + "\n";
     o += "  Tokens per iteration     " + format_printf("%.0f", c.tokens_per_iteration) + "\n";
     o += "  Per iteration            " + format_printf("%.4g", c.gpu_hours_per_iteration) + " GPU-h, " +
-         usd(c.cost_per_iteration_usd) + ", " + kwh(c.energy_per_iteration_kwh) + "\n";
-    o += "  Per million tokens       " + seconds(c.time_per_million_tokens_s) + ", " + usd(c.cost_per_million_tokens_usd) +
-         ", " + kwh(c.energy_per_million_tokens_kwh) + "\n";
+         format_usd(c.cost_per_iteration_usd) + ", " + format_kwh(c.energy_per_iteration_kwh) + "\n";
+    o += "  Per million tokens       " + format_duration(c.time_per_million_tokens_s) + ", " + format_usd(c.cost_per_million_tokens_usd) +
+         ", " + format_kwh(c.energy_per_million_tokens_kwh) + "\n";
     if (in.tokens_to_train > 0)
-        o += "  To train " + format_printf("%.3g", in.tokens_to_train) + " tokens  " + seconds(c.time_to_train_s) + ", " +
-             usd(c.cost_to_train_usd) + ", " + kwh(c.energy_to_train_kwh) + "\n";
+        o += "  To train " + format_printf("%.3g", in.tokens_to_train) + " tokens  " + format_duration(c.time_to_train_s) + ", " +
+             format_usd(c.cost_to_train_usd) + ", " + format_kwh(c.energy_to_train_kwh) + "\n";
     return o;
 }
 
-std::string time_or_x(bool feasible, double t) { return feasible ? seconds(t) : std::string("x"); }
+std::string time_or_x(bool feasible, double t) { return feasible ? format_duration(t) : std::string("x"); }
 
 std::string tornado_text(const std::vector<SensitivityBar>& bars, double fraction) {
     std::string o = "\nWhich resource matters: best iteration time with each resource at -" + format_printf("%g", 100 * fraction) +
                     " % and +" + format_printf("%g", 100 * fraction) + " % (largest effect first)\n";
     if (bars.empty() || !bars.front().base_feasible) o += "  (no strategy is feasible for the scenario as given)\n";
-    else o += "  Base (best strategy)     " + seconds(bars.front().base_time_s) + "\n";
+    else
+        o += "  Base (best strategy)     " + format_duration(bars.front().base_time_s) + "\n";
     char buf[512];
     std::snprintf(buf, sizeof buf, "  %-26s %14s %14s %12s %12s %10s\n", "Resource", "Low value", "High value", "Time low",
                   "Time high", "Change");
@@ -126,7 +113,7 @@ std::string pareto_text(const std::vector<ParetoPoint>& points, const CostInputs
     o += buf;
     for (const ParetoPoint& p : points) {
         std::snprintf(buf, sizeof buf, "  %-*s %14s %14s %6s  %s\n", width, p.label.substr(0, 60).c_str(),
-                      p.feasible ? seconds(p.time_to_train_s).c_str() : "x", p.feasible ? usd(p.cost_usd).c_str() : "x",
+                      p.feasible ? format_duration(p.time_to_train_s).c_str() : "x", p.feasible ? format_usd(p.cost_usd).c_str() : "x",
                       p.on_front ? "*" : "", p.feasible ? format_strategy(p.strategy).c_str() : "(no feasible strategy)");
         o += buf;
     }

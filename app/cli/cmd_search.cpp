@@ -77,13 +77,6 @@ std::string parse_knobs(std::string_view list, KnobSet& out) {
     return {};
 }
 
-
-std::string seconds(double s) {
-    if (s >= 1.0) return format_printf("%.3f", s) + " s";
-    if (s >= 1e-3) return format_printf("%.2f", s * 1e3) + " ms";
-    return format_printf("%.1f", s * 1e6) + " us";
-}
-
 std::string stats_text(const SearchStats& st) {
     std::string o = "Search space  " + std::to_string(st.space) + (st.space == 1 ? " configuration: " : " configurations: ") + std::to_string(st.evaluated) +
                     " evaluated, " + std::to_string(st.pruned) + " pruned by a lower bound\n";
@@ -122,7 +115,7 @@ std::string result_text(const Scenario& sc, const SearchOptions& opt, const Sear
     for (std::size_t i = 0; i < sr.top.size(); ++i) {
         const Candidate& c = sr.top[i];
         std::snprintf(buf, sizeof buf, "%4zu  %-*s  %12s  %12.0f  %5.1f %%  %5.1f GiB\n", i + 1, static_cast<int>(width),
-                      format_strategy(c.strategy).c_str(), seconds(c.result.iteration_s).c_str(), c.result.tokens_per_s,
+                      format_strategy(c.strategy).c_str(), format_seconds(c.result.iteration_s).c_str(), c.result.tokens_per_s,
                       100 * c.result.mfu, units::bytes_to_gib(c.result.hbm.used_bytes()));
         o += buf;
     }

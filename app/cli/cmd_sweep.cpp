@@ -42,12 +42,6 @@ int bad(const std::string& message) {
 
 std::string value_text(double v) { return format_printf("%.6g", v); }
 
-std::string seconds(double s) {
-    if (s >= 1.0) return format_printf("%.3f", s) + " s";
-    if (s >= 1e-3) return format_printf("%.2f", s * 1e3) + " ms";
-    return format_printf("%.1f", s * 1e6) + " us";
-}
-
 std::string axis_text(const Axis& a) {
     const KnobInfo& k = knob_info(a.knob);
     std::string out(k.id);
@@ -112,7 +106,7 @@ std::string one_axis_table(const SweepFile& f, const SweepResult& r) {
     for (const SweepCell& c : r.cells) {
         const Result& res = c.result;
         if (res.feasible)
-            rows.push_back({value_text(c.x), seconds(res.iteration_s), format_printf("%.0f", res.tokens_per_s),
+            rows.push_back({value_text(c.x), format_seconds(res.iteration_s), format_printf("%.0f", res.tokens_per_s),
                             format_printf("%.1f %%", 100 * res.mfu), format_printf("%.1f GiB", units::bytes_to_gib(res.hbm.used_bytes())),
                             f.spec.search ? format_strategy(c.strategy) : ""});
         else
@@ -184,7 +178,7 @@ std::string table_text(const SweepFile& f, const SweepResult& r) {
     if (const SweepCell* best = best_cell(r, f.spec.search_options.objective)) {
         o += "\nBest cell   " + std::string(knob_info(f.spec.x.knob).id) + " = " + value_text(best->x);
         if (f.spec.y) o += ", " + std::string(knob_info(f.spec.y->knob).id) + " = " + value_text(best->y);
-        o += ": " + seconds(best->result.iteration_s) + ", MFU " + format_printf("%.1f %%", 100 * best->result.mfu) + ", " +
+        o += ": " + format_seconds(best->result.iteration_s) + ", MFU " + format_printf("%.1f %%", 100 * best->result.mfu) + ", " +
              format_strategy(best->strategy) + "\n";
     } else {
         o += "\nNo cell has a feasible configuration.\n";

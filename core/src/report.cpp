@@ -1,6 +1,8 @@
 #include "comet/report.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <vector>
 #include <nlohmann/json.hpp>
@@ -17,12 +19,7 @@ namespace {
 
 std::string gib(double bytes) { return format_printf("%.1f", units::bytes_to_gib(bytes)) + " GiB"; }
 
-std::string seconds(double s) {
-    if (s == 0.0) return "0 s";
-    if (s >= 1.0) return format_printf("%.3f", s) + " s";
-    if (s >= 1e-3) return format_printf("%.2f", s * 1e3) + " ms";
-    return format_printf("%.1f", s * 1e6) + " us";
-}
+std::string seconds(double s) { return format_seconds(s); }
 
 std::string percent(double part, double whole) {
     return whole > 0 ? format_printf("%5.1f", 100.0 * part / whole) + " %" : std::string("    - %");
@@ -45,6 +42,50 @@ std::string format_printf(const char* format, double value) {
     char buf[64];
     std::snprintf(buf, sizeof buf, format, value);
     return buf;
+}
+
+namespace {
+const std::string not_finite = "\u2013";  // en dash
+
+// 12345.6 -> "12,346"
+std::string grouped_integer(double v) {
+    std::string digits = format_printf("%.0f", v);
+    const std::size_t first = digits[0] == '-' ? 1 : 0;
+    for (auto i = static_cast<std::ptrdiff_t>(digits.size()) - 3; i > static_cast<std::ptrdiff_t>(first); i -= 3)
+        digits.insert(static_cast<std::size_t>(i), ",");
+    return digits;
+}
+}  // namespace
+
+std::string format_seconds(double s) {
+    if (!std::isfinite(s)) return not_finite;
+    if (s == 0.0) return "0 s";
+    if (s < 0) return "-" + format_seconds(-s);
+    if (s >= 1.0) return format_printf("%.3f", s) + " s";
+    if (s >= 1e-3) return format_printf("%.2f", s * 1e3) + " ms";
+    return format_printf("%.1f", s * 1e6) + " \u00b5s";
+}
+
+std::string format_duration(double s) {
+    if (!std::isfinite(s)) return not_finite;
+    if (s >= 2 * 86400.0) return format_printf("%.2f", s / 86400.0) + " days";
+    if (s >= 2 * 3600.0) return format_printf("%.2f", s / 3600.0) + " h";
+    return format_seconds(s);
+}
+
+std::string format_usd(double usd) {
+    if (!std::isfinite(usd)) return not_finite;
+    if (usd < 0) return "-" + format_usd(-usd);
+    if (usd >= 1e6) return "$" + format_printf("%.2f", usd / 1e6) + " M";
+    if (usd >= 100) return "$" + grouped_integer(usd);
+    return "$" + format_printf("%.3g", usd);
+}
+
+std::string format_kwh(double kwh) {
+    if (!std::isfinite(kwh)) return not_finite;
+    if (kwh >= 1e6) return format_printf("%.2f", kwh / 1e6) + " GWh";
+    if (kwh >= 1e3) return format_printf("%.2f", kwh / 1e3) + " MWh";
+    return format_printf("%.4g", kwh) + " kWh";
 }
 
 std::string format_strategy(const Strategy& s) {

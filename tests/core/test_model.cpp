@@ -396,6 +396,8 @@ private slots:
     void fp4RunsAsItsRecipe();
     void railOnlyForwardsAllToAllsOverScaleUp();
     void hierarchicalDispatchCrossesOncePerDomain();
+    // One rendering of seconds, durations, money and energy for every front end.
+    void quantitiesRenderOneWay();
     void multiTokenPredictionOnTheLastStage();
     void interleaveProductOverflow();
     void badInputs_data();
@@ -1828,6 +1830,44 @@ void TestModel::railOnlyForwardsAllToAllsOverScaleUp() {
 
 // DeepEP / HybridEP: a token crosses scale-out once per remote domain holding one of its
 // experts, then fans out over scale-up; the flat all-to-all sends each of its k copies.
+void TestModel::quantitiesRenderOneWay() {
+    const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+    const std::string dash = "\u2013";
+    // Seconds: three decimals from 1 s, two in ms, one in µs; the unit switches at 1 s and 1 ms.
+    QCOMPARE(format_seconds(102.5294), std::string("102.529 s"));
+    QCOMPARE(format_seconds(1.0), std::string("1.000 s"));
+    QCOMPARE(format_seconds(0.9999), std::string("999.90 ms"));
+    QCOMPARE(format_seconds(0.18763), std::string("187.63 ms"));
+    QCOMPARE(format_seconds(1e-3), std::string("1.00 ms"));
+    QCOMPARE(format_seconds(9.501e-4), std::string("950.1 \u00b5s"));
+    QCOMPARE(format_seconds(0.0), std::string("0 s"));
+    QCOMPARE(format_seconds(-0.25), std::string("-250.00 ms"));
+    QCOMPARE(format_seconds(nan), dash);
+    QCOMPARE(format_seconds(inf), dash);
+    // Durations: seconds below 2 h, hours below 2 days, then days.
+    QCOMPARE(format_duration(7199.0), std::string("7199.000 s"));
+    QCOMPARE(format_duration(7200.0), std::string("2.00 h"));
+    QCOMPARE(format_duration(18900.0), std::string("5.25 h"));
+    QCOMPARE(format_duration(2 * 86400.0), std::string("2.00 days"));
+    QCOMPARE(format_duration(37.52 * 86400.0), std::string("37.52 days"));
+    QCOMPARE(format_duration(-inf), dash);
+    // Money: three significant digits below $100, whole dollars with thousands separators, then millions.
+    QCOMPARE(format_usd(0.012345), std::string("$0.0123"));
+    QCOMPARE(format_usd(12.34), std::string("$12.3"));
+    QCOMPARE(format_usd(99.94), std::string("$99.9"));
+    QCOMPARE(format_usd(100.0), std::string("$100"));
+    QCOMPARE(format_usd(12345.6), std::string("$12,346"));
+    QCOMPARE(format_usd(999999.4), std::string("$999,999"));
+    QCOMPARE(format_usd(4.567e6), std::string("$4.57 M"));
+    QCOMPARE(format_usd(-1234.0), std::string("-$1,234"));
+    QCOMPARE(format_usd(nan), dash);
+    // Energy: kWh, MWh from 1000 kWh, GWh from a million.
+    QCOMPARE(format_kwh(512.34), std::string("512.3 kWh"));
+    QCOMPARE(format_kwh(12345.0), std::string("12.35 MWh"));
+    QCOMPARE(format_kwh(1.234e6), std::string("1.23 GWh"));
+    QCOMPARE(format_kwh(nan), dash);
+}
+
 void TestModel::hierarchicalDispatchCrossesOncePerDomain() {
     // The share of the flat scale-out copies left, in closed form.
     QCOMPARE(dispatch_dedup(128, 8, 1), 1.0);  // one domain: nothing crosses

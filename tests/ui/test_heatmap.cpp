@@ -554,8 +554,8 @@ private Q_SLOTS:
         moe.time.cp_comm_s = 0.1;
         const HeatmapData d = make_heatmap_data(h.spec, h.result, Metric::iteration_time, std::nullopt);
         const QString tip = d.at(2, 0).tooltip;
-        QVERIFY2(tip.contains(QLatin1String("Exposed EP all-to-all: 200.0 ms (6.7 %)")), qPrintable(tip));
-        QVERIFY2(tip.contains(QLatin1String("Exposed CP ring exchange: 100.0 ms (3.3 %)")), qPrintable(tip));
+        QVERIFY2(tip.contains(QLatin1String("Exposed EP all-to-all: 200.00 ms (6.7 %)")), qPrintable(tip));
+        QVERIFY2(tip.contains(QLatin1String("Exposed CP ring exchange: 100.00 ms (3.3 %)")), qPrintable(tip));
         QVERIFY(!d.at(0, 0).tooltip.contains(QLatin1String("EP all-to-all")));
         QVERIFY(!d.at(0, 0).tooltip.contains(QLatin1String("CP ring")));
         QCOMPARE(metric_value(moe, Metric::exposed_comm_share), 100.0 * 0.6 / 3.0);
@@ -594,13 +594,12 @@ private Q_SLOTS:
         QVERIFY(d.x_log);
         QVERIFY(!d.y_log);  // two values say nothing about spacing
         const QString tip = d.at(2, 1).tooltip;
-        for (const char* part :
-             {"HBM bandwidth: 4000 GB/s", "Scale-out bandwidth: 25 GB/s", "Iteration time: 1.50 s", "Strategy: tp8 pp4",
-              "Compute: 900.0 ms (60.0 %)", "Pipeline bubble", "Exposed TP comm", "Exposed PP comm",
-              "Exposed DP comm: 300.0 ms", "Exposed memory", "Optimizer step", "Other", "HBM: 40.0 of 80.0 GiB"})
+        for (const char* part : {"HBM bandwidth: 4000 GB/s", "Scale-out bandwidth: 25 GB/s", "Iteration time: 1.500 s", "Strategy: tp8 pp4",
+                                 "Compute: 900.00 ms (60.0 %)", "Pipeline bubble", "Exposed TP comm", "Exposed PP comm",
+                                 "Exposed DP comm: 300.00 ms", "Exposed memory", "Optimizer step", "Other", "HBM: 40.0 of 80.0 GiB"})
             QVERIFY2(tip.contains(QLatin1String(part)),
                      qPrintable(QStringLiteral("%1 missing in:\n%2").arg(QLatin1String(part), tip)));
-        QVERIFY(summarize(d).contains(QStringLiteral("Best: 1.50 s at HBM bandwidth (GB/s) 4000")));
+        QVERIFY(summarize(d).contains(QStringLiteral("Best: 1.500 s at HBM bandwidth (GB/s) 4000")));
     }
 
     void oneDimensionalAndCancelledSweeps() {
@@ -748,9 +747,8 @@ private Q_SLOTS:
         QCOMPARE(w.accessibleName(), QStringLiteral("Heatmap: Iteration time"));
         const QString d = w.accessibleDescription();
         QVERIFY2(d.contains(QStringLiteral("4 by 3 configurations, 11 feasible, 1 infeasible")), qPrintable(d));
-        QVERIFY2(d.contains(QStringLiteral("Values from 5.00 s to 10.00 s")), qPrintable(d));
-        QVERIFY2(d.contains(QStringLiteral("Best: 5.00 s at HBM bandwidth (GB/s) 8000, Scale-out bandwidth (GB/s) 50")),
-                 qPrintable(d));
+        QVERIFY2(d.contains(QStringLiteral("Values from 5.000 s to 10.000 s")), qPrintable(d));
+        QVERIFY2(d.contains(QStringLiteral("Best: 5.000 s at HBM bandwidth (GB/s) 8000, Scale-out bandwidth (GB/s) 50")), qPrintable(d));
     }
 
     void smallGridsAndExport() {

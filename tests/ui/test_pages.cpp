@@ -266,7 +266,7 @@ private Q_SLOTS:
         const double gpus = 3072, t = r.iteration_s;
         const double cost = gpus * t / 3600 * s.cost.price_per_gpu_hour_usd + s.config.node.power_kw * 384 * t / 3600 * s.cost.pue * s.cost.price_per_kwh_usd;
         QVERIFY(close(a->cost.cost_per_iteration_usd, cost, 1e-9));
-        QVERIFY(page->costSummaryHtml().contains(QStringLiteral("$%1").arg(cost, 0, 'f', 2)));
+        QVERIFY2(page->costSummaryHtml().contains(QString::fromStdString(format_usd(cost))), qPrintable(page->costSummaryHtml()));
 
         // The tornado's order is the core's sensitivity() order.
         const auto bars = sensitivity(s.config, page->fraction(), SearchOptions{});

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "comet/pipeline.hpp"
+#include "comet/report.hpp"
 #include "comet/units.hpp"
 
 namespace comet::ui {
@@ -55,14 +56,7 @@ QString display_unit(std::string_view unit) {
     return QString::fromUtf8(unit.data(), static_cast<qsizetype>(unit.size()));
 }
 
-QString format_seconds(double s) {
-    if (!std::isfinite(s)) return QStringLiteral("–");
-    if (s >= 100) return QString::number(s, 'f', 0) + QStringLiteral(" s");
-    if (s >= 1) return QString::number(s, 'f', 2) + QStringLiteral(" s");
-    if (s >= 1e-3) return QString::number(s * 1e3, 'f', 1) + QStringLiteral(" ms");
-    if (s > 0) return QString::number(s * 1e6, 'f', 0) + QStringLiteral(" µs");
-    return QStringLiteral("0 s");
-}
+QString format_seconds(double s) { return QString::fromStdString(comet::format_seconds(s)); }
 
 QString format_metric(double v, Metric m) {
     if (!std::isfinite(v)) return QStringLiteral("–");
@@ -80,24 +74,11 @@ QString format_metric(double v, Metric m) {
     return QString::number(v);
 }
 
-QString format_duration(double s) {
-    if (s >= 2 * 86400) return QObject::tr("%1 days").arg(s / 86400, 0, 'f', 1);
-    if (s >= 2 * 3600) return QObject::tr("%1 h").arg(s / 3600, 0, 'f', 1);
-    return format_seconds(s);
-}
+QString format_duration(double s) { return QString::fromStdString(comet::format_duration(s)); }
 
-QString format_money(double usd) {
-    if (usd >= 1e6) return QStringLiteral("$%1 M").arg(usd / 1e6, 0, 'f', 2);
-    if (usd >= 1e3) return QStringLiteral("$%1 k").arg(usd / 1e3, 0, 'f', 1);
-    if (usd >= 1) return QStringLiteral("$%1").arg(usd, 0, 'f', 2);
-    return QStringLiteral("$%1").arg(usd, 0, 'g', 3);
-}
+QString format_money(double usd) { return QString::fromStdString(comet::format_usd(usd)); }
 
-QString format_energy(double kwh) {
-    if (kwh >= 1e6) return QStringLiteral("%1 GWh").arg(kwh / 1e6, 0, 'f', 2);
-    if (kwh >= 1e3) return QStringLiteral("%1 MWh").arg(kwh / 1e3, 0, 'f', 1);
-    return QStringLiteral("%1 kWh").arg(kwh, 0, 'g', 3);
-}
+QString format_energy(double kwh) { return QString::fromStdString(comet::format_kwh(kwh)); }
 
 QString format_count(double n) {
     if (n >= 1e12) return QString::number(n / 1e12, 'f', 2) + QStringLiteral(" T");

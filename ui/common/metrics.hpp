@@ -32,13 +32,12 @@ struct MetricInfo {
 
 // A unit as files spell it ("us") as people read it ("µs").
 [[nodiscard]] QString display_unit(std::string_view unit);
-// Engineering formatting of seconds: "101 s", "35.2 ms", "12 µs".
+// The core's renderings (comet/report.hpp), so the explorer, the PDF report and comet-cli show
+// one number one way: "102.529 s", "187.63 ms"; "37.52 days", "5.25 h"; "$4.57 M", "$12,345",
+// "$26.1"; "1.23 GWh", "55.90 MWh", "84.2 kWh".
 [[nodiscard]] QString format_seconds(double s);
-// Long spans for training runs: "36.4 days", "5.2 h", else format_seconds.
 [[nodiscard]] QString format_duration(double s);
-// "$4.38 M", "$17.3 k", "$26.06", "$0.0412".
 [[nodiscard]] QString format_money(double usd);
-// "4.00 GWh", "55.9 MWh", "84.2 kWh".
 [[nodiscard]] QString format_energy(double kwh);
 // "1.01 T", "70.6 B", "124 M", "4096".
 [[nodiscard]] QString format_count(double n);

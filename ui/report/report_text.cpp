@@ -162,20 +162,6 @@ std::vector<MemoryBar> memory_tiers(const Result& r) {
     return tiers;
 }
 
-QString format_duration(double s) {
-    if (!std::isfinite(s)) return QStringLiteral("–");
-    if (s >= 2 * 86400.0) return num(s / 86400.0, 1) + QStringLiteral(" days");
-    if (s >= 2 * 3600.0) return num(s / 3600.0, 2) + QStringLiteral(" h");
-    return format_seconds(s);
-}
-
-QString format_usd(double usd) {
-    if (!std::isfinite(usd)) return QStringLiteral("–");
-    if (usd >= 1e6) return QStringLiteral("$") + num(usd / 1e6, 2) + QStringLiteral(" M");
-    if (usd >= 100) return QStringLiteral("$") + QLocale::c().toString(std::round(usd), 'f', 0);
-    return QStringLiteral("$") + QString::number(usd, 'g', 3);
-}
-
 QString format_count(double n) { return ui::format_count(n); }
 
 QString format_speedup(double speedup) { return speedup > 0 ? num(speedup, 2) + QStringLiteral("x") : QStringLiteral("–"); }

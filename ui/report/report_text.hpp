@@ -8,14 +8,14 @@
 #include <vector>
 
 #include "charts/chart_data.hpp"
+#include "common/metrics.hpp"
 #include "report/report.hpp"
 
 namespace comet::ui::report {
 
-// "84.6 days", "5.20 h", "101 s", "35.2 ms".
-[[nodiscard]] QString format_duration(double s);
-// "$1.23 M", "$842", "$0.0123".
-[[nodiscard]] QString format_usd(double usd);
+// The explorer's (and the core's) renderings: ui::format_duration, ui::format_money.
+[[nodiscard]] inline QString format_duration(double s) { return ui::format_duration(s); }
+[[nodiscard]] inline QString format_usd(double usd) { return ui::format_money(usd); }
 // "1.01 T", "70.6 B", "124 M".
 [[nodiscard]] QString format_count(double n);
 [[nodiscard]] QString format_speedup(double speedup);  // "1.51x", "–" when 0

@@ -17,6 +17,15 @@ namespace comet {
 // printf of one double, e.g. format_printf("%.1f", 3.14159) == "3.1" (for tables).
 [[nodiscard]] std::string format_printf(const char* format, double value);
 
+// The one rendering of each quantity, shared by comet-cli, the explorer and the PDF report.
+// Not finite: "–". Seconds: "102.529 s", "187.63 ms", "950.1 µs", "0 s" (negative values keep
+// their sign). Durations: seconds up to 2 h, then "5.25 h", from 2 days "37.52 days". Money:
+// "$0.0123", "$12.3", "$12,345", "$4.57 M". Energy: "512.3 kWh", "12.35 MWh", "1.23 GWh".
+[[nodiscard]] std::string format_seconds(double s);
+[[nodiscard]] std::string format_duration(double s);
+[[nodiscard]] std::string format_usd(double usd);
+[[nodiscard]] std::string format_kwh(double kwh);
+
 // Why `better` beats `worse` (two results of one search), e.g. "0.42 s (3.1 %) faster:
 // pipeline bubble -0.30 s, exposed DP -0.15 s"; "ties" when the times are equal.
 [[nodiscard]] std::string explain_lead(const Result& better, const Result& worse);
