@@ -78,7 +78,7 @@ std::string format_usd(double usd) {
     if (usd < 0) return "-" + format_usd(-usd);
     if (usd >= 1e6) return "$" + format_printf("%.2f", usd / 1e6) + " M";
     if (usd >= 100) return "$" + grouped_integer(usd);
-    return "$" + format_printf("%.3g", usd);
+    return "$" + format_printf("%#.3g", usd);
 }
 
 std::string format_kwh(double kwh) {

@@ -1854,6 +1854,7 @@ void TestModel::quantitiesRenderOneWay() {
     // Money: three significant digits below $100, whole dollars with thousands separators, then millions.
     QCOMPARE(format_usd(0.012345), std::string("$0.0123"));
     QCOMPARE(format_usd(12.34), std::string("$12.3"));
+    QCOMPARE(format_usd(9.6), std::string("$9.60"));  // cents kept: a column of prices lines up
     QCOMPARE(format_usd(99.94), std::string("$99.9"));
     QCOMPARE(format_usd(100.0), std::string("$100"));
     QCOMPARE(format_usd(12345.6), std::string("$12,346"));
