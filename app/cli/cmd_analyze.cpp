@@ -120,26 +120,11 @@ std::string pareto_text(const std::vector<ParetoPoint>& points, const CostInputs
     return o + "  * = on the Pareto front (nothing else is both faster and cheaper)\n";
 }
 
+// The strategy's feasibility and iteration time, then the core's cost object.
 nlohmann::ordered_json cost_json(const Result& r, const CostReport& c) {
-    return {{"feasible", r.feasible},
-            {"valid", c.valid},
-            {"iteration_s", r.feasible ? r.iteration_s : 0.0},
-            {"gpus", c.gpus},
-            {"nodes_powered", c.nodes_powered},
-            {"gpu_hour_price_usd", c.gpu_hour_price_usd},
-            {"amortised", c.amortised},
-            {"tokens_per_iteration", c.tokens_per_iteration},
-            {"gpu_hours_per_iteration", c.gpu_hours_per_iteration},
-            {"gpu_cost_per_iteration_usd", c.gpu_cost_per_iteration_usd},
-            {"energy_per_iteration_kwh", c.energy_per_iteration_kwh},
-            {"energy_cost_per_iteration_usd", c.energy_cost_per_iteration_usd},
-            {"cost_per_iteration_usd", c.cost_per_iteration_usd},
-            {"time_per_million_tokens_s", c.time_per_million_tokens_s},
-            {"cost_per_million_tokens_usd", c.cost_per_million_tokens_usd},
-            {"energy_per_million_tokens_kwh", c.energy_per_million_tokens_kwh},
-            {"time_to_train_s", c.time_to_train_s},
-            {"cost_to_train_usd", c.cost_to_train_usd},
-            {"energy_to_train_kwh", c.energy_to_train_kwh}};
+    nlohmann::ordered_json j = {{"feasible", r.feasible}, {"iteration_s", r.feasible ? r.iteration_s : 0.0}};
+    j.update(nlohmann::ordered_json::parse(format_cost_json(c)));
+    return j;
 }
 
 }  // namespace

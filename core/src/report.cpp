@@ -276,20 +276,25 @@ void put_result(nlohmann::ordered_json& j, const Result& r) {
     }
 }
 
+// Every field of a CostReport, in its order (the one cost JSON: compare and analyze).
 nlohmann::ordered_json cost_json(const CostReport& c) {
-    nlohmann::ordered_json j;
-    j["valid"] = c.valid;
-    if (!c.valid) return j;
-    j["gpu_hour_price_usd"] = c.gpu_hour_price_usd;
-    j["amortised"] = c.amortised;
-    j["cost_per_iteration_usd"] = c.cost_per_iteration_usd;
-    j["energy_per_iteration_kwh"] = c.energy_per_iteration_kwh;
-    j["cost_per_million_tokens_usd"] = c.cost_per_million_tokens_usd;
-    j["energy_per_million_tokens_kwh"] = c.energy_per_million_tokens_kwh;
-    j["time_to_train_s"] = c.time_to_train_s;
-    j["cost_to_train_usd"] = c.cost_to_train_usd;
-    j["energy_to_train_kwh"] = c.energy_to_train_kwh;
-    return j;
+    return {{"valid", c.valid},
+            {"gpus", c.gpus},
+            {"nodes_powered", c.nodes_powered},
+            {"gpu_hour_price_usd", c.gpu_hour_price_usd},
+            {"amortised", c.amortised},
+            {"tokens_per_iteration", c.tokens_per_iteration},
+            {"gpu_hours_per_iteration", c.gpu_hours_per_iteration},
+            {"gpu_cost_per_iteration_usd", c.gpu_cost_per_iteration_usd},
+            {"energy_per_iteration_kwh", c.energy_per_iteration_kwh},
+            {"energy_cost_per_iteration_usd", c.energy_cost_per_iteration_usd},
+            {"cost_per_iteration_usd", c.cost_per_iteration_usd},
+            {"time_per_million_tokens_s", c.time_per_million_tokens_s},
+            {"cost_per_million_tokens_usd", c.cost_per_million_tokens_usd},
+            {"energy_per_million_tokens_kwh", c.energy_per_million_tokens_kwh},
+            {"time_to_train_s", c.time_to_train_s},
+            {"cost_to_train_usd", c.cost_to_train_usd},
+            {"energy_to_train_kwh", c.energy_to_train_kwh}};
 }
 
 }  // namespace
@@ -361,6 +366,8 @@ std::string format_comparison_csv(const Comparison& c) {
     }
     return o;
 }
+
+std::string format_cost_json(const CostReport& c) { return cost_json(c).dump(2); }
 
 std::string format_comparison_json(const Comparison& c) {
     nlohmann::ordered_json j;

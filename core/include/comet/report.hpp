@@ -8,6 +8,8 @@
 
 namespace comet {
 
+struct CostReport;  // comet/economics.hpp
+
 // The reason with its numbers, e.g. "does not fit in HBM: needs 93.2 GiB per accelerator, has 80 GiB".
 [[nodiscard]] std::string explain(const Result& r);
 // Multi-line breakdown for terminals.
@@ -29,6 +31,9 @@ namespace comet {
 // Why `better` beats `worse` (two results of one search), e.g. "0.42 s (3.1 %) faster:
 // pipeline bubble -0.30 s, exposed DP -0.15 s"; "ties" when the times are equal.
 [[nodiscard]] std::string explain_lead(const Result& better, const Result& worse);
+
+// Every field of a cost report as a JSON object (the one cost JSON: compare, analyze).
+[[nodiscard]] std::string format_cost_json(const CostReport& c);
 
 // One-line strategy summary, e.g. "tp8 pp64 dp6 mb1 v2 full-recompute zero0".
 [[nodiscard]] std::string format_strategy(const Strategy& s);
