@@ -1,22 +1,18 @@
 #pragma once
-// Runs evaluations off the GUI thread. A request starts at once when nothing runs; during a
-// burst of edits the newest wins: it cancels the one in flight (which stops within one grid
-// cell), waits for the burst to settle (debounce), and a result that is not the newest is
-// dropped. The grid itself is evaluated in parallel by TBB inside the worker, and so is its
-// heatmap data (colours and tooltips of every cell), so that a large grid reaches the screen
-// without stalling the event loop.
+// Runs evaluations off the GUI thread, through the explorer's one LatestJob runner with a
+// debounce. A request starts at once when nothing runs; during a burst of edits the newest wins:
+// it cancels the one in flight (which stops within one grid cell), waits for the burst to settle
+// (debounce), and a result that is not the newest is dropped. The grid itself is evaluated in
+// parallel by TBB inside the worker, and so is its heatmap data (colours and tooltips of every
+// cell), so that a large grid reaches the screen without stalling the event loop.
 
 #include <QElapsedTimer>
-#include <QFuture>
 #include <QObject>
-#include <QTimer>
-#include <atomic>
-#include <memory>
 #include <optional>
-#include <vector>
 
 #include "comet/sweep.hpp"
 #include "heatmap/heatmap_data.hpp"
+#include "latest_job.hpp"
 #include "metrics.hpp"
 
 namespace comet::ui {
@@ -42,10 +38,10 @@ public:
     void request(const Config& config, const SweepSpec& spec, Metric metric = Metric::iteration_time);
     // The newest evaluation delivered (what finished() carried last); empty before the first.
     [[nodiscard]] const std::optional<Evaluation>& latest() const noexcept { return latest_; }
-    void setDebounce(int ms) { debounce_.setInterval(ms); }
+    void setDebounce(int ms) { job_.setDebounce(ms); }
     void cancel();  // stops the evaluation in flight (its result is dropped)
-    [[nodiscard]] bool busy() const noexcept { return running_ > 0 || debounce_.isActive(); }
-    [[nodiscard]] quint64 latestGeneration() const noexcept { return generation_; }
+    [[nodiscard]] bool busy() const noexcept { return job_.busy(); }
+    [[nodiscard]] quint64 latestGeneration() const noexcept { return job_.generation(); }
 
 Q_SIGNALS:
     void started(quint64 generation);
@@ -54,17 +50,8 @@ Q_SIGNALS:
     void cancelled(quint64 generation);
 
 private:
-    void launch();
-
-    QTimer debounce_;
-    Config pending_config_;
-    SweepSpec pending_spec_;
-    Metric pending_metric_ = Metric::iteration_time;
     std::optional<Evaluation> latest_;
-    quint64 generation_ = 0;
-    int running_ = 0;
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    std::vector<QFuture<void>> futures_;
+    LatestJob job_;  // last: destroyed (cancelled and waited for) before the rest
 };
 
 }  // namespace comet::ui
