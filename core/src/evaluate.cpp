@@ -445,12 +445,9 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bo
                                                                            : 0.0;
     const double tokens = static_cast<double>(s.microbatch) * m.seq_len / pl.cp;
     const double logits = tokens * m.vocab / t * 4.0 * 2.0;  // fp32 logits and their gradient
-    const double zero_w = s.zero_stage >= 3 ? pl.shard : 1.0;
-    const double zero_g = s.zero_stage >= 2 ? pl.shard : 1.0;
-    const double zero_o = s.zero_stage >= 1 ? pl.shard : 1.0;
-    const double ezero_w = s.zero_stage >= 3 ? pl.expert_shard : 1.0;
-    const double ezero_g = s.zero_stage >= 2 ? pl.expert_shard : 1.0;
-    const double ezero_o = s.zero_stage >= 1 ? pl.expert_shard : 1.0;
+    const ZeroDivisors zd = zero_divisors(s, pl);
+    const double zero_w = zd.weights, zero_g = zd.gradients, zero_o = zd.states;
+    const double ezero_w = zd.expert_weights, ezero_g = zd.expert_gradients, ezero_o = zd.expert_states;
     const double reserved = units::gib_to_bytes(node.hbm_reserved_gib);
     const double layer_w = pl.expert_params_layer > 0
                                ? (w.layer_params / t + w.expert_params / pl.expert_stride) * sb.weights
@@ -563,6 +560,7 @@ Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcep
     const ExpandedShare& xs = pl.xs;
     const double rshare = pl.rshare;
     const double fullest = pl.layout.max_layers();
+    const ZeroDivisors zd = zero_divisors(s, pl);
     Traffic f;
     // --- Pipeline point-to-point: each microbatch crosses v chunk boundaries per rank in each
     // direction. Scatter/gather (or sequence parallelism) sends 1/t of the message per TP rank.
@@ -644,8 +642,8 @@ Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcep
         double bytes = 0, transfers = 0;
         if (s.offload_weights) {
             const double passes = s.recompute == Recompute::full ? 2.0 + rshare : 2.0;
-            bytes += passes * weight_bytes / (s.zero_stage >= 3 ? pl.shard : 1);
-            if (expert_weight_bytes > 0) bytes += passes * expert_weight_bytes / (s.zero_stage >= 3 ? pl.expert_shard : 1.0);
+            bytes += passes * weight_bytes / zd.weights;
+            if (expert_weight_bytes > 0) bytes += passes * expert_weight_bytes / zd.expert_weights;
             transfers += passes * fullest;
         }
         if (s.offload_activations) {
@@ -656,8 +654,8 @@ Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcep
     }
     // --- Optimizer step: streams the local model states once (read gradient, read and write
     // the states, write the new 16-bit weights).
-    double opt_params = rank_params / (s.zero_stage >= 1 ? pl.shard : 1);
-    if (pl.expert_params > 0) opt_params += pl.expert_params / (s.zero_stage >= 1 ? pl.expert_shard : 1.0);
+    double opt_params = rank_params / zd.states;
+    if (pl.expert_params > 0) opt_params += pl.expert_params / zd.expert_states;
     const double opt_bytes_per_param = sb.gradients + 2.0 * sb.optimizer + sb.weights;
     f.opt_hbm_s = opt_params * opt_bytes_per_param / w.hbm_bytes_per_s + fullest * w.launch_s;
     if (s.offload_optimizer) {

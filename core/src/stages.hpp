@@ -139,6 +139,18 @@ struct Placement {
 // The part of place() that depends on the ZeRO sharding group (Strategy::zero_shard): the
 // search re-runs only this while it varies the group over one placement.
 void place_sharding(const Strategy& s, Placement& pl) noexcept;
+// What ZeRO divides one rank's model states by (the one place the stages read it): the
+// optimizer states from stage 1, the gradients from stage 2, the weights at stage 3, each over
+// the sharding group of the replicated and of the expert parameters.
+struct ZeroDivisors {
+    double weights, gradients, states;
+    double expert_weights, expert_gradients, expert_states;
+};
+[[nodiscard]] inline ZeroDivisors zero_divisors(const Strategy& s, const Placement& pl) noexcept {
+    const auto over = [&](int stage, double group) noexcept { return s.zero_stage >= stage ? group : 1.0; };
+    const auto shard = static_cast<double>(pl.shard);
+    return {over(3, shard), over(2, shard), over(1, shard), over(3, pl.expert_shard), over(2, pl.expert_shard), over(1, pl.expert_shard)};
+}
 // Fills r.hbm, r.expanded and the verdict (feasible, reason, details); returns r.feasible.
 // `verdict_only` (the search) may stop at the first stage that overflows HBM: the reason is
 // the same, r.hbm and the details then describe that stage, not necessarily the fullest.
