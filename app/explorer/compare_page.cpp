@@ -185,6 +185,10 @@ void ComparePage::fitTableHeight() {
 }
 
 void ComparePage::setPresentation(bool on) {
+    // On a projector the results must fit across: the node type and the price are inputs the
+    // design's name and the cost columns already carry, so they make room at the larger font.
+    table_->setColumnHidden(col_node, on);
+    table_->setColumnHidden(col_price, on);
     if (on) {
         normal_sizes_ = charts_->sizes();
         const int total = normal_sizes_.value(0) + normal_sizes_.value(1);

@@ -429,6 +429,23 @@ private Q_SLOTS:
         QVERIFY(win.w.font().pointSizeF() > 1.3 * normal);
         // Compare page: Right steps to the next design, wrapping.
         win.w.pages()->setCurrentWidget(win.w.compare());
+        // Every result column fits across the table at the presentation font (no clipped cost
+        // or time to train): the inputs the names repeat (node, price) make room.
+        QTableWidget* table = win.w.compare()->table();
+        // A 1920 x 1080 projector (the offscreen screen is smaller than that: size it as --screenshot does).
+        win.w.setWindowState(Qt::WindowNoState);
+        win.w.resize(1920, 1080);
+        QTRY_VERIFY_WITH_TIMEOUT(table->rowCount() == 4 && table->item(0, app::ComparePage::col_train) != nullptr, 20000);
+        QCoreApplication::processEvents();
+        QVERIFY(table->isColumnHidden(app::ComparePage::col_node));
+        QVERIFY(table->isColumnHidden(app::ComparePage::col_price));
+        table->resizeColumnsToContents();
+        QVERIFY2(table->columnViewportPosition(app::ComparePage::col_train) + table->columnWidth(app::ComparePage::col_train) <=
+                     table->viewport()->width(),
+                 qPrintable(
+                     QStringLiteral("time to train ends at %1 of %2 px")
+                         .arg(table->columnViewportPosition(app::ComparePage::col_train) + table->columnWidth(app::ComparePage::col_train))
+                         .arg(table->viewport()->width())));
         QTest::keyClick(&win.w, Qt::Key_Right);
         QCOMPARE(win.w.compare()->table()->currentRow(), 0);
         QTest::keyClick(&win.w, Qt::Key_Right);
@@ -452,6 +469,8 @@ private Q_SLOTS:
         QCOMPARE(win.w.explorer()->selectedCell()->ix, 3);
         QTest::keyClick(&win.w, Qt::Key_Escape);
         QVERIFY(!win.w.presentationMode());
+        QVERIFY(!table->isColumnHidden(app::ComparePage::col_node));
+        QVERIFY(!table->isColumnHidden(app::ComparePage::col_price));
         QVERIFY(!forms->isHidden());
         QVERIFY(!win.w.menuBar()->isHidden());
         QCOMPARE(win.w.font().pointSizeF(), normal);
