@@ -446,52 +446,41 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bo
     const double tokens = static_cast<double>(s.microbatch) * m.seq_len / pl.cp;
     const double logits = tokens * m.vocab / t * 4.0 * 2.0;  // fp32 logits and their gradient
     const ZeroDivisors zd = zero_divisors(s, pl);
-    const double zero_w = zd.weights, zero_g = zd.gradients, zero_o = zd.states;
-    const double ezero_w = zd.expert_weights, ezero_g = zd.expert_gradients, ezero_o = zd.expert_states;
-    const double reserved = units::gib_to_bytes(node.hbm_reserved_gib);
-    const double layer_w = pl.expert_params_layer > 0
-                               ? (w.layer_params / t + w.expert_params / pl.expert_stride) * sb.weights
-                               : w.layer_params / t * sb.weights;
+    FootprintRules rules;
+    rules.sb = sb;
+    rules.zero_stage = s.zero_stage;
+    rules.zero_weights = zd.weights;
+    rules.zero_gradients = zd.gradients;
+    rules.zero_states = zd.states;
+    rules.expert_zero_weights = zd.expert_weights;
+    rules.expert_zero_gradients = zd.expert_gradients;
+    rules.expert_zero_states = zd.expert_states;
+    rules.offload_weights = s.offload_weights;
+    rules.offload_optimizer = s.offload_optimizer;
+    rules.offload_activations = s.offload_activations;
+    rules.layer_weights_bytes = pl.expert_params_layer > 0 ? (w.layer_params / t + w.expert_params / pl.expert_stride) * sb.weights
+                                                           : w.layer_params / t * sb.weights;
     // FP8 and FP4 training keep a quantized copy (row-wise and column-wise) of the weights
     // they multiply, next to the 16-bit weights; with ZeRO-3 only of the gathered layers.
-    const double fp8_copy =
-        is_quantized(c.training.precision) ? 2.0 * gemm_operand_bytes(c.training.precision) / sb.weights : 0.0;
+    rules.quantized_copy = is_quantized(c.training.precision) ? 2.0 * gemm_operand_bytes(c.training.precision) / sb.weights : 0.0;
+    rules.activation_layer_bytes = act_layer;
+    rules.recompute_working_bytes = recompute_working;
+    rules.reserved_bytes = units::gib_to_bytes(node.hbm_reserved_gib);
     // Send and receive buffers of the EP all-to-all (dispatch and combine) and of ETP.
-    const double token_buffers = 2.0 * (w.ep_bytes + w.etp_bytes);
+    rules.token_buffer_bytes = 2.0 * (w.ep_bytes + w.etp_bytes);
+    rules.allocator_margin = node.hbm_allocator_margin;
+    rules.hbm_capacity_bytes = units::gib_to_bytes(node.hbm_capacity_gib);
+    rules.expanded_capacity_bytes = xs.capacity_bytes;
 
-    // One stage: `layers` layers, its ends' parameters, the activations it holds.
+    // One stage: `layers` layers, its ends' parameters, the activations it holds (memory.cpp).
     auto footprint = [&](double layers, double ends_params, double act, double extra_act, MemoryFootprint& hbm,
                          MemoryFootprint& ex) noexcept {
-        const double params = layers * pl.layer_params_rank + ends_params;
-        const double ex_p = layers * pl.expert_params_layer;
-        double wb = params * sb.weights / zero_w;
-        if (ex_p > 0) wb += ex_p * sb.weights / ezero_w;
-        if (s.zero_stage >= 3) wb += 2.0 * layer_w;  // gathered layers in flight (prefetch)
-        wb += s.zero_stage >= 3 ? 2.0 * layer_w * fp8_copy : (params + ex_p) * sb.weights * fp8_copy;
-        hbm.capacity_bytes = units::gib_to_bytes(node.hbm_capacity_gib);
-        ex.capacity_bytes = xs.capacity_bytes;
-        hbm.other_bytes = ex_p > 0 ? reserved + token_buffers : reserved;
-        hbm.margin_bytes = node.hbm_allocator_margin * hbm.capacity_bytes;
-        if (s.offload_weights) {
-            ex.weights_bytes = wb;
-            hbm.weights_bytes = 2.0 * layer_w * (1.0 + fp8_copy);  // double buffer of fetched layers
-        } else {
-            hbm.weights_bytes = wb;
-        }
-        hbm.gradients_bytes = params * sb.gradients / zero_g;
-        // ZeRO-2: one layer's full gradients wait for their reduce-scatter into the shards.
-        if (s.zero_stage == 2) hbm.gradients_bytes += layer_w / sb.weights * sb.gradients;
-        (s.offload_optimizer ? ex : hbm).optimizer_bytes = params * sb.optimizer / zero_o;
-        if (ex_p > 0) {
-            hbm.gradients_bytes += ex_p * sb.gradients / ezero_g;
-            (s.offload_optimizer ? ex : hbm).optimizer_bytes += ex_p * sb.optimizer / ezero_o;
-        }
-        if (s.offload_activations) {
-            ex.activations_bytes = act;
-            hbm.activations_bytes = 2.0 * act_layer + recompute_working + extra_act;  // double buffer
-        } else {
-            hbm.activations_bytes = act + recompute_working + extra_act;
-        }
+        StageHolding stage;
+        stage.params = layers * pl.layer_params_rank + ends_params;
+        stage.expert_params = layers * pl.expert_params_layer;
+        stage.activations = act;
+        stage.extra_activations = extra_act;
+        stage_footprint(stage, rules, hbm, ex);
     };
     // The first stage (embedding, the most microbatches in flight), the first middle stage
     // (the most in flight after it, given the most layers) and the last (LM head and loss).

@@ -85,4 +85,37 @@ double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& tr, Wo
     return (replicated / split + latents + (split_part + scores) / t + routed_part) / cp;
 }
 
+void stage_footprint(const StageHolding& st, const FootprintRules& r, MemoryFootprint& hbm, MemoryFootprint& ex) noexcept {
+    const StateBytes& sb = r.sb;
+    const double layer_w = r.layer_weights_bytes;
+    double wb = st.params * sb.weights / r.zero_weights;
+    if (st.expert_params > 0) wb += st.expert_params * sb.weights / r.expert_zero_weights;
+    if (r.zero_stage >= 3) wb += 2.0 * layer_w;  // gathered layers in flight (prefetch)
+    wb += r.zero_stage >= 3 ? 2.0 * layer_w * r.quantized_copy : (st.params + st.expert_params) * sb.weights * r.quantized_copy;
+    hbm.capacity_bytes = r.hbm_capacity_bytes;
+    ex.capacity_bytes = r.expanded_capacity_bytes;
+    hbm.other_bytes = st.expert_params > 0 ? r.reserved_bytes + r.token_buffer_bytes : r.reserved_bytes;
+    hbm.margin_bytes = r.allocator_margin * hbm.capacity_bytes;
+    if (r.offload_weights) {
+        ex.weights_bytes = wb;
+        hbm.weights_bytes = 2.0 * layer_w * (1.0 + r.quantized_copy);  // double buffer of fetched layers
+    } else {
+        hbm.weights_bytes = wb;
+    }
+    hbm.gradients_bytes = st.params * sb.gradients / r.zero_gradients;
+    // ZeRO-2: one layer's full gradients wait for their reduce-scatter into the shards.
+    if (r.zero_stage == 2) hbm.gradients_bytes += layer_w / sb.weights * sb.gradients;
+    (r.offload_optimizer ? ex : hbm).optimizer_bytes = st.params * sb.optimizer / r.zero_states;
+    if (st.expert_params > 0) {
+        hbm.gradients_bytes += st.expert_params * sb.gradients / r.expert_zero_gradients;
+        (r.offload_optimizer ? ex : hbm).optimizer_bytes += st.expert_params * sb.optimizer / r.expert_zero_states;
+    }
+    if (r.offload_activations) {
+        ex.activations_bytes = st.activations;
+        hbm.activations_bytes = 2.0 * r.activation_layer_bytes + r.recompute_working_bytes + st.extra_activations;  // double buffer
+    } else {
+        hbm.activations_bytes = st.activations + r.recompute_working_bytes + st.extra_activations;
+    }
+}
+
 }  // namespace comet

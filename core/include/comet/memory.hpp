@@ -2,6 +2,7 @@
 // Memory accounting: bytes per parameter for model states, activation bytes per layer
 // (Korthikanti et al. 2022, generalised to GQA, gated MLPs and fused attention).
 
+#include "comet/result.hpp"
 #include "comet/spec.hpp"
 #include "comet/workload.hpp"
 
@@ -31,5 +32,39 @@ struct StateBytes {
 // MLP of their width.
 [[nodiscard]] double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& t, WorkShape shape,
                                                 Recompute recompute, bool moe) noexcept;
+
+// The rules one rank's memory follows, the same for every pipeline stage (evaluate.cpp's fits()
+// fills them from the strategy and the placement).
+struct FootprintRules {
+    StateBytes sb;
+    int zero_stage = 0;
+    // What ZeRO divides the states by (stages.hpp, zero_divisors()): replicated and expert.
+    double zero_weights = 1, zero_gradients = 1, zero_states = 1;
+    double expert_zero_weights = 1, expert_zero_gradients = 1, expert_zero_states = 1;
+    bool offload_weights = false, offload_optimizer = false, offload_activations = false;
+    double layer_weights_bytes = 0;      // one layer's 16-bit weights on this rank (gathered, fetched)
+    double quantized_copy = 0;           // FP8/FP4 weight copy per 16-bit weight byte (0 in 16 bits)
+    double activation_layer_bytes = 0;   // one layer's activations of one microbatch (held for backward)
+    double recompute_working_bytes = 0;  // what recomputing a layer needs on top
+    double reserved_bytes = 0;           // the runtime's reservation
+    double token_buffer_bytes = 0;       // the EP/ETP send and receive buffers (MoE stages)
+    double allocator_margin = 0;         // NodeSpec::hbm_allocator_margin
+    double hbm_capacity_bytes = 0;
+    double expanded_capacity_bytes = 0;  // this rank's share of the expanded tier
+};
+
+// What one stage holds on one rank.
+struct StageHolding {
+    double params = 0;             // replicated parameters of its layers and ends
+    double expert_params = 0;      // routed-expert parameters of its layers
+    double activations = 0;        // the activations held for backward (layers x microbatches in flight)
+    double extra_activations = 0;  // the embedding's output, the logits
+};
+
+// HBM and expanded-tier footprint of one stage: weights (sharded by ZeRO-3, plus the gathered
+// and prefetched layers, plus the quantized copy), gradients (ZeRO-2: plus one layer's waiting
+// for its reduce-scatter), optimizer states, activations, and the runtime's reservation and
+// buffers; offloaded states live in the expanded tier with a double buffer left in HBM.
+void stage_footprint(const StageHolding& stage, const FootprintRules& rules, MemoryFootprint& hbm, MemoryFootprint& expanded) noexcept;
 
 }  // namespace comet
