@@ -7,7 +7,7 @@ packages=(
   # toolchain
   g++ cmake ninja-build pkg-config
   # libraries
-  qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libtbb-dev nlohmann-json3-dev libbenchmark-dev
+  qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libtbb-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
   # headless GUI runs and readable text in screenshots
   xvfb xauth fonts-dejavu-core
   # tests rasterise exported PDFs (pdftoppm, pdftotext, pdfinfo)

@@ -18,6 +18,7 @@
 #include "comet/scenario.hpp"
 #include "comet/search.hpp"
 #include "cli_options.hpp"
+#include "command_line.hpp"
 #include "commands.hpp"
 
 namespace comet::cli {
@@ -150,41 +151,30 @@ int cmd_analyze(Args args) {
     double fraction = 0.1;
     std::vector<int> nodes;
     bool json = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view a = args[i];
-        auto number = [&](const char* allowed, double& out) -> std::string {
-            if (i + 1 >= args.size()) return std::string(a) + " needs " + allowed;
-            const std::string_view v = args[++i];
-            if (!parse_double(v, out)) return std::string(a) + " needs " + allowed + ", got '" + std::string(v) + "'";
-            return {};
-        };
-        const auto over = std::find_if(overrides.begin(), overrides.end(), [&](const Override& o) { return a == o.option; });
-        std::string problem;
-        if (a == "--help" || a == "-h") {
-            usage();
-            return exit_ok;
-        } else if (a == "--json") {
-            json = true;
-        } else if (a == "--fraction") {
-            problem = number("a number > 0 and at most 0.95", fraction);
-            if (problem.empty() && !(fraction > 0 && fraction <= 0.95))
-                problem = "--fraction needs a number > 0 and at most 0.95, got '" + std::string(args[i]) + "'";
-        } else if (over != overrides.end()) {
-            double v = 0;
-            problem = number(over->allowed, v);
-            over->value = v;
-        } else if (a == "--nodes") {
-            if (i + 1 >= args.size()) problem = "--nodes needs a comma-separated list of node counts, each an integer from 1 to 10000000";
-            else problem = parse_nodes(args[++i], nodes);
-        } else if (!a.empty() && a[0] == '-') {
-            problem = "unknown option '" + std::string(a) + "' (see 'comet-cli analyze --help')";
-        } else if (file.empty()) {
-            file = a;
-        } else {
-            problem = "one scenario file expected, got '" + std::string(a) + "' too";
-        }
-        if (!problem.empty()) return bad(problem);
-    }
+    CommandLine cl("comet-cli analyze", usage);
+    // "--opt needs ALLOWED[, got 'v']": a finite number written in full.
+    const auto number = [](const std::string& option, const char* allowed, const std::string& v, double& out) {
+        if (!parse_double(v, out)) return option + " needs " + allowed + ", got '" + v + "'";
+        return std::string();
+    };
+    cl.flag("--json", [&] { json = true; });
+    cl.option("--fraction", "--fraction needs a number > 0 and at most 0.95", [&](const std::string& v) {
+        std::string problem = number("--fraction", "a number > 0 and at most 0.95", v, fraction);
+        if (problem.empty() && !(fraction > 0 && fraction <= 0.95))
+            problem = "--fraction needs a number > 0 and at most 0.95, got '" + v + "'";
+        return problem;
+    });
+    for (Override& o : overrides)
+        cl.option(o.option, std::string(o.option) + " needs " + o.allowed, [&o, &number](const std::string& v) {
+            double x = 0;
+            std::string problem = number(o.option, o.allowed, v, x);
+            o.value = x;
+            return problem;
+        });
+    cl.option("--nodes", "--nodes needs a comma-separated list of node counts, each an integer from 1 to 10000000",
+              [&](const std::string& v) { return parse_nodes(v, nodes); });
+    if (const auto done = cl.parse(args)) return *done;
+    if (const auto done = cl.single_file(file)) return *done;
     if (file.empty()) return bad("missing SCENARIO file (usage: comet-cli analyze SCENARIO [--fraction F] [--nodes LIST])");
     Loaded<Scenario> loaded = load_scenario_file(file);
     if (!loaded.ok()) {

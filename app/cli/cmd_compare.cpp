@@ -4,6 +4,7 @@
 
 #include "comet/compare.hpp"
 #include "comet/scenario.hpp"
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "run_control.hpp"
 
@@ -33,28 +34,17 @@ int cmd_compare(Args args) {
     bool csv = false;
     std::string file;
     int baseline = -1;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view a = args[i];
-        if (a == "--help" || a == "-h") {
-            usage();
-            return exit_ok;
-        } else if (a == "--json") {
-            json = true;
-        } else if (a == "--csv") {
-            csv = true;
-        } else if (a == "--baseline") {
-            const std::string_view v = i + 1 < args.size() ? args[++i] : std::string_view();
-            const auto res = std::from_chars(v.data(), v.data() + v.size(), baseline);
-            if (v.empty() || res.ec != std::errc() || res.ptr != v.data() + v.size() || baseline < 0)
-                return bad("--baseline needs the index of a design (0, 1, ...), got '" + std::string(v) + "'");
-        } else if (!a.empty() && a[0] == '-') {
-            return bad("unknown option '" + std::string(a) + "' (see 'comet-cli compare --help')");
-        } else if (file.empty()) {
-            file = a;
-        } else {
-            return bad("one scenario file expected, got '" + std::string(a) + "' too");
-        }
-    }
+    CommandLine cl("comet-cli compare", usage);
+    cl.flag("--json", [&] { json = true; });
+    cl.flag("--csv", [&] { csv = true; });
+    cl.option("--baseline", "--baseline needs the index of a design (0, 1, ...), got ''", [&](const std::string& v) {
+        const auto res = std::from_chars(v.data(), v.data() + v.size(), baseline);
+        if (v.empty() || res.ec != std::errc() || res.ptr != v.data() + v.size() || baseline < 0)
+            return "--baseline needs the index of a design (0, 1, ...), got '" + v + "'";
+        return std::string();
+    });
+    if (const auto done = cl.parse(args)) return *done;
+    if (const auto done = cl.single_file(file)) return *done;
     if (json && csv) return bad("--json and --csv exclude each other");
     if (file.empty()) return bad("missing SCENARIO file (usage: comet-cli compare SCENARIO [--baseline N] [--json | --csv])");
     Loaded<Scenario> loaded = load_scenario_file(file);

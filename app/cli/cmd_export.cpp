@@ -6,6 +6,7 @@
 
 #include "comet/interop.hpp"
 #include "comet/scenario.hpp"
+#include "command_line.hpp"
 #include "commands.hpp"
 
 namespace comet::cli {
@@ -19,32 +20,31 @@ int bad(const std::string& message) {
     return exit_bad_input;
 }
 
+void usage() {
+    std::printf(
+        "%s\n"
+        "Writes the scenario as Calculon's three inputs, DIR/application.json,\n"
+        "DIR/system.json and DIR/execution.json (docs/interop.md), and prints what the\n"
+        "Calculon schema cannot express. DIR is created if its parent exists.\n",
+        export_usage);
+}
+
 }  // namespace
 
 int cmd_export(Args args) {
     std::string kind, file, dir;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const auto a = args[i];
-        if (a == "--help" || a == "-h") {
-            std::printf("%s\n"
-                        "Writes the scenario as Calculon's three inputs, DIR/application.json,\n"
-                        "DIR/system.json and DIR/execution.json (docs/interop.md), and prints what the\n"
-                        "Calculon schema cannot express. DIR is created if its parent exists.\n",
-                        export_usage);
-            return exit_ok;
-        } else if (a == "-o" || a == "--output") {
-            if (i + 1 >= args.size()) return bad(std::string(a) + " needs a DIR");
-            dir = args[++i];
-        } else if (!a.empty() && a[0] == '-') {
-            return bad("unknown option '" + std::string(a) + "'");
-        } else if (kind.empty()) {
-            kind = a;
-        } else if (file.empty()) {
-            file = a;
-        } else {
-            return bad("one scenario file expected, got '" + std::string(a) + "' too");
-        }
-    }
+    CommandLine cl("comet-cli export", usage);
+    const auto output = [&](const std::string& v) {
+        dir = v;
+        return std::string();
+    };
+    cl.option("-o", "-o needs a DIR", output);
+    cl.option("--output", "--output needs a DIR", output);
+    if (const auto done = cl.parse(args)) return *done;
+    const std::vector<std::string>& pos = cl.positionals();
+    if (pos.size() > 2) return bad("one scenario file expected, got '" + pos[2] + "' too");
+    if (!pos.empty()) kind = pos[0];
+    if (pos.size() > 1) file = pos[1];
     if (kind.empty()) return bad(std::string("missing FORMAT ('calculon')\n") + export_usage);
     if (kind != "calculon") return bad("unknown format '" + kind + "' (expected 'calculon')");
     if (file.empty()) return bad(std::string("missing SCENARIO file\n") + export_usage);

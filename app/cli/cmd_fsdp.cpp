@@ -11,6 +11,7 @@
 #include "comet/scenario.hpp"
 #include "comet/workload.hpp"
 #include "cli_options.hpp"
+#include "command_line.hpp"
 #include "commands.hpp"
 
 namespace comet::cli {
@@ -152,28 +153,13 @@ int cmd_fsdp(Args args) {
     bool csv = false;
     std::string file;
     std::vector<int> dps;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view a = args[i];
-        std::string problem;
-        if (a == "--help" || a == "-h") {
-            usage();
-            return exit_ok;
-        } else if (a == "--json") {
-            json = true;
-        } else if (a == "--csv") {
-            csv = true;
-        } else if (a == "--dp") {
-            if (i + 1 < args.size()) problem = parse_positive_list("--dp", "data-parallel degrees", max_dp, args[++i], dps);
-            else problem = "--dp needs a comma-separated list of data-parallel degrees, each an integer from 1 to " + std::to_string(max_dp);
-        } else if (!a.empty() && a[0] == '-') {
-            problem = "unknown option '" + std::string(a) + "' (see 'comet-cli fsdp --help')";
-        } else if (file.empty()) {
-            file = a;
-        } else {
-            problem = "one scenario file expected, got '" + std::string(a) + "' too";
-        }
-        if (!problem.empty()) return bad(problem);
-    }
+    CommandLine cl("comet-cli fsdp", usage);
+    cl.flag("--json", [&] { json = true; });
+    cl.flag("--csv", [&] { csv = true; });
+    cl.option("--dp", "--dp needs a comma-separated list of data-parallel degrees, each an integer from 1 to " + std::to_string(max_dp),
+              [&](const std::string& v) { return parse_positive_list("--dp", "data-parallel degrees", max_dp, v, dps); });
+    if (const auto done = cl.parse(args)) return *done;
+    if (const auto done = cl.single_file(file)) return *done;
     if (json && csv) return bad("--json and --csv exclude each other");
     if (file.empty()) return bad("missing SCENARIO file (usage: comet-cli fsdp SCENARIO [--dp N,N,...] [--json | --csv])");
     const Loaded<Scenario> loaded = load_scenario_file(file);

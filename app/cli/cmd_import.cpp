@@ -6,6 +6,7 @@
 #include "comet/interop.hpp"
 #include "comet/presets.hpp"
 #include "comet/scenario.hpp"
+#include "command_line.hpp"
 #include "commands.hpp"
 
 namespace comet::cli {
@@ -42,21 +43,22 @@ int bad(const std::string& message) {
 int cmd_import(Args args) {
     std::vector<std::string> files;
     std::string output, base_file, kind;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const auto a = args[i];
-        if (a == "--help" || a == "-h") {
-            print_help();
-            return exit_ok;
-        } else if (a == "-o" || a == "--output" || a == "--base") {
-            if (i + 1 >= args.size()) return bad(std::string(a) + " needs a FILE");
-            (a == "--base" ? base_file : output) = std::string(args[++i]);
-        } else if (!a.empty() && a[0] == '-') {
-            return bad("unknown option '" + std::string(a) + "'");
-        } else if (kind.empty()) {
+    CommandLine cl("comet-cli import", print_help);
+    const auto to = [](std::string& target) {
+        return [&target](const std::string& v) {
+            target = v;
+            return std::string();
+        };
+    };
+    cl.option("-o", "-o needs a FILE", to(output));
+    cl.option("--output", "--output needs a FILE", to(output));
+    cl.option("--base", "--base needs a FILE", to(base_file));
+    if (const auto done = cl.parse(args)) return *done;
+    for (const std::string& a : cl.positionals()) {
+        if (kind.empty())
             kind = a;
-        } else {
-            files.emplace_back(a);
-        }
+        else
+            files.push_back(a);
     }
     if (kind.empty()) return bad(std::string("missing FORMAT ('calculon' or 'hf')\n") + import_usage);
     if (kind != "calculon" && kind != "hf") return bad("unknown format '" + kind + "' (expected 'calculon' or 'hf')");

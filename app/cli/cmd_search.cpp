@@ -12,6 +12,8 @@
 #include "comet/scenario.hpp"
 #include "comet/search.hpp"
 #include "comet/units.hpp"
+#include "cli_options.hpp"
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "run_control.hpp"
 
@@ -174,50 +176,30 @@ int cmd_search(Args args) {
     std::string file;
     SearchOptions opt;
     bool json = false, quiet = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view a = args[i];
-        auto value = [&](std::string_view& out) {
-            if (i + 1 >= args.size()) return false;
-            out = args[++i];
-            return true;
-        };
-        std::string_view v;
-        if (a == "--help" || a == "-h") {
-            usage();
-            return exit_ok;
-        } else if (a == "--json") {
-            json = true;
-        } else if (a == "--quiet" || a == "-q") {
-            quiet = true;
-        } else if (a == "--no-prune") {
-            opt.prune = false;
-        } else if (a == "--top") {
-            int k = 0;
-            const bool given = value(v);
-            const bool whole = given && !v.empty() && [&] {
-                const auto res = std::from_chars(v.data(), v.data() + v.size(), k);
-                return res.ec == std::errc() && res.ptr == v.data() + v.size();
-            }();
-            if (!whole || k < 1 || k > max_top)
-                return bad("--top needs an integer from 1 to " + std::to_string(max_top) +
-                           (given ? ", got '" + std::string(v) + "'" : std::string()));
-            opt.top_k = k;
-        } else if (a == "--objective") {
-            if (!value(v)) return bad("--objective needs 'time' or 'mfu'");
-            if (v == "time") opt.objective = Objective::time;
-            else if (v == "mfu") opt.objective = Objective::mfu;
-            else return bad("--objective must be 'time' or 'mfu', got '" + std::string(v) + "'");
-        } else if (a == "--knobs") {
-            if (!value(v)) return bad("--knobs needs a comma-separated list of strategy knobs (" + strategy_knob_ids() + ")");
-            if (std::string problem = parse_knobs(v, opt.knobs); !problem.empty()) return bad(problem);
-        } else if (!a.empty() && a[0] == '-') {
-            return bad("unknown option '" + std::string(a) + "' (see 'comet-cli search --help')");
-        } else if (file.empty()) {
-            file = a;
-        } else {
-            return bad("one scenario file expected, got '" + std::string(a) + "' too");
-        }
-    }
+    CommandLine cl("comet-cli search", usage);
+    cl.flag("--json", [&] { json = true; });
+    cl.flag("-q,--quiet", [&] { quiet = true; });
+    cl.flag("--no-prune", [&] { opt.prune = false; });
+    const std::string top_allowed = "--top needs an integer from 1 to " + std::to_string(max_top);
+    cl.option("--top", top_allowed, [&](const std::string& v) {
+        int k = 0;
+        if (!parse_int(v, k) || k < 1 || k > max_top) return top_allowed + ", got '" + v + "'";
+        opt.top_k = k;
+        return std::string();
+    });
+    cl.option("--objective", "--objective needs 'time' or 'mfu'", [&](const std::string& v) {
+        if (v == "time")
+            opt.objective = Objective::time;
+        else if (v == "mfu")
+            opt.objective = Objective::mfu;
+        else
+            return "--objective must be 'time' or 'mfu', got '" + v + "'";
+        return std::string();
+    });
+    cl.option("--knobs", "--knobs needs a comma-separated list of strategy knobs (" + strategy_knob_ids() + ")",
+              [&](const std::string& v) { return parse_knobs(v, opt.knobs); });
+    if (const auto done = cl.parse(args)) return *done;
+    if (const auto done = cl.single_file(file)) return *done;
     if (file.empty()) return bad("missing SCENARIO file (usage: comet-cli search SCENARIO [--top K] [--json])");
 
     const Loaded<Scenario> loaded = load_scenario_file(file);

@@ -14,6 +14,7 @@
 #include "comet/sweep_io.hpp"
 #include "comet/units.hpp"
 #include "cli_options.hpp"
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "run_control.hpp"
 
@@ -196,27 +197,20 @@ std::size_t feasible_cells(const SweepResult& r) {
 int cmd_sweep(Args args) {
     std::string file, csv_file, json_file;
     bool quiet = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view a = args[i];
-        if (a == "--help" || a == "-h") {
-            usage();
-            return exit_ok;
-        } else if (a == "--quiet" || a == "-q") {
-            quiet = true;
-        } else if (a == "--csv" || a == "--json") {
-            std::string& target = a == "--csv" ? csv_file : json_file;
-            if (!target.empty()) return bad(std::string(a) + " given twice");
-            if (i + 1 >= args.size() || args[i + 1].empty() || args[i + 1][0] == '-')
-                return bad(std::string(a) + " needs a FILE to write");
-            target = args[++i];
-        } else if (!a.empty() && a[0] == '-') {
-            return bad("unknown option '" + std::string(a) + "' (see 'comet-cli sweep --help')");
-        } else if (file.empty()) {
-            file = a;
-        } else {
-            return bad("one sweep file expected, got '" + std::string(a) + "' too");
-        }
+    CommandLine cl("comet-cli sweep", usage);
+    cl.flag("-q,--quiet", [&] { quiet = true; });
+    for (const char* option : {"--csv", "--json"}) {
+        std::string& target = std::string_view(option) == "--csv" ? csv_file : json_file;
+        const std::string name = option;
+        cl.option(option, name + " needs a FILE to write", [&target, name](const std::string& v) {
+            if (!target.empty()) return name + " given twice";
+            if (v.empty()) return name + " needs a FILE to write";
+            target = v;
+            return std::string();
+        });
     }
+    if (const auto done = cl.parse(args)) return *done;
+    if (const auto done = cl.single_file(file, "one sweep file")) return *done;
     if (file.empty()) return bad("missing SWEEP file (usage: comet-cli sweep SWEEP.json [--csv FILE | --json FILE])");
     if (!csv_file.empty() && csv_file == json_file) return bad("--csv and --json name the same file " + csv_file);
     for (const auto& [option, path] : {std::pair{"--csv", csv_file}, std::pair{"--json", json_file}})

@@ -9,6 +9,7 @@
 #include "comet/presets.hpp"
 #include "comet/report.hpp"
 #include "comet/validation.hpp"
+#include "command_line.hpp"
 #include "commands.hpp"
 
 namespace comet::cli {
@@ -40,29 +41,18 @@ int cmd_validate(Args args) {
     std::vector<std::filesystem::path> files;
     double max_mean = 0, max_worst = 0;
     std::string detail;  // cases whose id contains this get their full breakdown
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const auto a = args[i];
-        if (a == "--help" || a == "-h") { usage(); return exit_ok; }
-        if (a == "--max-mean" || a == "--max-worst") {
-            double& target = a == "--max-mean" ? max_mean : max_worst;
-            if (i + 1 >= args.size() || !parse_pct(args[i + 1], target)) {
-                std::fprintf(stderr, "comet-cli validate: %s needs a positive percentage\n", std::string(a).c_str());
-                return exit_bad_input;
-            }
-            ++i;
-        } else if (a == "--detail") {
-            if (i + 1 >= args.size() || args[i + 1].empty()) {
-                std::fprintf(stderr, "comet-cli validate: --detail needs part of a case id\n");
-                return exit_bad_input;
-            }
-            detail = std::string(args[++i]);
-        } else if (!a.empty() && a[0] == '-') {
-            std::fprintf(stderr, "comet-cli validate: unknown option '%s'\n", std::string(a).c_str());
-            return exit_bad_input;
-        } else {
-            files.emplace_back(std::string(a));
-        }
+    CommandLine cl("comet-cli validate", usage);
+    for (const char* option : {"--max-mean", "--max-worst"}) {
+        double& target = std::string_view(option) == "--max-mean" ? max_mean : max_worst;
+        const std::string message = std::string(option) + " needs a positive percentage";
+        cl.option(option, message, [&target, message](const std::string& v) { return parse_pct(v, target) ? std::string() : message; });
     }
+    cl.option("--detail", "--detail needs part of a case id", [&](const std::string& v) {
+        detail = v;
+        return v.empty() ? std::string("--detail needs part of a case id") : std::string();
+    });
+    if (const auto done = cl.parse(args)) return *done;
+    for (const std::string& f : cl.positionals()) files.emplace_back(f);
     if (files.empty()) {
         const auto dir = presets_dir() / "validation";
         files = validation_files(dir);

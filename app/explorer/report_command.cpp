@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,7 @@
 #include <QtGlobal>
 
 #include "cli_options.hpp"
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "comet/knobs.hpp"
 #include "comet/scenario.hpp"
@@ -71,65 +73,52 @@ std::string metric_ids() {
     return out;
 }
 
-struct Request {
-    std::string scenario;
-    std::string pdf;
-    ui::ReportOptions options;
-    bool help = false;
-};
-
-// Fills `r` from the arguments; returns a message naming the option, its value and what is
-// allowed, or an empty string.
-std::string parse(Args args, Request& r) {
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view a = args[i];
-        const bool has_value = i + 1 < args.size();
-        const std::string v = has_value ? std::string(args[i + 1]) : std::string();
-        const auto got = [&] { return ", got '" + v + "'"; };
-        if (a == "--help" || a == "-h") {
-            r.help = true;
-            return {};
-        }
-        if (a == "--no-search") {
-            r.options.search_cells = false;
-            continue;
-        }
-        if (a == "--pdf" || a == "--x" || a == "--y" || a == "--metric" || a == "--steps" || a == "--fraction" || a == "--nodes") {
-            if (!has_value) return std::string(a) + " needs a value (see '" + invoked_as() + " --help')";
-            ++i;
-        }
-        if (a == "--pdf") {
-            r.pdf = v;
-        } else if (a == "--x" || a == "--y") {
+// Reads the arguments into `scenario`, `pdf` and `options` (CommandLine: the message of a bad
+// value names the option, the value and what is allowed). Returns the exit status to return at
+// once, or nothing to go on.
+std::optional<int> parse(Args args, std::string& scenario, std::string& pdf, ui::ReportOptions& options) {
+    CommandLine cl(invoked_as(), usage);
+    const auto needs_value = [](const char* option) { return std::string(option) + " needs a value (see '" + invoked_as() + " --help')"; };
+    cl.flag("--no-search", [&] { options.search_cells = false; });
+    cl.option("--pdf", needs_value("--pdf"), [&](const std::string& v) {
+        pdf = v;
+        return std::string();
+    });
+    for (const char* axis : {"--x", "--y"}) {
+        Knob& target = std::string_view(axis) == "--x" ? options.x : options.y;
+        cl.option(axis, needs_value(axis), [&target, axis](const std::string& v) {
             const std::optional<Knob> k = knob_from_id(v);
-            if (!k) return std::string(a) + " '" + v + "': unknown knob; allowed: " + knob_ids();
-            (a == "--x" ? r.options.x : r.options.y) = *k;
-        } else if (a == "--metric") {
-            const auto metrics = ui::all_metrics();
-            const auto m = std::find_if(metrics.begin(), metrics.end(), [&](const ui::MetricInfo& info) { return v == info.id; });
-            if (m == metrics.end()) return "--metric '" + v + "': unknown metric; allowed: " + metric_ids();
-            r.options.metric = m->metric;
-        } else if (a == "--steps") {
-            if (!parse_int(v, r.options.steps) || r.options.steps < ui::report_min_steps || r.options.steps > ui::report_max_steps)
-                return "--steps needs an integer from " + std::to_string(ui::report_min_steps) + " to " +
-                       std::to_string(ui::report_max_steps) + got();
-        } else if (a == "--fraction") {
-            double f = 0;
-            if (!parse_double(v, f) || !(f > 0 && f <= ui::report_max_fraction)) return "--fraction needs a number > 0 and at most 0.95" + got();
-            r.options.fraction = f;
-        } else if (a == "--nodes") {
-            if (std::string problem = parse_nodes(v, r.options.pareto_nodes); !problem.empty()) return problem;
-        } else if (!a.empty() && a[0] == '-') {
-            return "unknown option '" + std::string(a) + "' (see '" + invoked_as() + " --help')";
-        } else if (r.scenario.empty()) {
-            r.scenario = a;
-        } else {
-            return "one scenario file expected, got '" + std::string(a) + "' too";
-        }
+            if (!k) return std::string(axis) + " '" + v + "': unknown knob; allowed: " + knob_ids();
+            target = *k;
+            return std::string();
+        });
     }
-    if (r.scenario.empty()) return "missing SCENARIO file (usage: " + invoked_as() + " SCENARIO --pdf FILE)";
-    if (r.pdf.empty()) return "missing --pdf FILE (usage: " + invoked_as() + " SCENARIO --pdf FILE)";
-    return {};
+    cl.option("--metric", needs_value("--metric"), [&](const std::string& v) {
+        const auto metrics = ui::all_metrics();
+        const auto m = std::find_if(metrics.begin(), metrics.end(), [&](const ui::MetricInfo& info) { return v == info.id; });
+        if (m == metrics.end()) return "--metric '" + v + "': unknown metric; allowed: " + metric_ids();
+        options.metric = m->metric;
+        return std::string();
+    });
+    cl.option("--steps", needs_value("--steps"), [&](const std::string& v) {
+        if (!parse_int(v, options.steps) || options.steps < ui::report_min_steps || options.steps > ui::report_max_steps)
+            return "--steps needs an integer from " + std::to_string(ui::report_min_steps) + " to " + std::to_string(ui::report_max_steps) +
+                   ", got '" + v + "'";
+        return std::string();
+    });
+    cl.option("--fraction", needs_value("--fraction"), [&](const std::string& v) {
+        double f = 0;
+        if (!parse_double(v, f) || !(f > 0 && f <= ui::report_max_fraction))
+            return "--fraction needs a number > 0 and at most 0.95, got '" + v + "'";
+        options.fraction = f;
+        return std::string();
+    });
+    cl.option("--nodes", needs_value("--nodes"), [&](const std::string& v) { return parse_nodes(v, options.pareto_nodes); });
+    if (const auto done = cl.parse(args)) return done;
+    if (const auto done = cl.single_file(scenario)) return done;
+    if (scenario.empty()) return cl.bad("missing SCENARIO file (usage: " + invoked_as() + " SCENARIO --pdf FILE)");
+    if (pdf.empty()) return cl.bad("missing --pdf FILE (usage: " + invoked_as() + " SCENARIO --pdf FILE)");
+    return std::nullopt;
 }
 
 // The report paints widgets, which need a QApplication; a terminal or CI machine has no display,
@@ -154,25 +143,22 @@ int write_headless(const ui::ReportData& data, const std::string& pdf) {
 int run_report(int argc, char** argv) {
     const std::vector<std::string_view> all(argv, argv + argc);
     const Args args(all);
-    Request r;
-    if (const std::string problem = parse(args, r); !problem.empty()) return bad(problem);
-    if (r.help) {
-        usage();
-        return exit_ok;
-    }
-    const Loaded<Scenario> loaded = load_scenario_file(r.scenario);
+    std::string scenario, pdf;
+    ui::ReportOptions options;
+    if (const auto done = parse(args, scenario, pdf, options)) return *done;
+    const Loaded<Scenario> loaded = load_scenario_file(scenario);
     if (!loaded.ok()) {
         std::fprintf(stderr, "%s\n", loaded.error_text().c_str());
         return exit_bad_input;
     }
-    if (const std::string problem = output_problem("--pdf", r.pdf); !problem.empty()) return bad(problem);
+    if (const std::string problem = output_problem("--pdf", pdf); !problem.empty()) return bad(problem);
     const InterruptGuard interrupt;
-    const ui::ReportData data = ui::compute_report_data(*loaded.value, r.options, interrupt.flag());
+    const ui::ReportData data = ui::compute_report_data(*loaded.value, options, interrupt.flag());
     if (data.cancelled) {
         std::fprintf(stderr, "%s: cancelled\n", invoked_as().c_str());
         return exit_cancelled;
     }
-    return write_headless(data, r.pdf);
+    return write_headless(data, pdf);
 }
 
 }  // namespace comet::cli
