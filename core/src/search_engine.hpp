@@ -16,6 +16,7 @@
 // each cell against it.
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "comet/search.hpp"
@@ -83,11 +84,27 @@ private:
         int offload;
         std::uint32_t offset;  // enumeration index of its first overlap variant, from the group's first
     };
+    // The inner choices of a group that fit: built once by prepare(), then shared, not copied,
+    // by every engine prepared from it (the cells of a sweep class).
+    class ComboList {
+    public:
+        void push_back(const Combo& c) {
+            if (!list_) list_ = std::make_shared<std::vector<Combo>>();
+            list_->push_back(c);
+        }
+        [[nodiscard]] bool empty() const noexcept { return !list_ || list_->empty(); }
+        [[nodiscard]] std::size_t size() const noexcept { return list_ ? list_->size() : 0; }
+        [[nodiscard]] const Combo* begin() const noexcept { return list_ ? list_->data() : nullptr; }
+        [[nodiscard]] const Combo* end() const noexcept { return list_ ? list_->data() + list_->size() : nullptr; }
+
+    private:
+        std::shared_ptr<std::vector<Combo>> list_;
+    };
     struct Prepared {
         Infeasible problem = Infeasible::none;
         RankCompute compute;
         double lower_bound = 0;  // compute-only lower bound of the score
-        std::vector<Combo> combos;  // in enumeration order (so grouped by v)
+        ComboList combos;        // in enumeration order (so grouped by v)
         SearchStats rejected;       // inner choices rejected by structure or memory
     };
 
