@@ -2,6 +2,7 @@
 // Human-readable and JSON renderings of a result. Not on the evaluation path.
 
 #include <string>
+#include <vector>
 
 #include "comet/result.hpp"
 #include "comet/scenario.hpp"
@@ -9,6 +10,7 @@
 namespace comet {
 
 struct CostReport;  // comet/economics.hpp
+struct FsdpPoint;   // comet/fsdp.hpp
 
 // The reason with its numbers, e.g. "does not fit in HBM: needs 93.2 GiB per accelerator, has 80 GiB".
 [[nodiscard]] std::string explain(const Result& r);
@@ -34,6 +36,12 @@ struct CostReport;  // comet/economics.hpp
 
 // Every field of a cost report as a JSON object (the one cost JSON: compare, analyze).
 [[nodiscard]] std::string format_cost_json(const CostReport& c);
+
+// The FSDP balance of fsdp_balance() (comet-cli fsdp): a table for terminals, the same as JSON
+// with stable keys, and one CSV row per data-parallel degree (SI units).
+[[nodiscard]] std::string format_fsdp_text(const Scenario& s, const std::vector<FsdpPoint>& points);
+[[nodiscard]] std::string format_fsdp_json(const Scenario& s, const std::vector<FsdpPoint>& points);
+[[nodiscard]] std::string format_fsdp_csv(const std::vector<FsdpPoint>& points);
 
 // One-line strategy summary, e.g. "tp8 pp64 dp6 mb1 v2 full-recompute zero0".
 [[nodiscard]] std::string format_strategy(const Strategy& s);
