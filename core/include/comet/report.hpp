@@ -11,6 +11,8 @@ namespace comet {
 
 struct CostReport;  // comet/economics.hpp
 struct FsdpPoint;   // comet/fsdp.hpp
+struct SensitivityBar;  // comet/economics.hpp
+struct ParetoPoint;     // comet/economics.hpp
 
 // The reason with its numbers, e.g. "does not fit in HBM: needs 93.2 GiB per accelerator, has 80 GiB".
 [[nodiscard]] std::string explain(const Result& r);
@@ -42,6 +44,16 @@ struct FsdpPoint;   // comet/fsdp.hpp
 [[nodiscard]] std::string format_fsdp_text(const Scenario& s, const std::vector<FsdpPoint>& points);
 [[nodiscard]] std::string format_fsdp_json(const Scenario& s, const std::vector<FsdpPoint>& points);
 [[nodiscard]] std::string format_fsdp_csv(const std::vector<FsdpPoint>& points);
+
+// comet-cli analyze: the cost and energy of `r` (the scenario's strategy, priced as `cost` with
+// the scenario's cost inputs), the sensitivity tornado of `bars` at +-`fraction` and the Pareto
+// points, as text for terminals or as JSON with stable keys.
+[[nodiscard]] std::string format_analysis_text(const Scenario& s, const Result& r, const CostReport& cost,
+                                               const std::vector<SensitivityBar>& bars, double fraction,
+                                               const std::vector<ParetoPoint>& points);
+[[nodiscard]] std::string format_analysis_json(const Scenario& s, const Result& r, const CostReport& cost,
+                                               const std::vector<SensitivityBar>& bars, double fraction,
+                                               const std::vector<ParetoPoint>& points);
 
 // One-line strategy summary, e.g. "tp8 pp64 dp6 mb1 v2 full-recompute zero0".
 [[nodiscard]] std::string format_strategy(const Strategy& s);
