@@ -76,8 +76,8 @@ public:
 
     [[nodiscard]] const std::vector<std::string>& positionals() const noexcept { return positionals_; }
 
-    // At most one positional (the scenario or data file): its value, or "" when there is none;
-    // a second one is a problem for `problem`.
+    // At most one positional (the scenario or data file): its value, or "" when there is none.
+    // A second one is bad input: "`what` expected, got 'X' too".
     [[nodiscard]] std::optional<int> single_file(std::string& file, std::string_view what = "one scenario file") {
         if (positionals_.size() > 1) return bad(std::string(what) + " expected, got '" + positionals_[1] + "' too");
         file = positionals_.empty() ? std::string() : positionals_.front();

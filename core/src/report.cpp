@@ -12,6 +12,7 @@
 #include "comet/evaluate.hpp"
 #include "comet/units.hpp"
 #include "comet/workload.hpp"
+#include "report_json.hpp"
 
 namespace comet {
 namespace {
@@ -276,27 +277,6 @@ void put_result(nlohmann::ordered_json& j, const Result& r) {
     }
 }
 
-// Every field of a CostReport, in its order (the one cost JSON: compare and analyze).
-nlohmann::ordered_json cost_json(const CostReport& c) {
-    return {{"valid", c.valid},
-            {"gpus", c.gpus},
-            {"nodes_powered", c.nodes_powered},
-            {"gpu_hour_price_usd", c.gpu_hour_price_usd},
-            {"amortised", c.amortised},
-            {"tokens_per_iteration", c.tokens_per_iteration},
-            {"gpu_hours_per_iteration", c.gpu_hours_per_iteration},
-            {"gpu_cost_per_iteration_usd", c.gpu_cost_per_iteration_usd},
-            {"energy_per_iteration_kwh", c.energy_per_iteration_kwh},
-            {"energy_cost_per_iteration_usd", c.energy_cost_per_iteration_usd},
-            {"cost_per_iteration_usd", c.cost_per_iteration_usd},
-            {"time_per_million_tokens_s", c.time_per_million_tokens_s},
-            {"cost_per_million_tokens_usd", c.cost_per_million_tokens_usd},
-            {"energy_per_million_tokens_kwh", c.energy_per_million_tokens_kwh},
-            {"time_to_train_s", c.time_to_train_s},
-            {"cost_to_train_usd", c.cost_to_train_usd},
-            {"energy_to_train_kwh", c.energy_to_train_kwh}};
-}
-
 }  // namespace
 
 std::string format_result_json(const Scenario& sc, const Result& r) {
@@ -367,7 +347,27 @@ std::string format_comparison_csv(const Comparison& c) {
     return o;
 }
 
-std::string format_cost_json(const CostReport& c) { return cost_json(c).dump(2); }
+nlohmann::ordered_json cost_report_json(const CostReport& c) {
+    return {{"valid", c.valid},
+            {"gpus", c.gpus},
+            {"nodes_powered", c.nodes_powered},
+            {"gpu_hour_price_usd", c.gpu_hour_price_usd},
+            {"amortised", c.amortised},
+            {"tokens_per_iteration", c.tokens_per_iteration},
+            {"gpu_hours_per_iteration", c.gpu_hours_per_iteration},
+            {"gpu_cost_per_iteration_usd", c.gpu_cost_per_iteration_usd},
+            {"energy_per_iteration_kwh", c.energy_per_iteration_kwh},
+            {"energy_cost_per_iteration_usd", c.energy_cost_per_iteration_usd},
+            {"cost_per_iteration_usd", c.cost_per_iteration_usd},
+            {"time_per_million_tokens_s", c.time_per_million_tokens_s},
+            {"cost_per_million_tokens_usd", c.cost_per_million_tokens_usd},
+            {"energy_per_million_tokens_kwh", c.energy_per_million_tokens_kwh},
+            {"time_to_train_s", c.time_to_train_s},
+            {"cost_to_train_usd", c.cost_to_train_usd},
+            {"energy_to_train_kwh", c.energy_to_train_kwh}};
+}
+
+std::string format_cost_json(const CostReport& c) { return cost_report_json(c).dump(2); }
 
 std::string format_comparison_json(const Comparison& c) {
     nlohmann::ordered_json j;
@@ -383,7 +383,7 @@ std::string format_comparison_json(const Comparison& c) {
         dj["strategy"] = format_strategy(d.config.strategy);
         dj["speedup"] = d.speedup;
         put_result(dj, d.result);
-        dj["cost"] = cost_json(d.cost);
+        dj["cost"] = cost_report_json(d.cost);
         j["designs"].push_back(std::move(dj));
     }
     return j.dump(2) + "\n";

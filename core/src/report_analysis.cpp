@@ -14,6 +14,7 @@
 #include "comet/knobs.hpp"
 #include "comet/report.hpp"
 #include "comet/scenario.hpp"
+#include "report_json.hpp"
 
 namespace comet {
 
@@ -92,7 +93,7 @@ std::string pareto_text(const std::vector<ParetoPoint>& points, const CostInputs
 // The strategy's feasibility and iteration time, then the core's cost object.
 nlohmann::ordered_json cost_json(const Result& r, const CostReport& c) {
     nlohmann::ordered_json j = {{"feasible", r.feasible}, {"iteration_s", r.feasible ? r.iteration_s : 0.0}};
-    j.update(nlohmann::ordered_json::parse(format_cost_json(c)));
+    j.update(cost_report_json(c));
     return j;
 }
 
