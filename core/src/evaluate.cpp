@@ -234,12 +234,14 @@ RankCompute rank_memory(const Config& c) noexcept {
     return w;
 }
 
-RankCompute rank_compute(const Config& c) noexcept {
+RankCompute rank_compute(const Config& c, const RankCompute* memory) noexcept {
     const ModelSpec& m = c.model;
     const TrainingSpec& tr = c.training;
     const Strategy& s = c.strategy;
 
-    RankCompute w = rank_memory(c);
+    // Every field below the memory part is assigned, never accumulated, so a memory part that
+    // carries another evaluation's times is fully overwritten.
+    RankCompute w = memory ? *memory : rank_memory(c);
     const ComputeRates rates = compute_rates(c.node, tr.precision);
     w.hbm_bytes_per_s = rates.hbm_bytes_per_s;
     w.launch_s = rates.launch_s;

@@ -371,7 +371,7 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
             }
             // The roofline is needed only where something fits.
             if (p.combos.empty()) continue;
-            p.compute = rank_compute(c);
+            p.compute = rank_compute(c, &w);
             const long long microbatches = base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch);
             const auto mbs = static_cast<double>(microbatches);
             p.lower_bound = score_bound(compute_bound(p.compute, c, g.pp, vs.back(), mbs), g);
@@ -416,7 +416,8 @@ bool SearchEngine::prepare_from(const SearchControl& control, const SearchEngine
             if (p.combos.empty()) continue;
             Strategy& s = c.strategy;
             apply_group(s, g);
-            p.compute = rank_compute(c);
+            // Same model, training and group: the donor's memory part holds.
+            p.compute = rank_compute(c, &d.compute);
             const long long microbatches = base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch);
             const auto mbs = static_cast<double>(microbatches);
             p.lower_bound = score_bound(compute_bound(p.compute, c, g.pp, interleaves(g.pp).back(), mbs), g);
@@ -437,9 +438,10 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
     const RankWork w = rank_comm(c, p.compute);
     const long long microbatches = c.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch);
     const auto mbs = static_cast<double>(microbatches);
-    // Lower bound of each stage's microbatch time: compute, the least TP exposure, and one
-    // pipeline exchange per chunk (message time only), composed as timing() composes stages.
-    const double layer_min_no_rc = p.compute.layer.fwd + p.compute.layer.bwd + std::min(w.tp_layer_exposed[0], w.tp_layer_exposed[1]);
+    // Lower bound of each stage's microbatch time: compute, the layer's exposed communication
+    // with the TP overlap choice that exposes least (the EP and CP parts do not depend on the
+    // knobs varied below), and one pipeline exchange per chunk (message time only), composed
+    // as timing() composes stages.
     double pp_one = 0;
     if (g.pp > 1) {
         const bool split = s.sequence_parallel ? g.tp > 1 : (s.pp_scatter_gather && g.tp > 1);
@@ -461,7 +463,9 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
             Strategy sv = s;
             sv.interleave = combo.v;
             const StageLayout lay = model_stage_layout(c.model, sv);
-            const double layer_min = layer_min_no_rc + full_recompute_share(c.model.layers, sv) * p.compute.layer.recompute;
+            const double rshare = full_recompute_share(c.model.layers, sv);
+            const double layer_min = p.compute.layer.fwd + p.compute.layer.bwd + rshare * p.compute.layer.recompute +
+                                     std::min(layer_exposure(w, rshare, 0).total, layer_exposure(w, rshare, 1).total);
             // The exchange's windows at their widest (the fullest chunk, every layer recomputed,
             // each window as long as a whole layer with its most exposed communication) hide the most.
             const double chunk = s.pp_overlap ? lay.max_layers() / static_cast<double>(combo.v) : 0.0;

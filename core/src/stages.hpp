@@ -108,7 +108,9 @@ struct LayerExposure {
 [[nodiscard]] Infeasible split_problem(const Config& c, double& a, double& b,
                                        const StageLayout* layout = nullptr) noexcept;
 
-[[nodiscard]] RankCompute rank_compute(const Config& c) noexcept;
+// `memory`, when given, is rank_memory() of a configuration with the same model, training and
+// strategy (any node): its memory part is taken instead of being computed again.
+[[nodiscard]] RankCompute rank_compute(const Config& c, const RankCompute* memory = nullptr) noexcept;
 // Only the fields place() and fits() read (activations, parameter counts): what memory needs.
 [[nodiscard]] RankCompute rank_memory(const Config& c) noexcept;
 [[nodiscard]] RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept;

@@ -119,6 +119,26 @@ void BM_SearchMoE(benchmark::State& state) {
 }
 BENCHMARK(BM_SearchMoE)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// Issue 16's heatmap: 33 x 33 (HBM bandwidth x scale-out bandwidth) around the Mixtral 8x7B 32K
+// scenario with the best strategy searched in every cell (`comet-cli sweep` of the same grid).
+void BM_GridMoE33(benchmark::State& state) {
+    static const Config c = [] {
+        const auto s = load_scenario_file(presets_dir() / "scenarios" / "mixtral-8x7b-32k-128xh100.comet.json");
+        if (!s.ok()) {
+            std::fprintf(stderr, "%s\n", s.error_text().c_str());
+            std::exit(2);
+        }
+        return s.value->config;
+    }();
+    SweepSpec spec;
+    spec.x = {Knob::hbm_gbps, log_values(1000, 8000, 33)};
+    spec.y = Axis{Knob::scale_out_gbps, log_values(6.25, 100, 33)};
+    spec.search = true;
+    for (auto _ : state) benchmark::DoNotOptimize(run_sweep(c, spec).cells.data());
+    state.counters["cells"] = 1089;
+}
+BENCHMARK(BM_GridMoE33)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // The FSDP balance of the default scenario at its default data-parallel degrees.
 void BM_FsdpBalance(benchmark::State& state) {
     const std::vector<int> dps = fsdp_default_dps(default_config());

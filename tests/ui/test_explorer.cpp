@@ -205,10 +205,9 @@ void TestExplorer::newestRequestWins() {
         set_spin(hbm, v);
         QCoreApplication::processEvents();
     }
-    QVERIFY(spy.wait(20000));
-    QTest::qWait(300);
-    QCOMPARE(w.explorer()->lastEvaluation()->config.node.hbm_bandwidth_gbps, 2500.0);
-    QVERIFY(spy.count() <= 2);
+    // The last edit's result arrives (however slow the machine), and at most one earlier one.
+    QTRY_COMPARE_WITH_TIMEOUT(w.explorer()->lastEvaluation()->config.node.hbm_bandwidth_gbps, 2500.0, 20000);
+    QVERIFY2(spy.count() <= 2, qPrintable(QString::number(spy.count())));
 }
 
 void TestExplorer::importHuggingFaceModelIsUndoable() {
