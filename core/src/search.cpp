@@ -374,7 +374,8 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
             p.compute = rank_compute(c, &w);
             const long long microbatches = base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch);
             const auto mbs = static_cast<double>(microbatches);
-            p.lower_bound = score_bound(compute_bound(p.compute, c, g.pp, vs.back(), mbs), g);
+            p.time_bound = compute_bound(p.compute, c, g.pp, vs.back(), mbs);
+            p.lower_bound = score_bound(p.time_bound, g);
         }
         if (control.progress) control.progress(done.fetch_add(r.size()) + r.size(), groups_.size());
     });
@@ -388,12 +389,10 @@ void SearchEngine::finish_prepare() {
     rejected_ = SearchStats{};
     order_.clear();
     for (std::uint32_t gi = 0; gi < groups_.size(); ++gi) {
-        add(rejected_, prepared_[gi].rejected);
-        if (!prepared_[gi].combos.empty()) order_.push_back(gi);
+        add(rejected_, prep(gi).rejected);
+        if (!prep(gi).combos.empty()) order_.push_back(gi);
     }
-    std::stable_sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return prepared_[a].lower_bound < prepared_[b].lower_bound;
-    });
+    std::stable_sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) { return score_lb(a) < score_lb(b); });
 }
 
 bool SearchEngine::prepare_from(const SearchControl& control, const SearchEngine& donor) {
@@ -418,9 +417,8 @@ bool SearchEngine::prepare_from(const SearchControl& control, const SearchEngine
             apply_group(s, g);
             // Same model, training and group: the donor's memory part holds.
             p.compute = rank_compute(c, &d.compute);
-            const long long microbatches = base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch);
-            const auto mbs = static_cast<double>(microbatches);
-            p.lower_bound = score_bound(compute_bound(p.compute, c, g.pp, interleaves(g.pp).back(), mbs), g);
+            p.time_bound = exact_time_bound(p.compute, c, g);
+            p.lower_bound = score_bound(p.time_bound, g);
         }
     });
     if (cancelled.load()) return false;
@@ -428,14 +426,90 @@ bool SearchEngine::prepare_from(const SearchControl& control, const SearchEngine
     return true;
 }
 
+double SearchEngine::exact_time_bound(const RankCompute& rc, const Config& c, const Group& g) const noexcept {
+    const long long microbatches = base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch);
+    return compute_bound(rc, c, g.pp, interleaves(g.pp).back(), static_cast<double>(microbatches));
+}
+
+bool SearchEngine::prepare_lazy(const SearchControl& control, const SearchEngine& memory_donor, const SearchEngine& bound_donor) {
+    auto same_space = [&](const SearchEngine& e) {
+        return e.groups_.size() == groups_.size() && e.space_ == space_ &&
+               (e.lazy_ ? e.bounds_.size() : e.prepared_.size()) == groups_.size();
+    };
+    const double rho = compute_speedup_bound(bound_donor.base_.node, base_.node, base_.training.precision);
+    if (memory_donor.lazy_ || !same_space(memory_donor) || !same_space(bound_donor) || !std::isfinite(rho))
+        return prepare(control, &memory_donor);
+    if (control.cancel && control.cancel->load(std::memory_order_relaxed)) return false;
+    // The structure and memory verdicts stay the donor's (read through prep()); this engine
+    // keeps only the bounds and, for the groups that fit, a slot for the roofline.
+    memory_donor_ = &memory_donor;
+    prepared_.clear();
+    bounds_.assign(groups_.size(), Bounds{});
+    slot_.assign(groups_.size(), 0);
+    // The groups that fit are the donor's (order_ lists them); only their order changes.
+    order_ = memory_donor.order_;
+    std::uint32_t slots = 0;
+    for (const std::uint32_t gi : order_) {
+        slot_[gi] = slots++;
+        bounds_[gi].time = bound_donor.group_time_bound(gi) / rho;
+        bounds_[gi].score = score_bound(bounds_[gi].time, groups_[gi]);
+    }
+    lazy_ = std::make_unique<LazyCompute[]>(slots);
+    rejected_ = memory_donor.rejected_;
+    // Ties keep the enumeration order, as finish_prepare() leaves them.
+    std::sort(order_.begin(), order_.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return score_lb(a) < score_lb(b) || (score_lb(a) == score_lb(b) && a < b); });
+    return true;
+}
+
+const RankCompute& SearchEngine::group_compute(std::size_t gi) const {
+    if (!lazy_) return prepared_[gi].compute;
+    LazyCompute& l = lazy_[slot_[gi]];
+    std::call_once(l.once, [&] {
+        Config c = base_;
+        apply_group(c.strategy, groups_[gi]);
+        // Same model, training and group as the memory donor's: its memory part holds.
+        l.compute = rank_compute(c, &memory_donor_->prepared_[gi].compute);
+        l.time_bound = exact_time_bound(l.compute, c, groups_[gi]);
+        l.done.store(true, std::memory_order_release);
+    });
+    return l.compute;
+}
+
+double SearchEngine::group_time_bound(std::size_t gi) const noexcept {
+    if (!lazy_) return prepared_[gi].time_bound;
+    const LazyCompute& l = lazy_[slot_[gi]];
+    return l.done.load(std::memory_order_acquire) ? l.time_bound : bounds_[gi].time;
+}
+
+double compute_speedup_bound(const NodeSpec& from, const NodeSpec& to, Precision precision) noexcept {
+    const ComputeRates a = compute_rates(from, precision), b = compute_rates(to, precision);
+    constexpr double none = std::numeric_limits<double>::infinity();
+    // Fields this bound does not follow must be equal (memory_key() keeps them equal anyway).
+    if (a.attention_backward != b.attention_backward || a.softmax_head_dim != b.softmax_head_dim || a.host_op_s != b.host_op_s) return none;
+    auto ratio = [](double faster, double slower) { return slower > 0 ? faster / slower : (faster > 0 ? none : 1.0); };
+    // A GEMM or attention term scales with its rate and with (1 + tile x inv_inner), inv_inner in
+    // [0, 1]; an element-wise term with the vector rate, a memory term with the HBM rate, the
+    // launches with the launch overhead. Every op time is a max and sum of such terms.
+    const double tile = b.tile_overhead_k < a.tile_overhead_k ? (1.0 + a.tile_overhead_k) / (1.0 + b.tile_overhead_k) : 1.0;
+    double rho = 1.0;
+    rho = std::max(rho, ratio(b.matrix_flops_per_s, a.matrix_flops_per_s) * tile);
+    rho = std::max(rho, ratio(b.attention_flops_per_s, a.attention_flops_per_s) * tile);
+    rho = std::max(rho, ratio(b.vector_flops_per_s, a.vector_flops_per_s));
+    rho = std::max(rho, ratio(b.hbm_bytes_per_s, a.hbm_bytes_per_s));
+    rho = std::max(rho, ratio(a.launch_s, b.launch_s));
+    return std::isfinite(rho) ? rho : none;
+}
+
 void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) const {
     const Group& g = groups_[gi];
-    const Prepared& p = prepared_[gi];
+    const Prepared& p = prep(gi);
+    const RankCompute& pc = group_compute(gi);
     SearchStats& st = scan.stats;
     Config c = cell;
     Strategy& s = c.strategy;
     apply_group(s, g);
-    const RankWork w = rank_comm(c, p.compute);
+    const RankWork w = rank_comm(c, pc);
     const long long microbatches = c.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch);
     const auto mbs = static_cast<double>(microbatches);
     // Lower bound of each stage's microbatch time: compute, the layer's exposed communication
@@ -464,17 +538,17 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
             sv.interleave = combo.v;
             const StageLayout lay = model_stage_layout(c.model, sv);
             const double rshare = full_recompute_share(c.model.layers, sv);
-            const double layer_min = p.compute.layer.fwd + p.compute.layer.bwd + rshare * p.compute.layer.recompute +
+            const double layer_min = pc.layer.fwd + pc.layer.bwd + rshare * pc.layer.recompute +
                                      std::min(layer_exposure(w, rshare, 0).total, layer_exposure(w, rshare, 1).total);
             // The exchange's windows at their widest (the fullest chunk, every layer recomputed,
             // each window as long as a whole layer with its most exposed communication) hide the most.
             const double chunk = s.pp_overlap ? lay.max_layers() / static_cast<double>(combo.v) : 0.0;
-            const PassTimes& lt = p.compute.layer;
+            const PassTimes& lt = pc.layer;
             const double wide = chunk * (lt.fwd + lt.bwd + lt.recompute +
                                          std::max(layer_exposure(w, 1.0, 0).total, layer_exposure(w, 1.0, 1).total));
             const double pp_min = pipeline_exchange_s(pp_one, combo.v, wide, wide);
-            const double bound = pipeline_time_lower_bound(lay, layer_min, p.compute.first_extra + w.tp_one,
-                                                           p.compute.last_extra + w.tp_one, pp_min, mbs);
+            const double bound =
+                pipeline_time_lower_bound(lay, layer_min, pc.first_extra + w.tp_one, pc.last_extra + w.tp_one, pp_min, mbs);
             v_pruned = options_.prune && beyond(score_bound(bound, g), scan.bound());
         }
         if (v_pruned) {
@@ -546,11 +620,19 @@ SearchResult SearchEngine::run(const Config& cell, const std::vector<Strategy>& 
     auto visit = [&](Scan& scan, std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             const std::uint32_t gi = order_[i];
-            const Prepared& p = prepared_[gi];
+            const Prepared& p = prep(gi);
             // Groups come in increasing lower bound: once one is out of reach, so is the rest.
-            if (options_.prune && beyond(p.lower_bound, scan.bound())) {
-                for (std::size_t j = i; j < end; ++j) scan.stats.pruned += prepared_[order_[j]].combos.size() * groups_[order_[j]].overlaps;
+            if (options_.prune && beyond(score_lb(gi), scan.bound())) {
+                for (std::size_t j = i; j < end; ++j) scan.stats.pruned += prep(order_[j]).combos.size() * groups_[order_[j]].overlaps;
                 return;
+            }
+            // A lazily prepared group's bound was borrowed: its own, once its roofline is known.
+            if (lazy_ && options_.prune) {
+                static_cast<void>(group_compute(gi));
+                if (beyond(score_bound(lazy_[slot_[gi]].time_bound, groups_[gi]), scan.bound())) {
+                    scan.stats.pruned += p.combos.size() * groups_[gi].overlaps;
+                    continue;
+                }
             }
             scan_group(cell, gi, scan);
         }
@@ -587,9 +669,9 @@ SearchResult SearchEngine::run(const Config& cell, const std::vector<Strategy>& 
         const std::size_t wave_end = std::min(chunks, wave_begin + wave_size);
         const double bound = std::min(seed_bound, merged.bound());
         // Groups come in increasing lower bound: once the first of a wave is out of reach, so is the rest.
-        if (options_.prune && beyond(prepared_[order_[wave_begin * chunk]].lower_bound, bound)) {
+        if (options_.prune && beyond(score_lb(order_[wave_begin * chunk]), bound)) {
             for (std::size_t j = wave_begin * chunk; j < order_.size(); ++j)
-                out.stats.pruned += prepared_[order_[j]].combos.size() * groups_[order_[j]].overlaps;
+                out.stats.pruned += prep(order_[j]).combos.size() * groups_[order_[j]].overlaps;
             if (control.progress) control.progress(order_.size(), order_.size());
             break;
         }

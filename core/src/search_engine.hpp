@@ -15,8 +15,10 @@
 // (class_key() below), so a sweep computes it once per class of cells with equal keys and runs
 // each cell against it.
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "comet/search.hpp"
@@ -55,6 +57,15 @@ public:
     // capacities and cluster, differing only in compute rates): its structural and memory
     // verdicts are reused, and only the roofline is computed again.
     bool prepare(const SearchControl& control, const SearchEngine* memory_donor = nullptr);
+    // A sweep class after the first of its memory class: structure and memory from
+    // `memory_donor` (prepared by prepare()), and the roofline computed only for the groups a
+    // search reaches (once, whichever cell gets there first). The groups are ordered and
+    // pruned by bounds derived from `bound_donor` (the class searched before, same memory key):
+    // its compute bound (exact where it computed the roofline) divided by the most the compute
+    // rates of this class can speed any op up (compute_speedup_bound), a lower bound of this
+    // class's own. Falls back to prepare(control, &memory_donor) when the two cannot be
+    // compared. Both donors must outlive the runs of this engine.
+    bool prepare_lazy(const SearchControl& control, const SearchEngine& memory_donor, const SearchEngine& bound_donor);
 
     // Searches `cell` (same class as the base). `seeds` are strategies evaluated first to
     // start pruning with a good bound (they only speed the search up). `parallel` spreads the
@@ -103,7 +114,8 @@ private:
     struct Prepared {
         Infeasible problem = Infeasible::none;
         RankCompute compute;
-        double lower_bound = 0;  // compute-only lower bound of the score
+        double time_bound = 0;   // compute-only lower bound of the iteration time
+        double lower_bound = 0;  // ... of the score
         ComboList combos;        // in enumeration order (so grouped by v)
         SearchStats rejected;       // inner choices rejected by structure or memory
     };
@@ -127,6 +139,16 @@ private:
     };
     [[nodiscard]] Shards shards_for(const Group& g, int zero) const;
     void scan_group(const Config& cell, std::size_t gi, struct Scan& scan) const;
+    // The group's structure and memory verdicts (a lazily prepared engine reads its donor's)
+    // and the lower bound of its score that orders and prunes it.
+    [[nodiscard]] const Prepared& prep(std::size_t gi) const noexcept { return lazy_ ? memory_donor_->prepared_[gi] : prepared_[gi]; }
+    [[nodiscard]] double score_lb(std::size_t gi) const noexcept { return lazy_ ? bounds_[gi].score : prepared_[gi].lower_bound; }
+    // The group's roofline: prepared, or computed on first use by a lazily prepared engine.
+    [[nodiscard]] const RankCompute& group_compute(std::size_t gi) const;
+    // The group's compute-only time bound: exact where the roofline is known.
+    [[nodiscard]] double group_time_bound(std::size_t gi) const noexcept;
+    // compute_bound() of a roofline; `c` is the base configuration with the group applied.
+    [[nodiscard]] double exact_time_bound(const RankCompute& rc, const Config& c, const Group& g) const noexcept;
     [[nodiscard]] double score_bound(double time_s, const Group& g) const noexcept;
 
     Config base_;
@@ -134,13 +156,33 @@ private:
     bool invalid_ = false;
     std::uint64_t space_ = 0;
     std::vector<Group> groups_;
-    std::vector<Prepared> prepared_;
+    std::vector<Prepared> prepared_;    // empty in a lazily prepared engine
     std::vector<std::uint32_t> order_;  // feasible-so-far groups by increasing lower bound
     SearchStats rejected_;              // groups rejected by prepare() as a whole
     std::vector<int> zero_;
     std::vector<int> offload_;  // bit 0 optimizer, 1 weights, 2 activations
     std::vector<char> dp_overlap_;
     std::vector<char> tp_overlap_;
+    // prepare_lazy(): the rooflines computed on demand, and where the memory parts come from.
+    struct LazyCompute {
+        std::once_flag once;
+        RankCompute compute;
+        double time_bound = 0;
+        std::atomic<bool> done{false};
+    };
+    struct Bounds {
+        double time = 0, score = 0;  // borrowed compute-only lower bounds
+    };
+    std::vector<Bounds> bounds_;       // per group
+    std::vector<std::uint32_t> slot_;  // per group: its roofline's slot (groups that fit)
+    mutable std::unique_ptr<LazyCompute[]> lazy_;
+    const SearchEngine* memory_donor_ = nullptr;
 };
+
+// At most how many times faster any op runs on `to`'s compute rates than on `from`'s, for
+// nodes that differ only in the fields memory_key() neutralises (peaks, GEMM fraction and tile
+// overhead, launch overhead, HBM bandwidth and efficiency); infinity when no finite bound
+// holds (a rate falls to zero, or other fields of the rates differ). >= 1.
+[[nodiscard]] double compute_speedup_bound(const NodeSpec& from, const NodeSpec& to, Precision precision) noexcept;
 
 }  // namespace comet

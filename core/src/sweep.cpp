@@ -143,50 +143,65 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
     }
 
     const SearchControl quiet{control.cancel, {}};
-    // A class that differs from an earlier one only in compute rates reuses its memory verdicts.
-    std::unique_ptr<SearchEngine> donor;
-    std::size_t donor_key = 0;
+    // A class that differs from an earlier one only in compute rates reuses its memory verdicts
+    // (from the first class of that memory key, the donor) and computes the roofline only for
+    // the groups its cells reach, ordered by the bounds of the class before it (prepare_lazy).
+    std::shared_ptr<SearchEngine> donor, previous;
+    std::size_t donor_key = 0, previous_key = 0;
+    std::vector<Strategy> previous_anchor;  // the top of the previous class's first cell
+    auto same_memory = [&](std::size_t a, std::size_t b) {
+        return keys[a].valid && keys[b].valid && SearchEngine::memory_key(keys[a]) == SearchEngine::memory_key(keys[b]);
+    };
     for (std::size_t k = 0; k < keys.size() && !stop(); ++k) {
         const std::size_t first = members[k].front();
         const Config representative = cell_config(base, spec, static_cast<int>(first % static_cast<std::size_t>(out.nx)),
                                                   static_cast<int>(first / static_cast<std::size_t>(out.nx)));
-        auto owned = std::make_unique<SearchEngine>(representative, options);
+        auto owned = std::make_shared<SearchEngine>(representative, options);
         SearchEngine& engine = *owned;
-        const SearchEngine* memory = donor && keys[k].valid && keys[donor_key].valid &&
-                                             SearchEngine::memory_key(keys[donor_key]) == SearchEngine::memory_key(keys[k])
-                                         ? donor.get()
-                                         : nullptr;
-        if (!engine.invalid() && !engine.prepare(quiet, memory)) break;
+        const bool from_donor = donor && same_memory(donor_key, k);
+        if (!engine.invalid()) {
+            const bool ok = from_donor ? engine.prepare_lazy(quiet, *donor, previous && same_memory(previous_key, k) ? *previous : *donor)
+                                       : engine.prepare(quiet);
+            if (!ok) break;
+        }
         const auto& cells = members[k];
-        auto search_cell = [&](std::size_t i, const std::vector<Strategy>& seeds, std::vector<Strategy>& top) {
+        auto search_cell = [&](std::size_t i, const std::vector<Strategy>& seeds, std::vector<Strategy>& top, bool parallel) {
             SweepCell& cell = out.cells[i];
             const Config c = enter_cell(base, spec, out.nx, i, cell);
-            const SearchResult sr = engine.run(c, seeds, false, quiet);
+            const SearchResult sr = engine.run(c, seeds, parallel, quiet);
             fill_from_search(cell, c, sr);
             top.clear();
             for (const Candidate& cand : sr.top) top.push_back(cand.strategy);
             tick();
         };
-        // Seeds start a search with a tight bound. The class's first cell is searched first and
-        // seeds the first cell of every block of the rest; within a block (consecutive cells,
-        // neighbours on the grid) each cell seeds the next. The blocks are fixed, not the
-        // scheduler's chunks, so every cell's seeds, and so its statistics, are too.
+        // Seeds start a search with a tight bound. The class's first cell is searched first (its
+        // groups spread over the threads, seeded by the previous class's first cell when both
+        // share one search space) and seeds the first cell of every block of the rest; within a
+        // block (consecutive cells, neighbours on the grid) each cell seeds the next. The blocks
+        // are fixed, not the scheduler's chunks, so every cell's seeds, and so its statistics,
+        // are too.
         std::vector<Strategy> anchor;
         if (stop()) break;
-        search_cell(cells.front(), {}, anchor);
+        const std::vector<Strategy> carried = previous && same_memory(previous_key, k) ? previous_anchor : std::vector<Strategy>{};
+        search_cell(cells.front(), carried, anchor, true);
         const std::size_t rest = cells.size() - 1;
         const std::size_t blocks = (rest + seeded_block - 1) / seeded_block;
         tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t bi) {
             std::vector<Strategy> seeds = anchor, top;
             for (std::size_t j = 1 + bi * seeded_block; j < std::min(cells.size(), 1 + (bi + 1) * seeded_block); ++j) {
                 if (stop()) return;
-                search_cell(cells[j], seeds, top);
+                search_cell(cells[j], seeds, top, false);
                 std::swap(seeds, top);
             }
         });
-        if (!memory && !engine.invalid()) {
-            donor = std::move(owned);
-            donor_key = k;
+        if (!engine.invalid()) {
+            if (!from_donor) {
+                donor = owned;
+                donor_key = k;
+            }
+            previous = owned;
+            previous_key = k;
+            previous_anchor = anchor;
         }
     }
     out.cancelled = cancelled.load();

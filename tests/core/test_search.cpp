@@ -19,6 +19,7 @@
 #include "comet/search.hpp"
 #include "fixtures.hpp"
 #include "comet/sweep.hpp"
+#include "search_engine.hpp"
 
 using namespace comet;
 
@@ -193,6 +194,8 @@ private slots:
     void invalidBaseIsReported();
     void everyAxisKnobMovesItsField();
     void searchingSweepEqualsPerCellSearch();
+    void computeSpeedupBoundIsClosedForm();
+    void computeSpeedupBoundHoldsOnEvaluations();
     void sweepDeterministicAcrossThreads();
     void everyCandidateEqualsEvaluate();
     void statisticsAreDeterministic();
@@ -387,6 +390,98 @@ void TestSearch::searchingSweepEqualsPerCellSearch() {
     // More scale-out bandwidth never makes the best strategy slower.
     for (int ix = 0; ix < r.nx; ++ix)
         for (int iy = 1; iy < r.ny; ++iy) QVERIFY(r.at(ix, iy).result.iteration_s <= r.at(ix, iy - 1).result.iteration_s);
+}
+
+void TestSearch::computeSpeedupBoundIsClosedForm() {
+    // The most any op can speed up between two nodes that differ only in compute rates (the
+    // bound a sweep class borrows from the class before it, search_engine.hpp).
+    const NodeSpec a = small_config().node;
+    const Precision bf16 = Precision::bf16;
+    QCOMPARE(compute_speedup_bound(a, a, bf16), 1.0);
+    NodeSpec b = a;
+    b.hbm_bandwidth_gbps = 2 * a.hbm_bandwidth_gbps;
+    QCOMPARE(compute_speedup_bound(a, b, bf16), 2.0);
+    QCOMPARE(compute_speedup_bound(b, a, bf16), 1.0);  // slower: never below 1
+    b = a;
+    b.matrix_fp16_tflops = 3 * a.matrix_fp16_tflops;  // GEMMs and attention
+    QCOMPARE(compute_speedup_bound(a, b, bf16), 3.0);
+    b.gemm.tile_overhead_k = a.gemm.tile_overhead_k / 2;  // x (1 + t) / (1 + t/2), inv_inner <= 1
+    QCOMPARE(compute_speedup_bound(a, b, bf16), 3.0 * (1 + a.gemm.tile_overhead_k) / (1 + a.gemm.tile_overhead_k / 2));
+    b = a;
+    b.gemm.launch_overhead_us = a.gemm.launch_overhead_us / 4;
+    QCOMPARE(compute_speedup_bound(a, b, bf16), 4.0);
+    b = a;
+    b.vector_tflops = 1.5 * a.vector_tflops;
+    b.hbm_efficiency = a.hbm_efficiency / 2;  // the HBM side slows down; the vector side wins
+    QCOMPARE(compute_speedup_bound(a, b, bf16), 1.5);
+    // What the bound does not follow makes it infinite (the class is then prepared in full).
+    b = a;
+    b.attention.backward_efficiency = a.attention.backward_efficiency * 0.9;
+    QVERIFY(std::isinf(compute_speedup_bound(a, b, bf16)));
+    b = a;
+    b.host_op_us = a.host_op_us + 1;
+    QVERIFY(std::isinf(compute_speedup_bound(a, b, bf16)));
+    b = a;
+    b.gemm.launch_overhead_us = 0;
+    QVERIFY(a.gemm.launch_overhead_us == 0 || std::isinf(compute_speedup_bound(a, b, bf16)));
+}
+
+void TestSearch::computeSpeedupBoundHoldsOnEvaluations() {
+    // On every strategy of a small space and every precision, no part of the compute (the
+    // iteration's compute time, without communication) gets faster than the bound allows.
+    for (const Config& base : {small_config(), small_moe_config()}) {
+        for (Precision precision : {Precision::bf16, Precision::fp8}) {
+            Config a = base;
+            a.training.precision = precision;
+            if (precision == Precision::fp8 && a.node.matrix_fp8_tflops <= 0) a.node.matrix_fp8_tflops = 2 * a.node.matrix_fp16_tflops;
+            const std::vector<std::pair<const char*, void (*)(NodeSpec&)>> changes = {
+                {"hbm x3", [](NodeSpec& n) { n.hbm_bandwidth_gbps *= 3; }},
+                {"peaks x2",
+                 [](NodeSpec& n) {
+                     n.matrix_fp16_tflops *= 2;
+                     n.matrix_fp8_tflops *= 2;
+                 }},
+                {"tile /4", [](NodeSpec& n) { n.gemm.tile_overhead_k /= 4; }},
+                {"fraction x1.3, vector x2",
+                 [](NodeSpec& n) {
+                     n.gemm.max_fraction = std::min(1.0, n.gemm.max_fraction * 1.3);
+                     n.vector_tflops *= 2;
+                 }},
+                {"launch /2, hbm x1.2",
+                 [](NodeSpec& n) {
+                     n.gemm.launch_overhead_us /= 2;
+                     n.hbm_bandwidth_gbps *= 1.2;
+                 }},
+            };
+            for (const auto& [what, change] : changes) {
+                Config b = a;
+                change(b.node);
+                const double rho = compute_speedup_bound(a.node, b.node, precision);
+                QVERIFY2(std::isfinite(rho) && rho >= 1, what);
+                int checked = 0, faster = 0;
+                for (int tp : {1, 2, 4})
+                    for (int mb : {1, 2})
+                        for (Recompute rc : {Recompute::none, Recompute::full}) {
+                            Config x = a, y = b;
+                            for (Config* c : {&x, &y}) {
+                                c->strategy.tp = tp;
+                                c->strategy.microbatch = mb;
+                                c->strategy.recompute = rc;
+                                c->strategy.dp = std::max(1, c->strategy.dp * base.strategy.tp / tp);
+                            }
+                            const Result rx = evaluate(x), ry = evaluate(y);
+                            if (!rx.feasible || !ry.feasible) continue;
+                            ++checked;
+                            faster += ry.time.compute_s < rx.time.compute_s * 0.99 ? 1 : 0;
+                            QVERIFY2(ry.time.compute_s >= rx.time.compute_s / rho * (1 - 1e-12),
+                                     (std::string(what) + ": " + format_strategy(x.strategy) + " " + std::to_string(rx.time.compute_s) +
+                                      " s -> " + std::to_string(ry.time.compute_s) + " s, bound x" + std::to_string(rho))
+                                         .c_str());
+                        }
+                QVERIFY2(checked > 0 && faster > 0, what);  // the change does speed the compute up
+            }
+        }
+    }
 }
 
 void TestSearch::sweepDeterministicAcrossThreads() {
