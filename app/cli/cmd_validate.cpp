@@ -69,64 +69,7 @@ int cmd_validate(Args args) {
     const ValidationRun run = run_validation(files, nodes, models);
     for (const auto& e : run.errors) std::fprintf(stderr, "%s\n", e.c_str());
     if (!run.errors.empty()) return exit_bad_input;
-    auto stats_line = [](const ErrorStats& s) {
-        char buf[200];
-        std::snprintf(buf, sizeof buf, "%d cases: mean absolute error %.1f %%, worst %.1f %%, mean signed %+.1f %% (%d slower, %d faster)",
-                      s.cases, 100 * s.mean_abs, 100 * s.worst_abs, 100 * s.mean_signed, s.too_slow, s.too_fast);
-        std::string out = buf;
-        if (s.inexpressible > 0) out += "; " + std::to_string(s.inexpressible) + " cannot be expressed";
-        return out;
-    };
-    for (const auto& t : run.tables) {
-        std::printf("%s\n  %s\n\n", t.file.c_str(), t.source.c_str());
-        std::printf("  %-46s %6s  %-50s %10s %10s %8s  %s\n", "case", "GPUs", "predicted with", "measured", "predicted",
-                    "error", "searched (not published)");
-        for (const auto& p : t.predictions) {
-            const MeasuredCase& mc = p.measured;
-            const long long gpus = accelerators_used(mc.config.strategy);
-            std::string knobs;
-            for (const auto& k : p.searched_knobs) knobs += (knobs.empty() ? "" : ", ") + k;
-            if (knobs.empty()) knobs = "-";
-            if (!mc.inexpressible.empty()) {
-                std::printf("  %-46s %6lld  cannot be expressed: %s\n", mc.id.c_str(), gpus, mc.inexpressible.c_str());
-            } else if (!p.result.feasible) {
-                std::printf("  %-46s %6lld  %-50s %9.3fs  infeasible: %s\n", mc.id.c_str(), gpus,
-                            format_strategy(p.strategy).c_str(), mc.measured_iteration_s, explain(p.result).c_str());
-            } else {
-                std::printf("  %-46s %6lld  %-50s %9.3fs %9.3fs %+7.1f%%  %s\n", mc.id.c_str(), gpus,
-                            format_strategy(p.strategy).c_str(), mc.measured_iteration_s, p.result.iteration_s,
-                            100 * p.error(), knobs.c_str());
-            }
-            if (!detail.empty() && mc.id.find(detail) != std::string::npos) {
-                Scenario sc;
-                sc.name = mc.id;
-                sc.config = mc.config;
-                sc.config.strategy = p.strategy;
-                if (const NodePreset* node = match_node_preset(nodes, mc.hardware)) {
-                    sc.config.node = node->node;
-                    sc.node_info = node->info;
-                }
-                sc.config.cluster.nodes = static_cast<int>((gpus + sc.config.node.accelerators - 1) / sc.config.node.accelerators);
-                std::printf("\n%s\n", format_result_text(sc, p.result).c_str());
-            }
-        }
-        std::printf("\n  %s\n", stats_line(t.stats).c_str());
-        for (const auto& h : t.hardware) std::printf("    %-22s %s\n", h.node_name.c_str(), stats_line(h.stats).c_str());
-        std::printf("\n");
-    }
-    std::printf("Per hardware, every table:\n");
-    for (const auto& h : run.hardware) std::printf("  %-22s %s\n", h.node_name.c_str(), stats_line(h.stats).c_str());
-    // Every node preset is calibrated or not: say which have no published run in these tables.
-    std::string unvalidated;
-    for (const auto& n : nodes) {
-        const bool validated = std::any_of(run.hardware.begin(), run.hardware.end(),
-                                           [&](const HardwareStats& h) { return h.node_id == n.id && h.stats.cases > 0; });
-        if (!validated) unvalidated += (unvalidated.empty() ? "" : ", ") + n.info.name;
-    }
-    if (!unvalidated.empty())
-        std::printf("  Not validated (no published run in these tables; calibrated on other hardware or not at all, see each preset's source): %s\n",
-                    unvalidated.c_str());
-    std::printf("\nAll tables: %s\n", stats_line(run.all).c_str());
+    std::fputs(format_validation_text(run, nodes, detail).c_str(), stdout);
     const double worst = run.all.inexpressible > 0 ? 1.0 : run.all.worst_abs;
     const double mean = run.all.mean_abs;
     if ((max_mean > 0 && 100 * mean > max_mean) || (max_worst > 0 && 100 * worst > max_worst)) {

@@ -98,9 +98,10 @@ BENCHMARK(BM_Sensitivity)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
-// The full search for Mixtral 8x7B at 32K tokens on 128 H100: the dense knobs plus context
-// parallelism, expert parallelism, expert tensor parallelism and hierarchical sharding.
-void BM_SearchMoE(benchmark::State& state) {
+namespace {
+
+// The Mixtral 8x7B 32K scenario on 128 H100, loaded once.
+const Config& mixtral_config() {
     static const Config c = [] {
         const auto s = load_scenario_file(presets_dir() / "scenarios" / "mixtral-8x7b-32k-128xh100.comet.json");
         if (!s.ok()) {
@@ -109,6 +110,15 @@ void BM_SearchMoE(benchmark::State& state) {
         }
         return s.value->config;
     }();
+    return c;
+}
+
+}  // namespace
+
+// The full search for Mixtral 8x7B at 32K tokens on 128 H100: the dense knobs plus context
+// parallelism, expert parallelism, expert tensor parallelism and hierarchical sharding.
+void BM_SearchMoE(benchmark::State& state) {
+    const Config& c = mixtral_config();
     std::uint64_t space = 0;
     for (auto _ : state) {
         const SearchResult r = search(c);
@@ -122,14 +132,7 @@ BENCHMARK(BM_SearchMoE)->Unit(benchmark::kMillisecond)->UseRealTime();
 // Issue 16's heatmap: 33 x 33 (HBM bandwidth x scale-out bandwidth) around the Mixtral 8x7B 32K
 // scenario with the best strategy searched in every cell (`comet-cli sweep` of the same grid).
 void BM_GridMoE33(benchmark::State& state) {
-    static const Config c = [] {
-        const auto s = load_scenario_file(presets_dir() / "scenarios" / "mixtral-8x7b-32k-128xh100.comet.json");
-        if (!s.ok()) {
-            std::fprintf(stderr, "%s\n", s.error_text().c_str());
-            std::exit(2);
-        }
-        return s.value->config;
-    }();
+    const Config& c = mixtral_config();
     SweepSpec spec;
     spec.x = {Knob::hbm_gbps, log_values(1000, 8000, 33)};
     spec.y = Axis{Knob::scale_out_gbps, log_values(6.25, 100, 33)};

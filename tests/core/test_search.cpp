@@ -19,6 +19,7 @@
 #include "comet/search.hpp"
 #include "fixtures.hpp"
 #include "comet/sweep.hpp"
+#include "comet/sweep_io.hpp"
 #include "search_engine.hpp"
 
 using namespace comet;
@@ -195,6 +196,7 @@ private slots:
     void everyAxisKnobMovesItsField();
     void searchingSweepEqualsPerCellSearch();
     void computeSpeedupBoundIsClosedForm();
+    void renderingsInCoreCarryTheResult();
     void computeSpeedupBoundHoldsOnEvaluations();
     void sweepDeterministicAcrossThreads();
     void everyCandidateEqualsEvaluate();
@@ -390,6 +392,42 @@ void TestSearch::searchingSweepEqualsPerCellSearch() {
     // More scale-out bandwidth never makes the best strategy slower.
     for (int ix = 0; ix < r.nx; ++ix)
         for (int iy = 1; iy < r.ny; ++iy) QVERIFY(r.at(ix, iy).result.iteration_s <= r.at(ix, iy - 1).result.iteration_s);
+}
+
+void TestSearch::renderingsInCoreCarryTheResult() {
+    // comet-cli only chooses a renderer: the search's text and JSON, and the sweep's table, are
+    // core's, and carry the numbers of the result they render.
+    Scenario sc;
+    sc.name = "renderings";
+    sc.config = small_config();
+    SearchOptions o;
+    o.top_k = 3;
+    const SearchResult sr = search(sc.config, o);
+    QVERIFY(sr.found());
+    const std::string text = format_search_text(sc, o, sr);
+    QVERIFY2(text.find(format_seconds(sr.top[0].result.iteration_s)) != std::string::npos, text.c_str());
+    QVERIFY2(text.find(format_strategy(sr.top[0].strategy)) != std::string::npos, text.c_str());
+    QVERIFY2(text.find(std::to_string(sr.stats.space) + " configurations: " + std::to_string(sr.stats.evaluated) + " evaluated") !=
+                 std::string::npos,
+             text.c_str());
+    const auto j = nlohmann::json::parse(format_search_json(sc, o, sr));
+    QCOMPARE(j["top"].size(), sr.top.size());
+    QCOMPARE(j["top"][0]["iteration_s"].get<double>(), sr.top[0].result.iteration_s);
+    QCOMPARE(j["stats"]["pruned"].get<std::uint64_t>(), sr.stats.pruned);
+    QCOMPARE(j["best"]["iteration_s"].get<double>(), sr.top[0].result.iteration_s);
+
+    SweepFile f;
+    f.name = "two by two";
+    f.scenario = sc;
+    f.spec.x = {Knob::hbm_gbps, {1000, 2000}};
+    f.spec.y = Axis{Knob::scale_out_gbps, {12.5, 25}};
+    f.spec.search = true;
+    const SweepResult r = run_sweep(sc.config, f.spec);
+    const std::string table = format_sweep_text(f, r);
+    QVERIFY2(table.find("Iteration time") != std::string::npos && table.find("Best cell") != std::string::npos, table.c_str());
+    double best = r.cells[0].result.iteration_s;
+    for (const SweepCell& c : r.cells) best = std::min(best, c.result.iteration_s);
+    QVERIFY2(table.find(format_seconds(best)) != std::string::npos, table.c_str());
 }
 
 void TestSearch::computeSpeedupBoundIsClosedForm() {

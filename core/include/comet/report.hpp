@@ -13,6 +13,12 @@ struct CostReport;  // comet/economics.hpp
 struct FsdpPoint;   // comet/fsdp.hpp
 struct SensitivityBar;  // comet/economics.hpp
 struct ParetoPoint;     // comet/economics.hpp
+struct SearchOptions;   // comet/search.hpp
+struct SearchResult;    // comet/search.hpp
+struct SweepFile;       // comet/sweep_io.hpp
+struct SweepResult;     // comet/sweep.hpp
+struct ValidationRun;   // comet/validation.hpp
+struct NodePreset;      // comet/presets.hpp
 
 // The reason with its numbers, e.g. "does not fit in HBM: needs 93.2 GiB per accelerator, has 80 GiB".
 [[nodiscard]] std::string explain(const Result& r);
@@ -54,6 +60,21 @@ struct ParetoPoint;     // comet/economics.hpp
 [[nodiscard]] std::string format_analysis_json(const Scenario& s, const Result& r, const CostReport& cost,
                                                const std::vector<SensitivityBar>& bars, double fraction,
                                                const std::vector<ParetoPoint>& points);
+
+// comet-cli search: the top list, the best strategy's breakdown and the statistics (how many
+// configurations were evaluated, pruned and infeasible, by reason), as text or as JSON with
+// stable keys whose "settings" paste into a scenario's "strategy" (docs/cli.md).
+[[nodiscard]] std::string format_search_text(const Scenario& s, const SearchOptions& options, const SearchResult& r);
+[[nodiscard]] std::string format_search_json(const Scenario& s, const SearchOptions& options, const SearchResult& r);
+
+// comet-cli sweep without an output file: the header, a row per value of one axis or a matrix
+// of iteration times for two, the infeasible cells by reason and the best cell.
+[[nodiscard]] std::string format_sweep_text(const SweepFile& f, const SweepResult& r);
+
+// comet-cli validate: per table every case (measured, predicted, error, the knobs searched),
+// the error statistics per table, per hardware and overall, and the node presets no run
+// checks; cases whose id contains `detail` (when not empty) with their full breakdown.
+[[nodiscard]] std::string format_validation_text(const ValidationRun& run, const std::vector<NodePreset>& nodes, const std::string& detail);
 
 // One-line strategy summary, e.g. "tp8 pp64 dp6 mb1 v2 full-recompute zero0".
 [[nodiscard]] std::string format_strategy(const Strategy& s);
