@@ -668,129 +668,143 @@ Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcep
     return f;
 }
 
-void timing(const Config& c, const RankWork& w, const Placement& pl, const Traffic& tf, Result& r) noexcept {
-    const ModelSpec& m = c.model;
-    const NodeSpec& node = c.node;
-    const TrainingSpec& tr = c.training;
-    const Strategy& s = c.strategy;
-    const int p = pl.p, v = pl.v, mbs = pl.mbs;
-    const StageLayout& lay = pl.layout;
-    const PassTimes& lt = w.layer;
+namespace {
 
-    // --- Work per microbatch of each kind of pipeline stage (the first, with the embedding;
-    // the middle ones; the last, with the LM head and the loss): its layers' compute and the
-    // exposed TP, EP and CP communication. The slowest stage sets the pace.
+// The kinds of pipeline stage of a layout (the first, with the embedding; the middle ones,
+// the fullest and the others; the last, with the LM head and the loss), each with its layers'
+// compute and exposed TP, EP and CP communication per microbatch; the slowest sets the pace.
+struct StageKind {
+    double layers = 0, count = 0, compute = 0, tp = 0, busy = 0;
+};
+struct StagePace {
+    StageKind kinds[4];
+    int count = 0;
+    int pace = 0;              // the first stage wins ties (as it holds the most microbatches)
+    double layer_compute = 0;  // one layer, with its share of recomputation
+    LayerExposure exposure;    // one layer's exposed communication
+};
+
+StagePace stage_pace(const RankWork& w, const Placement& pl, int tp_overlap) noexcept {
+    StagePace sp;
+    const PassTimes& lt = w.layer;
+    const StageLayout& lay = pl.layout;
+    const int p = pl.p;
     // Partial full recomputation recomputes `rshare` of the layers (with their collectives).
-    const double rshare = pl.rshare;
-    const int ov = s.tp_overlap ? 1 : 0;
-    const double layer_compute = lt.fwd + lt.bwd + rshare * lt.recompute;
-    const LayerExposure le = layer_exposure(w, rshare, ov);
-    const double tp_layer = le.tp, ep_layer = le.ep, cp_layer = le.cp, layer_exposed = le.total;
-    struct Stage {
-        double layers = 0, count = 0, compute = 0, tp = 0, busy = 0;
-    };
-    Stage stages[4];
-    int kinds = 0;
-    auto add_stage = [&](double layers, double count, bool first, bool last) noexcept {
-        Stage& st = stages[kinds++];
+    sp.layer_compute = lt.fwd + lt.bwd + pl.rshare * lt.recompute;
+    sp.exposure = layer_exposure(w, pl.rshare, tp_overlap);
+    auto add = [&](double layers, double count, bool first, bool last) noexcept {
+        StageKind& st = sp.kinds[sp.count++];
         st.layers = layers;
         st.count = count;
-        st.compute = layers * layer_compute + (first ? w.first_extra : 0.0) + (last ? w.last_extra : 0.0);
-        st.tp = layers * tp_layer + (first ? w.tp_one : 0.0) + (last ? w.tp_one : 0.0);
-        st.busy = st.compute + layers * layer_exposed + (first ? w.tp_one : 0.0) + (last ? w.tp_one : 0.0);
+        // The ends' TP collectives: the embedding's output on the first, the LM head's input gradient on the last.
+        const double first_tp = first ? w.tp_one : 0.0, last_tp = last ? w.tp_one : 0.0;
+        st.compute = layers * sp.layer_compute + (first ? w.first_extra : 0.0) + (last ? w.last_extra : 0.0);
+        st.tp = layers * sp.exposure.tp + first_tp + last_tp;
+        st.busy = st.compute + layers * sp.exposure.total + first_tp + last_tp;
     };
-    add_stage(lay.first, 1, true, p == 1);
-    if (p > 1) add_stage(lay.last, 1, false, true);
-    if (p > 2 && lay.mid_hi_count > 0) add_stage(lay.mid_hi, lay.mid_hi_count, false, false);
-    if (p > 2 && lay.mid_hi_count < p - 2) add_stage(lay.mid_lo, p - 2 - lay.mid_hi_count, false, false);
-    int pace = 0;  // the first stage wins ties (as it holds the most microbatches)
-    for (int k = 1; k < kinds; ++k)
-        if (stages[k].busy > stages[pace].busy) pace = k;
-    const double layers_per_rank = stages[pace].layers;
-    const double compute_mb = stages[pace].compute;
-    const double tp_mb = stages[pace].tp;
-    // Pipeline exchange: with interleaving (and pp_overlap) each transfer runs behind the next
-    // chunk, whose wall time is the window: one chunk of the stage with the fewest layers (its
-    // compute with its share of recomputation and its exposed TP, EP and CP), so that no stage
-    // hides more than its own time covers, split into forward and backward by the passes' FLOP
-    // shares (as the per-iteration DP windows below), so that faster compute never exposes
-    // more than it saves.
-    double pp_mb = tf.pp_mb_total;  // blocking: every transfer exposed
-    if (p > 1 && v > 1 && s.pp_overlap) {
-        const double chunk = static_cast<double>(lay.min_layers()) / v;
-        const double chunk_wall = chunk * (layer_compute + layer_exposed);
-        const double flops = lt.fwd_flops + lt.bwd_flops + rshare * lt.recompute_flops;
-        const double fwd_share = flops > 0 ? lt.fwd_flops / flops : 1.0 / 3.0;
-        pp_mb = pipeline_exchange_s(tf.pp_one, v, fwd_share * chunk_wall, (1.0 - fwd_share) * chunk_wall);
-    }
-    const double dp_mb_total = tf.dp_mb_total, dp_mb_edge = tf.dp_mb_edge, dp_mb_grad = tf.dp_mb_grad;
-    const double dp_grad_reduce = tf.dp_grad_reduce, dp_weight_gather = tf.dp_weight_gather;
-    const double mem_mb_total = tf.mem_mb_total;
-    const double opt_hbm_s = tf.opt_hbm_s, opt_mem_exposed = tf.opt_mem_exposed, other = tf.other;
+    add(lay.first, 1, true, p == 1);
+    if (p > 1) add(lay.last, 1, false, true);
+    if (p > 2 && lay.mid_hi_count > 0) add(lay.mid_hi, lay.mid_hi_count, false, false);
+    if (p > 2 && lay.mid_hi_count < p - 2) add(lay.mid_lo, p - 2 - lay.mid_hi_count, false, false);
+    for (int k = 1; k < sp.count; ++k)
+        if (sp.kinds[k].busy > sp.kinds[sp.pace].busy) sp.pace = k;
+    return sp;
+}
 
-    // ZeRO-3 gathers (network) and offload traffic (memory tier) prefetch behind the
-    // microbatch's compute (with its exposed TP collectives) and run side by side: the
-    // microbatch takes the longest of the three; what exceeds compute is charged to DP
-    // first, then to memory.
-    const double ep_mb = layers_per_rank * w.moe_share * ep_layer;
-    const double cp_mb = layers_per_rank * cp_layer;
-    const double busy_mb = compute_mb + tp_mb + ep_mb + cp_mb;
-    // A microbatch's backward share of its wall time (FLOP shares, as for the per-iteration
-    // traffic below): the window of ZeRO-2's reduce-scatter.
+// Pipeline exchange per microbatch: blocking, every transfer is exposed; with interleaving
+// (and pp_overlap) each transfer runs behind the next chunk, whose wall time is the window:
+// one chunk of the stage with the fewest layers (its compute with its share of recomputation
+// and its exposed TP, EP and CP), so that no stage hides more than its own time covers, split
+// into forward and backward by the passes' FLOP shares (as the per-iteration DP windows), so
+// that faster compute never exposes more than it saves.
+double pipeline_exchange_mb(const RankWork& w, const Placement& pl, const Traffic& tf, const StagePace& sp, bool pp_overlap) noexcept {
+    if (!(pl.p > 1 && pl.v > 1 && pp_overlap)) return tf.pp_mb_total;
+    const PassTimes& lt = w.layer;
+    const double chunk = static_cast<double>(pl.layout.min_layers()) / pl.v;
+    const double chunk_wall = chunk * (sp.layer_compute + sp.exposure.total);
+    const double flops = lt.fwd_flops + lt.bwd_flops + pl.rshare * lt.recompute_flops;
+    const double fwd_share = flops > 0 ? lt.fwd_flops / flops : 1.0 / 3.0;
+    return pipeline_exchange_s(tf.pp_one, pl.v, fwd_share * chunk_wall, (1.0 - fwd_share) * chunk_wall);
+}
+
+// ZeRO-3 gathers (network) and offload traffic (memory tier) prefetch behind a microbatch's
+// compute (with its exposed TP collectives) and run side by side: the microbatch takes the
+// longest of the three; what exceeds compute is charged to DP first, then to memory. ZeRO-2's
+// reduce-scatter hides behind the backward's share of the microbatch's wall time. `busy` is
+// the stage's microbatch time before this traffic, with the pipeline waits (during which the
+// collectives move too).
+struct MicrobatchTraffic {
+    double dp = 0, memory = 0;
+};
+MicrobatchTraffic microbatch_traffic(const Traffic& tf, const PassTimes& lt, double busy, bool dp_overlap) noexcept {
     const double work = lt.fwd_flops + lt.bwd_flops + lt.recompute_flops;
     const double bwd_share = work > 0 ? lt.bwd_flops / work : 1.0;
-    auto dp_exposed = [&](double busy) noexcept {
-        return exposed(dp_mb_total - dp_mb_edge, busy, s.dp_overlap) + dp_mb_edge +
-               exposed(dp_mb_grad, busy * bwd_share, s.dp_overlap);
-    };
-    // ZeRO-3 and offload traffic also move while the rank waits on an exposed pipeline transfer.
-    const double dp_mb_exposed = dp_exposed(busy_mb + pp_mb);
-    const double mem_mb_exposed = std::max(0.0, mem_mb_total - (busy_mb + pp_mb + dp_mb_exposed));
+    MicrobatchTraffic out;
+    out.dp =
+        exposed(tf.dp_mb_total - tf.dp_mb_edge, busy, dp_overlap) + tf.dp_mb_edge + exposed(tf.dp_mb_grad, busy * bwd_share, dp_overlap);
+    out.memory = std::max(0.0, tf.mem_mb_total - (busy + out.dp));
+    return out;
+}
 
-    // --- Per-microbatch time of the slowest stage, and the pipeline around it: the bubble
-    // sums the other stages' microbatch times (each with the same ZeRO-3 and memory traffic).
-    const double t_mb = busy_mb + pp_mb + dp_mb_exposed + mem_mb_exposed;
+}  // namespace
+
+void timing(const Config& c, const RankWork& w, const Placement& pl, const Traffic& tf, Result& r) noexcept {
+    const ModelSpec& m = c.model;
+    const TrainingSpec& tr = c.training;
+    const Strategy& s = c.strategy;
+    const int v = pl.v, mbs = pl.mbs;
+    const PassTimes& lt = w.layer;
+    const double rshare = pl.rshare;
+
+    // --- The stage that sets the pace, its microbatch time, and the pipeline around it: the
+    // bubble sums the other stages' microbatch times (each with the same ZeRO-3 and memory traffic).
+    const StagePace sp = stage_pace(w, pl, s.tp_overlap ? 1 : 0);
+    const StageKind& pace = sp.kinds[sp.pace];
+    const double pp_mb = pipeline_exchange_mb(w, pl, tf, sp, s.pp_overlap);
+    const double ep_mb = pace.layers * w.moe_share * sp.exposure.ep;
+    const double cp_mb = pace.layers * sp.exposure.cp;
+    const double busy_mb = pace.compute + pace.tp + ep_mb + cp_mb;
+    const MicrobatchTraffic mt = microbatch_traffic(tf, lt, busy_mb + pp_mb, s.dp_overlap);
+    const double t_mb = busy_mb + pp_mb + mt.dp + mt.memory;
     double stage_sum = 0;
-    for (int k = 0; k < kinds; ++k) {
-        if (k == pace) {
-            stage_sum += stages[k].count * t_mb;
+    for (int k = 0; k < sp.count; ++k) {
+        const StageKind& st = sp.kinds[k];
+        if (k == sp.pace) {
+            stage_sum += st.count * t_mb;
             continue;
         }
-        const double b = stages[k].busy + pp_mb;
-        const double dpx = dp_exposed(b);
-        stage_sum += stages[k].count * (b + dpx + std::max(0.0, mem_mb_total - (b + dpx)));
+        const MicrobatchTraffic other = microbatch_traffic(tf, lt, st.busy + pp_mb, s.dp_overlap);
+        stage_sum += st.count * (st.busy + pp_mb + other.dp + other.memory);
     }
     const double bubble = pipeline_bubble_s(stage_sum, t_mb, v);
 
     // --- Once-per-iteration DP traffic hides behind the last microbatch's backward (gradient
     // reduction) and the first microbatch's forward (weight gather). Those windows are the
-    // passes' FLOP shares of the microbatch's wall time, so that faster compute never exposes
-    // more communication than it saves.
-    double dp_per_iter_exposed = 0;
-    {
-        const double wall = t_mb;  // with the pipeline waits, during which the collectives move too
-        dp_per_iter_exposed = exposed(dp_grad_reduce, wall * lt.bwd_flops / work, s.dp_overlap) +
-                              exposed(dp_weight_gather, wall * lt.fwd_flops / work, s.dp_overlap);
-    }
+    // passes' FLOP shares of the microbatch's wall time (with the pipeline waits), so that
+    // faster compute never exposes more communication than it saves.
+    const double work = lt.fwd_flops + lt.bwd_flops + lt.recompute_flops;
+    const double dp_per_iter_exposed = exposed(tf.dp_grad_reduce, t_mb * lt.bwd_flops / work, s.dp_overlap) +
+                                       exposed(tf.dp_weight_gather, t_mb * lt.fwd_flops / work, s.dp_overlap);
 
     r.microbatches = mbs;
-    r.time.compute_s = mbs * compute_mb;
-    r.time.tp_comm_s = mbs * tp_mb;
+    r.time.compute_s = mbs * pace.compute;
+    r.time.tp_comm_s = mbs * pace.tp;
     r.time.pp_comm_s = mbs * pp_mb;
-    r.time.dp_comm_s = mbs * dp_mb_exposed + dp_per_iter_exposed;
-    r.time.memory_s = mbs * mem_mb_exposed + opt_mem_exposed;
+    r.time.dp_comm_s = mbs * mt.dp + dp_per_iter_exposed;
+    r.time.memory_s = mbs * mt.memory + tf.opt_mem_exposed;
     r.time.bubble_s = bubble;
-    r.time.optimizer_s = opt_hbm_s;
-    r.time.other_s = other;
+    r.time.optimizer_s = tf.opt_hbm_s;
+    r.time.other_s = tf.other;
     r.time.ep_comm_s = mbs * ep_mb;
     r.time.cp_comm_s = mbs * cp_mb;
     r.iteration_s = r.time.total();
 
+    const double layers_per_rank = pace.layers;
     r.comm.tp_s = mbs * (layers_per_rank * (w.tp_layer_total + rshare * w.tp_rec_total) + 2.0 * w.tp_one);
     r.comm.pp_s = mbs * tf.pp_mb_total;
-    r.comm.dp_s = mbs * (dp_mb_total + dp_mb_grad) + dp_grad_reduce + dp_weight_gather;
-    r.comm.memory_s = mbs * mem_mb_total + (s.offload_optimizer ? opt_mem_exposed + opt_hbm_s : 0.0);
-    r.comm.dp_microbatch_s = dp_mb_total + dp_mb_grad;
+    r.comm.dp_s = mbs * (tf.dp_mb_total + tf.dp_mb_grad) + tf.dp_grad_reduce + tf.dp_weight_gather;
+    r.comm.memory_s = mbs * tf.mem_mb_total + (s.offload_optimizer ? tf.opt_mem_exposed + tf.opt_hbm_s : 0.0);
+    r.comm.dp_microbatch_s = tf.dp_mb_total + tf.dp_mb_grad;
     r.comm.ep_s = mbs * layers_per_rank * w.moe_share * (w.ep_layer_total + rshare * w.ep_rec_total);
     r.comm.cp_s = mbs * layers_per_rank * (w.cp_layer_total + rshare * w.cp_rec_total);
 
@@ -804,9 +818,7 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, const Traff
     r.tokens_per_s = B * m.seq_len / r.iteration_s;
     r.model_tflops_per_gpu = units::flops_to_tflops(r.model_flops / (r.iteration_s * gpus));
     r.hardware_tflops_per_gpu = units::flops_to_tflops(r.hardware_flops / (r.iteration_s * gpus));
-    const double peak = matrix_peak_tflops(node, tr.precision);
-    r.mfu = r.model_tflops_per_gpu / peak;
-
+    r.mfu = r.model_tflops_per_gpu / matrix_peak_tflops(c.node, tr.precision);
 }
 
 void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) noexcept {
