@@ -102,6 +102,7 @@ private slots:
     void everyModelTrainsOnDgxH100();
     void shippedScenariosEvaluate();
     void scenariosMatchTheLibrary();
+    void scenarioNodesNamedAfterAPresetAreThatPreset();
     void shippedSweepsLoad();
 };
 
@@ -318,6 +319,29 @@ void TestPresetLibrary::scenariosMatchTheLibrary() {
     a.config.node = n;
     b.config.node = a100.value->node;
     QCOMPARE(QString::fromStdString(scenario_to_json(a)), QString::fromStdString(scenario_to_json(b)));
+}
+
+void TestPresetLibrary::scenarioNodesNamedAfterAPresetAreThatPreset() {
+    // A shipped scenario embeds its node. One that carries a preset's name must carry its
+    // values too, or a recalibrated preset leaves the scenario (and the README's numbers drawn
+    // from it) on the old factors; a modified node says so in its name.
+    std::vector<std::string> errors;
+    const auto nodes = load_node_presets(errors);
+    QVERIFY(errors.empty());
+    int named = 0;
+    for (const auto& e : fs::directory_iterator(presets_dir() / "scenarios")) {
+        const auto s = load_scenario_file(e.path());
+        QVERIFY2(s.ok(), s.error_text().c_str());
+        for (const auto& n : nodes) {
+            if (n.info.name != s.value->node_info.name) continue;
+            ++named;
+            const std::string what =
+                e.path().filename().string() + ": node '" + n.info.name + "' differs from presets/nodes/" + n.id + ".json";
+            QVERIFY2(n.node == s.value->config.node, what.c_str());
+            QVERIFY2(n.info.source == s.value->node_info.source, (what + " (its source text)").c_str());
+        }
+    }
+    QVERIFY(named >= 6);
 }
 
 void TestPresetLibrary::shippedSweepsLoad() {
