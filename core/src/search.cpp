@@ -52,8 +52,12 @@ struct TopK {
     static bool better(double s1, std::uint64_t i1, double s2, std::uint64_t i2) noexcept {
         return s1 < s2 || (s1 == s2 && i1 < i2);
     }
+    // Whether offer() would keep a candidate of this score and index.
+    [[nodiscard]] bool accepts(double score, std::uint64_t index) const noexcept {
+        return items.size() < k || better(score, index, scores.back(), items.back().index);
+    }
     void offer(const Strategy& s, const Result& r, double score, std::uint64_t index) {
-        if (items.size() == k && !better(score, index, scores.back(), items.back().index)) return;
+        if (!accepts(score, index)) return;
         std::size_t pos = items.size();
         while (pos > 0 && better(score, index, scores[pos - 1], items[pos - 1].index)) --pos;
         if (items.size() == k) {
@@ -570,7 +574,7 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
             place_sharding(s, pl);
         }
         Result r;
-        fits(c, w, pl, r);  // fills the memory breakdown; the verdict is known to be "fits"
+        bool memory_filled = false;
         // The traffic does not depend on the overlap switches: once for their variants.
         const Traffic tf = traffic(c, w, pl);
         std::uint64_t index = g.first_index + combo.offset;
@@ -581,7 +585,14 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
                 timing(c, w, pl, tf, r);
                 ++st.evaluated;
                 ++st.feasible;
-                scan.top.offer(s, r, objective_score(r, options_.objective), index);
+                const double score = objective_score(r, options_.objective);
+                if (scan.top.accepts(score, index)) {
+                    // The memory breakdown (the verdict is known to be "fits"), only for what
+                    // the top list keeps; timing() does not read it.
+                    if (!memory_filled) fits(c, w, pl, r);
+                    memory_filled = true;
+                    scan.top.offer(s, r, score, index);
+                }
                 ++index;
             }
         }
