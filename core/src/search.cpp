@@ -306,9 +306,7 @@ double SearchEngine::score_bound(double time_s, const Group& g) const noexcept {
 }
 
 bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* memory_donor) {
-    if (memory_donor && memory_donor->groups_.size() == groups_.size() && memory_donor->space_ == space_ &&
-        memory_donor->prepared_.size() == groups_.size())
-        return prepare_from(control, *memory_donor);
+    if (memory_donor && !memory_donor->lazy_ && same_space(*memory_donor)) return prepare_from(control, *memory_donor);
     prepared_.assign(groups_.size(), Prepared{});
     std::atomic<bool> cancelled{false};
     std::atomic<std::uint64_t> done{0};
@@ -376,9 +374,7 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
             // The roofline is needed only where something fits.
             if (p.combos.empty()) continue;
             p.compute = rank_compute(c, &w);
-            const long long microbatches = base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch);
-            const auto mbs = static_cast<double>(microbatches);
-            p.time_bound = compute_bound(p.compute, c, g.pp, vs.back(), mbs);
+            p.time_bound = exact_time_bound(p.compute, c, g);
             p.lower_bound = score_bound(p.time_bound, g);
         }
         if (control.progress) control.progress(done.fetch_add(r.size()) + r.size(), groups_.size());
@@ -430,16 +426,16 @@ bool SearchEngine::prepare_from(const SearchControl& control, const SearchEngine
     return true;
 }
 
+bool SearchEngine::same_space(const SearchEngine& e) const noexcept {
+    return e.groups_.size() == groups_.size() && e.space_ == space_ && (e.lazy_ ? e.bounds_.size() : e.prepared_.size()) == groups_.size();
+}
+
 double SearchEngine::exact_time_bound(const RankCompute& rc, const Config& c, const Group& g) const noexcept {
     const long long microbatches = base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch);
     return compute_bound(rc, c, g.pp, interleaves(g.pp).back(), static_cast<double>(microbatches));
 }
 
 bool SearchEngine::prepare_lazy(const SearchControl& control, const SearchEngine& memory_donor, const SearchEngine& bound_donor) {
-    auto same_space = [&](const SearchEngine& e) {
-        return e.groups_.size() == groups_.size() && e.space_ == space_ &&
-               (e.lazy_ ? e.bounds_.size() : e.prepared_.size()) == groups_.size();
-    };
     const double rho = compute_speedup_bound(bound_donor.base_.node, base_.node, base_.training.precision);
     if (memory_donor.lazy_ || !same_space(memory_donor) || !same_space(bound_donor) || !std::isfinite(rho))
         return prepare(control, &memory_donor);

@@ -147,6 +147,8 @@ private:
     [[nodiscard]] const RankCompute& group_compute(std::size_t gi) const;
     // The group's compute-only time bound: exact where the roofline is known.
     [[nodiscard]] double group_time_bound(std::size_t gi) const noexcept;
+    // `e` was prepared (eagerly or lazily) for the same space of groups as this engine.
+    [[nodiscard]] bool same_space(const SearchEngine& e) const noexcept;
     // compute_bound() of a roofline; `c` is the base configuration with the group applied.
     [[nodiscard]] double exact_time_bound(const RankCompute& rc, const Config& c, const Group& g) const noexcept;
     [[nodiscard]] double score_bound(double time_s, const Group& g) const noexcept;
