@@ -148,6 +148,33 @@ SearchEngine::ClassKey SearchEngine::class_key(const Config& cell, const SearchO
     return key;
 }
 
+bool SearchEngine::no_faster(const Config& a, const Config& b) noexcept {
+    // The run-time network fields of class_key() (but power, which no time reads, and
+    // ep_overlap, a strategy choice): each no better in b, then set to a's; the rest must be equal.
+    Config t = b;
+    NodeSpec& n = t.node;
+    const NodeSpec& m = a.node;
+    bool worse = true;
+    auto lower = [&](double& x, double ref) {
+        worse = worse && x <= ref;
+        x = ref;
+    };
+    auto higher = [&](double& x, double ref) {
+        worse = worse && x >= ref;
+        x = ref;
+    };
+    lower(n.scale_up.bandwidth_gbps, m.scale_up.bandwidth_gbps);
+    lower(n.scale_up.efficiency, m.scale_up.efficiency);
+    higher(n.scale_up.latency_us, m.scale_up.latency_us);
+    lower(n.scale_out.bandwidth_gbps, m.scale_out.bandwidth_gbps);
+    lower(n.scale_out.efficiency, m.scale_out.efficiency);
+    higher(n.scale_out.latency_us, m.scale_out.latency_us);
+    lower(n.expanded.bandwidth_gbps, m.expanded.bandwidth_gbps);
+    higher(n.expanded.latency_us, m.expanded.latency_us);
+    n.power_kw = m.power_kw;
+    return worse && t == a;
+}
+
 Config SearchEngine::memory_key(const ClassKey& key) noexcept {
     // Compute rates: read by rank_compute() (the roofline) and score_bound(), which prepare()
     // recomputes for a donor's groups; rank_problem() reads only whether FP8 and FP4 are supported.
@@ -501,7 +528,7 @@ double compute_speedup_bound(const NodeSpec& from, const NodeSpec& to, Precision
     return std::isfinite(rho) ? rho : none;
 }
 
-void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) const {
+void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan, double* floor) const {
     const Group& g = groups_[gi];
     const Prepared& p = prep(gi);
     const RankCompute& pc = group_compute(gi);
@@ -530,6 +557,8 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
     bool v_pruned = false;
     Placement pl{};
     bool placed = false;  // pl holds this interleaving's placement
+    double v_bound = 0;   // lower bound of the time of this interleaving's choices
+    double least = infinity;
     for (const Combo& combo : p.combos) {
         if (combo.v != last_v) {
             last_v = combo.v;
@@ -547,12 +576,12 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
             const double wide = chunk * (lt.fwd + lt.bwd + lt.recompute +
                                          std::max(layer_exposure(w, 1.0, 0).total, layer_exposure(w, 1.0, 1).total));
             const double pp_min = pipeline_exchange_s(pp_one, combo.v, wide, wide);
-            const double bound =
-                pipeline_time_lower_bound(lay, layer_min, pc.first_extra + w.tp_one, pc.last_extra + w.tp_one, pp_min, mbs);
-            v_pruned = options_.prune && beyond(score_bound(bound, g), scan.bound());
+            v_bound = pipeline_time_lower_bound(lay, layer_min, pc.first_extra + w.tp_one, pc.last_extra + w.tp_one, pp_min, mbs);
+            v_pruned = options_.prune && beyond(score_bound(v_bound, g), scan.bound());
         }
         if (v_pruned) {
             st.pruned += n_overlap;
+            least = std::min(least, v_bound);
             continue;
         }
         s.interleave = combo.v;
@@ -581,6 +610,7 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
                 timing(c, w, pl, tf, r);
                 ++st.evaluated;
                 ++st.feasible;
+                least = std::min(least, r.iteration_s);
                 const double score = objective_score(r, options_.objective);
                 if (scan.top.accepts(score, index)) {
                     // The memory breakdown (the verdict is known to be "fits"), only for what
@@ -593,10 +623,11 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan) co
             }
         }
     }
+    if (floor && least < infinity) *floor = std::max(*floor, least);
 }
 
-SearchResult SearchEngine::run(const Config& cell, const std::vector<Strategy>& seeds, bool parallel,
-                               const SearchControl& control) const {
+SearchResult SearchEngine::run(const Config& cell, const std::vector<Strategy>& seeds, bool parallel, const SearchControl& control,
+                               SearchFloors floors) const {
     SearchResult out;
     const std::size_t k = static_cast<std::size_t>(std::max(1, options_.top_k));
     out.stats.space = space_;
@@ -624,6 +655,16 @@ SearchResult SearchEngine::run(const Config& cell, const std::vector<Strategy>& 
         }
     }
 
+    // Bounds carried from an earlier cell (SearchFloors): read from `floor_in`, this cell's in `floor_out`.
+    const std::vector<double>* floor_in = floors.in && floors.in->size() == order_.size() ? floors.in : nullptr;
+    double* floor_out = nullptr;
+    if (floors.out) {
+        if (floor_in)
+            *floors.out = *floor_in;
+        else
+            floors.out->assign(order_.size(), 0.0);
+        floor_out = floors.out->data();
+    }
     auto visit = [&](Scan& scan, std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             const std::uint32_t gi = order_[i];
@@ -633,6 +674,11 @@ SearchResult SearchEngine::run(const Config& cell, const std::vector<Strategy>& 
                 for (std::size_t j = i; j < end; ++j) scan.stats.pruned += prep(order_[j]).combos.size() * groups_[order_[j]].overlaps;
                 return;
             }
+            // A bound an earlier cell proved for this group (a faster network) holds here too.
+            if (floor_in && options_.prune && beyond(score_bound((*floor_in)[i], groups_[gi]), scan.bound())) {
+                scan.stats.pruned += p.combos.size() * groups_[gi].overlaps;
+                continue;
+            }
             // A lazily prepared group's bound was borrowed: its own, once its roofline is known.
             if (lazy_ && options_.prune) {
                 static_cast<void>(group_compute(gi));
@@ -641,7 +687,7 @@ SearchResult SearchEngine::run(const Config& cell, const std::vector<Strategy>& 
                     continue;
                 }
             }
-            scan_group(cell, gi, scan);
+            scan_group(cell, gi, scan, floor_out ? floor_out + i : nullptr);
         }
     };
 

@@ -26,6 +26,19 @@
 
 namespace comet {
 
+// Lower bounds of each group's best iteration time, carried from one cell of a sweep class
+// to the next (indexed like the visiting order, which the cells of a class share). `in`
+// (optional) holds bounds valid in this cell: a group whose bound is beyond the k-th best
+// found is skipped without timing it. `out` (optional) receives what this cell proves: `in`
+// (or 0), raised for every group it scans to the least of its exact times and of the
+// bounds that pruned its interleavings. Those bounds hold in every later cell whose
+// network is no faster (no_faster()), because no strategy gets faster when a link gets
+// slower (the invariant test moreResourcesNeverHurt checks it on random configurations).
+struct SearchFloors {
+    const std::vector<double>* in = nullptr;
+    std::vector<double>* out = nullptr;
+};
+
 class SearchEngine {
 public:
     SearchEngine(const Config& base, const SearchOptions& options);
@@ -67,11 +80,17 @@ public:
     // compared. Both donors must outlive the runs of this engine.
     bool prepare_lazy(const SearchControl& control, const SearchEngine& memory_donor, const SearchEngine& bound_donor);
 
+    // `b` equals `a` except for run-time network fields (class_key()) that are no better in
+    // `b`: bandwidths and efficiencies of the scale-up and scale-out links and the expanded
+    // tier no higher, their latencies no lower (power is not read by the time). Then every
+    // strategy's iteration time in `b` is at least its time in `a`.
+    [[nodiscard]] static bool no_faster(const Config& a, const Config& b) noexcept;
+
     // Searches `cell` (same class as the base). `seeds` are strategies evaluated first to
     // start pruning with a good bound (they only speed the search up). `parallel` spreads the
     // groups over threads; a sweep runs cells in parallel and each cell serially.
-    [[nodiscard]] SearchResult run(const Config& cell, const std::vector<Strategy>& seeds, bool parallel,
-                                   const SearchControl& control) const;
+    [[nodiscard]] SearchResult run(const Config& cell, const std::vector<Strategy>& seeds, bool parallel, const SearchControl& control,
+                                   SearchFloors floors = {}) const;
 
     [[nodiscard]] std::uint64_t space_size() const noexcept { return space_; }
     [[nodiscard]] bool invalid() const noexcept { return invalid_; }
@@ -138,7 +157,9 @@ private:
         [[nodiscard]] std::size_t size() const noexcept { return static_cast<std::size_t>(count); }
     };
     [[nodiscard]] Shards shards_for(const Group& g, int zero) const;
-    void scan_group(const Config& cell, std::size_t gi, struct Scan& scan) const;
+    // Times the group's inner choices in `cell`; `floor` (optional) is raised to the least
+    // time or interleaving bound met (SearchFloors).
+    void scan_group(const Config& cell, std::size_t gi, struct Scan& scan, double* floor = nullptr) const;
     // The group's structure and memory verdicts (a lazily prepared engine reads its donor's)
     // and the lower bound of its score that orders and prunes it.
     [[nodiscard]] const Prepared& prep(std::size_t gi) const noexcept { return lazy_ ? memory_donor_->prepared_[gi] : prepared_[gi]; }

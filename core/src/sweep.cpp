@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <memory>
+#include <tuple>
 #include <tbb/parallel_for.h>
 
 #include "comet/evaluate.hpp"
@@ -141,6 +142,23 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
         class_of[i] = k;
         members[k].push_back(i);
     }
+    // Within a class, cells differ only in run-time fields (class_key()). Searched from the
+    // fastest network to the slowest, each cell can hand the next the bounds it proved for
+    // every group (SearchFloors), which hold wherever the network is no faster.
+    auto network_order = [&](std::size_t a, std::size_t b) {
+        const Config ca = cell_config(base, spec, static_cast<int>(a % static_cast<std::size_t>(out.nx)),
+                                      static_cast<int>(a / static_cast<std::size_t>(out.nx)));
+        const Config cb = cell_config(base, spec, static_cast<int>(b % static_cast<std::size_t>(out.nx)),
+                                      static_cast<int>(b / static_cast<std::size_t>(out.nx)));
+        const ScaleUpNetwork &ua = ca.node.scale_up, &ub = cb.node.scale_up;
+        const ScaleOutNetwork &oa = ca.node.scale_out, &ob = cb.node.scale_out;
+        const ExpandedMemory &ea = ca.node.expanded, &eb = cb.node.expanded;
+        return std::tuple(-oa.bandwidth_gbps, oa.latency_us, -oa.efficiency, -ua.bandwidth_gbps, ua.latency_us, -ua.efficiency,
+                          -ea.bandwidth_gbps, ea.latency_us) < std::tuple(-ob.bandwidth_gbps, ob.latency_us, -ob.efficiency,
+                                                                          -ub.bandwidth_gbps, ub.latency_us, -ub.efficiency,
+                                                                          -eb.bandwidth_gbps, eb.latency_us);
+    };
+    for (auto& m : members) std::stable_sort(m.begin(), m.end(), network_order);
 
     const SearchControl quiet{control.cancel, {}};
     // A class that differs from an earlier one only in compute rates reuses its memory verdicts
@@ -165,14 +183,18 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
             if (!ok) break;
         }
         const auto& cells = members[k];
-        auto search_cell = [&](std::size_t i, const std::vector<Strategy>& seeds, std::vector<Strategy>& top, bool parallel) {
+        // Searches cell i; `from` is the cell searched before whose bounds `in` holds (or none).
+        auto search_cell = [&](std::size_t i, const std::vector<Strategy>& seeds, std::vector<Strategy>& top, bool parallel,
+                               const Config* from, const std::vector<double>* in, std::vector<double>& floors) -> Config {
             SweepCell& cell = out.cells[i];
             const Config c = enter_cell(base, spec, out.nx, i, cell);
-            const SearchResult sr = engine.run(c, seeds, parallel, quiet);
+            const bool carried_ok = from && in && SearchEngine::no_faster(*from, c);
+            const SearchResult sr = engine.run(c, seeds, parallel, quiet, {carried_ok ? in : nullptr, &floors});
             fill_from_search(cell, c, sr);
             top.clear();
             for (const Candidate& cand : sr.top) top.push_back(cand.strategy);
             tick();
+            return c;
         };
         // Seeds start a search with a tight bound. The class's first cell is searched first (its
         // groups spread over the threads, seeded by the previous class's first cell when both
@@ -183,15 +205,21 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
         std::vector<Strategy> anchor;
         if (stop()) break;
         const std::vector<Strategy> carried = previous && same_memory(previous_key, k) ? previous_anchor : std::vector<Strategy>{};
-        search_cell(cells.front(), carried, anchor, true);
+        std::vector<double> anchor_floors;
+        const Config anchor_config = search_cell(cells.front(), carried, anchor, true, nullptr, nullptr, anchor_floors);
         const std::size_t rest = cells.size() - 1;
         const std::size_t blocks = (rest + seeded_block - 1) / seeded_block;
         tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t bi) {
             std::vector<Strategy> seeds = anchor, top;
+            std::vector<double> floors, next;
+            Config from = anchor_config;
+            const std::vector<double>* in = &anchor_floors;
             for (std::size_t j = 1 + bi * seeded_block; j < std::min(cells.size(), 1 + (bi + 1) * seeded_block); ++j) {
                 if (stop()) return;
-                search_cell(cells[j], seeds, top, false);
+                from = search_cell(cells[j], seeds, top, false, &from, in, next);
                 std::swap(seeds, top);
+                std::swap(floors, next);
+                in = &floors;
             }
         });
         if (!engine.invalid()) {

@@ -204,6 +204,8 @@ private slots:
     void sweepOverScaleUpDomainEqualsSearch();
     void searchingSweepOverEveryKnobEqualsSearch();
     void pastedSettingsReproduceTheSearch();
+    void noFasterComparesOnlyNetworkFields();
+    void carriedFloorsPruneAndStayExact();
 };
 
 void TestSearch::pruningIsExact() {
@@ -656,6 +658,109 @@ void TestSearch::searchingSweepOverEveryKnobEqualsSearch() {
         if (QTest::currentTestFailed()) return;
     }
     QVERIFY(cells > 80);
+}
+
+void TestSearch::noFasterComparesOnlyNetworkFields() {
+    const Config a = small_moe_config();
+    QVERIFY(SearchEngine::no_faster(a, a));
+    const std::vector<std::pair<const char*, void (*)(Config&)>> slower = {
+        {"scale-out bandwidth halved", [](Config& c) { c.node.scale_out.bandwidth_gbps /= 2; }},
+        {"scale-out latency doubled", [](Config& c) { c.node.scale_out.latency_us *= 2; }},
+        {"scale-out efficiency lower", [](Config& c) { c.node.scale_out.efficiency *= 0.9; }},
+        {"scale-up bandwidth halved", [](Config& c) { c.node.scale_up.bandwidth_gbps /= 2; }},
+        {"scale-up latency doubled", [](Config& c) { c.node.scale_up.latency_us *= 2; }},
+        {"scale-up efficiency lower", [](Config& c) { c.node.scale_up.efficiency *= 0.9; }},
+        {"expanded bandwidth halved, latency doubled",
+         [](Config& c) {
+             c.node.expanded.bandwidth_gbps /= 2;
+             c.node.expanded.latency_us *= 2;
+         }},
+        {"power changed (no time reads it)", [](Config& c) { c.node.power_kw += 3; }},
+        {"both links slower", [](Config& c) {
+             c.node.scale_out.bandwidth_gbps /= 3;
+             c.node.scale_up.bandwidth_gbps /= 3;
+         }}};
+    for (const auto& [what, change] : slower) {
+        Config b = a;
+        change(b);
+        QVERIFY2(SearchEngine::no_faster(a, b), what);
+    }
+    const std::vector<std::pair<const char*, void (*)(Config&)>> not_slower = {
+        {"scale-out bandwidth doubled", [](Config& c) { c.node.scale_out.bandwidth_gbps *= 2; }},
+        {"scale-up latency halved", [](Config& c) { c.node.scale_up.latency_us /= 2; }},
+        {"one link slower, the other faster",
+         [](Config& c) {
+             c.node.scale_out.bandwidth_gbps /= 2;
+             c.node.scale_up.bandwidth_gbps *= 2;
+         }},
+        {"HBM bandwidth lower (not a network field)", [](Config& c) { c.node.hbm_bandwidth_gbps /= 2; }},
+        {"scale-up domain smaller (placement reads it)", [](Config& c) { c.node.scale_up.domain_size /= 2; }},
+        {"oversubscribed spine (not a run-time field)",
+         [](Config& c) {
+             c.node.scale_out.bandwidth_gbps /= 2;
+             c.node.scale_out.oversubscription = 2;
+         }},
+        {"another strategy", [](Config& c) { c.strategy.microbatch *= 2; }},
+        {"another batch", [](Config& c) { c.training.global_batch *= 2; }}};
+    for (const auto& [what, change] : not_slower) {
+        Config b = a;
+        change(b);
+        QVERIFY2(!SearchEngine::no_faster(a, b), what);
+    }
+}
+
+void TestSearch::carriedFloorsPruneAndStayExact() {
+    // A cell searched with the group bounds of a cell with a faster network finds exactly what
+    // it finds alone (the top k, bit for bit), and prunes more. Bounds of the wrong length are
+    // ignored.
+    const std::pair<const char*, Config> cases[] = {
+        {"mixtral", load_scenario("presets/scenarios/mixtral-8x7b-32k-128xh100.comet.json").config},
+        {"default", load_scenario("presets/scenarios/default.comet.json").config},
+        {"small MoE", small_moe_config()}};
+    for (const auto& [name, base] : cases)
+        for (const int k : {1, 3}) {
+            SearchOptions o;
+            o.top_k = k;
+            SearchEngine engine(base, o);
+            QVERIFY(engine.prepare({}));
+            Config cell = base;
+            std::vector<double> floors, next;
+            QVERIFY(engine.run(cell, {}, false, {}, {nullptr, &floors}).top.size() == static_cast<std::size_t>(k));
+            std::uint64_t extra_pruned = 0;
+            for (const double factor : {0.8, 0.5, 0.25, 0.1}) {
+                Config slower = base;
+                slower.node.scale_out.bandwidth_gbps *= factor;
+                slower.node.scale_up.bandwidth_gbps *= std::sqrt(factor);
+                QVERIFY(SearchEngine::no_faster(cell, slower));
+                const SearchResult alone = engine.run(slower, {}, false, {});
+                const SearchResult carried = engine.run(slower, {}, false, {}, {&floors, &next});
+                compare_tops(alone, carried);
+                QVERIFY2(carried.stats.pruned >= alone.stats.pruned, name);
+                QCOMPARE(carried.stats.pruned + carried.stats.evaluated, alone.stats.pruned + alone.stats.evaluated);
+                extra_pruned += carried.stats.pruned - alone.stats.pruned;
+                // What this cell proves is at least what it was given, group by group.
+                QCOMPARE(next.size(), floors.size());
+                for (std::size_t i = 0; i < next.size(); ++i) QVERIFY(next[i] >= floors[i]);
+                // Parallel, with the same bounds: the same answer and the same statistics.
+                std::vector<double> again;
+                const SearchResult parallel = engine.run(slower, {}, true, {}, {&floors, &again});
+                compare_tops(alone, parallel);
+                std::swap(floors, next);
+                cell = slower;
+            }
+            QVERIFY2(extra_pruned > 0, name);
+            const std::vector<double> wrong(3, 1e30);
+            compare_tops(engine.run(base, {}, false, {}), engine.run(base, {}, false, {}, {&wrong, nullptr}));
+        }
+    // Two network axes in one class: the cells are chained fastest first where one is no
+    // faster than the other, and each equals its own search.
+    SweepSpec spec;
+    const Config moe = small_moe_config();
+    spec.x = {Knob::scale_out_gbps,
+              {moe.node.scale_out.bandwidth_gbps / 4, moe.node.scale_out.bandwidth_gbps / 2, moe.node.scale_out.bandwidth_gbps}};
+    spec.y = Axis{Knob::scale_up_latency_us, {moe.node.scale_up.latency_us, moe.node.scale_up.latency_us * 8}};
+    spec.search = true;
+    check_sweep_against_search(moe, spec, "scale_out_gbps by scale_up_latency_us");
 }
 
 void TestSearch::pastedSettingsReproduceTheSearch() {
