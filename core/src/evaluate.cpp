@@ -234,17 +234,17 @@ RankCompute rank_memory(const Config& c) noexcept {
     return w;
 }
 
-RankCompute rank_compute(const Config& c, const RankCompute* memory) noexcept {
+LayerComputeKey layer_compute_key(const Strategy& s) noexcept {
+    const WorkShape w = work_shape(s);
+    return {w.tp, w.sequence_parallel, w.microbatch, w.cp, w.ep, w.etp, s.recompute};
+}
+
+LayerCompute layer_compute(const Config& c) noexcept {
     const ModelSpec& m = c.model;
     const TrainingSpec& tr = c.training;
     const Strategy& s = c.strategy;
-
-    // Every field below the memory part is assigned, never accumulated, so a memory part that
-    // carries another evaluation's times is fully overwritten.
-    RankCompute w = memory ? *memory : rank_memory(c);
+    LayerCompute w;
     const ComputeRates rates = compute_rates(c.node, tr.precision);
-    w.hbm_bytes_per_s = rates.hbm_bytes_per_s;
-    w.launch_s = rates.launch_s;
     const WorkShape shape = work_shape(s);
     const LayerWork lw = layer_work(m, tr, shape);
     const EndsWork ends = ends_work(m, tr, shape);
@@ -279,6 +279,29 @@ RankCompute rank_compute(const Config& c, const RankCompute* memory) noexcept {
         w.last_extra += m.mtp_layers * (op_time(ends.embedding, rates) + 3.0 * op_time(ends.final_norm, rates) +
                                         op_time(ends.mtp_projection, rates) + op_time(ends.lm_head, rates) +
                                         op_time(ends.loss, rates));
+    return w;
+}
+
+RankCompute rank_compute(const Config& c, const RankCompute* memory, const LayerCompute* layers) noexcept {
+    const ModelSpec& m = c.model;
+    const Strategy& s = c.strategy;
+
+    // Every field below the memory part is assigned, never accumulated, so a memory part that
+    // carries another evaluation's times is fully overwritten.
+    RankCompute w = memory ? *memory : rank_memory(c);
+    const ComputeRates rates = compute_rates(c.node, c.training.precision);
+    w.hbm_bytes_per_s = rates.hbm_bytes_per_s;
+    w.launch_s = rates.launch_s;
+    const LayerCompute lc = layers ? *layers : layer_compute(c);
+    w.layer = lc.layer;
+    w.moe_expert_fwd = lc.moe_expert_fwd;
+    w.moe_expert_bwd = lc.moe_expert_bwd;
+    w.moe_expert_recompute = lc.moe_expert_recompute;
+    w.tp_bytes = lc.tp_bytes;
+    w.pp_bytes = lc.pp_bytes;
+    w.cp_kv_bytes = lc.cp_kv_bytes;
+    w.first_extra = lc.first_extra;
+    w.last_extra = lc.last_extra;
 
     const double fwd_flops = forward_gemm_flops_per_sequence(m);
     const double head_fwd = 2.0 * m.seq_len * static_cast<double>(m.hidden) * m.vocab;

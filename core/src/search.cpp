@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
@@ -126,6 +127,24 @@ SearchEngine::SearchEngine(const Config& base, const SearchOptions& options) : b
     if (!invalid_) enumerate();
 }
 
+SearchEngine::SearchEngine(const Config& base, const SearchOptions& options, const SearchEngine& same_memory)
+    : base_(base), options_(options) {
+    invalid_ = first_invalid_field(probe(base, options)) >= 0;
+    if (invalid_) return;
+    if (same_memory.invalid_ || !same_memory.group_list_) {
+        enumerate();
+        return;
+    }
+    // enumerate() reads only what the memory key keeps: its space is the other engine's.
+    group_list_ = same_memory.group_list_;
+    space_ = same_memory.space_;
+    zero_ = same_memory.zero_;
+    offload_ = same_memory.offload_;
+    dp_overlap_ = same_memory.dp_overlap_;
+    tp_overlap_ = same_memory.tp_overlap_;
+    interleaves_ = same_memory.interleaves_;
+}
+
 SearchEngine::ClassKey SearchEngine::class_key(const Config& cell, const SearchOptions& options) noexcept {
     // The searched strategy knobs: probe() fixes them at their minimum.
     ClassKey key{probe(cell, options), false};
@@ -209,13 +228,19 @@ SearchEngine::Shards SearchEngine::shards_for(const Group& g, int zero) const {
     return out;
 }
 
-std::vector<int> SearchEngine::interleaves(int pp) const {
+const std::vector<int>& SearchEngine::interleaves(int pp) const noexcept {
+    // enumerate() filled one entry for every pipeline degree of the space.
+    return std::lower_bound(interleaves_.begin(), interleaves_.end(), pp, [](const auto& e, int p) { return e.first < p; })->second;
+}
+
+std::vector<int> SearchEngine::interleave_choices(int pp) const {
     if (!searched(options_, Knob::interleave)) return {base_.strategy.interleave};
     if (pp == 1 || base_.model.layers % pp != 0) return {1};
     return divisors(base_.model.layers / pp);
 }
 
 void SearchEngine::enumerate() {
+    std::vector<Group> list;
     const SearchOptions& o = options_;
     const Strategy& bs = base_.strategy;
     const long long gpus = accelerators_available(base_);
@@ -239,6 +264,13 @@ void SearchEngine::enumerate() {
 
     const ModelSpec& m = base_.model;
     std::uint64_t index = 0;
+    // The same few numbers are factored again and again in the loops below: once each.
+    std::map<long long, std::vector<int>> factored;
+    auto divisors = [&](long long n) -> const std::vector<int>& {
+        auto it = factored.find(n);
+        if (it == factored.end()) it = factored.emplace(n, comet::divisors(n)).first;
+        return it->second;
+    };
     const std::vector<int> tps = searched(o, Knob::tp) ? divisors(gpus) : std::vector<int>{bs.tp};
     for (int tp : tps) {
         std::vector<int> cps{bs.cp};
@@ -253,6 +285,9 @@ void SearchEngine::enumerate() {
         std::vector<int> pps{bs.pp};
         if (searched(o, Knob::pp)) pps = gpus % tp_cp == 0 ? divisors(gpus / tp_cp) : std::vector<int>{};
         for (int pp : pps) {
+            const auto known =
+                std::lower_bound(interleaves_.begin(), interleaves_.end(), pp, [](const auto& e, int p) { return e.first < p; });
+            if (known == interleaves_.end() || known->first != pp) interleaves_.insert(known, {pp, interleave_choices(pp)});
             const long long tp_pp = tp_cp * pp;
             std::vector<int> dps{bs.dp};
             if (searched(o, Knob::dp)) {
@@ -299,7 +334,7 @@ void SearchEngine::enumerate() {
                         for (char sp : sps)
                             for (int mb : mbs)
                                 for (Recompute rc : recomputes) {
-                                    groups_.push_back(Group{tp, cp, pp, dp, ep, etp, mb, sp != 0, rc, index, size, per_v, inner, overlaps});
+                                    list.push_back(Group{tp, cp, pp, dp, ep, etp, mb, sp != 0, rc, index, size, per_v, inner, overlaps});
                                     index += size;
                                 }
                     }
@@ -308,6 +343,34 @@ void SearchEngine::enumerate() {
         }
     }
     space_ = index;
+    group_list_ = std::make_shared<const std::vector<Group>>(std::move(list));
+}
+
+void SearchEngine::number_shapes() {
+    // The work shapes and recomputation modes of the groups that fit (layer_compute() is shared
+    // by the groups of one shape), numbered in enumeration order.
+    shape_of_.assign(groups().size(), 0);
+    std::map<LayerComputeKey, std::uint32_t> ids;
+    Strategy s = base_.strategy;
+    for (std::size_t gi = 0; gi < groups().size(); ++gi) {
+        if (prep(gi).combos.empty()) continue;
+        apply_group(s, groups()[gi]);
+        shape_of_[gi] = ids.try_emplace(layer_compute_key(s), static_cast<std::uint32_t>(ids.size())).first->second;
+    }
+    shapes_ = static_cast<std::uint32_t>(ids.size());
+    reset_shape_compute();
+}
+
+void SearchEngine::share_shapes(const SearchEngine& donor) {
+    shape_of_ = donor.shape_of_;
+    shapes_ = donor.shapes_;
+    reset_shape_compute();
+}
+
+RankCompute SearchEngine::roofline(const Config& c, std::size_t gi, const RankCompute& memory) const {
+    ShapeCompute& sc = shape_compute_[shape_of_[gi]];
+    std::call_once(sc.once, [&] { sc.value = layer_compute(c); });
+    return rank_compute(c, &memory, &sc.value);
 }
 
 void SearchEngine::apply_group(Strategy& s, const Group& g) noexcept {
@@ -334,17 +397,17 @@ double SearchEngine::score_bound(double time_s, const Group& g) const noexcept {
 
 bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* memory_donor) {
     if (memory_donor && !memory_donor->lazy_ && same_space(*memory_donor)) return prepare_from(control, *memory_donor);
-    prepared_.assign(groups_.size(), Prepared{});
+    prepared_.assign(groups().size(), Prepared{});
     std::atomic<bool> cancelled{false};
     std::atomic<std::uint64_t> done{0};
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups_.size(), 16), [&](const tbb::blocked_range<std::size_t>& r) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups().size(), 16), [&](const tbb::blocked_range<std::size_t>& r) {
         if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
             cancelled.store(true, std::memory_order_relaxed);
             return;
         }
         Config c = base_;
         for (std::size_t gi = r.begin(); gi != r.end(); ++gi) {
-            const Group& g = groups_[gi];
+            const Group& g = groups()[gi];
             Prepared& p = prepared_[gi];
             const std::uint32_t n_overlap = g.overlaps;
             Strategy& s = c.strategy;
@@ -363,7 +426,7 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
             // HBM bandwidth) nor on the overlap switches: decide them once per inner choice.
             RankWork w;
             static_cast<RankCompute&>(w) = rank_memory(c);
-            const std::vector<int> vs = interleaves(g.pp);
+            const std::vector<int>& vs = interleaves(g.pp);
             const bool zeros_all = static_cast<long long>(g.dp) * g.cp > 1 || !searched(options_, Knob::zero_stage);
             const std::size_t n_zero = zeros_all ? zero_.size() : 1;
             std::uint32_t offset = 0;
@@ -376,35 +439,51 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
                 for (std::size_t zi = 0; zi < n_zero; ++zi) {
                     s.zero_stage = zeros_all ? zero_[zi] : 0;
                     for (int shard : shards_for(g, s.zero_stage)) {
-                    s.zero_shard = shard;
-                    place_sharding(s, pl);
-                    for (int mask : offload_) {
-                        s.offload_optimizer = (mask & 1) != 0;
-                        s.offload_weights = (mask & 2) != 0;
-                        s.offload_activations = (mask & 4) != 0;
-                        Infeasible why = split_problem(c, a, b, &pl.layout);
-                        if (why == Infeasible::none) {
-                            Result verdict;
-                            if (!fits(c, w, pl, verdict, true)) why = verdict.reason;
+                        s.zero_shard = shard;
+                        place_sharding(s, pl);
+                        for (int mask : offload_) {
+                            s.offload_optimizer = (mask & 1) != 0;
+                            s.offload_weights = (mask & 2) != 0;
+                            s.offload_activations = (mask & 4) != 0;
+                            Infeasible why = split_problem(c, a, b, &pl.layout);
+                            if (why == Infeasible::none) {
+                                Result verdict;
+                                if (!fits(c, w, pl, verdict, true)) why = verdict.reason;
+                            }
+                            if (why == Infeasible::none) {
+                                p.combos.push_back(Combo{v, s.zero_stage, shard, mask, offset});
+                            } else {
+                                p.rejected.evaluated += n_overlap;
+                                p.rejected.infeasible[static_cast<std::size_t>(why)] += n_overlap;
+                            }
+                            offset += n_overlap;
                         }
-                        if (why == Infeasible::none) {
-                            p.combos.push_back(Combo{v, s.zero_stage, shard, mask, offset});
-                        } else {
-                            p.rejected.evaluated += n_overlap;
-                            p.rejected.infeasible[static_cast<std::size_t>(why)] += n_overlap;
-                        }
-                        offset += n_overlap;
-                    }
                     }
                 }
             }
-            // The roofline is needed only where something fits.
+            // The roofline is needed only where something fits (below, once the shapes are known).
+            if (!p.combos.empty()) p.compute = w;
+        }
+        if (control.progress) control.progress(done.fetch_add(r.size()) + r.size(), 2 * groups().size());
+    });
+    if (cancelled.load()) return false;
+    number_shapes();
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups().size(), 16), [&](const tbb::blocked_range<std::size_t>& r) {
+        if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
+            cancelled.store(true, std::memory_order_relaxed);
+            return;
+        }
+        Config c = base_;
+        for (std::size_t gi = r.begin(); gi != r.end(); ++gi) {
+            Prepared& p = prepared_[gi];
             if (p.combos.empty()) continue;
-            p.compute = rank_compute(c, &w);
+            const Group& g = groups()[gi];
+            apply_group(c.strategy, g);
+            p.compute = roofline(c, gi, p.compute);
             p.time_bound = exact_time_bound(p.compute, c, g);
             p.lower_bound = score_bound(p.time_bound, g);
         }
-        if (control.progress) control.progress(done.fetch_add(r.size()) + r.size(), groups_.size());
+        if (control.progress) control.progress(done.fetch_add(r.size()) + r.size(), 2 * groups().size());
     });
     if (cancelled.load()) return false;
     finish_prepare();
@@ -415,25 +494,37 @@ void SearchEngine::finish_prepare() {
     // What prepare() rejected is counted once here, not revisited by every run().
     rejected_ = SearchStats{};
     order_.clear();
-    for (std::uint32_t gi = 0; gi < groups_.size(); ++gi) {
+    for (std::uint32_t gi = 0; gi < groups().size(); ++gi) {
         add(rejected_, prep(gi).rejected);
         if (!prep(gi).combos.empty()) order_.push_back(gi);
     }
     std::stable_sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) { return score_lb(a) < score_lb(b); });
+    count_inner();
+}
+
+void SearchEngine::count_inner() {
+    if (!lazy_) {
+        inner_of_.assign(groups().size(), 0);
+        for (const std::uint32_t gi : order_) inner_of_[gi] = prep(gi).combos.size() * groups()[gi].overlaps;
+    }
+    const std::vector<std::uint64_t>& inner = lazy_ ? memory_donor_->inner_of_ : inner_of_;
+    inner_before_.assign(order_.size() + 1, 0);
+    for (std::size_t i = 0; i < order_.size(); ++i) inner_before_[i + 1] = inner_before_[i] + inner[order_[i]];
 }
 
 bool SearchEngine::prepare_from(const SearchControl& control, const SearchEngine& donor) {
     // The donor decided structure and memory for the same space; only the roofline differs.
-    prepared_.assign(groups_.size(), Prepared{});
+    prepared_.assign(groups().size(), Prepared{});
+    share_shapes(donor);
     std::atomic<bool> cancelled{false};
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups_.size(), 16), [&](const tbb::blocked_range<std::size_t>& r) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups().size(), 16), [&](const tbb::blocked_range<std::size_t>& r) {
         if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
             cancelled.store(true, std::memory_order_relaxed);
             return;
         }
         Config c = base_;
         for (std::size_t gi = r.begin(); gi != r.end(); ++gi) {
-            const Group& g = groups_[gi];
+            const Group& g = groups()[gi];
             Prepared& p = prepared_[gi];
             const Prepared& d = donor.prepared_[gi];
             p.problem = d.problem;
@@ -443,7 +534,7 @@ bool SearchEngine::prepare_from(const SearchControl& control, const SearchEngine
             Strategy& s = c.strategy;
             apply_group(s, g);
             // Same model, training and group: the donor's memory part holds.
-            p.compute = rank_compute(c, &d.compute);
+            p.compute = roofline(c, gi, d.compute);
             p.time_bound = exact_time_bound(p.compute, c, g);
             p.lower_bound = score_bound(p.time_bound, g);
         }
@@ -454,7 +545,8 @@ bool SearchEngine::prepare_from(const SearchControl& control, const SearchEngine
 }
 
 bool SearchEngine::same_space(const SearchEngine& e) const noexcept {
-    return e.groups_.size() == groups_.size() && e.space_ == space_ && (e.lazy_ ? e.bounds_.size() : e.prepared_.size()) == groups_.size();
+    return e.groups().size() == groups().size() && e.space_ == space_ &&
+           (e.lazy_ ? e.bounds_.size() : e.prepared_.size()) == groups().size();
 }
 
 double SearchEngine::exact_time_bound(const RankCompute& rc, const Config& c, const Group& g) const noexcept {
@@ -471,33 +563,36 @@ bool SearchEngine::prepare_lazy(const SearchControl& control, const SearchEngine
     // keeps only the bounds and, for the groups that fit, a slot for the roofline.
     memory_donor_ = &memory_donor;
     prepared_.clear();
-    bounds_.assign(groups_.size(), Bounds{});
-    slot_.assign(groups_.size(), 0);
+    bounds_.assign(groups().size(), Bounds{});
+    slot_.assign(groups().size(), 0);
     // The groups that fit are the donor's (order_ lists them); only their order changes.
     order_ = memory_donor.order_;
     std::uint32_t slots = 0;
     for (const std::uint32_t gi : order_) {
         slot_[gi] = slots++;
         bounds_[gi].time = bound_donor.group_time_bound(gi) / rho;
-        bounds_[gi].score = score_bound(bounds_[gi].time, groups_[gi]);
+        bounds_[gi].score = score_bound(bounds_[gi].time, groups()[gi]);
     }
     lazy_ = std::make_unique<LazyCompute[]>(slots);
+    share_shapes(memory_donor);
     rejected_ = memory_donor.rejected_;
     // Ties keep the enumeration order, as finish_prepare() leaves them.
     std::sort(order_.begin(), order_.end(),
               [&](std::uint32_t a, std::uint32_t b) { return score_lb(a) < score_lb(b) || (score_lb(a) == score_lb(b) && a < b); });
+    count_inner();
     return true;
 }
 
 const RankCompute& SearchEngine::group_compute(std::size_t gi) const {
     if (!lazy_) return prepared_[gi].compute;
     LazyCompute& l = lazy_[slot_[gi]];
+    if (l.done.load(std::memory_order_acquire)) return l.compute;
     std::call_once(l.once, [&] {
         Config c = base_;
-        apply_group(c.strategy, groups_[gi]);
+        apply_group(c.strategy, groups()[gi]);
         // Same model, training and group as the memory donor's: its memory part holds.
-        l.compute = rank_compute(c, &memory_donor_->prepared_[gi].compute);
-        l.time_bound = exact_time_bound(l.compute, c, groups_[gi]);
+        l.compute = roofline(c, gi, memory_donor_->prepared_[gi].compute);
+        l.time_bound = exact_time_bound(l.compute, c, groups()[gi]);
         l.done.store(true, std::memory_order_release);
     });
     return l.compute;
@@ -529,7 +624,7 @@ double compute_speedup_bound(const NodeSpec& from, const NodeSpec& to, Precision
 }
 
 void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan, double* floor) const {
-    const Group& g = groups_[gi];
+    const Group& g = groups()[gi];
     const Prepared& p = prep(gi);
     const RankCompute& pc = group_compute(gi);
     SearchStats& st = scan.stats;
@@ -659,31 +754,31 @@ SearchResult SearchEngine::run(const Config& cell, const std::vector<Strategy>& 
     const std::vector<double>* floor_in = floors.in && floors.in->size() == order_.size() ? floors.in : nullptr;
     double* floor_out = nullptr;
     if (floors.out) {
-        if (floor_in)
-            *floors.out = *floor_in;
-        else
+        // In place when `in` and `out` are one vector: a group's bound is read before it is raised.
+        if (!floor_in)
             floors.out->assign(order_.size(), 0.0);
+        else if (floors.out != floor_in)
+            *floors.out = *floor_in;
         floor_out = floors.out->data();
     }
     auto visit = [&](Scan& scan, std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             const std::uint32_t gi = order_[i];
-            const Prepared& p = prep(gi);
             // Groups come in increasing lower bound: once one is out of reach, so is the rest.
             if (options_.prune && beyond(score_lb(gi), scan.bound())) {
-                for (std::size_t j = i; j < end; ++j) scan.stats.pruned += prep(order_[j]).combos.size() * groups_[order_[j]].overlaps;
+                scan.stats.pruned += inner_before_[end] - inner_before_[i];
                 return;
             }
             // A bound an earlier cell proved for this group (a faster network) holds here too.
-            if (floor_in && options_.prune && beyond(score_bound((*floor_in)[i], groups_[gi]), scan.bound())) {
-                scan.stats.pruned += p.combos.size() * groups_[gi].overlaps;
+            if (floor_in && options_.prune && beyond(score_bound((*floor_in)[i], groups()[gi]), scan.bound())) {
+                scan.stats.pruned += inner_before_[i + 1] - inner_before_[i];
                 continue;
             }
             // A lazily prepared group's bound was borrowed: its own, once its roofline is known.
             if (lazy_ && options_.prune) {
                 static_cast<void>(group_compute(gi));
-                if (beyond(score_bound(lazy_[slot_[gi]].time_bound, groups_[gi]), scan.bound())) {
-                    scan.stats.pruned += p.combos.size() * groups_[gi].overlaps;
+                if (beyond(score_bound(lazy_[slot_[gi]].time_bound, groups()[gi]), scan.bound())) {
+                    scan.stats.pruned += inner_before_[i + 1] - inner_before_[i];
                     continue;
                 }
             }
@@ -723,8 +818,7 @@ SearchResult SearchEngine::run(const Config& cell, const std::vector<Strategy>& 
         const double bound = std::min(seed_bound, merged.bound());
         // Groups come in increasing lower bound: once the first of a wave is out of reach, so is the rest.
         if (options_.prune && beyond(score_lb(order_[wave_begin * chunk]), bound)) {
-            for (std::size_t j = wave_begin * chunk; j < order_.size(); ++j)
-                out.stats.pruned += prep(order_[j]).combos.size() * groups_[order_[j]].overlaps;
+            out.stats.pruned += inner_before_[order_.size()] - inner_before_[wave_begin * chunk];
             if (control.progress) control.progress(order_.size(), order_.size());
             break;
         }

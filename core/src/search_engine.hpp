@@ -42,6 +42,9 @@ struct SearchFloors {
 class SearchEngine {
 public:
     SearchEngine(const Config& base, const SearchOptions& options);
+    // The same, taking the enumeration of the space from an engine whose class has the same
+    // memory key (memory_key()): enumerate() reads nothing else.
+    SearchEngine(const Config& base, const SearchOptions& options, const SearchEngine& same_memory);
 
     // The class-key rule (docs/architecture.md). The key of a configuration is the
     // configuration with the fields that the constructor and prepare() do NOT read set to fixed
@@ -145,7 +148,11 @@ private:
     static void apply_group(Strategy& s, const Group& g) noexcept;  // the group's part of a strategy
     bool prepare_from(const SearchControl& control, const SearchEngine& donor);
     void finish_prepare();  // counts what prepare rejected, orders the groups
-    [[nodiscard]] std::vector<int> interleaves(int pp) const;
+    // The interleavings tried at a pipeline degree of the space (interleave_choices(), computed
+    // once per degree by enumerate(), sorted by degree).
+    [[nodiscard]] const std::vector<int>& interleaves(int pp) const noexcept;
+    [[nodiscard]] std::vector<int> interleave_choices(int pp) const;
+    std::vector<std::pair<int, std::vector<int>>> interleaves_;
     // ZeRO sharding groups tried: the whole dp x cp group and, when searched and with ZeRO-3,
     // node-local (hierarchical) sharding. Fixed capacity: no allocation in the prepare loop.
     struct Shards {
@@ -178,9 +185,19 @@ private:
     SearchOptions options_;
     bool invalid_ = false;
     std::uint64_t space_ = 0;
-    std::vector<Group> groups_;
+    // The space's groups, in enumeration order; shared by engines of one memory key.
+    std::shared_ptr<const std::vector<Group>> group_list_;
+    [[nodiscard]] const std::vector<Group>& groups() const noexcept {
+        static const std::vector<Group> none;  // an invalid engine enumerates nothing
+        return group_list_ ? *group_list_ : none;
+    }
     std::vector<Prepared> prepared_;    // empty in a lazily prepared engine
     std::vector<std::uint32_t> order_;  // feasible-so-far groups by increasing lower bound
+    // Inner choices (with their overlap variants) of the groups before each position of order_,
+    // and of all of them at the end: what skipping a run of groups prunes.
+    std::vector<std::uint64_t> inner_before_;
+    std::vector<std::uint64_t> inner_of_;  // per group (an eagerly prepared engine; lazy ones read their donor's)
+    void count_inner();
     SearchStats rejected_;              // groups rejected by prepare() as a whole
     std::vector<int> zero_;
     std::vector<int> offload_;  // bit 0 optimizer, 1 weights, 2 activations
@@ -196,6 +213,22 @@ private:
     struct Bounds {
         double time = 0, score = 0;  // borrowed compute-only lower bounds
     };
+    // layer_compute() once per work shape and recomputation mode: groups that differ only in
+    // pp and dp share it (shape_of_ per group, numbered by number_shapes()). Each engine computes
+    // its own (its compute rates may differ), on first use, whichever thread gets there first.
+    struct ShapeCompute {
+        std::once_flag once;
+        LayerCompute value;
+    };
+    std::vector<std::uint32_t> shape_of_;
+    std::uint32_t shapes_ = 0;
+    mutable std::unique_ptr<ShapeCompute[]> shape_compute_;
+    void reset_shape_compute() { shape_compute_ = std::make_unique<ShapeCompute[]>(shapes_); }
+    void number_shapes();                          // after the memory verdicts of prepare()
+    void share_shapes(const SearchEngine& donor);  // the donor's numbering (same space and verdicts)
+    // The group's roofline: rank_compute() of `c` (the base with the group applied) from the
+    // memory part `memory`, with its shape's layer compute.
+    [[nodiscard]] RankCompute roofline(const Config& c, std::size_t gi, const RankCompute& memory) const;
     std::vector<Bounds> bounds_;       // per group
     std::vector<std::uint32_t> slot_;  // per group: its roofline's slot (groups that fit)
     mutable std::unique_ptr<LazyCompute[]> lazy_;

@@ -8,6 +8,8 @@
 // Stage 2, compose(): everything else (pipeline, data parallelism, ZeRO, offload, overlap,
 // memory), cheap arithmetic.
 
+#include <tuple>
+
 #include "comet/collectives.hpp"
 #include "comet/evaluate.hpp"
 #include "comet/memory.hpp"
@@ -108,9 +110,27 @@ struct LayerExposure {
 [[nodiscard]] Infeasible split_problem(const Config& c, double& a, double& b,
                                        const StageLayout* layout = nullptr) noexcept;
 
+// The roofline of the layers and the model's ends: the part of rank_compute() that reads only
+// the model, the training, the node's compute rates and, of the strategy, the work shape
+// (tp, sequence parallelism, microbatch, cp, ep, etp) and the recomputation mode; not pp or dp.
+// Groups of a search that share those share it (SearchEngine).
+struct LayerCompute {
+    PassTimes layer;  // the mean layer (RankCompute::layer)
+    double moe_expert_fwd = 0, moe_expert_bwd = 0, moe_expert_recompute = 0;
+    double tp_bytes = 0, pp_bytes = 0, cp_kv_bytes = 0;
+    double first_extra = 0, last_extra = 0;
+};
+[[nodiscard]] LayerCompute layer_compute(const Config& c) noexcept;
+// What layer_compute() reads of the strategy (the work shape and the recomputation mode):
+// equal keys, equal layer compute for the same model, training and node.
+using LayerComputeKey = std::tuple<int, bool, int, int, int, int, Recompute>;
+[[nodiscard]] LayerComputeKey layer_compute_key(const Strategy& s) noexcept;
+
 // `memory`, when given, is rank_memory() of a configuration with the same model, training and
-// strategy (any node): its memory part is taken instead of being computed again.
-[[nodiscard]] RankCompute rank_compute(const Config& c, const RankCompute* memory = nullptr) noexcept;
+// strategy (any node): its memory part is taken instead of being computed again. `layers`,
+// when given, is layer_compute() of a configuration with the same model, training, node and
+// layer_compute_key().
+[[nodiscard]] RankCompute rank_compute(const Config& c, const RankCompute* memory = nullptr, const LayerCompute* layers = nullptr) noexcept;
 // Only the fields place() and fits() read (activations, parameter counts): what memory needs.
 [[nodiscard]] RankCompute rank_memory(const Config& c) noexcept;
 [[nodiscard]] RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept;

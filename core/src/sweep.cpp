@@ -174,9 +174,10 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
         const std::size_t first = members[k].front();
         const Config representative = cell_config(base, spec, static_cast<int>(first % static_cast<std::size_t>(out.nx)),
                                                   static_cast<int>(first / static_cast<std::size_t>(out.nx)));
-        auto owned = std::make_shared<SearchEngine>(representative, options);
-        SearchEngine& engine = *owned;
         const bool from_donor = donor && same_memory(donor_key, k);
+        auto owned = from_donor ? std::make_shared<SearchEngine>(representative, options, *donor)
+                                : std::make_shared<SearchEngine>(representative, options);
+        SearchEngine& engine = *owned;
         if (!engine.invalid()) {
             const bool ok = from_donor ? engine.prepare_lazy(quiet, *donor, previous && same_memory(previous_key, k) ? *previous : *donor)
                                        : engine.prepare(quiet);
@@ -211,15 +212,13 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
         const std::size_t blocks = (rest + seeded_block - 1) / seeded_block;
         tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t bi) {
             std::vector<Strategy> seeds = anchor, top;
-            std::vector<double> floors, next;
+            // The block's bounds, raised in place from cell to cell.
+            std::vector<double> floors = anchor_floors;
             Config from = anchor_config;
-            const std::vector<double>* in = &anchor_floors;
             for (std::size_t j = 1 + bi * seeded_block; j < std::min(cells.size(), 1 + (bi + 1) * seeded_block); ++j) {
                 if (stop()) return;
-                from = search_cell(cells[j], seeds, top, false, &from, in, next);
+                from = search_cell(cells[j], seeds, top, false, &from, &floors, floors);
                 std::swap(seeds, top);
-                std::swap(floors, next);
-                in = &floors;
             }
         });
         if (!engine.invalid()) {

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -206,6 +208,7 @@ private slots:
     void pastedSettingsReproduceTheSearch();
     void noFasterComparesOnlyNetworkFields();
     void carriedFloorsPruneAndStayExact();
+    void layerComputeReadsOnlyItsKey();
 };
 
 void TestSearch::pruningIsExact() {
@@ -761,6 +764,67 @@ void TestSearch::carriedFloorsPruneAndStayExact() {
     spec.y = Axis{Knob::scale_up_latency_us, {moe.node.scale_up.latency_us, moe.node.scale_up.latency_us * 8}};
     spec.search = true;
     check_sweep_against_search(moe, spec, "scale_out_gbps by scale_up_latency_us");
+}
+
+void TestSearch::layerComputeReadsOnlyItsKey() {
+    // The search computes layer_compute() once per layer_compute_key() and shares it among
+    // groups: every strategy field outside the key must leave it unchanged, bit for bit, and
+    // the roofline built from a shared one must be the roofline built from scratch.
+    const Config bases[] = {small_config(), small_moe_config(),
+                            load_scenario("presets/scenarios/mixtral-8x7b-32k-128xh100.comet.json").config};
+    const std::vector<std::pair<const char*, void (*)(Strategy&)>> outside = {
+        {"pp", [](Strategy& s) { s.pp *= 2; }},
+        {"dp", [](Strategy& s) { s.dp = std::max(1, s.dp / 2); }},
+        {"interleave", [](Strategy& s) { s.interleave += 1; }},
+        {"zero_stage", [](Strategy& s) { s.zero_stage = (s.zero_stage + 1) % 4; }},
+        {"offload", [](Strategy& s) { s.offload_optimizer = s.offload_weights = s.offload_activations = true; }},
+        {"overlaps",
+         [](Strategy& s) {
+             s.dp_overlap = !s.dp_overlap;
+             s.tp_overlap = !s.tp_overlap;
+             s.pp_overlap = !s.pp_overlap;
+             s.pp_scatter_gather = !s.pp_scatter_gather;
+         }},
+        {"ep_overlap, ep_dispatch",
+         [](Strategy& s) {
+             s.ep_overlap = 0.7;
+             s.ep_dispatch = s.ep_dispatch == EpDispatch::all_to_all ? EpDispatch::hierarchical : EpDispatch::all_to_all;
+         }},
+        {"zero_shard", [](Strategy& s) { s.zero_shard = 2; }},
+        {"stage layout", [](Strategy& s) {
+             s.pipeline_first_layers = 1;
+             s.pipeline_last_layers = 1;
+             s.embedding_in_pipeline_split = s.loss_in_pipeline_split = true;
+             s.recompute_layers = 1;
+         }}};
+    // Bit for bit (every field is a double): the byte images must be equal.
+    const auto same = [](const auto& a, const auto& b) {
+        using T = std::decay_t<decltype(a)>;
+        return std::bit_cast<std::array<unsigned char, sizeof(T)>>(a) == std::bit_cast<std::array<unsigned char, sizeof(T)>>(b);
+    };
+    int checked = 0;
+    for (const Config& base : bases)
+        for (Recompute rc : {Recompute::none, Recompute::selective, Recompute::full}) {
+            Config c = base;
+            c.strategy.recompute = rc;
+            const LayerCompute reference = layer_compute(c);
+            for (const auto& [what, change] : outside) {
+                Config x = c;
+                change(x.strategy);
+                QVERIFY2(layer_compute_key(x.strategy) == layer_compute_key(c.strategy), what);
+                QVERIFY2(same(layer_compute(x), reference), what);
+                ++checked;
+            }
+            // A shared layer compute gives the roofline computed from scratch.
+            const RankCompute scratch = rank_compute(c), shared = rank_compute(c, nullptr, &reference);
+            QVERIFY(same(scratch, shared));
+            // Inside the key: another microbatch is another layer compute.
+            Config y = c;
+            y.strategy.microbatch *= 2;
+            QVERIFY(layer_compute_key(y.strategy) != layer_compute_key(c.strategy));
+            QVERIFY(!same(layer_compute(y), reference));
+        }
+    QVERIFY(checked > 50);
 }
 
 void TestSearch::pastedSettingsReproduceTheSearch() {
