@@ -132,6 +132,17 @@ QGraphicsSimpleTextItem* text_item(QChart* chart, const QString& text) {
 
 bool shows_message(QChart* chart, const QString& message) { return text_item(chart, message) != nullptr; }
 
+// The texts Qt Charts draws itself (title, axis labels), as plain text with every run of white
+// space (line breaks of wrapped labels, no-break spaces) as one space.
+QStringList drawn_chart_texts(QChart* chart) {
+    QCoreApplication::processEvents();
+    QStringList out;
+    for (QGraphicsItem* item : chart->scene()->items())
+        if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && t->isVisible() && !t->toPlainText().trimmed().isEmpty())
+            out << t->toPlainText().replace(QChar(0x2028), QLatin1Char(' ')).replace(QChar(0x00A0), QLatin1Char(' ')).simplified();
+    return out;
+}
+
 const QString minus = QString(QChar(0x2212));
 
 // The percent text a tornado bar end should carry, computed here from the times: one decimal,
@@ -378,6 +389,48 @@ private Q_SLOTS:
         // A long trailing group is not worth keeping whole.
         const QString cur = elide_bar_label("current (tp8 pp64 dp6 mb1 v2, full recompute)", fm, budget);
         QVERIFY2(cur.startsWith("current (tp8") && cur.endsWith("…"), qPrintable(cur));
+    }
+
+    // The breakdown's row label names the strategy: in presentation mode (the chart laid out at
+    // 1/2.1 of its pane) and at 1280x720 it wraps onto the lines its row has room for, each no
+    // wider than the axis Qt Charts allows, and is drawn whole: not cut by Qt Charts ("ep64 v2
+    // recompute=none zer...", the lines were wider than the axis) nor replaced by the short label
+    // "Current" (the room per row was underestimated).
+    void breakdownRowLabelIsDrawnWhole_data() {
+        QTest::addColumn<QString>("label");
+        QTest::addColumn<bool>("moe");
+        QTest::addColumn<double>("zoom");
+        QTest::addColumn<QSize>("pane");
+        const QString moe = "Current: tp1 pp2 dp128 mb1 ep64 v2 recompute=none zero1";
+        const QString dense = "Current: tp8 pp64 dp6 mb1 v2 recompute=full";
+        QTest::newRow("presentation 1920x1080, MoE") << moe << true << 2.1 << QSize(1140, 432);
+        QTest::newRow("presentation 1920x1080, dense") << dense << false << 2.1 << QSize(1140, 432);
+        QTest::newRow("1280x720, MoE") << moe << true << 1.0 << QSize(520, 230);
+        QTest::newRow("1280x720, dense") << dense << false << 1.0 << QSize(520, 230);
+    }
+    void breakdownRowLabelIsDrawnWhole() {
+        QFETCH(QString, label);
+        QFETCH(bool, moe);
+        QFETCH(double, zoom);
+        QFETCH(QSize, pane);
+        TimeBreakdown t;  // shaped like the GB300 scenario: compute, bubble, DP, EP, optimizer
+        t.compute_s = 3.58;
+        t.bubble_s = 0.1;
+        t.dp_comm_s = 0.02;
+        t.ep_comm_s = 0.3;
+        t.optimizer_s = 0.05;
+        auto view = make_breakdown_chart(nullptr);
+        set_chart_zoom(zoom);
+        const auto unzoom = qScopeGuard([] { set_chart_zoom(1.0); });
+        view->widget()->resize(pane);
+        view->widget()->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view->widget()));
+        view->setBars({{label, moe ? t : big_iteration(), "Current"}});
+        QChart* chart = chart_of(view->widget());
+        QTest::qWait(50);
+        const QStringList texts = drawn_chart_texts(chart);
+        for (const QString& text : texts) QVERIFY2(!text.contains("...") && !text.contains(QChar(0x2026)), qPrintable("cut: " + text));
+        QVERIFY2(texts.contains(label), qPrintable(texts.join(" | ")));
     }
 
     void emptyInputGivesEmptyModels() {

@@ -21,10 +21,13 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextDocument>
+#include <algorithm>
 
 #include "analysis_page.hpp"
+#include "charts/chart_views.hpp"
 #include "compare_page.hpp"
 #include "comet/presets.hpp"
+#include "comet/report.hpp"
 #include "explorer_page.hpp"
 #include "fsdp_page.hpp"
 #include "heatmap/heatmap_widget.hpp"
@@ -34,7 +37,10 @@ using namespace comet;
 
 namespace {
 
-QString default_path() { return QString::fromStdString((presets_dir() / "scenarios" / "default.comet.json").string()); }
+QString scenario_path(const char* name) {
+    return QString::fromStdString((presets_dir() / "scenarios" / (std::string(name) + ".comet.json")).string());
+}
+QString default_path() { return scenario_path("default"); }
 
 QString name_of(const QWidget* w) {
     QString n = QString::fromLatin1(w->metaObject()->className());
@@ -171,11 +177,39 @@ QStringList small_texts(QWidget* root, int px) {
     return out;
 }
 
+// The row labels the breakdown chart draws (Qt Charts' texts left of the plot, beside the bars),
+// as plain text with a wrapped label's lines joined by spaces, top to bottom.
+QStringList breakdown_row_labels(QWidget* root) {
+    QList<QGraphicsTextItem*> items;
+    for (QChartView* v : root->findChildren<QChartView*>()) {
+        if (v->accessibleName() != QStringLiteral("Iteration time breakdown chart")) continue;
+        const QRectF plot = v->chart()->plotArea();
+        for (QGraphicsItem* item : v->scene()->items()) {
+            auto* t = dynamic_cast<QGraphicsTextItem*>(item);
+            if (!t || !t->isVisible() || t->toPlainText().trimmed().isEmpty()) continue;
+            const QRectF r = t->mapRectToItem(v->chart(), t->boundingRect());
+            if (r.center().x() < plot.left() && r.center().y() > plot.top() && r.center().y() < plot.bottom()) items << t;
+        }
+    }
+    std::sort(items.begin(), items.end(), [](auto* a, auto* b) { return a->scenePos().y() < b->scenePos().y(); });
+    QStringList out;
+    for (QGraphicsTextItem* t : items)
+        out << t->toPlainText().replace(QChar(0x2028), QLatin1Char(' ')).replace(QChar(0x00A0), QLatin1Char(' ')).simplified();
+    return out;
+}
+
+// Charts take the zoom of presentation mode when they are made: a window starts unzoomed, as the
+// app does, whatever the window of the test before left behind.
+struct Unzoomed {
+    Unzoomed() { ui::set_chart_zoom(1.0); }
+};
+
 struct Window {
+    Unzoomed unzoomed;  // before the window's charts are made
     app::MainWindow w;
-    explicit Window(QSize size, bool presentation) {
+    explicit Window(QSize size, bool presentation, const QString& scenario = default_path()) {
         w.resize(size);
-        w.start(default_path(), false);
+        w.start(scenario, false);
         w.show();
         if (!QTest::qWaitForWindowExposed(&w)) qWarning("window not exposed");
         if (presentation) w.setPresentationMode(true);
@@ -239,6 +273,39 @@ private Q_SLOTS:
         problems.removeDuplicates();
         for (const QString& p : problems) qWarning("%s", qPrintable(p));
         QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 texts cut or small (listed above)").arg(problems.size())));
+    }
+
+    // The breakdown's one bar names the current strategy whole, in presentation mode too (it was
+    // cut by Qt Charts, "… ep64 v2 recompute=none zer...", or shortened to "Current"): the default
+    // scenario and an MoE one, whose strategy text is longer.
+    void breakdownRowNamesTheCurrentStrategy_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("presentation");
+        QTest::addColumn<QString>("scenario");
+        for (const char* name : {"default", "gb300-vs-2x-h100-400b-moe"}) {
+            const QString s = scenario_path(name);
+            const QString tag = QStringLiteral(" ") + QString::fromLatin1(name).section(QLatin1Char('-'), 0, 0);
+            QTest::newRow(qPrintable(QStringLiteral("1280x720") + tag)) << QSize(1280, 720) << false << s;
+            QTest::newRow(qPrintable(QStringLiteral("1920x1080") + tag)) << QSize(1920, 1080) << false << s;
+            QTest::newRow(qPrintable(QStringLiteral("presentation 1920x1080") + tag)) << QSize(1920, 1080) << true << s;
+        }
+    }
+    void breakdownRowNamesTheCurrentStrategy() {
+        QFETCH(QSize, size);
+        QFETCH(bool, presentation);
+        QFETCH(QString, scenario);
+        Window win(size, presentation, scenario);
+        win.showPage(win.w.explorer());
+        save_shot(win.w, QStringLiteral("explore-breakdown-") +
+                             QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')));
+        const ui::Evaluation& e = *win.w.explorer()->lastEvaluation();
+        const QString current = QStringLiteral("Current: ") + QString::fromStdString(format_strategy(e.config.strategy));
+        QCOMPARE(breakdown_row_labels(win.w.explorer()), QStringList{current});
+        QStringList problems;
+        for (const QString& p : cut_texts(win.w.explorer()))
+            if (p.contains(QStringLiteral("Iteration time breakdown chart"))) problems << p;
+        for (const QString& p : problems) qWarning("%s", qPrintable(p));
+        QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 texts cut in the breakdown (listed above)").arg(problems.size())));
     }
 
     // Presentation with a selected cell and three pinned ones: five bars, all labels whole.

@@ -9,6 +9,7 @@
 #include <QLegend>
 #include <QPainterPath>
 #include <QPen>
+#include <QTextDocument>
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
@@ -24,6 +25,7 @@ constexpr qreal swatch_size = 11;
 constexpr qreal swatch_gap = 5;     // swatch to its text
 constexpr qreal legend_gap = 16;    // between legend entries
 constexpr int legend_top_gap = 6;   // between the axis title and the legend
+constexpr qreal max_axis_share = 0.4;  // Qt Charts' most for the left axes, of the width inside the margins
 const QColor& text_dark = chart_text_color;
 
 // WCAG relative luminance.
@@ -55,15 +57,36 @@ QColor readable_text_on(const QColor& fill) {
     return on_white >= on_dark ? QColor(Qt::white) : text_dark;
 }
 
-QStringList category_labels(const std::vector<QString>& top_first, const QFont& font, qreal chart_width, qreal share,
-                            bool wrap_only) {
+QSizeF axis_label_box(const QString& html, const QFont& font) {
+    // As Qt Charts measures it (ChartPresenter::textBoundingRect): a text item's rich text with a
+    // 0.5 px document margin, each line as tall as the layout rounds it.
+    QTextDocument doc;
+    doc.setDocumentMargin(0.5);
+    doc.setDefaultFont(font);
+    doc.setHtml(html);
+    return doc.size();
+}
+
+qreal max_category_label_width(qreal chart_width) {
+    // Qt Charts (CartesianChartLayout) gives the left axes at most 0.4 of the width inside the
+    // margins, in whole pixels, and cuts a label whose box (the text and a 0.5 px document margin
+    // each side) is wider than that; 1 px more for rounding.
+    constexpr qreal box_extra = 2;
+    const qreal inside = chart_width - chart_margin - (chart_margin + 4);
+    return std::floor(max_axis_share * inside) - box_extra;
+}
+
+QStringList category_labels(const std::vector<QString>& top_first, const QFont& font, qreal chart_width, qreal share, bool wrap_only,
+                            int max_lines) {
     // Before the first real layout the width means nothing: keep the full text until then.
     const bool laid_out = chart_width >= 200;
-    const qreal budget = std::clamp(share * chart_width, 100.0, 280.0);
+    // Never wider than the axis Qt Charts allows: it would cut the line with "...".
+    const qreal budget = std::min(std::clamp(share * chart_width, 100.0, 280.0), max_category_label_width(chart_width));
     const QFontMetricsF fm(font);
-    // A label too long for one line is wrapped at spaces into up to three lines before any of it is
-    // elided: in presentation mode and at 1280x720 the text would otherwise end in "…".
-    const int max_lines = wrap_only ? 1000 : 3;
+    // A label too long for one line is wrapped at spaces into up to `max_lines` lines before any of
+    // it is elided: in presentation mode and at 1280x720 the text would otherwise end in "…".
+    if (wrap_only) max_lines = 1000;
+    max_lines = std::max(1, max_lines);
     const auto fit = [&](QString label) -> QString {
         if (fm.horizontalAdvance(label) <= budget) return label;
         if (wrap_only) {  // "(25 GB/s)" stays on one line: no-break spaces inside parentheses
@@ -205,6 +228,21 @@ void OverlayChart::placeOverlays() {
     message_->setPos(title_free.center() - message_->boundingRect().center());
     placeLegend();
     placeContent();
+}
+
+QSizeF OverlayChart::categoryLabelRoom(int rows) const {
+    const qreal plot_h = plotArea().height();
+    if (rows <= 0 || !(plot_h > 0)) return {1e6, 1e6};  // not laid out yet: redone once it is
+    // Qt Charts (CartesianChartLayout, VerticalAxis) gives the left axes at most 0.4 of the width
+    // inside the margins, in whole pixels, and a label the axis' height over the categories plus
+    // two, less twice its 4 px label padding; that axis reaches from the chart's top to the bottom
+    // margin, whole pixels. A label taller than its band would also run into the next row's.
+    constexpr qreal qt_label_padding = 4;
+    const qreal width = std::floor(max_axis_share * (size().width() - margins().left() - margins().right()));
+    const qreal axis_h = std::floor(size().height() - margins().bottom());
+    const qreal qt_room = axis_h / static_cast<qreal>(rows + 2) - 2 * qt_label_padding;
+    const qreal band = plot_h / static_cast<qreal>(rows);
+    return {width, std::min(qt_room, band)};
 }
 
 void OverlayChart::needRowHeight(int rows, int lines, const QFont& font) {

@@ -8,6 +8,7 @@
 #include <QChartView>
 #include <QColor>
 #include <QFont>
+#include <QSizeF>
 #include <QString>
 #include <QStringList>
 #include <functional>
@@ -34,9 +35,18 @@ inline constexpr qreal label_padding = 4;  // px between a label and what it lab
 // Category-axis labels: bottom row first (as Qt Charts counts), each shortened to a share of
 // the chart width once the chart is laid out, duplicates kept apart.
 // `share`: of the chart's width a label line may take (Qt Charts truncates wider axis labels).
-// `wrap_only`: as many lines as it takes, never elided (the chart then needs rows tall enough).
-[[nodiscard]] QStringList category_labels(const std::vector<QString>& top_first, const QFont& font, qreal chart_width,
-                                          qreal share = 0.3, bool wrap_only = false);
+// `wrap_only`: as many lines as it takes, never elided (the chart then needs rows tall enough);
+// else up to `max_lines` lines, the last elided. No line is wider than max_category_label_width().
+[[nodiscard]] QStringList category_labels(const std::vector<QString>& top_first, const QFont& font, qreal chart_width, qreal share = 0.3,
+                                          bool wrap_only = false, int max_lines = 3);
+
+// The widest line a category label on a left axis can have in a chart `chart_width` wide (with the
+// margins every OverlayChart has) before Qt Charts cuts it with "...".
+[[nodiscard]] qreal max_category_label_width(qreal chart_width);
+
+// The box Qt Charts measures an axis label (rich text, "<br>" between lines) by, and cuts it
+// with "..." when it exceeds the label's room.
+[[nodiscard]] QSizeF axis_label_box(const QString& html, const QFont& font);
 
 class OverlayChart : public QChart {
 public:
@@ -67,6 +77,9 @@ protected:
     void setMessage(const QString& message);
     // Legend, message, then the subclass's overlays. Call after the data changed.
     void placeOverlays();
+    // The largest box (axis_label_box()) a label of a left category axis with `rows` categories
+    // can have, as laid out now, before Qt Charts cuts it with "..." or it runs into the next row.
+    [[nodiscard]] QSizeF categoryLabelRoom(int rows) const;
     // Category rows whose labels have up to `lines` lines: Qt Charts truncates a label taller
     // than its row ("..."), so ask for the height that gives each of `rows` rows room.
     void needRowHeight(int rows, int lines, const QFont& font);

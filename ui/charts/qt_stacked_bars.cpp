@@ -55,7 +55,7 @@ void StackedBarsChart::showModel(const StackedBarsModel& m) {
     value_axis_->setVisible(has_data);
     setMessage(has_data ? QString() : m.empty_message.isEmpty() ? QStringLiteral("No data") : m.empty_message);
     categories_width_ = -1;
-    categories_plot_h_ = -1;
+    categories_room_ = {};
     updateCategories();
     updateAxes(m);
     refreshTitle();
@@ -81,31 +81,31 @@ void StackedBarsChart::updateAxes(const StackedBarsModel& m) {
     value_axis_->setTitleText(m.axis.title);
 }
 
-// Long labels wrap; Qt Charts truncates a label taller than its row (the axis' height over the
-// bars plus two, less twice its 2 px label padding), so a label may take a wider column to need
-// fewer lines. Only when no width up to 0.4 of the chart (Qt Charts truncates wider axis labels)
-// fits do bars with a short label ("Pin 2") show that, and only then are labels elided (the
-// tooltips carry them whole).
+// Long labels wrap, onto as many lines as their rows have room for (categoryLabelRoom(): what Qt
+// Charts draws whole), each line no wider than the axis may be; a label may take a wider column
+// (up to what Qt Charts allows) to need fewer lines. Only when the full labels cannot fit so do
+// bars with a short label ("Pin 2") show that, and only then are labels elided (the tooltips
+// carry them whole).
 void StackedBarsChart::updateCategories() {
     if (!model_) return;
-    const qreal plot_h = plotArea().height();
-    if (categories_width_ == size().width() && categories_plot_h_ == plot_h) return;
-    categories_width_ = size().width();
-    categories_plot_h_ = plot_h;
     const QFont font = category_axis_->labelsFont();
-    const auto rows = static_cast<qreal>(model_->bar_count() + 2);
-    const int fit_lines = plot_h > 0 ? std::max(1, static_cast<int>((plot_h / rows - 2 * 2) / QFontMetricsF(font).lineSpacing())) : 3;
-    auto lines_of = [](const QStringList& labels) {
-        int most = 1;
-        for (const QString& l : labels) most = std::max(most, static_cast<int>(l.count(QStringLiteral("<br>"))) + 1);
-        return most;
+    const QSizeF room = categoryLabelRoom(static_cast<int>(model_->bar_count()));
+    if (categories_width_ == size().width() && categories_room_ == room) return;
+    categories_width_ = size().width();
+    categories_room_ = room;
+    auto fits = [&](const QStringList& labels) {
+        return std::all_of(labels.begin(), labels.end(), [&](const QString& l) {
+            const QSizeF box = axis_label_box(l, font);
+            return box.width() <= room.width() && box.height() <= room.height();
+        });
     };
     auto fitting = [&](const std::vector<QString>& texts) -> std::optional<QStringList> {
         for (qreal share : {0.3, 0.35, 0.4})
-            if (QStringList l = category_labels(texts, font, categories_width_, share, true); lines_of(l) <= fit_lines) return l;
+            if (QStringList l = category_labels(texts, font, categories_width_, share, true); fits(l)) return l;
         return std::nullopt;
     };
-    // The full labels; else the short ones ("Pin 2") where there are; else elided.
+    // The full labels; else the short ones ("Pin 2") where there are; else elided, on the lines
+    // that fit.
     std::optional<QStringList> labels = fitting(model_->bar_labels);
     if (!labels && model_->bar_short_labels.size() == model_->bar_labels.size()) {
         std::vector<QString> shorter = model_->bar_labels;
@@ -113,7 +113,9 @@ void StackedBarsChart::updateCategories() {
             if (!model_->bar_short_labels[b].isEmpty()) shorter[b] = model_->bar_short_labels[b];
         labels = fitting(shorter);
     }
-    if (!labels) labels = category_labels(model_->bar_labels, font, categories_width_);
+    for (int lines = 3; !labels && lines >= 1; --lines)
+        if (QStringList l = category_labels(model_->bar_labels, font, categories_width_, 0.3, false, lines); fits(l) || lines == 1)
+            labels = l;
     if (*labels != category_axis_->categories()) category_axis_->setCategories(*labels);
 }
 

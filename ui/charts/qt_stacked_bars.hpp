@@ -3,6 +3,7 @@
 // StackedBarsModel. Value labels and totals are overlay items because Qt Charts cannot hide
 // labels per segment.
 
+#include <QSizeF>
 #include <QString>
 #include <span>
 #include <vector>
@@ -64,7 +65,7 @@ private:
     std::vector<QGraphicsSimpleTextItem*> segment_items_;
     std::vector<QGraphicsSimpleTextItem*> total_items_;
     qreal categories_width_ = -1;  // chart width the category labels were wrapped for
-    qreal categories_plot_h_ = -1; // and plot height
+    QSizeF categories_room_;       // and the room a label had
 };
 
 }  // namespace comet::ui
