@@ -74,6 +74,7 @@ std::vector<int> parse_node_list(const QString& text, QString& problem) {
 
 AnalysisPage::AnalysisPage(ui::ScenarioDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
     buildLayout();
+    analyse_ = new ui::WhileShown(this, [this] { analyse(); });
     connect(doc_, &ui::ScenarioDocument::changed, this, [this] {
         showInputs();
         schedule();
@@ -248,7 +249,9 @@ void AnalysisPage::setParetoNodes(const QString& text) {
 
 QString AnalysisPage::paretoNodesText() const { return nodes_->text(); }
 
-void AnalysisPage::schedule() {
+void AnalysisPage::schedule() { analyse_->request(); }
+
+void AnalysisPage::analyse() {
     ui::ReportOptions options;
     options.fraction = fraction();
     options.pareto_nodes = pareto_nodes_;
@@ -263,6 +266,7 @@ void AnalysisPage::schedule() {
 }
 
 void AnalysisPage::waitForResults() {
+    analyse_->flush();
     while (job_.busy()) {
         job_.wait();
         QCoreApplication::processEvents();
@@ -303,11 +307,10 @@ QString AnalysisPage::costSummaryHtml() const {
     html += QStringLiteral("</table>");
     const CostReport& c = a.best_cost.valid ? a.best_cost : a.cost;
     if (c.valid)
-        html += QStringLiteral("<p>") + tr("%1 GPUs on %2 nodes at %3 per GPU-hour%4.")
-                                            .arg(c.gpus)
-                                            .arg(c.nodes_powered)
-                                            .arg(ui::format_money(c.gpu_hour_price_usd))
-                                            .arg(c.amortised ? tr(" (purchase price amortised)") : QString()) +
+        html += QStringLiteral("<p>") +
+                tr("%1 GPUs on %2 nodes at %3 per GPU-hour%4.")
+                    .arg(QString::number(c.gpus), QString::number(c.nodes_powered), ui::format_money(c.gpu_hour_price_usd),
+                         c.amortised ? tr(" (purchase price amortised)") : QString()) +
                 QStringLiteral("</p>");
     if (a.best && a.best->result.feasible)
         html += QStringLiteral("<p>") + tr("Best strategy: %1").arg(QString::fromStdString(format_strategy(a.best->strategy)).toHtmlEscaped()) +

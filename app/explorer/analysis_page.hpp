@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/latest_job.hpp"
+#include "common/while_shown.hpp"
 #include "report/report.hpp"
 
 class QDoubleSpinBox;
@@ -57,13 +58,15 @@ Q_SIGNALS:
 
 private:
     void buildLayout();
-    void schedule();
+    void schedule();  // the analysis, when the page is on screen
+    void analyse();
     void show(ui::ReportData a);
     void showInputs();
     void editCost(int field, double value);
 
     ui::ScenarioDocument* doc_;
     ui::LatestJob job_;
+    ui::WhileShown* analyse_ = nullptr;
     std::vector<QDoubleSpinBox*> cost_fields_;
     QLineEdit* tokens_ = nullptr;
     QLabel* power_ = nullptr;

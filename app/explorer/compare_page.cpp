@@ -85,6 +85,7 @@ constexpr int max_nodes = 10'000'000;
 
 ComparePage::ComparePage(ui::ScenarioDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
     buildLayout();
+    compare_ = new ui::WhileShown(this, [this] { compare(); });
     connect(doc_, &ui::ScenarioDocument::changed, this, &ComparePage::schedule);
     connect(table_, &QTableWidget::cellChanged, this, &ComparePage::onItemChanged);
     connect(table_, &QTableWidget::itemSelectionChanged, this, &ComparePage::updateButtons);
@@ -307,9 +308,15 @@ void ComparePage::schedule() {
         Q_EMIT compared();
         return;
     }
+    // The table follows every edit; the searches only while the page is on screen.
+    compare_->request();
+}
+
+void ComparePage::compare() {
+    if (doc_->scenario().designs.empty()) return;  // schedule() showed the empty page
     ui::run_latest<Comparison>(
         job_,
-        [s](const std::atomic<bool>& cancel) {
+        [s = doc_->scenario()](const std::atomic<bool>& cancel) {
             SearchControl control;
             control.cancel = &cancel;
             return compare_designs(s, SearchOptions{}, control);
@@ -320,6 +327,7 @@ void ComparePage::schedule() {
 }
 
 void ComparePage::waitForResults() {
+    compare_->flush();
     while (job_.busy()) {
         job_.wait();
         QCoreApplication::processEvents();

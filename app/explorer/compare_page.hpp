@@ -11,6 +11,7 @@
 #include "charts/chart_data.hpp"
 #include "comet/compare.hpp"
 #include "common/latest_job.hpp"
+#include "common/while_shown.hpp"
 
 class QComboBox;
 class QLabel;
@@ -71,7 +72,8 @@ protected:
 private:
     void buildLayout();
     void fitTableHeight();
-    void schedule();
+    void schedule();  // the table now, the comparison when the page is on screen
+    void compare();
     void show(Comparison c);
     void fillTable();
     void updateCharts();
@@ -82,6 +84,7 @@ private:
 
     ui::ScenarioDocument* doc_;
     ui::LatestJob job_;
+    ui::WhileShown* compare_ = nullptr;
     QPushButton* add_current_ = nullptr;
     QPushButton* add_best_ = nullptr;
     QPushButton* add_preset_ = nullptr;

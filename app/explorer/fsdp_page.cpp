@@ -47,6 +47,7 @@ QString sizes_text(const std::vector<const FsdpPoint*>& points, bool consecutive
 
 FsdpPage::FsdpPage(ui::ScenarioDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
     buildLayout();
+    balance_ = new ui::WhileShown(this, [this] { computeBalance(); });
     connect(doc_, &ui::ScenarioDocument::changed, this, &FsdpPage::schedule);
     schedule();
 }
@@ -90,7 +91,9 @@ void FsdpPage::buildLayout() {
     layout->addWidget(table_);
 }
 
-void FsdpPage::schedule() {
+void FsdpPage::schedule() { balance_->request(); }
+
+void FsdpPage::computeBalance() {
     ui::run_latest<Balance>(
         job_,
         [c = doc_->config()](const std::atomic<bool>&) {
@@ -102,6 +105,7 @@ void FsdpPage::schedule() {
 }
 
 void FsdpPage::waitForResults() {
+    balance_->flush();
     while (job_.busy()) {
         job_.wait();
         QCoreApplication::processEvents();

@@ -12,6 +12,7 @@
 
 #include "comet/fsdp.hpp"
 #include "common/latest_job.hpp"
+#include "common/while_shown.hpp"
 
 class QLabel;
 class QTableWidget;
@@ -50,12 +51,14 @@ Q_SIGNALS:
 
 private:
     void buildLayout();
-    void schedule();
+    void schedule();  // the balance, when the page is on screen
+    void computeBalance();
     void show(Balance b);
     void fillTable();
 
     ui::ScenarioDocument* doc_;
     ui::LatestJob job_;
+    ui::WhileShown* balance_ = nullptr;
     QLabel* intro_ = nullptr;
     QLabel* summary_ = nullptr;
     QTableWidget* table_ = nullptr;

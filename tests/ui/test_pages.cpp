@@ -337,6 +337,44 @@ private Q_SLOTS:
 
     // The FSDP Balance page on the default scenario, then on an MoE configuration set through the
     // document (as a form edit would): the core's numbers every time, and the chart exports.
+    void hiddenPagesComputeWhenShown() {
+        // An edit starts only the visible page's background work; a hidden page computes once,
+        // when it is shown, for the newest scenario (WhileShown).
+        Window win;
+        app::MainWindow& w = win.w;
+        w.pages()->setCurrentWidget(w.explorer());
+        QCoreApplication::processEvents();
+        QVERIFY(!w.compare()->isVisible() && !w.analysis()->isVisible() && !w.fsdp()->isVisible());
+        const double before = w.compare()->comparison()->designs.at(0).result.iteration_s;
+        QSignalSpy compared(w.compare(), &app::ComparePage::compared);
+        QSignalSpy analysed(w.analysis(), &app::AnalysisPage::analysed);
+        QSignalSpy computed(w.fsdp(), &app::FsdpPage::computed);
+        for (const long long factor : {2, 4}) {  // two edits while the pages are hidden
+            Config c = w.document()->config();
+            c.training.global_batch *= factor;
+            w.document()->setConfig(c, QStringLiteral("global batch"));
+        }
+        QTest::qWait(300);
+        QCOMPARE(compared.count(), 0);
+        QCOMPARE(analysed.count(), 0);
+        QCOMPARE(computed.count(), 0);
+        QVERIFY(!w.compare()->busy());
+        // Shown: one comparison, of the newest scenario (8x the batch: slower per iteration).
+        w.pages()->setCurrentWidget(w.compare());
+        QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 1, 60000);
+        QCOMPARE(w.compare()->comparison()->designs.size(), win.scenario().designs.size());
+        QCOMPARE(w.compare()->comparison()->designs.at(0).config.training.global_batch, w.document()->config().training.global_batch);
+        QVERIFY(w.compare()->comparison()->designs.at(0).result.iteration_s > before);
+        w.pages()->setCurrentWidget(w.analysis());
+        QTRY_COMPARE_WITH_TIMEOUT(analysed.count(), 1, 60000);
+        QCOMPARE(w.analysis()->analysis()->scenario.config.training.global_batch, w.document()->config().training.global_batch);
+        // waitForResults() runs what a hidden page has pending.
+        QCOMPARE(computed.count(), 0);
+        w.fsdp()->waitForResults();
+        QCOMPARE(computed.count(), 1);
+        QCOMPARE(w.fsdp()->balance()->config.training.global_batch, w.document()->config().training.global_batch);
+    }
+
     void fsdpPageShowsTheCoresBalance() {
         Window win;
         app::FsdpPage* page = win.w.fsdp();

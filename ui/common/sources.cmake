@@ -7,4 +7,5 @@ target_sources(comet_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/metrics.cpp
   ${CMAKE_CURRENT_LIST_DIR}/scenario_document.cpp
   ${CMAKE_CURRENT_LIST_DIR}/validation_status.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/while_shown.cpp
 )
