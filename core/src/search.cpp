@@ -576,9 +576,12 @@ bool SearchEngine::prepare_lazy(const SearchControl& control, const SearchEngine
     lazy_ = std::make_unique<LazyCompute[]>(slots);
     share_shapes(memory_donor);
     rejected_ = memory_donor.rejected_;
-    // Ties keep the enumeration order, as finish_prepare() leaves them.
-    std::sort(order_.begin(), order_.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return score_lb(a) < score_lb(b) || (score_lb(a) == score_lb(b) && a < b); });
+    // Ties keep the enumeration order, as finish_prepare() leaves them. Sorted as (bound, group)
+    // pairs side by side: the same order as comparing the bounds through the group index.
+    std::vector<std::pair<double, std::uint32_t>> keyed(order_.size());
+    for (std::size_t i = 0; i < order_.size(); ++i) keyed[i] = {score_lb(order_[i]), order_[i]};
+    std::sort(keyed.begin(), keyed.end());
+    for (std::size_t i = 0; i < order_.size(); ++i) order_[i] = keyed[i].second;
     count_inner();
     return true;
 }
