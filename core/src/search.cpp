@@ -398,94 +398,97 @@ double SearchEngine::score_bound(double time_s, const Group& g) const noexcept {
 bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* memory_donor) {
     if (memory_donor && !memory_donor->lazy_ && same_space(*memory_donor)) return prepare_from(control, *memory_donor);
     prepared_.assign(groups().size(), Prepared{});
-    std::atomic<bool> cancelled{false};
     std::atomic<std::uint64_t> done{0};
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups().size(), 16), [&](const tbb::blocked_range<std::size_t>& r) {
-        if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
-            cancelled.store(true, std::memory_order_relaxed);
+    const bool memory_done = for_each_group(control, &done, [&](Config& c, std::size_t gi) {
+        const Group& g = groups()[gi];
+        Prepared& p = prepared_[gi];
+        const std::uint32_t n_overlap = g.overlaps;
+        Strategy& s = c.strategy;
+        apply_group(s, g);
+        double a = 0, b = 0;
+        p.problem = rank_problem(c, a, b);
+        if (p.problem == Infeasible::none && base_.training.global_batch % (static_cast<long long>(g.dp) * g.microbatch) != 0)
+            p.problem = Infeasible::batch_split;
+        if (p.problem != Infeasible::none) {
+            p.rejected.evaluated = g.size;
+            p.rejected.infeasible[static_cast<std::size_t>(p.problem)] = g.size;
             return;
         }
-        Config c = base_;
-        for (std::size_t gi = r.begin(); gi != r.end(); ++gi) {
-            const Group& g = groups()[gi];
-            Prepared& p = prepared_[gi];
-            const std::uint32_t n_overlap = g.overlaps;
-            Strategy& s = c.strategy;
-            apply_group(s, g);
-            double a = 0, b = 0;
-            p.problem = rank_problem(c, a, b);
-            if (p.problem == Infeasible::none &&
-                base_.training.global_batch % (static_cast<long long>(g.dp) * g.microbatch) != 0)
-                p.problem = Infeasible::batch_split;
-            if (p.problem != Infeasible::none) {
-                p.rejected.evaluated = g.size;
-                p.rejected.infeasible[static_cast<std::size_t>(p.problem)] = g.size;
-                continue;
-            }
-            // Structure and memory do not depend on what varies inside a class (networks,
-            // HBM bandwidth) nor on the overlap switches: decide them once per inner choice.
-            RankWork w;
-            static_cast<RankCompute&>(w) = rank_memory(c);
-            const std::vector<int>& vs = interleaves(g.pp);
-            const bool zeros_all = static_cast<long long>(g.dp) * g.cp > 1 || !searched(options_, Knob::zero_stage);
-            const std::size_t n_zero = zeros_all ? zero_.size() : 1;
-            std::uint32_t offset = 0;
-            for (int v : vs) {
-                s.interleave = v;
-                // The placement depends on the interleaving, and of the knobs varied below
-                // only on the sharding group (place_sharding).
-                s.zero_shard = 0;
-                Placement pl = place(c, w);
-                for (std::size_t zi = 0; zi < n_zero; ++zi) {
-                    s.zero_stage = zeros_all ? zero_[zi] : 0;
-                    for (int shard : shards_for(g, s.zero_stage)) {
-                        s.zero_shard = shard;
-                        place_sharding(s, pl);
-                        for (int mask : offload_) {
-                            s.offload_optimizer = (mask & 1) != 0;
-                            s.offload_weights = (mask & 2) != 0;
-                            s.offload_activations = (mask & 4) != 0;
-                            Infeasible why = split_problem(c, a, b, &pl.layout);
-                            if (why == Infeasible::none) {
-                                Result verdict;
-                                if (!fits(c, w, pl, verdict, true)) why = verdict.reason;
-                            }
-                            if (why == Infeasible::none) {
-                                p.combos.push_back(Combo{v, s.zero_stage, shard, mask, offset});
-                            } else {
-                                p.rejected.evaluated += n_overlap;
-                                p.rejected.infeasible[static_cast<std::size_t>(why)] += n_overlap;
-                            }
-                            offset += n_overlap;
+        // Structure and memory do not depend on what varies inside a class (networks,
+        // HBM bandwidth) nor on the overlap switches: decide them once per inner choice.
+        RankWork w;
+        static_cast<RankCompute&>(w) = rank_memory(c);
+        const std::vector<int>& vs = interleaves(g.pp);
+        const bool zeros_all = static_cast<long long>(g.dp) * g.cp > 1 || !searched(options_, Knob::zero_stage);
+        const std::size_t n_zero = zeros_all ? zero_.size() : 1;
+        std::uint32_t offset = 0;
+        for (int v : vs) {
+            s.interleave = v;
+            // The placement depends on the interleaving, and of the knobs varied below
+            // only on the sharding group (place_sharding).
+            s.zero_shard = 0;
+            Placement pl = place(c, w);
+            for (std::size_t zi = 0; zi < n_zero; ++zi) {
+                s.zero_stage = zeros_all ? zero_[zi] : 0;
+                for (int shard : shards_for(g, s.zero_stage)) {
+                    s.zero_shard = shard;
+                    place_sharding(s, pl);
+                    for (int mask : offload_) {
+                        s.offload_optimizer = (mask & 1) != 0;
+                        s.offload_weights = (mask & 2) != 0;
+                        s.offload_activations = (mask & 4) != 0;
+                        Infeasible why = split_problem(c, a, b, &pl.layout);
+                        if (why == Infeasible::none) {
+                            Result verdict;
+                            if (!fits(c, w, pl, verdict, true)) why = verdict.reason;
                         }
+                        if (why == Infeasible::none) {
+                            p.combos.push_back(Combo{v, s.zero_stage, shard, mask, offset});
+                        } else {
+                            p.rejected.evaluated += n_overlap;
+                            p.rejected.infeasible[static_cast<std::size_t>(why)] += n_overlap;
+                        }
+                        offset += n_overlap;
                     }
                 }
             }
-            // The roofline is needed only where something fits (below, once the shapes are known).
-            if (!p.combos.empty()) p.compute = w;
         }
-        if (control.progress) control.progress(done.fetch_add(r.size()) + r.size(), 2 * groups().size());
+        // The roofline is needed only where something fits (below, once the shapes are known).
+        if (!p.combos.empty()) p.compute = w;
     });
-    if (cancelled.load()) return false;
+    if (!memory_done) return false;
     number_shapes();
+    return prepare_rooflines(control, nullptr, &done);
+}
+
+template <class Body>
+bool SearchEngine::for_each_group(const SearchControl& control, std::atomic<std::uint64_t>* done, Body&& body) {
+    std::atomic<bool> cancelled{false};
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups().size(), 16), [&](const tbb::blocked_range<std::size_t>& r) {
         if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
             cancelled.store(true, std::memory_order_relaxed);
             return;
         }
         Config c = base_;
-        for (std::size_t gi = r.begin(); gi != r.end(); ++gi) {
-            Prepared& p = prepared_[gi];
-            if (p.combos.empty()) continue;
-            const Group& g = groups()[gi];
-            apply_group(c.strategy, g);
-            p.compute = roofline(c, gi, p.compute);
-            p.time_bound = exact_time_bound(p.compute, c, g);
-            p.lower_bound = score_bound(p.time_bound, g);
-        }
-        if (control.progress) control.progress(done.fetch_add(r.size()) + r.size(), 2 * groups().size());
+        for (std::size_t gi = r.begin(); gi != r.end(); ++gi) body(c, gi);
+        if (done && control.progress) control.progress(done->fetch_add(r.size()) + r.size(), 2 * groups().size());
     });
-    if (cancelled.load()) return false;
+    return !cancelled.load();
+}
+
+bool SearchEngine::prepare_rooflines(const SearchControl& control, const SearchEngine* donor, std::atomic<std::uint64_t>* done) {
+    const bool ok = for_each_group(control, done, [&](Config& c, std::size_t gi) {
+        Prepared& p = prepared_[gi];
+        if (p.combos.empty()) return;
+        const Group& g = groups()[gi];
+        apply_group(c.strategy, g);
+        // The memory part: this engine's (prepare()) or, for the same model, training and
+        // group, the donor's.
+        p.compute = roofline(c, gi, donor ? donor->prepared_[gi].compute : p.compute);
+        p.time_bound = exact_time_bound(p.compute, c, g);
+        p.lower_bound = score_bound(p.time_bound, g);
+    });
+    if (!ok) return false;
     finish_prepare();
     return true;
 }
@@ -516,32 +519,14 @@ bool SearchEngine::prepare_from(const SearchControl& control, const SearchEngine
     // The donor decided structure and memory for the same space; only the roofline differs.
     prepared_.assign(groups().size(), Prepared{});
     share_shapes(donor);
-    std::atomic<bool> cancelled{false};
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups().size(), 16), [&](const tbb::blocked_range<std::size_t>& r) {
-        if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
-            cancelled.store(true, std::memory_order_relaxed);
-            return;
-        }
-        Config c = base_;
-        for (std::size_t gi = r.begin(); gi != r.end(); ++gi) {
-            const Group& g = groups()[gi];
-            Prepared& p = prepared_[gi];
-            const Prepared& d = donor.prepared_[gi];
-            p.problem = d.problem;
-            p.combos = d.combos;
-            p.rejected = d.rejected;
-            if (p.combos.empty()) continue;
-            Strategy& s = c.strategy;
-            apply_group(s, g);
-            // Same model, training and group: the donor's memory part holds.
-            p.compute = roofline(c, gi, d.compute);
-            p.time_bound = exact_time_bound(p.compute, c, g);
-            p.lower_bound = score_bound(p.time_bound, g);
-        }
-    });
-    if (cancelled.load()) return false;
-    finish_prepare();
-    return true;
+    for (std::size_t gi = 0; gi < groups().size(); ++gi) {
+        Prepared& p = prepared_[gi];
+        const Prepared& d = donor.prepared_[gi];
+        p.problem = d.problem;
+        p.combos = d.combos;
+        p.rejected = d.rejected;
+    }
+    return prepare_rooflines(control, &donor, nullptr);
 }
 
 bool SearchEngine::same_space(const SearchEngine& e) const noexcept {

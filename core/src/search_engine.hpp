@@ -147,6 +147,15 @@ private:
     void enumerate();
     static void apply_group(Strategy& s, const Group& g) noexcept;  // the group's part of a strategy
     bool prepare_from(const SearchControl& control, const SearchEngine& donor);
+    // The rooflines and compute bounds of the groups that fit, then finish_prepare(); the memory
+    // part is the donor's when given, else the one prepare() left in each group. `done` counts
+    // the second half of prepare()'s progress.
+    bool prepare_rooflines(const SearchControl& control, const SearchEngine* donor, std::atomic<std::uint64_t>* done);
+    // body(c, gi) for every group, in parallel chunks (c: the base configuration, one per chunk,
+    // for the body to apply the group to); progress counts into `done` (of 2 x groups, the two
+    // halves of prepare()). False when cancelled.
+    template <class Body>
+    bool for_each_group(const SearchControl& control, std::atomic<std::uint64_t>* done, Body&& body);
     void finish_prepare();  // counts what prepare rejected, orders the groups
     // The interleavings tried at a pipeline degree of the space (interleave_choices(), computed
     // once per degree by enumerate(), sorted by degree).
