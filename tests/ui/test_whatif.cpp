@@ -137,9 +137,14 @@ private Q_SLOTS:
         QVERIFY2(note.contains(QStringLiteral("price $1.80 \u2192 $2.99 per GPU-hour")), qPrintable(note));
         QVERIFY(note.contains(QStringLiteral("Lambda")));
         nodes->setCurrentIndex(item_named(nodes, QStringLiteral("HGX H200")));
+        QCOMPARE(win.w.document()->scenario().cost.price_per_gpu_hour_usd, 3.5);
         note = win.w.parameters()->presetNote(true);
-        QVERIFY2(note.contains(QStringLiteral("No published price: the scenario's $2.99")), qPrintable(note));
-        QCOMPARE(win.w.document()->scenario().cost.price_per_gpu_hour_usd, 2.99);
+        QVERIFY2(note.contains(QStringLiteral("price $2.99 \u2192 $3.50 per GPU-hour")), qPrintable(note));
+        QVERIFY(note.contains(QStringLiteral("Nebius")));
+        nodes->setCurrentIndex(item_named(nodes, QStringLiteral("HGX H800 (8x H800 SXM, export-limited NVLink)")));
+        note = win.w.parameters()->presetNote(true);
+        QVERIFY2(note.contains(QStringLiteral("No published price: the scenario's $3.50")), qPrintable(note));
+        QCOMPARE(win.w.document()->scenario().cost.price_per_gpu_hour_usd, 3.5);
     }
 
     // The task: Llama 3 70B on 8 DGX H100 from presets to a best strategy in four actions.
