@@ -11,7 +11,10 @@
 #include <QSpinBox>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QStyle>
+#include <QStyleOptionFrame>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -50,6 +53,30 @@ constexpr std::array cost_fields{
 constexpr int merge_base = 0x434f0000;  // undo merge ids of the price fields ("CO")
 
 QString tokens_text(double t) { return t > 0 ? QString::number(t, 'g', 4) : QString(); }
+
+// A line edit at least as wide as its placeholder ("e.g. 1e12 (empty = none)"), at its current
+// font: QLineEdit's own hint is 17 "x" wide whatever the placeholder, and a placeholder wider than
+// the field is elided (Mixtral's scenario has no token budget, so the placeholder shows).
+class PlaceholderLineEdit final : public QLineEdit {
+public:
+    using QLineEdit::QLineEdit;
+    [[nodiscard]] QSize sizeHint() const override { return fitted(QLineEdit::sizeHint()); }
+    [[nodiscard]] QSize minimumSizeHint() const override { return fitted(QLineEdit::minimumSizeHint()); }
+
+private:
+    [[nodiscard]] QSize fitted(QSize hint) const {
+        if (placeholderText().isEmpty()) return hint;
+        // What QLineEdit draws the text in: the frame, 2 px each side, the text margins.
+        constexpr int horizontal_margin = 2;
+        const QMargins m = textMargins();
+        const int text = static_cast<int>(std::ceil(QFontMetricsF(font()).horizontalAdvance(placeholderText())));
+        QStyleOptionFrame opt;
+        initStyleOption(&opt);
+        const QSize need = style()->sizeFromContents(QStyle::CT_LineEdit, &opt,
+                                                     QSize(text + 2 * horizontal_margin + m.left() + m.right() + 1, hint.height()), this);
+        return {std::max(hint.width(), need.width()), hint.height()};
+    }
+};
 
 }  // namespace
 
@@ -105,7 +132,7 @@ void AnalysisPage::buildLayout() {
         form->addRow(tr(f.label) + QLatin1Char(':'), box);
         cost_fields_.push_back(box);
     }
-    tokens_ = new QLineEdit(prices);
+    tokens_ = new PlaceholderLineEdit(prices);
     tokens_->setPlaceholderText(tr("e.g. 1e12 (empty = none)"));
     tokens_->setToolTip(tr("Tokens of the whole training run, for the time, cost and energy to train. Empty or 0 = per-million-token figures only."));
     connect(tokens_, &QLineEdit::editingFinished, this, [this] {
@@ -139,7 +166,7 @@ void AnalysisPage::buildLayout() {
     fraction_->setToolTip(tr("How much each resource moves, down and up, in the tornado chart"));
     connect(fraction_, &QSpinBox::valueChanged, this, &AnalysisPage::schedule);
     vform->addRow(tr("Resource change:"), fraction_);
-    nodes_ = new QLineEdit(view);
+    nodes_ = new PlaceholderLineEdit(view);
     nodes_->setPlaceholderText(tr("e.g. 96, 192, 384"));
     nodes_->setToolTip(tr("Node counts for the Pareto chart: each node of the Compare page's designs (or the scenario's) at each count, with its best strategy; empty = the designs as they are"));
     connect(nodes_, &QLineEdit::editingFinished, this, [this] {

@@ -8,6 +8,7 @@
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
 #include <QHorizontalBarSeries>
+#include <QFontMetricsF>
 #include <QPen>
 #include <QValueAxis>
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include "chart_model.hpp"
 #include "chart_views.hpp"
 #include "qt_chart_host.hpp"
+#include "qt_overlay_chart.hpp"
 
 namespace comet::ui {
 namespace {
@@ -164,6 +166,7 @@ private:
         int lines = 1;
         for (const QString& c : rows_axis_->categories()) lines = std::max(lines, static_cast<int>(c.count(QStringLiteral("<br>"))) + 1);
         needRowHeight(static_cast<int>(model_.rows.size()), lines, rows_axis_->labelsFont());
+        fitAxisTitle();
         fitBarWidth();
         const qreal x0 = mapToPosition(QPointF(0, 0), series_).x();
         zero_->setLine(x0, plotArea().top(), x0, plotArea().bottom());
@@ -179,6 +182,36 @@ private:
                 else placeInfeasible(text, r, low, color, hatches++);
             }
         }
+    }
+
+    // Qt Charts cuts an axis title wider than the plot with "..." ("..., negative = fas..." in a
+    // narrow pane): the title then wraps at spaces onto lines as wide as the plot. The plot's
+    // width does not depend on the title's lines, so this settles at once.
+    void fitAxisTitle() {
+        const QString& full = model_.axis.title;
+        const QFont font = change_axis_->titleFont();
+        const qreal room = plotArea().width() - 1;
+        QString title = full.toHtmlEscaped();
+        if (room > 0 && axis_label_box(title, font).width() > room) {
+            const QFontMetricsF fm(font);
+            const qreal text_room = room - 2;  // the box's document margin
+            // At its clauses first ("... time (%)," / "negative = faster"), else at any space.
+            QStringList lines = full.split(QStringLiteral(", "));
+            for (qsizetype i = 0; i + 1 < lines.size(); ++i) lines[i] += QLatin1Char(',');
+            const bool clauses_fit = lines.size() > 1 && std::all_of(lines.begin(), lines.end(), [&](const QString& l) {
+                                         return fm.horizontalAdvance(l) <= text_room;
+                                     });
+            if (!clauses_fit) lines.clear();
+            for (const QString& word : clauses_fit ? QStringList{} : full.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+                if (!lines.isEmpty() && fm.horizontalAdvance(lines.back() + QLatin1Char(' ') + word) <= text_room)
+                    lines.back() += QLatin1Char(' ') + word;
+                else
+                    lines << word;
+            }
+            for (QString& l : lines) l = l.toHtmlEscaped();
+            title = lines.join(QStringLiteral("<br>"));
+        }
+        if (title != change_axis_->titleText()) change_axis_->setTitleText(title);
     }
 
     void fitBarWidth() {
