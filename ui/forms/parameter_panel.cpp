@@ -28,6 +28,7 @@
 #include "common/scenario_document.hpp"
 #include "common/validation_status.hpp"
 #include "forms/field_table.hpp"
+#include "forms/preset_picker.hpp"
 
 namespace comet::ui {
 
@@ -45,11 +46,9 @@ const char* const style_sheet = R"(
 QFrame#markFrame[cometMark="error"] { border: 2px solid #d32f2f; border-radius: 4px; }
 QFrame#markFrame[cometMark="hint"] { border: 2px solid #f0a000; border-radius: 4px; }
 )";
-const QString mark_frame_name = QStringLiteral("markFrame");
+constexpr QLatin1StringView mark_frame_name("markFrame");
 
-QFrame* mark_frame_of(QWidget* editor) {
-    return editor->findChild<QFrame*>(mark_frame_name, Qt::FindDirectChildrenOnly);
-}
+QFrame* mark_frame_of(QWidget* editor) { return editor->findChild<QFrame*>(QString(mark_frame_name), Qt::FindDirectChildrenOnly); }
 
 // Check boxes span the row: frame the box and its text only.
 void place_mark_frame(QWidget* editor) {
@@ -136,7 +135,7 @@ void add_mark(std::vector<ParameterPanel::MarkText>& marks, int index, Parameter
 
 void add_mark_frame(QWidget* editor) {
     auto* frame = new QFrame(editor);
-    frame->setObjectName(mark_frame_name);
+    frame->setObjectName(QString(mark_frame_name));
     frame->setAttribute(Qt::WA_TransparentForMouseEvents);
     frame->setFocusPolicy(Qt::NoFocus);
     frame->hide();
@@ -184,18 +183,24 @@ QAbstractScrollArea* enclosing_scroll_area(QWidget* w) {
 
 QString rich_tooltip(const std::string& text) { return paragraph(QString::fromStdString(text)); }
 
-// Item 0 is the placeholder; item i + 1 is presets[i], its source as tooltip.
+// A preset's item: its whole name, and as tooltip that name (the closed picker may show only its
+// short name) and its source.
+template <class Preset>
+void add_preset_item(QComboBox* picker, const Preset& p) {
+    const QString name = QString::fromStdString(p.info.name);
+    picker->addItem(name);
+    picker->setItemData(picker->count() - 1, QString(paragraph(name, {}, true) + rich_tooltip(p.info.source)), Qt::ToolTipRole);
+}
+
+// Item 0 is the placeholder; item i + 1 is presets[i].
 template <class Preset>
 QComboBox* new_preset_picker(const QString& object_name, const QString& placeholder, const std::vector<Preset>& presets) {
-    auto* picker = new QComboBox;
+    auto* picker = new PresetPicker;
     picker->setObjectName(object_name);
     shrinkable(picker);
     picker->setFocusPolicy(Qt::StrongFocus);
     picker->addItem(placeholder);
-    for (const Preset& p : presets) {
-        picker->addItem(QString::fromStdString(p.info.name));
-        picker->setItemData(picker->count() - 1, rich_tooltip(p.info.source), Qt::ToolTipRole);
-    }
+    for (const Preset& p : presets) add_preset_item(picker, p);
     return picker;
 }
 
@@ -587,10 +592,7 @@ void ParameterPanel::reloadPresets() {
     auto refill = [](QComboBox* picker, const auto& presets) {
         const QSignalBlocker block(picker);
         while (picker->count() > 1) picker->removeItem(picker->count() - 1);
-        for (const auto& p : presets) {
-            picker->addItem(QString::fromStdString(p.info.name));
-            picker->setItemData(picker->count() - 1, rich_tooltip(p.info.source), Qt::ToolTipRole);
-        }
+        for (const auto& p : presets) add_preset_item(picker, p);
     };
     refill(node_picker_, node_presets_);
     refill(model_picker_, model_presets_);

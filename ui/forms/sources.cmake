@@ -2,4 +2,5 @@
 target_sources(comet_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/field_table.cpp
   ${CMAKE_CURRENT_LIST_DIR}/parameter_panel.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/preset_picker.cpp
 )
