@@ -32,6 +32,9 @@ QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QString node_name(const Design& d) { return d.node_info.name.empty() ? QObject::tr("(custom node)") : qs(d.node_info.name); }
 
+// How the table's row header and the charts' short row labels number design `row`: "#1".
+QString design_number(int row) { return QStringLiteral("#%1").arg(row + 1); }
+
 QString design_label(const Design& d) {
     return QStringLiteral("%1 x%2").arg(d.node_info.name.empty() ? QStringLiteral("node") : qs(d.node_info.name)).arg(d.nodes);
 }
@@ -142,7 +145,6 @@ void ComparePage::buildLayout() {
     table_->setTextElideMode(Qt::ElideNone);
     table_->setWordWrap(false);
     table_->horizontalHeader()->setStretchLastSection(false);  // a stretched last column can be narrower than its text
-    table_->verticalHeader()->setVisible(false);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setAccessibleName(tr("Designs compared"));
@@ -363,6 +365,9 @@ void ComparePage::fillTable() {
         name->setFont(f);
         name->setToolTip(baseline ? tr("Baseline design") : QString());
         table_->setItem(row, col_name, name);
+        auto* number = new QTableWidgetItem(design_number(row));
+        number->setToolTip(tr("Design %1: the charts name it so where a row has no room for its name").arg(row + 1));
+        table_->setVerticalHeaderItem(row, number);
         auto* node = item(node_name(d), false);
         node->setToolTip(tr("%1 accelerators, %2 TFLOP/s, %3 GiB HBM at %4 GB/s, scale-out %5 GB/s per accelerator, %6 kW")
                              .arg(d.node.accelerators)
@@ -490,12 +495,16 @@ void ComparePage::updateCharts() {
             const DesignOutcome& o = shown_->designs[static_cast<std::size_t>(i)];
             if (!o.result.feasible) continue;
             const QString speed = i == shown_->baseline ? tr("baseline") : QStringLiteral("%1x").arg(o.speedup, 0, 'f', 2);
-            // Speedup first: long names are elided at their end.
+            // Speedup first. A row too short for the design's name (seven memory rows in
+            // presentation mode) names the design by its number, as the table's rows do
+            // (design_number()); the row's tooltip names it whole.
             const QString mark = i == highlighted_ ? QStringLiteral("\u25B6 ") : QString();
-            bars_.push_back({mark + QStringLiteral("%1 · %2").arg(speed, qs(o.name)), o.result.time});
+            const QString number = design_number(i);
+            bars_.push_back({mark + QStringLiteral("%1 · %2").arg(speed, qs(o.name)), o.result.time,
+                             mark + QStringLiteral("%1 · %2").arg(number, speed)});
             const bool two_tiers = o.result.expanded.capacity_bytes > 0;
-            tiers.push_back({two_tiers ? tr("HBM · %1").arg(qs(o.name)) : qs(o.name), o.result.hbm});
-            if (two_tiers) tiers.push_back({tr("Expanded · %1").arg(qs(o.name)), o.result.expanded});
+            tiers.push_back({two_tiers ? tr("HBM · %1").arg(qs(o.name)) : qs(o.name), o.result.hbm, tr("%1 HBM").arg(number)});
+            if (two_tiers) tiers.push_back({tr("Expanded · %1").arg(qs(o.name)), o.result.expanded, tr("%1 Expanded").arg(number)});
         }
     }
     breakdown_->setBars(bars_);

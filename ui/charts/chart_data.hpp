@@ -19,6 +19,7 @@ struct BreakdownBar {
 struct MemoryBar {
     QString tier;  // "HBM", "Expanded"
     MemoryFootprint footprint;
+    QString short_label = {};  // shown instead when the label cannot fit its row ("#2 HBM"); empty = none
 };
 
 }  // namespace comet::ui

@@ -232,6 +232,7 @@ MemorySeriesModel build_memory_model(const std::vector<MemoryBar>& tiers) {
     for (std::size_t t = 0; t < tiers.size(); ++t) {
         const MemoryFootprint& f = tiers[t].footprint;
         m.bar_labels.push_back(tiers[t].tier);
+        m.bar_short_labels.push_back(tiers[t].short_label);
         const auto parts = memory_parts(f);
         for (std::size_t c = 0; c < parts.size(); ++c) m.series[c].values[t] = units::bytes_to_gib(parts[c]);
         const double used = units::bytes_to_gib(f.used_bytes());
