@@ -310,15 +310,17 @@ void ExplorerPage::setPresentation(bool on) {
     } else if (!normal_sizes_.isEmpty()) {
         vertical_->setSizes(normal_sizes_);
     }
+    updateCharts();  // the summary names the current strategy in presentation mode
 }
 
 void ExplorerPage::applyPresentationSplit() {
     if (!presentation_) return;
     // The zoomed heatmap needs height for its title, axis titles and ticks, and the zoomed
-    // charts for theirs and their bars: half each with up to two bars (current and a selected
-    // cell), 3/5 for the charts with pins (up to six bars). Set when the bar count crosses
-    // that line, so that a splitter the user moved stays where it is otherwise.
-    const int split = shown_bars_.size() <= 2 ? 50 : 40;
+    // charts for theirs and their bars: half each with the current configuration's bar alone,
+    // 3/5 for the charts with a selected or pinned cell (up to six bars; the memory chart's title
+    // then names the selected cell, on two lines). Set when the bar count crosses that line, so
+    // that a splitter the user moved stays where it is otherwise.
+    const int split = shown_bars_.size() <= 1 ? 50 : 40;
     if (split == presentation_split_) return;
     presentation_split_ = split;
     const QList<int> now = vertical_->sizes();
@@ -335,6 +337,7 @@ void ExplorerPage::updateCharts() {
     if (e.current.iteration_s > 0)
         bars.push_back({tr("Current: %1").arg(QString::fromStdString(format_strategy(e.config.strategy))), e.current.time, tr("Current")});
     const Result* memory_of = &e.current;
+    QString summary;
     QString memory_title = tr("Memory per GPU — current");
     if (selected_) {
         const SweepCell& cell = e.grid.at(selected_->ix, selected_->iy);
@@ -343,14 +346,22 @@ void ExplorerPage::updateCharts() {
             memory_of = &cell.result;
             memory_title = tr("Memory per GPU — selected %1").arg(cellLabel(*selected_));
         }
-        summary_->setText(tr("Selected %1: %2").arg(cellLabel(*selected_),
-                                                    cell.result.feasible
-                                                        ? QString::fromStdString(format_strategy(cell.strategy)) + QStringLiteral(", ") +
-                                                              ui::format_seconds(cell.result.iteration_s)
-                                                        : cellWhy(*selected_)));
+        summary =
+            tr("Selected %1: %2")
+                .arg(cellLabel(*selected_), cell.result.feasible ? QString::fromStdString(format_strategy(cell.strategy)) +
+                                                                       QStringLiteral(", ") + ui::format_seconds(cell.result.iteration_s)
+                                                                 : cellWhy(*selected_));
     } else {
-        summary_->setText(tr("Click a cell to compare it with the current configuration; right-click to pin it."));
+        summary = tr("Click a cell to compare it with the current configuration; right-click to pin it.");
     }
+    // In presentation mode the status bar (which names the current strategy) is hidden, and with
+    // a selected or pinned cell the breakdown's rows are too short for more than "Current": the
+    // line under the charts names the current strategy before the selected cell's (one
+    // paragraph: a line of its own would take a line's height from the charts).
+    if (presentation_ && (selected_ || !pinned_.empty()) && e.current.iteration_s > 0)
+        summary = tr("Current: %1, %2 · %3")
+                      .arg(QString::fromStdString(format_strategy(e.config.strategy)), ui::format_seconds(e.current.iteration_s), summary);
+    summary_->setText(summary);
     for (std::size_t i = 0; i < pinned_.size(); ++i) {  // numbered like their markers on the heatmap
         const ui::CellIndex& p = pinned_[i];
         const SweepCell& cell = e.grid.at(p.ix, p.iy);

@@ -29,6 +29,7 @@
 #include "comet/presets.hpp"
 #include "comet/report.hpp"
 #include "explorer_page.hpp"
+#include "forms/parameter_panel.hpp"
 #include "fsdp_page.hpp"
 #include "heatmap/heatmap_widget.hpp"
 #include "main_window.hpp"
@@ -59,6 +60,12 @@ QString plain(const QString& text) {
 // On screen, or reachable by scrolling: visible up to the window (not on a hidden tab).
 bool shown(const QWidget* w, const QWidget* root) { return w->isVisibleTo(root) && w->width() > 0 && w->height() > 0; }
 
+// What a combo box draws: a preset picker says (it may show a shorter name), else its current text.
+QString shown_text(QComboBox* c) {
+    QString drawn;
+    return QMetaObject::invokeMethod(c, "displayedText", Qt::DirectConnection, Q_RETURN_ARG(QString, drawn)) ? drawn : c->currentText();
+}
+
 // Every text that is elided or cut on `root`'s visible widgets, one line each (empty: none).
 QStringList cut_texts(QWidget* root) {
     QStringList out;
@@ -82,9 +89,10 @@ QStringList cut_texts(QWidget* root) {
             opt.initFrom(c);
             opt.editable = c->isEditable();
             const QRect field = c->style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, c);
-            const int need = c->fontMetrics().horizontalAdvance(c->currentText());
-            if (need > field.width())
-                flag(c, QStringLiteral("\"%1\" needs %2 px, has %3").arg(c->currentText()).arg(need).arg(field.width()));
+            const QString text = shown_text(c);
+            const int need = c->fontMetrics().horizontalAdvance(text);
+            if (need > field.width() || text.contains(QChar(0x2026)))
+                flag(c, QStringLiteral("\"%1\" needs %2 px, has %3").arg(text).arg(need).arg(field.width()));
         } else if (auto* e = qobject_cast<QLineEdit*>(w)) {
             const QString text = e->text().isEmpty() ? e->placeholderText() : e->text();
             const QMargins m = e->textMargins();
@@ -177,12 +185,12 @@ QStringList small_texts(QWidget* root, int px) {
     return out;
 }
 
-// The row labels the breakdown chart draws (Qt Charts' texts left of the plot, beside the bars),
-// as plain text with a wrapped label's lines joined by spaces, top to bottom.
-QStringList breakdown_row_labels(QWidget* root) {
+// The row labels a bar chart (by its accessible name) draws (Qt Charts' texts left of the plot,
+// beside the bars), as plain text with a wrapped label's lines joined by spaces, top to bottom.
+QStringList row_labels(QWidget* root, const QString& chart = QStringLiteral("Iteration time breakdown chart")) {
     QList<QGraphicsTextItem*> items;
     for (QChartView* v : root->findChildren<QChartView*>()) {
-        if (v->accessibleName() != QStringLiteral("Iteration time breakdown chart")) continue;
+        if (v->accessibleName() != chart) continue;
         const QRectF plot = v->chart()->plotArea();
         for (QGraphicsItem* item : v->scene()->items()) {
             auto* t = dynamic_cast<QGraphicsTextItem*>(item);
@@ -248,17 +256,26 @@ private Q_SLOTS:
                                 .arg(screen.height())));
     }
 
+    // The default scenario, an MoE one comparing seven memory tiers of four designs on a node
+    // with a long preset name (GB300 NVL72 ...), and Mixtral (a long-context MoE, no token budget).
     void nothingIsCutOnAnyPage_data() {
         QTest::addColumn<QSize>("size");
         QTest::addColumn<bool>("presentation");
-        QTest::newRow("1280x720") << QSize(1280, 720) << false;
-        QTest::newRow("1920x1080") << QSize(1920, 1080) << false;
-        QTest::newRow("presentation 1920x1080") << QSize(1920, 1080) << true;
+        QTest::addColumn<QString>("scenario");
+        for (const char* name : {"default", "gb300-vs-2x-h100-400b-moe", "mixtral-8x7b-32k-128xh100"}) {
+            const QString s = scenario_path(name);
+            const QString tag =
+                qstrcmp(name, "default") == 0 ? QString() : QStringLiteral(" ") + QString::fromLatin1(name).section(QLatin1Char('-'), 0, 0);
+            QTest::newRow(qPrintable(QStringLiteral("1280x720") + tag)) << QSize(1280, 720) << false << s;
+            QTest::newRow(qPrintable(QStringLiteral("1920x1080") + tag)) << QSize(1920, 1080) << false << s;
+            QTest::newRow(qPrintable(QStringLiteral("presentation 1920x1080") + tag)) << QSize(1920, 1080) << true << s;
+        }
     }
     void nothingIsCutOnAnyPage() {
         QFETCH(QSize, size);
         QFETCH(bool, presentation);
-        Window win(size, presentation);
+        QFETCH(QString, scenario);
+        Window win(size, presentation, scenario);
         QCOMPARE(win.w.size(), size);
         const QStringList names{QStringLiteral("explore"), QStringLiteral("compare"), QStringLiteral("analysis"), QStringLiteral("fsdp")};
         QStringList problems;
@@ -300,12 +317,131 @@ private Q_SLOTS:
                              QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')));
         const ui::Evaluation& e = *win.w.explorer()->lastEvaluation();
         const QString current = QStringLiteral("Current: ") + QString::fromStdString(format_strategy(e.config.strategy));
-        QCOMPARE(breakdown_row_labels(win.w.explorer()), QStringList{current});
+        QCOMPARE(row_labels(win.w.explorer()), QStringList{current});
         QStringList problems;
         for (const QString& p : cut_texts(win.w.explorer()))
             if (p.contains(QStringLiteral("Iteration time breakdown chart"))) problems << p;
         for (const QString& p : problems) qWarning("%s", qPrintable(p));
         QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 texts cut in the breakdown (listed above)").arg(problems.size())));
+    }
+
+    // The MoE comparison's seven memory rows (HBM and expanded memory of four designs) each name
+    // their tier and design readably: the whole "HBM · GB300 x256, saved strategy" where the rows
+    // have room, else "#1 HBM" after the table's row number of the design (it was "HBM · GB300
+    // x25…" at 1280x720 and in presentation mode); the breakdown beside it names its bars whole.
+    void compareMemoryRowsNameTheirDesigns_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("presentation");
+        QTest::newRow("1280x720") << QSize(1280, 720) << false;
+        QTest::newRow("1920x1080") << QSize(1920, 1080) << false;
+        QTest::newRow("presentation 1920x1080") << QSize(1920, 1080) << true;
+    }
+    void compareMemoryRowsNameTheirDesigns() {
+        QFETCH(QSize, size);
+        QFETCH(bool, presentation);
+        Window win(size, presentation, scenario_path("gb300-vs-2x-h100-400b-moe"));
+        win.showPage(win.w.compare());
+        QTableWidget* table = win.w.compare()->table();
+        QStringList full, numbered;
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const QString name = table->item(row, 0)->text();
+            QVERIFY(table->verticalHeaderItem(row));
+            const QString number = table->verticalHeaderItem(row)->text();
+            QCOMPARE(number, QStringLiteral("#%1").arg(row + 1));
+            const bool two_tiers = row != 1;  // the H100 design has no expanded memory
+            full << (two_tiers ? QStringLiteral("HBM · ") + name : name);
+            numbered << number + QStringLiteral(" HBM");
+            if (two_tiers) full << QStringLiteral("Expanded · ") + name, numbered << number + QStringLiteral(" Expanded");
+        }
+        QVERIFY(table->verticalHeader()->isVisible());
+        const QStringList drawn = row_labels(win.w.compare(), QStringLiteral("Memory per accelerator chart"));
+        QVERIFY2(drawn == full || drawn == numbered, qPrintable(drawn.join(QStringLiteral(" | "))));
+        const QStringList bars = row_labels(win.w.compare());
+        QCOMPARE(bars.size(), table->rowCount());
+        for (int row = 0; row < table->rowCount(); ++row)
+            QVERIFY2(bars[row].endsWith(QStringLiteral(" · ") + table->item(row, 0)->text()), qPrintable(bars[row]));
+        QStringList problems = cut_texts(win.w.compare());
+        for (const QString& p : problems) qWarning("%s", qPrintable(p));
+        QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 texts cut (listed above)").arg(problems.size())));
+    }
+
+    // Every node and model preset, chosen, is named readably in its closed picker at 1280x720 and
+    // 1920x1080: whole, or its short name ("GB300 NVL72"), never cut at the field's edge ("GB300
+    // NVL72 (one 4-GPU compute tray of"); the short names tell the presets apart, and the tooltip
+    // names the chosen one whole.
+    void presetPickersNameEveryPresetWhole_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void presetPickersNameEveryPresetWhole() {
+        QFETCH(QSize, size);
+        Window win(size, false);
+        win.showPage(win.w.explorer());
+        QStringList problems;
+        for (QComboBox* picker : {win.w.parameters()->nodePresetPicker(), win.w.parameters()->modelPresetPicker()}) {
+            QVERIFY(picker->isVisible());
+            const QSignalBlocker block(picker);  // show each name; apply none
+            QStringList shown;
+            for (int i = 1; i < picker->count(); ++i) {
+                picker->setCurrentIndex(i);
+                const QString full = picker->itemText(i);
+                const QString text = shown_text(picker);
+                QStyleOptionComboBox opt;
+                opt.initFrom(picker);
+                const int room = picker->style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, picker).width();
+                const int need = picker->fontMetrics().horizontalAdvance(text);
+                if (need > room || text.contains(QChar(0x2026)) || !full.startsWith(text))
+                    problems
+                        << QStringLiteral("%1: \"%2\" shows \"%3\", %4 px in %5").arg(picker->objectName(), full, text).arg(need).arg(room);
+                if (text != full && !plain(picker->itemData(i, Qt::ToolTipRole).toString()).contains(full))
+                    problems << QStringLiteral("%1: tooltip of \"%2\" does not name it").arg(picker->objectName(), full);
+                if (shown.contains(text)) problems << QStringLiteral("%1: two presets show \"%2\"").arg(picker->objectName(), text);
+                shown << text;
+            }
+        }
+        for (const QString& p : problems) qWarning("%s", qPrintable(p));
+        QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 preset names cut (listed above)").arg(problems.size())));
+    }
+
+    // In presentation mode (no status bar) with a selected or pinned cell the breakdown's rows
+    // read "Current", "Selected", "Pin 1": the current strategy is still named whole on the page,
+    // and nothing is cut.
+    void presentationNamesTheCurrentStrategy_data() {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<bool>("select");
+        QTest::addColumn<int>("pins");
+        for (const char* name : {"default", "gb300-vs-2x-h100-400b-moe"}) {
+            const QString tag = QString::fromLatin1(name).section(QLatin1Char('-'), 0, 0);
+            QTest::newRow(qPrintable(tag + QStringLiteral(", selected"))) << scenario_path(name) << true << 0;
+            QTest::newRow(qPrintable(tag + QStringLiteral(", selected and 3 pins"))) << scenario_path(name) << true << 3;
+            QTest::newRow(qPrintable(tag + QStringLiteral(", 2 pins"))) << scenario_path(name) << false << 2;
+        }
+    }
+    void presentationNamesTheCurrentStrategy() {
+        QFETCH(QString, scenario);
+        QFETCH(bool, select);
+        QFETCH(int, pins);
+        Window win(QSize(1920, 1080), true, scenario);
+        ui::HeatmapWidget* h = win.w.explorer()->heatmap();
+        const std::vector<ui::CellIndex> cells{{2, 3}, {20, 10}, {30, 30}};
+        for (int i = 0; i < pins; ++i) Q_EMIT h->cellPinned(cells[static_cast<std::size_t>(i)]);
+        if (select) win.w.explorer()->selectCell({16, 16});
+        win.showPage(win.w.explorer());
+        save_shot(win.w,
+                  QStringLiteral("explore-presentation-current-") +
+                      QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')).remove(QLatin1Char(',')));
+        QCOMPARE(win.w.explorer()->shownBars().size(), std::size_t(1 + (select ? 1 : 0) + pins));
+        const ui::Evaluation& e = *win.w.explorer()->lastEvaluation();
+        const QString current = QStringLiteral("Current: ") + QString::fromStdString(format_strategy(e.config.strategy));
+        QStringList texts = row_labels(win.w.explorer());
+        for (QLabel* l : win.w.findChildren<QLabel*>())
+            if (shown(l, &win.w)) texts << plain(l->text()).simplified();
+        QVERIFY2(std::any_of(texts.begin(), texts.end(), [&](const QString& t) { return t.contains(current); }),
+                 qPrintable(QStringLiteral("\"%1\" is nowhere among: %2").arg(current, texts.join(QStringLiteral(" | ")))));
+        QStringList problems = cut_texts(&win.w) + small_texts(&win.w, 28);
+        for (const QString& p : problems) qWarning("%s", qPrintable(p));
+        QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 texts cut or small (listed above)").arg(problems.size())));
     }
 
     // Presentation with a selected cell and three pinned ones: five bars, all labels whole.
