@@ -354,13 +354,23 @@ void ExplorerPage::updateCharts() {
     } else {
         summary = tr("Click a cell to compare it with the current configuration; right-click to pin it.");
     }
-    // In presentation mode the status bar (which names the current strategy) is hidden, and with
-    // a selected or pinned cell the breakdown's rows are too short for more than "Current": the
-    // line under the charts names the current strategy before the selected cell's (one
-    // paragraph: a line of its own would take a line's height from the charts).
-    if (presentation_ && (selected_ || !pinned_.empty()) && e.current.iteration_s > 0)
-        summary = tr("Current: %1, %2 · %3")
-                      .arg(QString::fromStdString(format_strategy(e.config.strategy)), ui::format_seconds(e.current.iteration_s), summary);
+    // In presentation mode the status bar (which names the current strategy) is hidden, and the
+    // breakdown's rows may be too short for more than "Current" (a selected or pinned cell, or a
+    // long strategy such as Mixtral's): the line under the charts names the current strategy
+    // before the selected cell's (one paragraph: a line of its own would take a line's height
+    // from the charts), or instead of the hint, which moves to the tooltip.
+    summary_->setToolTip({});
+    if (presentation_ && e.current.iteration_s > 0) {
+        const QString current =
+            tr("Current: %1, %2")
+                .arg(QString::fromStdString(format_strategy(e.config.strategy)), ui::format_seconds(e.current.iteration_s));
+        if (selected_) {
+            summary = current + QStringLiteral(" · ") + summary;
+        } else {
+            summary_->setToolTip(summary);
+            summary = current;
+        }
+    }
     summary_->setText(summary);
     for (std::size_t i = 0; i < pinned_.size(); ++i) {  // numbered like their markers on the heatmap
         const ui::CellIndex& p = pinned_[i];
