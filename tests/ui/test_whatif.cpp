@@ -321,21 +321,21 @@ private Q_SLOTS:
         none.baseline_design = 0;
         win.w.document()->setScenario(none, QStringLiteral("no designs"));
         QVERIFY(win.w.compare()->addPreset(QStringLiteral("dgx-h100"), 8));
-        QVERIFY(win.w.compare()->addPreset(QStringLiteral("hgx-h200"), 8));
+        QVERIFY(win.w.compare()->addPreset(QStringLiteral("h800"), 8));  // a node with no published price
         const auto& designs = win.w.document()->scenario().designs;
         QCOMPARE(designs.at(designs.size() - 2).price_per_gpu_hour_usd, 2.99);  // the preset's
         QCOMPARE(designs.back().price_per_gpu_hour_usd, 0.0);                   // none published
         QTableWidget* t = win.w.compare()->table();
-        const int h100 = t->rowCount() - 2, h200 = t->rowCount() - 1;
+        const int h100 = t->rowCount() - 2, h800 = t->rowCount() - 1;
         int price_col = -1;
         for (int col = 0; col < t->columnCount(); ++col)
             if (t->horizontalHeaderItem(col)->text() == QStringLiteral("$/GPU-h")) price_col = col;
         QVERIFY(price_col >= 0);
         QCOMPARE(t->item(h100, price_col)->text(), QStringLiteral("$2.99"));
         QVERIFY(t->item(h100, price_col)->toolTip().contains(QStringLiteral("DGX H100 preset")));
-        QCOMPARE(t->item(h200, price_col)->text(), QStringLiteral("$1.80 scenario"));
+        QCOMPARE(t->item(h800, price_col)->text(), QStringLiteral("$1.80 scenario"));
         // Editing the shown text back leaves the design on the scenario's price; a number sets its own.
-        t->item(h200, price_col)->setText(QStringLiteral("$3.50"));
+        t->item(h800, price_col)->setText(QStringLiteral("$3.50"));
         QCOMPARE(win.w.document()->scenario().designs.back().price_per_gpu_hour_usd, 3.5);
     }
 
