@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -167,31 +168,48 @@ SearchEngine::ClassKey SearchEngine::class_key(const Config& cell, const SearchO
     return key;
 }
 
+namespace {
+
+// The run-time network fields of class_key() that a time reads (not power, and not ep_overlap,
+// a strategy choice), in the order network_speed() ranks them; `faster` is +1 where more is
+// faster (bandwidth, efficiency), -1 where less is (latency).
+struct NetworkField {
+    double& (*ref)(Config&);
+    double faster;
+};
+constexpr NetworkField network_fields[] = {
+    {[](Config& c) -> double& { return c.node.scale_out.bandwidth_gbps; }, +1},
+    {[](Config& c) -> double& { return c.node.scale_out.latency_us; }, -1},
+    {[](Config& c) -> double& { return c.node.scale_out.efficiency; }, +1},
+    {[](Config& c) -> double& { return c.node.scale_up.bandwidth_gbps; }, +1},
+    {[](Config& c) -> double& { return c.node.scale_up.latency_us; }, -1},
+    {[](Config& c) -> double& { return c.node.scale_up.efficiency; }, +1},
+    {[](Config& c) -> double& { return c.node.expanded.bandwidth_gbps; }, +1},
+    {[](Config& c) -> double& { return c.node.expanded.latency_us; }, -1},
+};
+static_assert(std::size(network_fields) == std::tuple_size_v<SearchEngine::NetworkSpeed>);
+
+}  // namespace
+
 bool SearchEngine::no_faster(const Config& a, const Config& b) noexcept {
-    // The run-time network fields of class_key() (but power, which no time reads, and
-    // ep_overlap, a strategy choice): each no better in b, then set to a's; the rest must be equal.
-    Config t = b;
-    NodeSpec& n = t.node;
-    const NodeSpec& m = a.node;
+    // Each network field no better in b, then set to a's; the rest (power aside) must be equal.
+    Config t = b, ref = a;
     bool worse = true;
-    auto lower = [&](double& x, double ref) {
-        worse = worse && x <= ref;
-        x = ref;
-    };
-    auto higher = [&](double& x, double ref) {
-        worse = worse && x >= ref;
-        x = ref;
-    };
-    lower(n.scale_up.bandwidth_gbps, m.scale_up.bandwidth_gbps);
-    lower(n.scale_up.efficiency, m.scale_up.efficiency);
-    higher(n.scale_up.latency_us, m.scale_up.latency_us);
-    lower(n.scale_out.bandwidth_gbps, m.scale_out.bandwidth_gbps);
-    lower(n.scale_out.efficiency, m.scale_out.efficiency);
-    higher(n.scale_out.latency_us, m.scale_out.latency_us);
-    lower(n.expanded.bandwidth_gbps, m.expanded.bandwidth_gbps);
-    higher(n.expanded.latency_us, m.expanded.latency_us);
-    n.power_kw = m.power_kw;
+    for (const NetworkField& f : network_fields) {
+        double& x = f.ref(t);
+        const double r = f.ref(ref);
+        worse = worse && f.faster * x <= f.faster * r;
+        x = r;
+    }
+    t.node.power_kw = a.node.power_kw;
     return worse && t == a;
+}
+
+SearchEngine::NetworkSpeed SearchEngine::network_speed(const Config& c) noexcept {
+    Config t = c;
+    NetworkSpeed key{};
+    for (std::size_t i = 0; i < key.size(); ++i) key[i] = -network_fields[i].faster * network_fields[i].ref(t);
+    return key;
 }
 
 Config SearchEngine::memory_key(const ClassKey& key) noexcept {

@@ -15,6 +15,7 @@
 // (class_key() below), so a sweep computes it once per class of cells with equal keys and runs
 // each cell against it.
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -88,6 +89,10 @@ public:
     // tier no higher, their latencies no lower (power is not read by the time). Then every
     // strategy's iteration time in `b` is at least its time in `a`.
     [[nodiscard]] static bool no_faster(const Config& a, const Config& b) noexcept;
+    // The same fields as a sort key, smaller first = faster (scale-out bandwidth first): cells
+    // sorted by it chain as no_faster() allows where one network axis varies.
+    using NetworkSpeed = std::array<double, 8>;
+    [[nodiscard]] static NetworkSpeed network_speed(const Config& c) noexcept;
 
     // Searches `cell` (same class as the base). `seeds` are strategies evaluated first to
     // start pruning with a good bound (they only speed the search up). `parallel` spreads the

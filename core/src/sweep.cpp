@@ -4,7 +4,6 @@
 #include <atomic>
 #include <cmath>
 #include <memory>
-#include <tuple>
 #include <tbb/parallel_for.h>
 
 #include "comet/evaluate.hpp"
@@ -145,20 +144,11 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
     // Within a class, cells differ only in run-time fields (class_key()). Searched from the
     // fastest network to the slowest, each cell can hand the next the bounds it proved for
     // every group (SearchFloors), which hold wherever the network is no faster.
-    auto network_order = [&](std::size_t a, std::size_t b) {
-        const Config ca = cell_config(base, spec, static_cast<int>(a % static_cast<std::size_t>(out.nx)),
-                                      static_cast<int>(a / static_cast<std::size_t>(out.nx)));
-        const Config cb = cell_config(base, spec, static_cast<int>(b % static_cast<std::size_t>(out.nx)),
-                                      static_cast<int>(b / static_cast<std::size_t>(out.nx)));
-        const ScaleUpNetwork &ua = ca.node.scale_up, &ub = cb.node.scale_up;
-        const ScaleOutNetwork &oa = ca.node.scale_out, &ob = cb.node.scale_out;
-        const ExpandedMemory &ea = ca.node.expanded, &eb = cb.node.expanded;
-        return std::tuple(-oa.bandwidth_gbps, oa.latency_us, -oa.efficiency, -ua.bandwidth_gbps, ua.latency_us, -ua.efficiency,
-                          -ea.bandwidth_gbps, ea.latency_us) < std::tuple(-ob.bandwidth_gbps, ob.latency_us, -ob.efficiency,
-                                                                          -ub.bandwidth_gbps, ub.latency_us, -ub.efficiency,
-                                                                          -eb.bandwidth_gbps, eb.latency_us);
-    };
-    for (auto& m : members) std::stable_sort(m.begin(), m.end(), network_order);
+    std::vector<SearchEngine::NetworkSpeed> speed(out.cells.size());
+    for (std::size_t i = 0; i < out.cells.size(); ++i)
+        speed[i] = SearchEngine::network_speed(cell_config(base, spec, static_cast<int>(i % static_cast<std::size_t>(out.nx)),
+                                                           static_cast<int>(i / static_cast<std::size_t>(out.nx))));
+    for (auto& m : members) std::stable_sort(m.begin(), m.end(), [&](std::size_t a, std::size_t b) { return speed[a] < speed[b]; });
 
     const SearchControl quiet{control.cancel, {}};
     // A class that differs from an earlier one only in compute rates reuses its memory verdicts
