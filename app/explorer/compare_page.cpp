@@ -60,26 +60,39 @@ QTableWidgetItem* item(const QString& text, bool editable, Qt::Alignment align =
 
 constexpr Qt::Alignment right = Qt::AlignRight | Qt::AlignVCenter;
 
-// The GPU-hour price a design pays and where it comes from, never a silent fallback: its own, or
-// the scenario's (named as such, in grey).
+// The GPU price a design pays and where it comes from, never a silent fallback: its own (hourly,
+// or a purchase price amortised over the scenario's lifetime), or the scenario's (named as
+// such, in grey).
 QTableWidgetItem* priceItem(const Design& d, const CostInputs& scenario) {
-    if (d.price_per_gpu_hour_usd > 0) {
-        auto* it = item(QStringLiteral("$%1").arg(d.price_per_gpu_hour_usd, 0, 'f', 2), true, right);
+    const bool own_hourly = d.price_per_gpu_hour_usd > 0, own_purchase = !own_hourly && d.purchase_price_per_gpu_usd > 0;
+    if (own_hourly || own_purchase) {
+        auto* it = item(own_hourly ? QStringLiteral("$%1").arg(d.price_per_gpu_hour_usd, 0, 'f', 2)
+                                   : QObject::tr("%1 purchase").arg(qs(format_usd(d.purchase_price_per_gpu_usd))),
+                        true, right);
         static const std::vector<NodePreset> presets = [] {  // for the tooltip only: read once
             std::vector<std::string> errors;
             return load_node_presets(errors);
         }();
         const auto p = std::find_if(presets.begin(), presets.end(), [&](const NodePreset& n) {
-            return n.info.name == d.node_info.name && n.price && n.price->price_per_gpu_hour_usd == d.price_per_gpu_hour_usd;
+            return n.info.name == d.node_info.name && n.price && n.price->price_per_gpu_hour_usd == d.price_per_gpu_hour_usd &&
+                   (own_hourly || n.price->purchase_price_per_gpu_usd == d.purchase_price_per_gpu_usd);
         });
-        it->setToolTip(p != presets.end() ? QObject::tr("This design's price, from the %1 preset: %2").arg(qs(p->info.name), qs(p->price->source))
-                                          : QObject::tr("This design's own price per GPU-hour"));
+        const QString what =
+            own_hourly
+                ? QObject::tr("per GPU-hour")
+                : QObject::tr("purchase price per GPU, amortised over the scenario's %1 years at 100 % use").arg(scenario.lifetime_years);
+        it->setToolTip(
+            p != presets.end()
+                ? QObject::tr("This design's price (%1), from the %2 preset: %3").arg(what, qs(p->info.name), qs(p->price->source))
+                : QObject::tr("This design's own price (%1)").arg(what));
         return it;
     }
     const bool purchase = scenario.price_per_gpu_hour_usd <= 0 && scenario.purchase_price_per_gpu_usd > 0;
     auto* it = item(purchase ? QObject::tr("purchase, scenario") : QStringLiteral("$%1 scenario").arg(scenario.price_per_gpu_hour_usd, 0, 'f', 2), true, right);
     it->setForeground(QColor(0x70, 0x70, 0x70));
-    it->setToolTip(QObject::tr("No price of its own: the scenario's price (Cost & Sensitivity page) applies. Type a price to give this design its own."));
+    it->setToolTip(
+        QObject::tr("No price of its own: the scenario's price (Cost & Sensitivity page) applies. Type a price per "
+                    "GPU-hour, or a purchase price per GPU followed by \"purchase\", to give this design its own."));
     return it;
 }
 constexpr int max_nodes = 10'000'000;
@@ -150,7 +163,9 @@ void ComparePage::buildLayout() {
     table_->setAccessibleName(tr("Designs compared"));
     table_->horizontalHeaderItem(col_strategy)->setToolTip(tr("Checked: search for the best strategy; unchecked: the strategy saved with the design"));
     table_->horizontalHeaderItem(col_strategy)->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);  // visible before the column scrolls in whole
-    table_->horizontalHeaderItem(col_price)->setToolTip(tr("Price per GPU-hour of this design; empty = the scenario's price (Cost & Sensitivity page)"));
+    table_->horizontalHeaderItem(col_price)->setToolTip(
+        tr("Price per GPU-hour of this design, or its purchase price per GPU (\"$15,625 purchase\", amortised over the "
+           "scenario's lifetime); empty = the scenario's price (Cost & Sensitivity page)"));
     table_->horizontalHeaderItem(col_speedup)->setToolTip(tr("Baseline iteration time / this design's: 2.00x = twice as fast"));
 
     breakdown_ = ui::make_breakdown_chart(this);
@@ -235,7 +250,10 @@ bool ComparePage::addPreset(const QString& preset_id, int nodes) {
     d.node_info = p->info;
     d.nodes = nodes;
     d.best_strategy = true;
-    if (p->price) d.price_per_gpu_hour_usd = p->price->price_per_gpu_hour_usd;  // its own, not the scenario's
+    if (p->price) {  // its own, not the scenario's
+        d.price_per_gpu_hour_usd = p->price->price_per_gpu_hour_usd;
+        d.purchase_price_per_gpu_usd = p->price->purchase_price_per_gpu_usd;
+    }
     std::vector<Design> designs = s.designs;
     d.name = unique_name(designs, design_label(d).toStdString() + ", best strategy");
     designs.push_back(std::move(d));
@@ -446,14 +464,21 @@ void ComparePage::onItemChanged(int row, int column) {
         break;
     }
     case col_price: {
-        // The cell shows "$1.80 scenario" for a design without a price: that text (or empty) keeps it so.
+        // The cell shows "$1.80 scenario" for a design without a price: that text (or empty) keeps it
+        // so. "$15,625 purchase" (or "15625 purchase") is a purchase price per GPU.
         QString number = text;
-        number.remove(QLatin1Char('$'));
-        bool ok = number.isEmpty() || number.contains(QStringLiteral("scenario"));
+        const bool scenario_price = number.contains(QStringLiteral("scenario"));
+        const bool purchase = !scenario_price && number.contains(QStringLiteral("purchase"));
+        number.remove(QLatin1Char('$')).remove(QLatin1Char(',')).remove(QStringLiteral("purchase"));
+        bool ok = number.trimmed().isEmpty() || scenario_price;
         const double p = ok ? 0.0 : number.trimmed().toDouble(&ok);
         if (!ok || !std::isfinite(p) || p < 0)
-            problem = tr("$/GPU-h of design %1 = \"%2\": must be a price of at least 0 (empty = the scenario's).").arg(row + 1).arg(text);
-        d.price_per_gpu_hour_usd = p;
+            problem = tr("$/GPU-h of design %1 = \"%2\": must be a price per GPU-hour of at least 0, or a purchase price per GPU "
+                         "followed by \"purchase\" (empty = the scenario's).")
+                          .arg(row + 1)
+                          .arg(text);
+        d.price_per_gpu_hour_usd = purchase ? 0.0 : p;
+        d.purchase_price_per_gpu_usd = purchase ? p : 0.0;
         what = tr("Change design price");
         break;
     }

@@ -75,7 +75,10 @@ std::vector<ParetoPoint> pareto_over_designs(const Scenario& s, const std::vecto
     // Each distinct node (and price) of the designs at every size, with its best strategy.
     std::vector<const Design*> distinct;
     for (const Design& d : designs)
-        if (std::none_of(distinct.begin(), distinct.end(), [&](const Design* x) { return x->node == d.node && x->price_per_gpu_hour_usd == d.price_per_gpu_hour_usd; }))
+        if (std::none_of(distinct.begin(), distinct.end(), [&](const Design* x) {
+                return x->node == d.node && x->price_per_gpu_hour_usd == d.price_per_gpu_hour_usd &&
+                       x->purchase_price_per_gpu_usd == d.purchase_price_per_gpu_usd;
+            }))
             distinct.push_back(&d);
     for (const Design* d : distinct) {
         const std::string node_name = d->node_info.name.empty() ? d->name : d->node_info.name;

@@ -143,10 +143,20 @@ Loaded<NodePreset> load_node_preset(const fs::path& file) {
             top.required_object("node", [&](ObjectReader& o) { sections::read_node(o, p.node, p.info); });
             top.optional_object("price", [&](ObjectReader& o) {
                 PricePreset price;
-                if (o.required_number("price_per_gpu_hour_usd", price.price_per_gpu_hour_usd) &&
+                const bool hourly = o.has("price_per_gpu_hour_usd"), purchase = o.has("purchase_price_per_gpu_usd");
+                if (hourly == purchase)
+                    o.reader().error(o.path(), hourly ? "gives both price_per_gpu_hour_usd and purchase_price_per_gpu_usd; give one: "
+                                                        "an hourly price or a purchase price"
+                                                      : "has no price; give price_per_gpu_hour_usd (US dollars per GPU-hour) or "
+                                                        "purchase_price_per_gpu_usd (US dollars per accelerator)");
+                if (hourly && o.required_number("price_per_gpu_hour_usd", price.price_per_gpu_hour_usd) &&
                     !(std::isfinite(price.price_per_gpu_hour_usd) && price.price_per_gpu_hour_usd > 0))
                     o.error("price_per_gpu_hour_usd", "is " + format_printf("%g", price.price_per_gpu_hour_usd) +
                                                           "; must be a price above 0 US dollars per GPU-hour");
+                if (purchase && o.required_number("purchase_price_per_gpu_usd", price.purchase_price_per_gpu_usd) &&
+                    !(std::isfinite(price.purchase_price_per_gpu_usd) && price.purchase_price_per_gpu_usd > 0))
+                    o.error("purchase_price_per_gpu_usd", "is " + format_printf("%g", price.purchase_price_per_gpu_usd) +
+                                                              "; must be a price above 0 US dollars per accelerator");
                 require_source(o, price.source);
                 p.price = std::move(price);
             });
@@ -305,10 +315,21 @@ std::vector<std::string> apply_node_preset(Scenario& s, const NodePreset& p) {
     s.config.node = p.node;
     s.node_info = p.info;
     if (p.price) {
-        const double old_price = s.cost.price_per_gpu_hour_usd;
-        note(out, "price", old_price, p.price->price_per_gpu_hour_usd, format_printf("$%.2f", old_price),
-             format_printf("$%.2f per GPU-hour", p.price->price_per_gpu_hour_usd) + " (" + p.price->source + ")");
-        s.cost.price_per_gpu_hour_usd = p.price->price_per_gpu_hour_usd;
+        // The preset's price replaces the scenario's GPU price whole: an hourly price left
+        // beside a preset's purchase price would win over it (docs/economics.md).
+        const PricePreset& price = *p.price;
+        CostInputs& cost = s.cost;
+        note(out, "price", cost.price_per_gpu_hour_usd, price.price_per_gpu_hour_usd,
+             cost.price_per_gpu_hour_usd > 0 ? format_printf("$%.2f", cost.price_per_gpu_hour_usd) : std::string("none"),
+             price.price_per_gpu_hour_usd > 0
+                 ? format_printf("$%.2f per GPU-hour", price.price_per_gpu_hour_usd) + " (" + price.source + ")"
+                 : std::string("none (the preset gives a purchase price)"));
+        note(out, "purchase price", cost.purchase_price_per_gpu_usd, price.purchase_price_per_gpu_usd,
+             cost.purchase_price_per_gpu_usd > 0 ? format_usd(cost.purchase_price_per_gpu_usd) : std::string("none"),
+             price.purchase_price_per_gpu_usd > 0 ? format_usd(price.purchase_price_per_gpu_usd) + " per GPU (" + price.source + ")"
+                                                  : std::string("none (the preset gives an hourly price)"));
+        cost.price_per_gpu_hour_usd = price.price_per_gpu_hour_usd;
+        cost.purchase_price_per_gpu_usd = price.purchase_price_per_gpu_usd;
     }
     return out;
 }

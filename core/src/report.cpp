@@ -82,6 +82,14 @@ std::string format_usd(double usd) {
     return "$" + format_printf("%#.3g", usd);
 }
 
+std::string format_gpu_price(const CostInputs& in) {
+    if (in.price_per_gpu_hour_usd > 0) return format_usd(in.price_per_gpu_hour_usd) + " per GPU-hour";
+    if (in.purchase_price_per_gpu_usd > 0)
+        return format_usd(in.purchase_price_per_gpu_usd) + " per GPU, amortised over " + format_printf("%g", in.lifetime_years) +
+               " years at 100 % use";
+    return "none given (GPU cost counted as 0)";
+}
+
 std::string format_kwh(double kwh) {
     if (!std::isfinite(kwh)) return not_finite;
     if (kwh >= 1e6) return format_printf("%.2f", kwh / 1e6) + " GWh";

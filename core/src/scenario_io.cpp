@@ -83,6 +83,7 @@ void read_design(ObjectReader& o, Design& d) {
     read_node_or_preset(o, d.node, d.node_info);
     o.required_int("nodes", d.nodes);
     o.optional_number("price_per_gpu_hour_usd", d.price_per_gpu_hour_usd);
+    o.optional_number("purchase_price_per_gpu_usd", d.purchase_price_per_gpu_usd);
     if (const nlohmann::json* st = o.value("strategy"); st && st->is_string()) {
         if (st->get<std::string>() != "best")
             o.reader().error(o.path_of("strategy") + " = " + quote_for_message(st->get<std::string>()),
@@ -172,6 +173,7 @@ void check_cost(JsonReader& r, const Scenario& s, std::string_view prefix) {
     for (std::size_t i = 0; i < s.designs.size(); ++i) {
         CostInputs own;
         own.price_per_gpu_hour_usd = s.designs[i].price_per_gpu_hour_usd;
+        own.purchase_price_per_gpu_usd = s.designs[i].purchase_price_per_gpu_usd;
         for (const FieldError& e : check_cost_inputs(own))
             r.error("", at + "comparison.designs[" + std::to_string(i) + "]." + e.message().substr(5));  // drop "cost."
     }
@@ -363,6 +365,7 @@ std::string scenario_to_json(const Scenario& s) {
             dj["nodes"] = d.nodes;
             dj["strategy"] = d.best_strategy ? ordered_json("best") : strategy_json(d.strategy);
             dj["price_per_gpu_hour_usd"] = d.price_per_gpu_hour_usd;
+            if (d.purchase_price_per_gpu_usd != 0) dj["purchase_price_per_gpu_usd"] = d.purchase_price_per_gpu_usd;
             cmp["designs"].push_back(std::move(dj));
         }
     }
@@ -384,7 +387,12 @@ Config design_config(const Config& base, const Design& d) {
 
 CostInputs design_cost(const CostInputs& scenario_cost, const Design& d) {
     CostInputs in = scenario_cost;
-    if (d.price_per_gpu_hour_usd > 0) in.price_per_gpu_hour_usd = d.price_per_gpu_hour_usd;
+    if (d.price_per_gpu_hour_usd > 0) {
+        in.price_per_gpu_hour_usd = d.price_per_gpu_hour_usd;
+    } else if (d.purchase_price_per_gpu_usd > 0) {  // the scenario's hourly price would win over it
+        in.price_per_gpu_hour_usd = 0;
+        in.purchase_price_per_gpu_usd = d.purchase_price_per_gpu_usd;
+    }
     return in;
 }
 

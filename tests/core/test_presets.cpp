@@ -1,6 +1,7 @@
 // Every shipped preset loads, the default scenario is built from them, and each evaluates.
 #include <QtTest>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "comet/evaluate.hpp"
@@ -21,6 +22,7 @@ private slots:
     void aliasesFindTheirNode();
     void malformedPresetIsRefusedWithPath();
     void presetCrossFieldRulesAreChecked();
+    void priceSectionGivesOnePrice();
     void scenarioReferencesPresetsByName();
     void unknownPresetNameIsReported();
     void userPresetsSaveLoadAndOverride();
@@ -152,6 +154,73 @@ void TestPresets::presetCrossFieldRulesAreChecked() {
              model.error_text().c_str());
     // The same files with valid values load.
     QVERIFY(load_node_preset(write("ok.json", QByteArray(node).replace("%1", "2").replace("%2", "0"))).ok());
+}
+
+// A node preset's price is an hourly price or a purchase price, never both, never none, never
+// a non-positive or non-finite number; applying it replaces the scenario's GPU price whole.
+void TestPresets::priceSectionGivesOnePrice() {
+    QTemporaryDir dir;
+    int n = 0;
+    const auto load = [&](const std::string& price) {
+        const fs::path file = fs::path(dir.path().toStdString()) / ("node" + std::to_string(++n) + ".json");
+        QFile f(QString::fromStdString(file.string()));
+        if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", file.c_str());
+        f.write(QByteArray::fromStdString(R"({"format": "comet-node", "version": 1, "node": {"accelerators": 8,
+            "matrix_fp16_tflops": 312, "vector_tflops": 78, "hbm_capacity_gib": 80, "hbm_bandwidth_gbps": 2039,
+            "scale_up": {"domain_size": 8, "bandwidth_gbps": 300}, "scale_out": {"bandwidth_gbps": 25}}, "price": )" +
+                                          price + "}"));
+        f.close();
+        return load_node_preset(file);
+    };
+    const auto refused = [&](const std::string& price, const std::string& message) {
+        const auto l = load(price);
+        const std::string text = l.error_text();
+        if (l.ok() || text.find(message) == std::string::npos)
+            qWarning("price %s: expected \"%s\", got \"%s\"", price.c_str(), message.c_str(), text.c_str());
+        return !l.ok() && text.find(message) != std::string::npos;
+    };
+    const std::string src = R"(, "source": "a list")";
+    QVERIFY(refused(R"({"source": "a list"})", "price: has no price; give price_per_gpu_hour_usd"));
+    QVERIFY(refused(R"({"price_per_gpu_hour_usd": 2, "purchase_price_per_gpu_usd": 20000)" + src + "}",
+                    "price: gives both price_per_gpu_hour_usd and purchase_price_per_gpu_usd; give one"));
+    QVERIFY(refused(R"({"purchase_price_per_gpu_usd": 0)" + src + "}",
+                    "price.purchase_price_per_gpu_usd: is 0; must be a price above 0 US dollars per accelerator"));
+    QVERIFY(refused(R"({"purchase_price_per_gpu_usd": -15625)" + src + "}", "price.purchase_price_per_gpu_usd: is -15625"));
+    QVERIFY(refused(R"({"purchase_price_per_gpu_usd": "15625")" + src + "}", "price.purchase_price_per_gpu_usd"));
+    QVERIFY(refused(R"({"purchase_price_per_gpu_usd": null)" + src + "}", "price.purchase_price_per_gpu_usd"));
+    QVERIFY(refused(R"({"price_per_gpu_hour_usd": -1)" + src + "}", "price.price_per_gpu_hour_usd: is -1"));
+    QVERIFY(refused(R"({"purchase_price_per_gpu_usd": 15625})", "price.source"));
+    QVERIFY(refused(R"({"purchase_price_per_gpu_usd": 15625, "source": "x", "currency": "EUR"})", "price.currency: unknown key"));
+
+    const auto purchase = load(R"({"purchase_price_per_gpu_usd": 15625)" + src + "}");
+    QVERIFY2(purchase.ok(), purchase.error_text().c_str());
+    QCOMPARE(purchase.value->price->purchase_price_per_gpu_usd, 15625.0);
+    QCOMPARE(purchase.value->price->price_per_gpu_hour_usd, 0.0);
+    const auto hourly = load(R"({"price_per_gpu_hour_usd": 2.5)" + src + "}");
+    QVERIFY2(hourly.ok(), hourly.error_text().c_str());
+
+    // Applying a purchase price clears the scenario's hourly price (which would win over it), and
+    // an hourly price clears a purchase price; the note names both changes.
+    Scenario s;
+    s.cost.price_per_gpu_hour_usd = 1.8;
+    std::vector<std::string> notes = apply_node_preset(s, *purchase.value);
+    QCOMPARE(s.cost.price_per_gpu_hour_usd, 0.0);
+    QCOMPARE(s.cost.purchase_price_per_gpu_usd, 15625.0);
+    const auto has = [&](const std::string& text) {
+        return std::any_of(notes.begin(), notes.end(), [&](const std::string& x) { return x.find(text) != std::string::npos; });
+    };
+    QVERIFY(has("price $1.80 \u2192 none (the preset gives a purchase price)"));
+    QVERIFY(has("purchase price none \u2192 $15,625 per GPU (a list)"));
+    notes = apply_node_preset(s, *hourly.value);
+    QCOMPARE(s.cost.price_per_gpu_hour_usd, 2.5);
+    QCOMPARE(s.cost.purchase_price_per_gpu_usd, 0.0);
+    QVERIFY(has("purchase price $15,625 \u2192 none (the preset gives an hourly price)"));
+
+    // The shipped Gaudi 3 preset carries Intel's list price per accelerator, with its source.
+    const std::optional<NodePreset> gaudi = find_node_preset("gaudi3");
+    QVERIFY(gaudi && gaudi->price);
+    QCOMPARE(gaudi->price->purchase_price_per_gpu_usd, 125000.0 / 8);
+    QVERIFY(gaudi->price->source.find("Next Platform") != std::string::npos);
 }
 
 void TestPresets::scenarioReferencesPresetsByName() {

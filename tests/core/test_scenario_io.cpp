@@ -233,6 +233,7 @@ void compare_scenarios(const Scenario& a, const Scenario& b) {
         SAME_STR(designs[i].node_info.name);
         SAME(designs[i].nodes);
         SAME(designs[i].price_per_gpu_hour_usd);
+        SAME(designs[i].purchase_price_per_gpu_usd);
         SAME(designs[i].best_strategy);
         SAME(designs[i].node.hbm_capacity_gib);
         SAME(designs[i].node.power_kw);
@@ -315,6 +316,22 @@ private slots:
         QCOMPARE(h.price_per_gpu_hour_usd, 3.5);
         QCOMPARE(design_cost(sc.cost, h).price_per_gpu_hour_usd, 3.5);
         QCOMPARE(design_cost(sc.cost, sc.designs[1]).price_per_gpu_hour_usd, 2.5);  // the scenario's
+        // A design's own purchase price wins over the scenario's hourly price (which cost_report
+        // would otherwise prefer); its own hourly price wins over both.
+        Design bought = sc.designs[1];
+        bought.purchase_price_per_gpu_usd = 15625;
+        QCOMPARE(design_cost(sc.cost, bought).price_per_gpu_hour_usd, 0.0);
+        QCOMPARE(design_cost(sc.cost, bought).purchase_price_per_gpu_usd, 15625.0);
+        bought.price_per_gpu_hour_usd = 4;
+        QCOMPARE(design_cost(sc.cost, bought).price_per_gpu_hour_usd, 4.0);
+        {  // and it survives a save
+            Scenario copy = sc;
+            copy.designs[1].purchase_price_per_gpu_usd = 15625;
+            const Loaded<Scenario> back = parse(QByteArray::fromStdString(scenario_to_json(copy)));
+            QVERIFY2(back.ok(), back.error_text().c_str());
+            QCOMPARE(back.value->designs[1].purchase_price_per_gpu_usd, 15625.0);
+            QCOMPARE(back.value->designs[0].purchase_price_per_gpu_usd, 0.0);
+        }
         const Design& f = sc.designs[1];
         QVERIFY(!f.best_strategy);
         QCOMPARE(f.strategy.dp, 2);
@@ -359,6 +376,12 @@ private slots:
              {label + ": " + d + " = ", "must be a list of 1 to 4 designs"}},
             {with_designs(R"(, {"name": "z", "node": "dgx-h100", "nodes": 1, "strategy": "best", "price_per_gpu_hour_usd": -3})"),
              {label + ": " + d + "[2].price_per_gpu_hour_usd = -3: must be at least 0 USD"}},
+            {with_designs(R"(, {"name": "z", "node": "dgx-h100", "nodes": 1, "strategy": "best", "purchase_price_per_gpu_usd": -15625})"),
+             {label + ": " + d + "[2].purchase_price_per_gpu_usd = -15625: must be at least 0 USD"}},
+            {with_designs(R"(, {"name": "z", "node": "dgx-h100", "nodes": 1, "strategy": "best", "purchase_price_per_gpu_usd": "15625"})"),
+             {label + ": " + d + "[2].purchase_price_per_gpu_usd", "expected a number"}},
+            {with_designs(R"(, {"name": "z", "node": "dgx-h100", "nodes": 1, "strategy": "best", "purchase_price_per_gpu_usd": null})"),
+             {label + ": " + d + "[2].purchase_price_per_gpu_usd", "expected a number"}},
             {with(with_designs(), "cost.pue", 0.5), {label + ": cost.pue = 0.5: must be at least 1"}},
             {with(minimal_json, "node.power_kw", -1), {label + ": node.power_kw = -1: must be 0 (unknown) up to 10000 kW per node"}},
         };

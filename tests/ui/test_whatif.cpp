@@ -143,8 +143,20 @@ private Q_SLOTS:
         QVERIFY(note.contains(QStringLiteral("Nebius")));
         nodes->setCurrentIndex(item_named(nodes, QStringLiteral("HGX H800 (8x H800 SXM, export-limited NVLink)")));
         note = win.w.parameters()->presetNote(true);
-        QVERIFY2(note.contains(QStringLiteral("No published price: the scenario's $3.50")), qPrintable(note));
+        QVERIFY2(note.contains(QStringLiteral("No published price: the scenario's GPU price ($3.50 per GPU-hour) stays")),
+                 qPrintable(note));
         QCOMPARE(win.w.document()->scenario().cost.price_per_gpu_hour_usd, 3.5);
+        // Gaudi 3 has only a list purchase price: it replaces the hourly price, which would win over it.
+        nodes->setCurrentIndex(item_named(nodes, QStringLiteral("Intel Gaudi 3 (HLS-Gaudi3, 8x HL-325L OAM)")));
+        QCOMPARE(win.w.document()->scenario().cost.price_per_gpu_hour_usd, 0.0);
+        QCOMPARE(win.w.document()->scenario().cost.purchase_price_per_gpu_usd, 15625.0);
+        note = win.w.parameters()->presetNote(true);
+        QVERIFY2(note.contains(QStringLiteral("purchase price none \u2192 $15,625 per GPU")), qPrintable(note));
+        QVERIFY2(note.contains(QStringLiteral("price $3.50 \u2192 none (the preset gives a purchase price)")), qPrintable(note));
+        // A node without a price after it says which price stays: the purchase price, amortised.
+        nodes->setCurrentIndex(item_named(nodes, QStringLiteral("HGX H800 (8x H800 SXM, export-limited NVLink)")));
+        note = win.w.parameters()->presetNote(true);
+        QVERIFY2(note.contains(QStringLiteral("the scenario's GPU price ($15,625 per GPU, amortised over 4 years")), qPrintable(note));
     }
 
     // The task: Llama 3 70B on 8 DGX H100 from presets to a best strategy in four actions.
@@ -337,6 +349,28 @@ private Q_SLOTS:
         // Editing the shown text back leaves the design on the scenario's price; a number sets its own.
         t->item(h800, price_col)->setText(QStringLiteral("$3.50"));
         QCOMPARE(win.w.document()->scenario().designs.back().price_per_gpu_hour_usd, 3.5);
+        // A preset with a purchase price gives the design that price, shown as such; typing a
+        // purchase price sets it, typing an hourly one replaces it.
+        QVERIFY(win.w.compare()->addPreset(QStringLiteral("gaudi3"), 8));
+        const int gaudi = t->rowCount() - 1;
+        QCOMPARE(win.w.document()->scenario().designs.back().purchase_price_per_gpu_usd, 15625.0);
+        QCOMPARE(win.w.document()->scenario().designs.back().price_per_gpu_hour_usd, 0.0);
+        QCOMPARE(t->item(gaudi, price_col)->text(), QStringLiteral("$15,625 purchase"));
+        QVERIFY2(t->item(gaudi, price_col)->toolTip().contains(QStringLiteral("amortised over the scenario's 4 years")),
+                 qPrintable(t->item(gaudi, price_col)->toolTip()));
+        QVERIFY(t->item(gaudi, price_col)->toolTip().contains(QStringLiteral("Gaudi 3")));
+        // Its cost is amortised from that price, whatever hourly price the scenario has.
+        const CostInputs in = design_cost(win.w.document()->scenario().cost, win.w.document()->scenario().designs.back());
+        QCOMPARE(in.price_per_gpu_hour_usd, 0.0);
+        QCOMPARE(in.purchase_price_per_gpu_usd, 15625.0);
+        t->item(gaudi, price_col)->setText(QStringLiteral("20,000 purchase"));
+        QCOMPARE(win.w.document()->scenario().designs.back().purchase_price_per_gpu_usd, 20000.0);
+        QCOMPARE(t->item(gaudi, price_col)->text(), QStringLiteral("$20,000 purchase"));
+        t->item(gaudi, price_col)->setText(QStringLiteral("$2.10"));
+        QCOMPARE(win.w.document()->scenario().designs.back().price_per_gpu_hour_usd, 2.1);
+        QCOMPARE(win.w.document()->scenario().designs.back().purchase_price_per_gpu_usd, 0.0);
+        t->item(gaudi, price_col)->setText(QStringLiteral("lots purchase"));  // refused, the price stays
+        QCOMPARE(win.w.document()->scenario().designs.back().price_per_gpu_hour_usd, 2.1);
     }
 
     void nothingFitsNamesMemoryWithItsNumbers() {

@@ -651,7 +651,9 @@ void ParameterPanel::pickNodePreset(int item) {
     const NodePreset& p = node_presets_[static_cast<std::size_t>(item - 1)];
     Scenario s = doc_->scenario();
     const std::vector<std::string> changes = apply_node_preset(s, p);
-    const QString extra = p.price ? QString() : tr("No published price: the scenario's $%1 per GPU-hour stays.").arg(s.cost.price_per_gpu_hour_usd, 0, 'f', 2);
+    const QString extra =
+        p.price ? QString()
+                : tr("No published price: the scenario's GPU price (%1) stays.").arg(QString::fromStdString(format_gpu_price(s.cost)));
     doc_->setScenario(s, tr("Use node preset %1").arg(QString::fromStdString(p.info.name)));
     showPresetNote(node_note_, QString::fromStdString(p.info.name), changes, extra);
 }

@@ -131,13 +131,7 @@ QString expanded_text(const ExpandedMemory& e) {
     return o;
 }
 
-QString gpu_price_text(const CostInputs& in) {
-    if (in.price_per_gpu_hour_usd > 0) return format_usd(in.price_per_gpu_hour_usd) + QStringLiteral(" per GPU-hour");
-    if (in.purchase_price_per_gpu_usd > 0)
-        return format_usd(in.purchase_price_per_gpu_usd) + QStringLiteral(" per GPU, amortised over ") + g(in.lifetime_years) +
-               QStringLiteral(" years at 100 % use");
-    return QStringLiteral("none given (GPU cost counted as 0)");
-}
+QString gpu_price_text(const CostInputs& in) { return QString::fromStdString(format_gpu_price(in)); }
 
 // "8 routed (top-2, MLP 14336), every layer" or "256 routed (top-8, MLP 2048) + 1 shared, after 3
 // dense layers, capacity 1.25"; empty (no row) for a dense model.

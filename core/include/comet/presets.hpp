@@ -13,8 +13,11 @@ namespace comet {
 
 // A node preset's rental price (its "price" section): what a design on this node pays per
 // GPU-hour unless it sets its own, with where the figure comes from.
+// A node's reference price: either an hourly price (cloud on-demand) or a list purchase price
+// per accelerator (amortised over the scenario's cost.lifetime_years), never both.
 struct PricePreset {
-    double price_per_gpu_hour_usd = 0;
+    double price_per_gpu_hour_usd = 0;      // 0 when the price is a purchase price
+    double purchase_price_per_gpu_usd = 0;  // 0 when the price is hourly
     std::string source;
 };
 

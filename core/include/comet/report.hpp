@@ -37,6 +37,9 @@ struct NodePreset;      // comet/presets.hpp
 [[nodiscard]] std::string format_duration(double s);
 [[nodiscard]] std::string format_usd(double usd);
 [[nodiscard]] std::string format_kwh(double kwh);
+// The GPU price cost inputs give, in words: "$2.99 per GPU-hour", "$15,625 per GPU, amortised
+// over 4 years at 100 % use", or "none given (GPU cost counted as 0)".
+[[nodiscard]] std::string format_gpu_price(const CostInputs& in);
 
 // Why `better` beats `worse` (two results of one search), e.g. "0.42 s (3.1 %) faster:
 // pipeline bubble -0.30 s, exposed DP -0.15 s"; "ties" when the times are equal.

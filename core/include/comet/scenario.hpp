@@ -31,10 +31,14 @@ struct Design {
     int nodes = 1;
     bool best_strategy = true;  // search for the fastest strategy; else use `strategy`
     Strategy strategy;
-    double price_per_gpu_hour_usd = 0;  // 0 = the scenario's cost.price_per_gpu_hour_usd
+    // The design's own GPU price, as in the cost section: an hourly price, or a purchase price
+    // per GPU amortised over the scenario's lifetime_years (the hourly one wins when both are
+    // set). Both 0 = the scenario's price.
+    double price_per_gpu_hour_usd = 0;
+    double purchase_price_per_gpu_usd = 0;
 };
 
-// The scenario's cost inputs with a design's own GPU-hour price, if it has one.
+// The scenario's cost inputs with a design's own GPU price (hourly or purchase), if it has one.
 [[nodiscard]] CostInputs design_cost(const CostInputs& scenario_cost, const Design& d);
 
 inline constexpr int max_designs = 4;
