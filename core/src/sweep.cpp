@@ -42,6 +42,8 @@ using ClassKey = SearchEngine::ClassKey;
 
 // Cells of a class searched one after the other, each seeded by the one before.
 constexpr std::size_t seeded_block = 4;
+// Chains of classes searched side by side after the first class (see run_sweep).
+constexpr std::size_t sweep_chains = 4;
 
 Config cell_config(const Config& base, const SweepSpec& spec, int ix, int iy) {
     Config c = base;
@@ -154,24 +156,28 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
     // A class that differs from an earlier one only in compute rates reuses its memory verdicts
     // (from the first class of that memory key, the donor) and computes the roofline only for
     // the groups its cells reach, ordered by the bounds of the class before it (prepare_lazy).
-    std::shared_ptr<SearchEngine> donor, previous;
-    std::size_t donor_key = 0, previous_key = 0;
-    std::vector<Strategy> previous_anchor;  // the top of the previous class's first cell
+    struct Chain {
+        std::shared_ptr<SearchEngine> donor, previous;
+        std::size_t donor_key = 0, previous_key = 0;
+        std::vector<Strategy> previous_anchor;  // the top of the previous class's first cell
+    };
     auto same_memory = [&](std::size_t a, std::size_t b) {
         return keys[a].valid && keys[b].valid && SearchEngine::memory_key(keys[a]) == SearchEngine::memory_key(keys[b]);
     };
-    for (std::size_t k = 0; k < keys.size() && !stop(); ++k) {
+    // Searches every cell of class k; false when cancelled.
+    auto run_class = [&](std::size_t k, Chain& chain) -> bool {
         const std::size_t first = members[k].front();
         const Config representative = cell_config(base, spec, static_cast<int>(first % static_cast<std::size_t>(out.nx)),
                                                   static_cast<int>(first / static_cast<std::size_t>(out.nx)));
-        const bool from_donor = donor && same_memory(donor_key, k);
-        auto owned = from_donor ? std::make_shared<SearchEngine>(representative, options, *donor)
+        const bool from_donor = chain.donor && same_memory(chain.donor_key, k);
+        auto owned = from_donor ? std::make_shared<SearchEngine>(representative, options, *chain.donor)
                                 : std::make_shared<SearchEngine>(representative, options);
         SearchEngine& engine = *owned;
+        const bool follows = chain.previous && same_memory(chain.previous_key, k);
         if (!engine.invalid()) {
-            const bool ok = from_donor ? engine.prepare_lazy(quiet, *donor, previous && same_memory(previous_key, k) ? *previous : *donor)
-                                       : engine.prepare(quiet);
-            if (!ok) break;
+            const bool ok =
+                from_donor ? engine.prepare_lazy(quiet, *chain.donor, follows ? *chain.previous : *chain.donor) : engine.prepare(quiet);
+            if (!ok) return false;
         }
         const auto& cells = members[k];
         // Searches cell i; `from` is the cell searched before whose bounds `in` holds (or none).
@@ -194,8 +200,8 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
         // are fixed, not the scheduler's chunks, so every cell's seeds, and so its statistics,
         // are too.
         std::vector<Strategy> anchor;
-        if (stop()) break;
-        const std::vector<Strategy> carried = previous && same_memory(previous_key, k) ? previous_anchor : std::vector<Strategy>{};
+        if (stop()) return false;
+        const std::vector<Strategy> carried = follows ? chain.previous_anchor : std::vector<Strategy>{};
         std::vector<double> anchor_floors;
         const Config anchor_config = search_cell(cells.front(), carried, anchor, true, nullptr, nullptr, anchor_floors);
         const std::size_t rest = cells.size() - 1;
@@ -213,14 +219,35 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
         });
         if (!engine.invalid()) {
             if (!from_donor) {
-                donor = owned;
-                donor_key = k;
+                chain.donor = owned;
+                chain.donor_key = k;
             }
-            previous = owned;
-            previous_key = k;
-            previous_anchor = anchor;
+            chain.previous = owned;
+            chain.previous_key = k;
+            chain.previous_anchor = anchor;
         }
+        return !stop();
+    };
+    // The first class alone, then the others in a fixed number of chains of consecutive
+    // classes run side by side, each starting from the first class (its donor and anchor). A
+    // class waits only for the one before it in its chain, so the classes' preparation and first
+    // cells, which one class cannot spread over many threads, overlap. The chains are fixed, not
+    // the scheduler's, so every cell's seeds and bounds, and so its statistics, are too.
+    Chain head;
+    if (!run_class(0, head)) {
+        out.cancelled = cancelled.load();
+        return out;
     }
+    const std::size_t others = keys.size() - 1;
+    const std::size_t chains = std::min(sweep_chains, others);
+    tbb::parallel_for(
+        std::size_t{0}, chains,
+        [&](std::size_t ci) {
+            Chain chain = head;
+            for (std::size_t k = 1 + ci * others / chains; k < 1 + (ci + 1) * others / chains; ++k)
+                if (!run_class(k, chain)) return;
+        },
+        tbb::simple_partitioner{});
     out.cancelled = cancelled.load();
     return out;
 }
