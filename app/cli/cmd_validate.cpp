@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -16,16 +17,30 @@ namespace comet::cli {
 namespace {
 
 void usage() {
-    std::printf("Usage: comet-cli validate [FILE.json ...] [--max-mean PCT] [--max-worst PCT] [--detail ID]\n\n"
-                "Predicts every published measurement in the given files (default: the files in the\n"
-                "presets' validation/ folder) and prints measured vs predicted iteration time, the\n"
-                "error, and the mean, worst and signed error per table, per hardware and overall.\n"
-                "Each case runs on the node preset whose id, name or alias its 'hardware' text names.\n"
-                "Knobs the source does not publish (microbatch, interleaving, recomputation, TP\n"
-                "overlap) take the value the model finds fastest, the same rule for every case; the\n"
-                "last column lists them. Rows the model cannot express are listed with the reason.\n"
-                "--max-mean/--max-worst make the exit status 1 when the error exceeds the bound.\n"
-                "--detail ID prints the full breakdown of every case whose id contains ID.\n");
+    std::printf(
+        "Usage: comet-cli validate [FILE.json ...] [--max-mean PCT] [--max-worst PCT] [--max-inexpressible N]\n"
+        "                          [--detail ID]\n\n"
+        "Predicts every published measurement in the given files (default: the files in the\n"
+        "presets' validation/ folder) and prints measured vs predicted iteration time, the\n"
+        "error, and the mean, worst and signed error per table, per hardware and overall.\n"
+        "Each case runs on the node preset whose id, name or alias its 'hardware' text names.\n"
+        "Knobs the source does not publish (microbatch, interleaving, recomputation, TP\n"
+        "overlap) take the value the model finds fastest, the same rule for every case; the\n"
+        "last column lists them. Rows the model cannot express are listed with the reason.\n"
+        "--max-mean/--max-worst make the exit status 1 when the error exceeds the bound; a row\n"
+        "the model cannot express counts as a 100 %% error under --max-worst, unless\n"
+        "--max-inexpressible N allows up to N such rows (then more than N is the failure).\n"
+        "--detail ID prints the full breakdown of every case whose id contains ID.\n");
+}
+
+bool parse_count(std::string_view text, int& out) {
+    const std::string s(text);
+    char* end = nullptr;
+    errno = 0;
+    const long v = std::strtol(s.c_str(), &end, 10);
+    if (s.empty() || !end || *end != '\0' || errno != 0 || v < 0 || v > 1'000'000) return false;
+    out = static_cast<int>(v);
+    return true;
 }
 
 bool parse_pct(std::string_view text, double& out) {
@@ -40,6 +55,7 @@ bool parse_pct(std::string_view text, double& out) {
 int cmd_validate(Args args) {
     std::vector<std::filesystem::path> files;
     double max_mean = 0, max_worst = 0;
+    int max_inexpressible = 0;  // rows that may be inexpressible without failing --max-worst
     std::string detail;  // cases whose id contains this get their full breakdown
     CommandLine cl("comet-cli validate", usage);
     for (const char* option : {"--max-mean", "--max-worst"}) {
@@ -47,6 +63,10 @@ int cmd_validate(Args args) {
         const std::string message = std::string(option) + " needs a positive percentage";
         cl.option(option, message, [&target, message](const std::string& v) { return parse_pct(v, target) ? std::string() : message; });
     }
+    cl.option("--max-inexpressible", "--max-inexpressible needs a whole number of rows from 0 to 1000000", [&](const std::string& v) {
+        return parse_count(v, max_inexpressible) ? std::string()
+                                                 : "--max-inexpressible = \"" + v + "\": needs a whole number of rows from 0 to 1000000";
+    });
     cl.option("--detail", "--detail needs part of a case id", [&](const std::string& v) {
         detail = v;
         return v.empty() ? std::string("--detail needs part of a case id") : std::string();
@@ -70,7 +90,12 @@ int cmd_validate(Args args) {
     for (const auto& e : run.errors) std::fprintf(stderr, "%s\n", e.c_str());
     if (!run.errors.empty()) return exit_bad_input;
     std::fputs(format_validation_text(run, nodes, detail).c_str(), stdout);
-    const double worst = run.all.inexpressible > 0 ? 1.0 : run.all.worst_abs;
+    if (run.all.inexpressible > max_inexpressible && max_inexpressible > 0) {
+        std::fprintf(stderr, "comet-cli validate: %d rows cannot be expressed, more than the %d allowed by --max-inexpressible\n",
+                     run.all.inexpressible, max_inexpressible);
+        return exit_failure;
+    }
+    const double worst = run.all.inexpressible > max_inexpressible ? 1.0 : run.all.worst_abs;
     const double mean = run.all.mean_abs;
     if ((max_mean > 0 && 100 * mean > max_mean) || (max_worst > 0 && 100 * worst > max_worst)) {
         std::fprintf(stderr, "comet-cli validate: error above the bound (mean %.1f %% / %.1f %%, worst %.1f %% / %.1f %%)\n",

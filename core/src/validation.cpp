@@ -446,7 +446,11 @@ std::string validation_summary(const ValidationRun& run, const std::string& node
     for (const auto& h : run.hardware) {
         if (h.node_id != node_id) continue;
         const ErrorStats& s = h.stats;
-        if (s.cases == 0) break;
+        if (s.cases == 0) {
+            if (s.inexpressible == 0) break;
+            return node_name + ": not validated: " + std::to_string(s.inexpressible) + " published run" +
+                   (s.inexpressible == 1 ? "" : "s") + ", none expressible (see comet-cli validate)";
+        }
         char buf[256];
         std::snprintf(buf, sizeof buf, "%s: %d published run%s, mean error %.0f %% (worst %.0f %%; %d slower, %d faster)",
                       node_name.c_str(), s.cases, s.cases == 1 ? "" : "s", 100 * s.mean_abs, 100 * s.worst_abs,

@@ -24,6 +24,7 @@ private slots:
     void publishedKnobsAreKept();
     void malformedMeasurementFileIsRefused();
     void megatronBridgeIsExpressedAndBounded();
+    void maxtextTpuRowsAreListedEvenWhenTheyDoNotFit();
 };
 
 void TestValidation::narayanan2021WithinBounds() {
@@ -161,6 +162,41 @@ void TestValidation::megatronBridgeIsExpressedAndBounded() {
     QVERIFY2(h100.rfind("DGX H100: 6 published runs, mean error ", 0) == 0, h100.c_str());
     QCOMPARE(QString::fromStdString(validation_summary(run, "tpu-v5p", "TPU v5p")),
              QStringLiteral("TPU v5p: not validated against published runs"));
+}
+
+// Google's MaxText recipes on TPU7x and TPU v6e: the rows that fit keep the published FSDP
+// strategy and batch and are within bounds; the rows that need host-memory offload are listed
+// with the memory the model finds, never dropped, and the node summary says so.
+void TestValidation::maxtextTpuRowsAreListedEvenWhenTheyDoNotFit() {
+    std::vector<std::string> errors;
+    const auto nodes = load_node_presets(errors);
+    const auto models = load_model_presets(errors);
+    const ValidationRun run = run_validation({presets_dir() / "validation" / "maxtext-tpu-2026.json"}, nodes, models);
+    QVERIFY2(run.errors.empty(), run.errors.empty() ? "" : run.errors.front().c_str());
+    const TableValidation& t = run.tables.front();
+    QCOMPARE(t.predictions.size(), std::size_t{18});
+    QCOMPARE(t.stats.cases + t.stats.inexpressible, 18);
+    int fitted = 0;
+    for (const Prediction& p : t.predictions) {
+        QCOMPARE(p.strategy.zero_stage, 3);  // FSDP over the chips, as published
+        QCOMPARE(p.strategy.tp, 1);
+        QCOMPARE(p.strategy.microbatch, p.measured.config.strategy.microbatch);
+        if (!p.result.feasible) {
+            QCOMPARE(p.result.reason, Infeasible::hbm_capacity);
+            QVERIFY2(explain(p.result).find("does not fit in HBM") != std::string::npos, explain(p.result).c_str());
+            continue;
+        }
+        ++fitted;
+        QVERIFY2(p.measured.id.find("llama3.1-70b") != std::string::npos, p.measured.id.c_str());
+        QVERIFY2(std::abs(p.error()) <= 0.10, (p.measured.id + ": error above 10 %").c_str());
+    }
+    QCOMPARE(fitted, 4);
+    QVERIFY(t.stats.too_slow > 0 && t.stats.too_fast > 0);
+    const std::string ironwood = validation_summary(run, "tpu-v7", "TPU7x");
+    QVERIFY2(ironwood.rfind("TPU7x: 4 published runs, mean error ", 0) == 0, ironwood.c_str());
+    QVERIFY2(ironwood.find(", 7 not expressible") != std::string::npos, ironwood.c_str());
+    QCOMPARE(QString::fromStdString(validation_summary(run, "tpu-v6e", "TPU v6e")),
+             QStringLiteral("TPU v6e: not validated: 7 published runs, none expressible (see comet-cli validate)"));
 }
 
 QTEST_APPLESS_MAIN(TestValidation)
