@@ -162,7 +162,16 @@ void TestPresetLibrary::everyNodeCitesItsSourceAndIsSane() {
         // GB300: GB200's datasheet peaks under a 1.4 kW instead of a 1.2 kW power limit, so its
         // sustained clock, and with it both GEMM fractions, is 1400/1200 of GB200's.
         const double clock = p.id == "gb300-nvl72" ? 1400.0 / 1200.0 : 1.0;
-        QVERIFY2(std::abs(n.gemm.max_fraction - clock * (blackwell ? 0.65 : ampere ? 0.69 : 0.72)) < 1e-3, id);
+        // CDNA (MI300X, MI325X and MI355X as MI325X): AMD's published max-achievable FLOPs of
+        // large GEMMs (hipBLASLt under the power manager's sustained clock) over the dense peak.
+        const bool mi300x = p.id == "mi300x-platform", mi325x = p.id == "mi325x-platform" || p.id == "mi355x-platform";
+        if (mi300x || mi325x) {
+            const double bf16_maf = mi300x ? 708.0 : 843.0, fp8_maf = mi300x ? 1273.0 : 1519.0;  // MI300X / MI325X TFLOP/s
+            QVERIFY2(std::abs(n.gemm.max_fraction - bf16_maf / 1307.4) < 3e-3, id);
+            QVERIFY2(std::abs(n.gemm.fp8_max_fraction - fp8_maf / 2614.9) < 3e-3, id);
+        } else {
+            QVERIFY2(std::abs(n.gemm.max_fraction - clock * (blackwell ? 0.65 : ampere ? 0.69 : 0.72)) < 1e-3, id);
+        }
         if (blackwell) QVERIFY2(std::abs(n.gemm.fp8_max_fraction - clock * 0.6) < 1e-3, id);
         if (blackwell) QCOMPARE(n.gemm.fp4_max_fraction, 0.4);  // set once for the generation (docs/model.md)
         if (n.gemm.fp8_max_fraction > 0) QVERIFY2(n.gemm.fp8_max_fraction <= n.gemm.max_fraction, id);
