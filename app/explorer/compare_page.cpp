@@ -354,6 +354,8 @@ void ComparePage::waitForResults() {
     }
 }
 
+QString ComparePage::hintText() const { return hint_->text(); }
+
 void ComparePage::show(Comparison c) {
     shown_ = std::move(c);
     if (highlighted_ >= static_cast<int>(shown_->designs.size())) highlighted_ = -1;
@@ -365,6 +367,23 @@ void ComparePage::show(Comparison c) {
                        ? tr("%n design(s) on the same model and batch. Edit names, node counts, prices and the strategy "
                             "check box in the table.", "", feasible)
                        : tr("%1 of %2 designs cannot run (see the table).").arg(static_cast<int>(designs.size()) - feasible).arg(designs.size()));
+    // A purchase price amortised at full use is the hardware alone; a rental price includes the
+    // rest. Say so where one table holds both, since their costs are not like for like.
+    QStringList bought;
+    bool rented = false;
+    for (std::size_t i = 0; i < designs.size(); ++i) {
+        if (!designs[i].cost.valid || designs[i].cost.gpu_hour_price_usd <= 0) continue;
+        if (designs[i].cost.amortised)
+            bought << design_number(static_cast<int>(i));
+        else
+            rented = true;
+    }
+    if (!bought.isEmpty() && rented)
+        hint_->setText(hint_->text() + QLatin1Char(' ') +
+                       tr("Costs of %1: a purchase price amortised over %2 years at 100 % use (the hardware alone); the "
+                          "others are rental prices (server, hosting and the provider's margin included). Not like for like.")
+                           .arg(bought.join(QStringLiteral(", ")))
+                           .arg(doc_->scenario().cost.lifetime_years));
     Q_EMIT compared();
 }
 

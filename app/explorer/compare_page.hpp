@@ -53,6 +53,7 @@ public:
 
     [[nodiscard]] const std::optional<Comparison>& comparison() const noexcept { return shown_; }
     [[nodiscard]] QTableWidget* table() const noexcept { return table_; }
+    [[nodiscard]] QString hintText() const;  // the line above the table (what the designs share, price kinds)
     [[nodiscard]] const ui::ChartRenderable* breakdownChart() const;
     [[nodiscard]] const ui::ChartRenderable* memoryChart() const;
     [[nodiscard]] const std::vector<ui::BreakdownBar>& shownBars() const noexcept { return bars_; }

@@ -371,6 +371,19 @@ private Q_SLOTS:
         QCOMPARE(win.w.document()->scenario().designs.back().purchase_price_per_gpu_usd, 0.0);
         t->item(gaudi, price_col)->setText(QStringLiteral("lots purchase"));  // refused, the price stays
         QCOMPARE(win.w.document()->scenario().designs.back().price_per_gpu_hour_usd, 2.1);
+        // The page says when bought and rented designs share the table (their costs differ in
+        // kind), and only then.
+        win.w.document()->setScenario(none, QStringLiteral("no designs"));
+        QVERIFY(win.w.compare()->addPreset(QStringLiteral("dgx-h100"), 48));
+        QVERIFY(win.w.compare()->addPreset(QStringLiteral("gaudi3"), 48));
+        win.w.pages()->setCurrentWidget(win.w.compare());
+        win.w.compare()->waitForResults();
+        QVERIFY2(win.w.compare()->hintText().contains(QStringLiteral("Costs of #2: a purchase price amortised over 4 years")),
+                 qPrintable(win.w.compare()->hintText()));
+        QVERIFY(win.w.compare()->hintText().contains(QStringLiteral("Not like for like")));
+        t->item(1, price_col)->setText(QStringLiteral("$2.10"));  // both rent now
+        win.w.compare()->waitForResults();
+        QVERIFY2(!win.w.compare()->hintText().contains(QStringLiteral("purchase")), qPrintable(win.w.compare()->hintText()));
     }
 
     void nothingFitsNamesMemoryWithItsNumbers() {
