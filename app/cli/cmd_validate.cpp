@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +9,7 @@
 #include "comet/presets.hpp"
 #include "comet/report.hpp"
 #include "comet/validation.hpp"
+#include "cli_options.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
 
@@ -33,16 +33,6 @@ void usage() {
         "--detail ID prints the full breakdown of every case whose id contains ID.\n");
 }
 
-bool parse_count(std::string_view text, int& out) {
-    const std::string s(text);
-    char* end = nullptr;
-    errno = 0;
-    const long v = std::strtol(s.c_str(), &end, 10);
-    if (s.empty() || !end || *end != '\0' || errno != 0 || v < 0 || v > 1'000'000) return false;
-    out = static_cast<int>(v);
-    return true;
-}
-
 bool parse_pct(std::string_view text, double& out) {
     const std::string s(text);
     char* end = nullptr;
@@ -64,8 +54,9 @@ int cmd_validate(Args args) {
         cl.option(option, message, [&target, message](const std::string& v) { return parse_pct(v, target) ? std::string() : message; });
     }
     cl.option("--max-inexpressible", "--max-inexpressible needs a whole number of rows from 0 to 1000000", [&](const std::string& v) {
-        return parse_count(v, max_inexpressible) ? std::string()
-                                                 : "--max-inexpressible = \"" + v + "\": needs a whole number of rows from 0 to 1000000";
+        return parse_int(v, max_inexpressible) && max_inexpressible >= 0 && max_inexpressible <= 1'000'000
+                   ? std::string()
+                   : "--max-inexpressible = \"" + v + "\": needs a whole number of rows from 0 to 1000000";
     });
     cl.option("--detail", "--detail needs part of a case id", [&](const std::string& v) {
         detail = v;

@@ -17,6 +17,16 @@
 using namespace comet;
 namespace fs = std::filesystem;
 
+namespace {
+// One shipped table of presets/validation/, predicted on the shipped node and model presets.
+ValidationRun validate_shipped(const char* table) {
+    std::vector<std::string> errors;
+    const auto nodes = load_node_presets(errors);
+    const auto models = load_model_presets(errors);
+    return run_validation({presets_dir() / "validation" / table}, nodes, models);
+}
+}  // namespace
+
 class TestValidation : public QObject {
     Q_OBJECT
 private slots:
@@ -122,10 +132,7 @@ void TestValidation::malformedMeasurementFileIsRefused() {
 // (uneven pipelines, MLA, sliding windows, FP8/MXFP8), the published strategy kept, only
 // recomputation and TP overlap searched, and the errors held at today's level.
 void TestValidation::megatronBridgeIsExpressedAndBounded() {
-    std::vector<std::string> errors;
-    const auto nodes = load_node_presets(errors);
-    const auto models = load_model_presets(errors);
-    const ValidationRun run = run_validation({presets_dir() / "validation" / "megatron-bridge-2025.json"}, nodes, models);
+    const ValidationRun run = validate_shipped("megatron-bridge-2025.json");
     QVERIFY2(run.errors.empty(), run.errors.empty() ? "" : run.errors.front().c_str());
     QCOMPARE(run.tables.size(), std::size_t{1});
     const TableValidation& t = run.tables.front();
@@ -168,10 +175,7 @@ void TestValidation::megatronBridgeIsExpressedAndBounded() {
 // strategy and batch and are within bounds; the rows that need host-memory offload are listed
 // with the memory the model finds, never dropped, and the node summary says so.
 void TestValidation::maxtextTpuRowsAreListedEvenWhenTheyDoNotFit() {
-    std::vector<std::string> errors;
-    const auto nodes = load_node_presets(errors);
-    const auto models = load_model_presets(errors);
-    const ValidationRun run = run_validation({presets_dir() / "validation" / "maxtext-tpu-2026.json"}, nodes, models);
+    const ValidationRun run = validate_shipped("maxtext-tpu-2026.json");
     QVERIFY2(run.errors.empty(), run.errors.empty() ? "" : run.errors.front().c_str());
     const TableValidation& t = run.tables.front();
     QCOMPARE(t.predictions.size(), std::size_t{18});

@@ -11,10 +11,10 @@
 
 namespace comet {
 
-// A node preset's rental price (its "price" section): what a design on this node pays per
-// GPU-hour unless it sets its own, with where the figure comes from.
-// A node's reference price: either an hourly price (cloud on-demand) or a list purchase price
-// per accelerator (amortised over the scenario's cost.lifetime_years), never both.
+// A node preset's reference price (its "price" section), with where the figure comes from:
+// either an hourly price (cloud on-demand) or a list purchase price per accelerator (amortised
+// over the scenario's cost.lifetime_years), never both. A design on this node pays it unless
+// it sets its own.
 struct PricePreset {
     double price_per_gpu_hour_usd = 0;      // 0 when the price is a purchase price
     double purchase_price_per_gpu_usd = 0;  // 0 when the price is hourly
