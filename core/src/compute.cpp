@@ -1,6 +1,8 @@
 #include "comet/compute.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "comet/units.hpp"
 
@@ -33,20 +35,77 @@ ComputeRates compute_rates(const NodeSpec& node, Precision precision) noexcept {
     return r;
 }
 
-double pass_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noexcept {
-    double flop_s = cost.flops / r.vector_flops_per_s;
-    if (kind == OpKind::gemm) {
-        flop_s = cost.flops / r.matrix_flops_per_s * (1.0 + r.tile_overhead_k * cost.inv_inner);
-    } else if (kind == OpKind::fused_attention) {
+namespace {
+// The compute side of a kernel's roofline (pass_time_s() is its max with the memory side, plus
+// the launches).
+double flop_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noexcept {
+    if (kind == OpKind::gemm) return cost.flops / r.matrix_flops_per_s * (1.0 + r.tile_overhead_k * cost.inv_inner);
+    if (kind == OpKind::fused_attention) {
         // Softmax work the kernel cannot hide, in head-dimension steps, against the products
         // over the head dimension; the key loop (inv_inner = 1 / keys per query tile) pays the
         // tile fill like a GEMM's inner loop; backward runs at its own efficiency.
         const double d = cost.head_dim > 0 ? cost.head_dim : 128.0;
         const double rate = r.attention_flops_per_s * d / (d + r.softmax_head_dim) *
                             (cost.backward ? r.attention_backward : 1.0);
-        flop_s = cost.flops / rate * (1.0 + r.tile_overhead_k * cost.inv_inner);
+        return cost.flops / rate * (1.0 + r.tile_overhead_k * cost.inv_inner);
     }
-    return std::max(flop_s, cost.bytes / r.hbm_bytes_per_s) + cost.kernels * r.launch_s;
+    return cost.flops / r.vector_flops_per_s;
+}
+}  // namespace
+
+double pass_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noexcept {
+    return std::max(flop_time_s(cost, kind, r), cost.bytes / r.hbm_bytes_per_s) + cost.kernels * r.launch_s;
+}
+
+void TimeSplit::add(const PassCost& cost, OpKind kind, const ComputeRates& r) noexcept {
+    const double flop_s = flop_time_s(cost, kind, r);
+    const double memory_s = cost.bytes / r.hbm_bytes_per_s;
+    const bool memory_bound = memory_s > flop_s;
+    double& side = kind == OpKind::gemm              ? (memory_bound ? memory_bound_gemm : gemm)
+                   : kind == OpKind::fused_attention ? (memory_bound ? memory_bound_attention : attention)
+                                                     : (memory_bound ? memory_bound_vector : vector);
+    side += flop_s;
+    (memory_bound ? hbm : compute_bound_hbm) += memory_s;
+    launch += cost.kernels * r.launch_s;
+}
+
+void TimeSplit::add(const TimeSplit& o, double weight) noexcept {
+    gemm += weight * o.gemm;
+    attention += weight * o.attention;
+    vector += weight * o.vector;
+    compute_bound_hbm += weight * o.compute_bound_hbm;
+    hbm += weight * o.hbm;
+    memory_bound_gemm += weight * o.memory_bound_gemm;
+    memory_bound_attention += weight * o.memory_bound_attention;
+    memory_bound_vector += weight * o.memory_bound_vector;
+    launch += weight * o.launch;
+}
+
+double TimeSplit::lower_bound(const RateSpeedups& s) const noexcept {
+    auto part = [](double t, double speedup) noexcept { return t > 0 ? t / speedup : 0.0; };
+    const double compute_bound =
+        std::max(part(gemm, s.gemm) + part(attention, s.attention) + part(vector, s.vector), part(compute_bound_hbm, s.hbm));
+    const double memory_bound = std::max(part(hbm, s.hbm), part(memory_bound_gemm, s.gemm) + part(memory_bound_attention, s.attention) +
+                                                               part(memory_bound_vector, s.vector));
+    return compute_bound + memory_bound + part(launch, s.launch);
+}
+
+RateSpeedups rate_speedups(const ComputeRates& a, const ComputeRates& b) noexcept {
+    RateSpeedups s;
+    if (a.attention_backward != b.attention_backward || a.softmax_head_dim != b.softmax_head_dim) return s;
+    auto ratio = [](double to, double from) { return from > 0 && to > 0 ? to / from : 0.0; };
+    // The tile fill can only shrink a product's time by (1 + k_to) / (1 + k_from) when k falls.
+    const double tile = b.tile_overhead_k < a.tile_overhead_k ? (1.0 + a.tile_overhead_k) / (1.0 + b.tile_overhead_k) : 1.0;
+    s.gemm = ratio(b.matrix_flops_per_s, a.matrix_flops_per_s) * tile;
+    s.attention = ratio(b.attention_flops_per_s, a.attention_flops_per_s) * tile;
+    s.vector = ratio(b.vector_flops_per_s, a.vector_flops_per_s);
+    s.hbm = ratio(b.hbm_bytes_per_s, a.hbm_bytes_per_s);
+    // Launch time scales with the overhead; with none on `to` the launch part vanishes.
+    s.launch = b.launch_s > 0 ? a.launch_s / b.launch_s : std::numeric_limits<double>::infinity();
+    s.host = b.host_op_s > 0 ? a.host_op_s / b.host_op_s : std::numeric_limits<double>::infinity();
+    s.valid = s.gemm > 0 && s.attention > 0 && s.vector > 0 && s.hbm > 0 && std::isfinite(s.gemm) && std::isfinite(s.attention) &&
+              std::isfinite(s.vector) && std::isfinite(s.hbm);
+    return s;
 }
 
 // Forward time of a layer whose forward has a host synchronisation (an MoE layer's dispatch):

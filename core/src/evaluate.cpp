@@ -109,7 +109,9 @@ namespace {
 // Each communication hides behind its own compute, so that no compute is counted twice as a
 // window: each TP collective behind the GEMM it is paired with, the EP all-to-all behind the
 // routed-expert GEMMs and, with context parallelism, the CP ring behind the attention core.
-PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rates) noexcept {
+// `split` (optional) receives the same kernel times by bounding rate, weighted by `weight`.
+PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rates, LayerSplit* split = nullptr,
+                      double weight = 1.0) noexcept {
     PassTimes p;
     double kf = 0, kb = 0, kr = 0;  // kernels per pass
     for (int i = 0; i < lw.count; ++i) {
@@ -123,6 +125,14 @@ PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rat
         p.fwd_flops += op.fwd.flops;
         p.bwd_flops += op.bwd.flops;
         const bool recomputed = rc == Recompute::full || (rc == Recompute::selective && op.attention_core);
+        if (split) {
+            TimeSplit fs, bs;
+            fs.add(op.fwd, op.kind, rates);
+            bs.add(op.bwd, op.kind, rates);
+            split->fwd.add(fs, weight);
+            split->bwd.add(bs, weight);
+            if (recomputed) split->recompute.add(fs, weight);
+        }
         if (recomputed) {
             p.recompute += f;
             p.recompute_flops += op.fwd.flops;
@@ -149,6 +159,11 @@ PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rat
     // Backward has no host synchronisation: the host runs ahead of the accelerator across
     // layers, so the slower of the two paces the pass. A forward pass with a host sync drains
     // the accelerator's queue there, and host and accelerator time add up around it.
+    if (split) {
+        split->host_fwd += weight * kf * rates.host_op_s;
+        split->host_bwd += weight * kb * rates.host_op_s;
+        split->host_recompute += weight * kr * rates.host_op_s;
+    }
     const double fwd_synced = synced_forward_s(lw, rates);
     p.fwd = std::max({p.fwd, kf * rates.host_op_s, fwd_synced});
     p.bwd = std::max(p.bwd, kb * rates.host_op_s);
@@ -222,9 +237,8 @@ RankCompute rank_memory(const Config& c) noexcept {
     w.active_params = active_parameters(m);
     if (nm > 0) {
         // Token buffers of the EP all-to-all are sized by the routed tokens.
-        const LayerWork probe = layer_work(m, tr, shape, true);
-        w.ep_bytes = probe.ep_bytes;
-        w.etp_bytes = probe.etp_bytes;
+        w.ep_bytes = ep_buffer_bytes(m, shape);
+        w.etp_bytes = etp_buffer_bytes(m, shape);
     }
     w.embedding_params = embedding_parameters(m);
     w.head_params = lm_head_parameters(m);
@@ -239,7 +253,7 @@ LayerComputeKey layer_compute_key(const Strategy& s) noexcept {
     return {w.tp, w.sequence_parallel, w.microbatch, w.cp, w.ep, w.etp, s.recompute};
 }
 
-LayerCompute layer_compute(const Config& c) noexcept {
+LayerCompute layer_compute(const Config& c, LayerSplit* split) noexcept {
     const ModelSpec& m = c.model;
     const TrainingSpec& tr = c.training;
     const Strategy& s = c.strategy;
@@ -251,10 +265,15 @@ LayerCompute layer_compute(const Config& c) noexcept {
     const double nm = moe_layer_count(m);
     // Sliding-window layers in the model's proportion (the same share of dense and MoE layers).
     const double sw = sliding_layer_share(m);
+    // The split's weights are those of the means below: the layer kind's share of the layers
+    // (mean_layer() keeps one kind whole when the other is absent), then the window's share.
+    if (split) *split = LayerSplit{};
+    const double layers = m.layers;
     auto times = [&](const LayerWork& full, bool moe_layer) noexcept {
-        const PassTimes f = layer_times(full, s.recompute, rates);
+        const double kind = nm == 0 ? (moe_layer ? 0.0 : 1.0) : (moe_layer ? nm : layers - nm) / layers;
+        const PassTimes f = layer_times(full, s.recompute, rates, split, kind * (1.0 - sw));
         if (sw == 0) return f;
-        return mean_layer(f, layer_times(layer_work(m, tr, shape, moe_layer, true), s.recompute, rates), 1.0 - sw, sw);
+        return mean_layer(f, layer_times(layer_work(m, tr, shape, moe_layer, true), s.recompute, rates, split, kind * sw), 1.0 - sw, sw);
     };
     const PassTimes dense = times(lw, false);
     PassTimes moe;
@@ -279,6 +298,26 @@ LayerCompute layer_compute(const Config& c) noexcept {
         w.last_extra += m.mtp_layers * (op_time(ends.embedding, rates) + 3.0 * op_time(ends.final_norm, rates) +
                                         op_time(ends.mtp_projection, rates) + op_time(ends.lm_head, rates) +
                                         op_time(ends.loss, rates));
+    if (split) {
+        auto add = [&rates](TimeSplit& to, const Op& op, double n) noexcept {
+            TimeSplit t;
+            t.add(op.fwd, op.kind, rates);
+            t.add(op.bwd, op.kind, rates);
+            to.add(t, n);
+        };
+        add(split->first, ends.embedding, 1.0);
+        add(split->last, ends.final_norm, 1.0);
+        add(split->last, ends.lm_head, 1.0);
+        add(split->last, ends.loss, 1.0);
+        if (m.mtp_layers > 0) {
+            const double n = m.mtp_layers;
+            add(split->last, ends.embedding, n);
+            add(split->last, ends.final_norm, 3.0 * n);
+            add(split->last, ends.mtp_projection, n);
+            add(split->last, ends.lm_head, n);
+            add(split->last, ends.loss, n);
+        }
+    }
     return w;
 }
 

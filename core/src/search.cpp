@@ -73,18 +73,24 @@ struct TopK {
 
 // Lower bound of the iteration's compute over the pipeline stages of `layout` (interleave v
 // at its largest where the layers split evenly for every v; pipeline_time_lower_bound).
-double compute_bound(const RankCompute& w, const Config& c, int pp, int v, double microbatches) noexcept {
-    Strategy s = c.strategy;
+// From the mean layer's pass times and the ends' extras (non-decreasing in each of them).
+double compute_bound(double fwd, double bwd, double recompute, double first, double last, const ModelSpec& m, const Strategy& strategy,
+                     int pp, int v, double microbatches) noexcept {
+    Strategy s = strategy;
     s.pp = pp;
     s.interleave = v;
-    const StageLayout lay = model_stage_layout(c.model, s);
+    const StageLayout lay = model_stage_layout(m, s);
     // Partial recomputation recomputes the fewest layers at the smallest interleave.
     Strategy s1 = s;
     s1.interleave = 1;
-    const double layer = w.layer.fwd + w.layer.bwd + full_recompute_share(c.model.layers, s1) * w.layer.recompute;
-    if (!lay.ok)
-        return microbatches * ((c.model.layers + c.model.mtp_layers) * layer + w.first_extra + w.last_extra) / pp;
-    return pipeline_time_lower_bound(lay, layer, w.first_extra, w.last_extra, 0.0, microbatches);
+    const double layer = fwd + bwd + full_recompute_share(m.layers, s1) * recompute;
+    if (!lay.ok) return microbatches * ((m.layers + m.mtp_layers) * layer + first + last) / pp;
+    return pipeline_time_lower_bound(lay, layer, first, last, 0.0, microbatches);
+}
+
+double compute_bound(const RankCompute& w, const Config& c, int pp, int v, double microbatches) noexcept {
+    return compute_bound(w.layer.fwd, w.layer.bwd, w.layer.recompute, w.first_extra, w.last_extra, c.model, c.strategy, pp, v,
+                         microbatches);
 }
 
 void add(SearchStats& to, const SearchStats& from) noexcept {
@@ -377,18 +383,54 @@ void SearchEngine::number_shapes() {
     }
     shapes_ = static_cast<std::uint32_t>(ids.size());
     reset_shape_compute();
+    shape_split_ = std::make_unique<ShapeSplit[]>(shapes_);
 }
 
 void SearchEngine::share_shapes(const SearchEngine& donor) {
     shape_of_ = donor.shape_of_;
     shapes_ = donor.shapes_;
     reset_shape_compute();
+    shape_split_.reset();
 }
 
 RankCompute SearchEngine::roofline(const Config& c, std::size_t gi, const RankCompute& memory) const {
     ShapeCompute& sc = shape_compute_[shape_of_[gi]];
-    std::call_once(sc.once, [&] { sc.value = layer_compute(c); });
+    std::call_once(sc.once, [&] {
+        // Only an eagerly prepared engine keeps the split (for the lazy engines of its class).
+        ShapeSplit* split = shape_split_ ? &shape_split_[shape_of_[gi]] : nullptr;
+        sc.value = layer_compute(c, split ? &split->split : nullptr);
+        if (split) split->ready.store(true, std::memory_order_release);
+    });
     return rank_compute(c, &memory, &sc.value);
+}
+
+std::vector<SearchEngine::SplitBound> SearchEngine::split_bounds(const SearchEngine& donor, const RateSpeedups& sp) const {
+    std::vector<SplitBound> out(sp.valid && donor.shape_split_ ? shapes_ : 0);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const ShapeSplit& ss = donor.shape_split_[i];
+        if (!ss.ready.load(std::memory_order_acquire)) continue;
+        const LayerSplit& ls = ss.split;
+        // A pass is at least its kernels' parts and at least the host's issue time (the mean of
+        // maxima over the layer kinds is at least the maximum of the means).
+        auto pass = [&sp](const TimeSplit& t, double host) noexcept {
+            return std::max(t.lower_bound(sp), host > 0 ? host / sp.host : 0.0);
+        };
+        out[i] = {pass(ls.fwd, ls.host_fwd), pass(ls.bwd, ls.host_bwd), pass(ls.recompute, ls.host_recompute),
+                  ls.first.lower_bound(sp),  ls.last.lower_bound(sp),   true};
+    }
+    return out;
+}
+
+double SearchEngine::split_time_bound(std::size_t gi, const std::vector<SplitBound>& bounds) const noexcept {
+    const std::uint32_t shape = shape_of_[gi];
+    if (shape >= bounds.size() || !bounds[shape].ready) return 0.0;
+    const SplitBound& b = bounds[shape];
+    const Group& g = groups()[gi];
+    Strategy s = base_.strategy;
+    apply_group(s, g);
+    const long long microbatches = base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch);
+    return compute_bound(b.fwd, b.bwd, b.recompute, b.first, b.last, base_.model, s, g.pp, interleaves(g.pp).back(),
+                         static_cast<double>(microbatches));
 }
 
 void SearchEngine::apply_group(Strategy& s, const Group& g) noexcept {
@@ -570,14 +612,20 @@ bool SearchEngine::prepare_lazy(const SearchControl& control, const SearchEngine
     slot_.assign(groups().size(), 0);
     // The groups that fit are the donor's (order_ lists them); only their order changes.
     order_ = memory_donor.order_;
+    // Two lower bounds of each group's compute, the larger kept: the bound donor's (exact where
+    // it computed the roofline) over the largest rate speedup, and the memory donor's kernel
+    // times part by part over each part's own speedup (on an HBM axis the GEMM part holds whole).
+    const RateSpeedups sp = rate_speedups(compute_rates(memory_donor.base_.node, base_.training.precision),
+                                          compute_rates(base_.node, base_.training.precision));
+    share_shapes(memory_donor);  // (the split bounds read the shape numbering)
+    const std::vector<SplitBound> split = split_bounds(memory_donor, sp);
     std::uint32_t slots = 0;
     for (const std::uint32_t gi : order_) {
         slot_[gi] = slots++;
-        bounds_[gi].time = bound_donor.group_time_bound(gi) / rho;
+        bounds_[gi].time = std::max(bound_donor.group_time_bound(gi) / rho, split_time_bound(gi, split));
         bounds_[gi].score = score_bound(bounds_[gi].time, groups()[gi]);
     }
     lazy_ = std::make_unique<LazyCompute[]>(slots);
-    share_shapes(memory_donor);
     rejected_ = memory_donor.rejected_;
     // Ties keep the enumeration order, as finish_prepare() leaves them. Sorted as (bound, group)
     // pairs side by side: the same order as comparing the bounds through the group index.

@@ -194,6 +194,17 @@ private:
     // compute_bound() of a roofline; `c` is the base configuration with the group applied.
     [[nodiscard]] double exact_time_bound(const RankCompute& rc, const Config& c, const Group& g) const noexcept;
     [[nodiscard]] double score_bound(double time_s, const Group& g) const noexcept;
+    // Lower bounds of each shape's pass times and extras on this engine's node: `donor`'s kernel
+    // times of the shape split by rate, each part over its speedup in `sp` (TimeSplit). Empty
+    // when the speedups are not valid; a shape the donor has not computed is not ready.
+    struct SplitBound {
+        double fwd = 0, bwd = 0, recompute = 0, first = 0, last = 0;
+        bool ready = false;
+    };
+    [[nodiscard]] std::vector<SplitBound> split_bounds(const SearchEngine& donor, const RateSpeedups& sp) const;
+    // compute_bound() of group gi from its shape's split bounds (0 when none is ready): a lower
+    // bound of the exact one on this engine's node.
+    [[nodiscard]] double split_time_bound(std::size_t gi, const std::vector<SplitBound>& bounds) const noexcept;
 
     Config base_;
     SearchOptions options_;
@@ -234,6 +245,13 @@ private:
         std::once_flag once;
         LayerCompute value;
     };
+    // An eagerly prepared engine's kernel times of each shape by bounding rate (what its lazy
+    // classes bound their groups with, split_bounds()); none in a lazily prepared engine.
+    struct ShapeSplit {
+        LayerSplit split;
+        std::atomic<bool> ready{false};
+    };
+    mutable std::unique_ptr<ShapeSplit[]> shape_split_;
     std::vector<std::uint32_t> shape_of_;
     std::uint32_t shapes_ = 0;
     mutable std::unique_ptr<ShapeCompute[]> shape_compute_;

@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "comet/collectives.hpp"
+#include "comet/compute.hpp"
 #include "comet/evaluate.hpp"
 #include "comet/memory.hpp"
 #include "comet/pipeline.hpp"
@@ -120,7 +121,15 @@ struct LayerCompute {
     double tp_bytes = 0, pp_bytes = 0, cp_kv_bytes = 0;
     double first_extra = 0, last_extra = 0;
 };
-[[nodiscard]] LayerCompute layer_compute(const Config& c) noexcept;
+// The kernel times under layer_compute() split by bounding rate (TimeSplit): per pass of the
+// mean layer (without host issue time), and of the first and last stage's extras.
+struct LayerSplit {
+    TimeSplit fwd, bwd, recompute, first, last;
+    // The host's issue time of each pass (kernels x host_op_us), which a pass never beats.
+    double host_fwd = 0, host_bwd = 0, host_recompute = 0;
+};
+// `split`, when given, receives the parts of the same kernel times.
+[[nodiscard]] LayerCompute layer_compute(const Config& c, LayerSplit* split = nullptr) noexcept;
 // What layer_compute() reads of the strategy (the work shape and the recomputation mode):
 // equal keys, equal layer compute for the same model, training and node.
 using LayerComputeKey = std::tuple<int, bool, int, int, int, int, Recompute>;

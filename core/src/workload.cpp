@@ -57,6 +57,12 @@ double routed_tokens_per_rank(const ModelSpec& m, WorkShape w) noexcept {
     return m.capacity_factor * m.experts_per_token * tokens / w.tp;
 }
 
+double ep_buffer_bytes(const ModelSpec& m, WorkShape w) noexcept { return activation_bytes * routed_tokens_per_rank(m, w) * m.hidden; }
+
+double etp_buffer_bytes(const ModelSpec& m, WorkShape w) noexcept {
+    return w.etp > 1 ? activation_bytes * w.etp * routed_tokens_per_rank(m, w) * m.hidden : 0.0;
+}
+
 AttentionDims attention_dims(const ModelSpec& m) noexcept {
     AttentionDims d;
     if (m.is_mla()) {
@@ -296,8 +302,8 @@ LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, WorkShape w, bo
         push_routed_experts(lw, m, tokens / t, routed, w, in, cast);
         if (m.shared_experts > 0)
             push_mlp(lw, m, tokens, static_cast<double>(m.shared_experts) * m.expert_ffn_hidden / t, in, cast);
-        lw.ep_bytes = e * routed * h;
-        lw.etp_bytes = w.etp > 1 ? e * w.etp * routed * h : 0.0;
+        lw.ep_bytes = ep_buffer_bytes(m, w);
+        lw.etp_bytes = etp_buffer_bytes(m, w);
     } else {
         push_mlp(lw, m, tokens, f, in, cast);
     }

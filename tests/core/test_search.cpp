@@ -58,6 +58,12 @@ Config random_config(std::mt19937& rng) {
     return c;
 }
 
+// Bit for bit (the structs compared are doubles only).
+template <class T>
+bool same_bits(const T& a, const T& b) {
+    return std::bit_cast<std::array<unsigned char, sizeof(T)>>(a) == std::bit_cast<std::array<unsigned char, sizeof(T)>>(b);
+}
+
 bool same_strategy(const Strategy& a, const Strategy& b) {
     return format_strategy(a) == format_strategy(b) && a.zero_stage == b.zero_stage;
 }
@@ -198,6 +204,8 @@ private slots:
     void everyAxisKnobMovesItsField();
     void searchingSweepEqualsPerCellSearch();
     void computeSpeedupBoundIsClosedForm();
+    void rateSpeedupsAreClosedForm();
+    void splitBoundsNeverExceedTheLayerTimes();
     void renderingsInCoreCarryTheResult();
     void computeSpeedupBoundHoldsOnEvaluations();
     void sweepDeterministicAcrossThreads();
@@ -765,6 +773,119 @@ void TestSearch::carriedFloorsPruneAndStayExact() {
     spec.y = Axis{Knob::scale_up_latency_us, {moe.node.scale_up.latency_us, moe.node.scale_up.latency_us * 8}};
     spec.search = true;
     check_sweep_against_search(moe, spec, "scale_out_gbps by scale_up_latency_us");
+}
+
+void TestSearch::rateSpeedupsAreClosedForm() {
+    // Each rate's speedup between two nodes (what a part of a TimeSplit scales with).
+    NodeSpec a = small_config().node;
+    a.host_op_us = 10;
+    const Precision bf16 = Precision::bf16;
+    const ComputeRates ra = compute_rates(a, bf16);
+    RateSpeedups sp = rate_speedups(ra, ra);
+    QVERIFY(sp.valid);
+    for (double v : {sp.gemm, sp.attention, sp.vector, sp.hbm, sp.launch}) QCOMPARE(v, 1.0);
+    NodeSpec b = a;
+    b.hbm_bandwidth_gbps = 2 * a.hbm_bandwidth_gbps;
+    b.matrix_fp16_tflops = a.matrix_fp16_tflops / 2;  // slower GEMMs and attention: below 1
+    b.gemm.tile_overhead_k = a.gemm.tile_overhead_k / 2;
+    b.vector_tflops = 3 * a.vector_tflops;
+    b.gemm.launch_overhead_us = a.gemm.launch_overhead_us / 4;
+    b.host_op_us = a.host_op_us * 2;
+    sp = rate_speedups(ra, compute_rates(b, bf16));
+    QVERIFY(sp.valid);
+    const double tile = (1 + a.gemm.tile_overhead_k) / (1 + a.gemm.tile_overhead_k / 2);
+    QCOMPARE(sp.hbm, 2.0);
+    QCOMPARE(sp.gemm, 0.5 * tile);
+    QCOMPARE(sp.attention, 0.5 * tile);
+    QCOMPARE(sp.vector, 3.0);
+    QCOMPARE(sp.launch, 4.0);
+    QCOMPARE(sp.host, 0.5);
+    // Without launch overhead on the target the launch part vanishes.
+    b = a;
+    b.gemm.launch_overhead_us = 0;
+    sp = rate_speedups(ra, compute_rates(b, bf16));
+    QVERIFY(sp.valid && std::isinf(sp.launch));
+    TimeSplit t;
+    t.launch = 1.0;
+    QCOMPARE(t.lower_bound(sp), 0.0);
+    // The attention model's other factors are not rates: no part-wise bound.
+    b = a;
+    b.attention.softmax_head_dim = a.attention.softmax_head_dim + 8;
+    QVERIFY(!rate_speedups(ra, compute_rates(b, bf16)).valid);
+    // The bound of a split: the bounding side of each group of kernels, and the other side
+    // when it becomes the larger one.
+    TimeSplit u;
+    u.gemm = 4, u.compute_bound_hbm = 3, u.hbm = 2, u.memory_bound_vector = 1, u.launch = 0.5;
+    QCOMPARE(u.total(), 6.5);
+    QCOMPARE(u.lower_bound(rate_speedups(ra, ra)), 6.5);
+    RateSpeedups fast_hbm = rate_speedups(ra, ra);
+    fast_hbm.hbm = 4;  // the memory side of the memory-bound kernels drops below their compute side
+    QCOMPARE(u.lower_bound(fast_hbm), 4.0 + 1.0 + 0.5);
+    RateSpeedups slow_hbm = rate_speedups(ra, ra);
+    slow_hbm.hbm = 0.5;  // the compute-bound kernels become memory-bound
+    QCOMPARE(u.lower_bound(slow_hbm), 6.0 + 4.0 + 0.5);
+}
+
+void TestSearch::splitBoundsNeverExceedTheLayerTimes() {
+    // A lazily prepared sweep class bounds each group's compute from the donor class's kernel
+    // times split by rate (LayerSplit, TimeSplit): on any other node the parts over their
+    // speedups must never exceed the pass times layer_compute() gives there, and on the same
+    // node the split must add up to the kernel times.
+    std::mt19937 rng(20261202);
+    std::vector<Config> bases = {small_config(), small_moe_config(),
+                                 load_scenario("presets/scenarios/mixtral-8x7b-32k-128xh100.comet.json").config,
+                                 load_scenario("presets/scenarios/gb300-vs-2x-h100-400b-moe.comet.json").config};
+    for (int i = 0; i < 30; ++i) bases.push_back(random_config(rng));
+    std::uniform_real_distribution<double> factor(0.25, 4.0);
+    std::uniform_int_distribution<int> coin(0, 1);
+    int checked = 0, tighter = 0;
+    for (const Config& base : bases)
+        for (Recompute rc : {Recompute::none, Recompute::selective, Recompute::full}) {
+            Config a = base;
+            a.strategy.recompute = rc;
+            LayerSplit split;
+            const LayerCompute la = layer_compute(a, &split);
+            // Same node: nothing is lost, and the split is the same computation.
+            QVERIFY(same_bits(la, layer_compute(a)));
+            QVERIFY(std::abs(split.first.total() - la.first_extra) <= 1e-12 * la.first_extra);
+            QVERIFY(std::abs(split.last.total() - la.last_extra) <= 1e-12 * la.last_extra);
+            QVERIFY(split.fwd.total() <= la.layer.fwd * (1 + 1e-12));
+            QVERIFY(split.bwd.total() <= la.layer.bwd * (1 + 1e-12));
+            for (int trial = 0; trial < 12; ++trial) {
+                Config b = a;
+                NodeSpec& n = b.node;
+                if (trial == 0) {
+                    n.hbm_bandwidth_gbps *= 2;  // an HBM axis, as the Mixtral heatmap
+                } else {
+                    if (coin(rng)) n.hbm_bandwidth_gbps *= factor(rng);
+                    if (coin(rng)) n.matrix_fp16_tflops *= factor(rng);
+                    if (coin(rng)) n.vector_tflops *= factor(rng);
+                    if (coin(rng)) n.gemm.max_fraction = std::min(1.0, n.gemm.max_fraction * factor(rng));
+                    if (coin(rng)) n.gemm.tile_overhead_k *= factor(rng);
+                    if (coin(rng)) n.gemm.launch_overhead_us *= trial == 5 ? 0.0 : factor(rng);
+                    if (coin(rng)) n.host_op_us *= factor(rng);
+                    if (coin(rng)) n.attention.max_fraction = std::min(1.0, n.attention.max_fraction * factor(rng));
+                }
+                const RateSpeedups sp = rate_speedups(compute_rates(a.node, a.training.precision), compute_rates(n, b.training.precision));
+                QVERIFY(sp.valid);
+                const LayerCompute lb = layer_compute(b);
+                const auto pass = [&sp](const TimeSplit& t, double host) {
+                    return std::max(t.lower_bound(sp), host > 0 ? host / sp.host : 0.0);
+                };
+                const double slack = 1 + 1e-12;
+                QVERIFY2(pass(split.fwd, split.host_fwd) <= lb.layer.fwd * slack, format_strategy(a.strategy).c_str());
+                QVERIFY2(pass(split.bwd, split.host_bwd) <= lb.layer.bwd * slack, format_strategy(a.strategy).c_str());
+                QVERIFY2(pass(split.recompute, split.host_recompute) <= lb.layer.recompute * slack, format_strategy(a.strategy).c_str());
+                QVERIFY(split.first.lower_bound(sp) <= lb.first_extra * slack);
+                QVERIFY(split.last.lower_bound(sp) <= lb.last_extra * slack);
+                // On the HBM axis the split bound is tighter than the speedup bound the class
+                // borrows besides it (the GEMMs do not get faster with HBM).
+                if (trial == 0 && pass(split.fwd, split.host_fwd) > la.layer.fwd / 2 * (1 + 1e-9)) ++tighter;
+                ++checked;
+            }
+        }
+    QVERIFY(checked > 1000);
+    QVERIFY2(tighter > static_cast<int>(bases.size()), std::to_string(tighter).c_str());
 }
 
 void TestSearch::layerComputeReadsOnlyItsKey() {

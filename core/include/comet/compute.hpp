@@ -35,6 +35,36 @@ inline constexpr double overlap_contention = 0.15;
 [[nodiscard]] ComputeRates compute_rates(const NodeSpec& node, Precision precision) noexcept;
 [[nodiscard]] double pass_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noexcept;
 
+// How much faster each rate of `to` is than the same rate of `from` (> 1: faster), as the
+// parts of a TimeSplit scale: a GEMM or attention part with its rate and with the tile fill
+// (1 + tile_overhead_k x inv_inner, inv_inner in [0, 1]), an element-wise part with the vector
+// rate, a memory part with HBM, the launches with the launch overhead. `valid` is false when
+// the attention model's other factors differ (then no part-wise bound holds).
+struct RateSpeedups {
+    double gemm = 1, attention = 1, vector = 1, hbm = 1, launch = 1;
+    double host = 1;  // host issue time per kernel (NodeSpec::host_op_us)
+    bool valid = false;
+};
+[[nodiscard]] RateSpeedups rate_speedups(const ComputeRates& from, const ComputeRates& to) noexcept;
+
+// A sum of pass_time_s() values split by the side of each kernel's roofline and by rate, so
+// that the same kernels on another node take at least
+//   max(compute sides of the compute-bound kernels, their memory sides)
+//   + max(memory sides of the memory-bound kernels, their compute sides) + launches,
+// each part over its rate's speedup (a kernel's time is the max of its sides, and a sum of
+// maxima is at least the maximum of the sums). Host issue time is not in it.
+struct TimeSplit {
+    // Kernels bound here by their compute side: that side by rate, and their memory side.
+    double gemm = 0, attention = 0, vector = 0, compute_bound_hbm = 0;
+    // Kernels bound here by HBM: that side, and their compute side by rate.
+    double hbm = 0, memory_bound_gemm = 0, memory_bound_attention = 0, memory_bound_vector = 0;
+    double launch = 0;
+    void add(const PassCost& cost, OpKind kind, const ComputeRates& r) noexcept;
+    void add(const TimeSplit& other, double weight = 1.0) noexcept;
+    [[nodiscard]] double total() const noexcept { return gemm + attention + vector + hbm + launch; }  // pass_time_s() sum
+    [[nodiscard]] double lower_bound(const RateSpeedups& s) const noexcept;
+};
+
 // Forward time of a layer whose forward synchronises the host with the accelerator
 // (Op::host_sync, an MoE dispatch): host issue time and accelerator time add up around the
 // sync instead of overlapping. 0 when no op of the layer synchronises.

@@ -80,6 +80,10 @@ struct WorkShape {
 // capacity_factor x experts_per_token x the tokens of its share (seq_len x microbatch /
 // (cp x tp)). 0 for a dense model.
 [[nodiscard]] double routed_tokens_per_rank(const ModelSpec& m, WorkShape s) noexcept;
+// One EP all-to-all buffer per rank (the routed token copies x hidden, LayerWork::ep_bytes) and
+// the routed tokens gathered in the expert-TP group (LayerWork::etp_bytes; 0 without ETP).
+[[nodiscard]] double ep_buffer_bytes(const ModelSpec& m, WorkShape s) noexcept;
+[[nodiscard]] double etp_buffer_bytes(const ModelSpec& m, WorkShape s) noexcept;
 
 // Head sizes of the attention: query/key and value head size, heads with their own keys and
 // values, and for MLA the query latent and the key/value latent (+ the shared RoPE key).
