@@ -457,7 +457,11 @@ double SearchEngine::score_bound(double time_s, const Group& g) const noexcept {
 
 bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* memory_donor) {
     if (memory_donor && !memory_donor->lazy_ && same_space(*memory_donor)) return prepare_from(control, *memory_donor);
-    prepared_.assign(groups().size(), Prepared{});
+    prepared_.clear();
+    prepared_.resize(groups().size());  // storage only (ConstructLater), every element constructed here:
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, prepared_.size(), 512), [this](const tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t gi = r.begin(); gi != r.end(); ++gi) ::new (static_cast<void*>(&prepared_[gi])) Prepared();
+    });
     std::atomic<std::uint64_t> done{0};
     const bool memory_done = for_each_group(control, &done, [&](Config& c, std::size_t gi) {
         const Group& g = groups()[gi];
