@@ -93,16 +93,18 @@ double TimeSplit::lower_bound(const RateSpeedups& s) const noexcept {
 RateSpeedups rate_speedups(const ComputeRates& a, const ComputeRates& b) noexcept {
     RateSpeedups s;
     if (a.attention_backward != b.attention_backward || a.softmax_head_dim != b.softmax_head_dim) return s;
-    auto ratio = [](double to, double from) { return from > 0 && to > 0 ? to / from : 0.0; };
-    // The tile fill can only shrink a product's time by (1 + k_to) / (1 + k_from) when k falls.
+    // How much faster `to` is than `from` at one rate (a duration: the other way round); a rate
+    // (or a cost) of zero on one side only is an unbounded speedup, on both sides none.
+    constexpr double unbounded = std::numeric_limits<double>::infinity();
+    auto ratio = [](double to, double from) { return from > 0 ? to / from : (to > 0 ? unbounded : 1.0); };
+    // The tile fill can only shrink a product's time by (1 + k_from) / (1 + k_to) when k falls.
     const double tile = b.tile_overhead_k < a.tile_overhead_k ? (1.0 + a.tile_overhead_k) / (1.0 + b.tile_overhead_k) : 1.0;
     s.gemm = ratio(b.matrix_flops_per_s, a.matrix_flops_per_s) * tile;
     s.attention = ratio(b.attention_flops_per_s, a.attention_flops_per_s) * tile;
     s.vector = ratio(b.vector_flops_per_s, a.vector_flops_per_s);
     s.hbm = ratio(b.hbm_bytes_per_s, a.hbm_bytes_per_s);
-    // Launch time scales with the overhead; with none on `to` the launch part vanishes.
-    s.launch = b.launch_s > 0 ? a.launch_s / b.launch_s : std::numeric_limits<double>::infinity();
-    s.host = b.host_op_s > 0 ? a.host_op_s / b.host_op_s : std::numeric_limits<double>::infinity();
+    s.launch = ratio(a.launch_s, b.launch_s);  // with none on `to` the launch part vanishes
+    s.host = ratio(a.host_op_s, b.host_op_s);
     s.valid = s.gemm > 0 && s.attention > 0 && s.vector > 0 && s.hbm > 0 && std::isfinite(s.gemm) && std::isfinite(s.attention) &&
               std::isfinite(s.vector) && std::isfinite(s.hbm);
     return s;

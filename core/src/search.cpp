@@ -88,11 +88,6 @@ double compute_bound(double fwd, double bwd, double recompute, double first, dou
     return pipeline_time_lower_bound(lay, layer, first, last, 0.0, microbatches);
 }
 
-double compute_bound(const RankCompute& w, const Config& c, int pp, int v, double microbatches) noexcept {
-    return compute_bound(w.layer.fwd, w.layer.bwd, w.layer.recompute, w.first_extra, w.last_extra, c.model, c.strategy, pp, v,
-                         microbatches);
-}
-
 void add(SearchStats& to, const SearchStats& from) noexcept {
     to.evaluated += from.evaluated;
     to.pruned += from.pruned;
@@ -428,9 +423,7 @@ double SearchEngine::split_time_bound(std::size_t gi, const std::vector<SplitBou
     const Group& g = groups()[gi];
     Strategy s = base_.strategy;
     apply_group(s, g);
-    const long long microbatches = base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch);
-    return compute_bound(b.fwd, b.bwd, b.recompute, b.first, b.last, base_.model, s, g.pp, interleaves(g.pp).back(),
-                         static_cast<double>(microbatches));
+    return group_bound(g, s, b.fwd, b.bwd, b.recompute, b.first, b.last);
 }
 
 void SearchEngine::apply_group(Strategy& s, const Group& g) noexcept {
@@ -598,9 +591,15 @@ bool SearchEngine::same_space(const SearchEngine& e) const noexcept {
            (e.lazy_ ? e.bounds_.size() : e.prepared_.size()) == groups().size();
 }
 
-double SearchEngine::exact_time_bound(const RankCompute& rc, const Config& c, const Group& g) const noexcept {
+double SearchEngine::group_bound(const Group& g, const Strategy& s, double fwd, double bwd, double recompute, double first,
+                                 double last) const noexcept {
     const long long microbatches = base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch);
-    return compute_bound(rc, c, g.pp, interleaves(g.pp).back(), static_cast<double>(microbatches));
+    return compute_bound(fwd, bwd, recompute, first, last, base_.model, s, g.pp, interleaves(g.pp).back(),
+                         static_cast<double>(microbatches));
+}
+
+double SearchEngine::exact_time_bound(const RankCompute& rc, const Config& c, const Group& g) const noexcept {
+    return group_bound(g, c.strategy, rc.layer.fwd, rc.layer.bwd, rc.layer.recompute, rc.first_extra, rc.last_extra);
 }
 
 bool SearchEngine::prepare_lazy(const SearchControl& control, const SearchEngine& memory_donor, const SearchEngine& bound_donor) {
@@ -665,19 +664,11 @@ double SearchEngine::group_time_bound(std::size_t gi) const noexcept {
 double compute_speedup_bound(const NodeSpec& from, const NodeSpec& to, Precision precision) noexcept {
     const ComputeRates a = compute_rates(from, precision), b = compute_rates(to, precision);
     constexpr double none = std::numeric_limits<double>::infinity();
-    // Fields this bound does not follow must be equal (memory_key() keeps them equal anyway).
+    // Every op time is a max and sum of terms that scale with one rate each (rate_speedups());
+    // the fields that no rate follows must be equal (memory_key() keeps them equal anyway).
     if (a.attention_backward != b.attention_backward || a.softmax_head_dim != b.softmax_head_dim || a.host_op_s != b.host_op_s) return none;
-    auto ratio = [](double faster, double slower) { return slower > 0 ? faster / slower : (faster > 0 ? none : 1.0); };
-    // A GEMM or attention term scales with its rate and with (1 + tile x inv_inner), inv_inner in
-    // [0, 1]; an element-wise term with the vector rate, a memory term with the HBM rate, the
-    // launches with the launch overhead. Every op time is a max and sum of such terms.
-    const double tile = b.tile_overhead_k < a.tile_overhead_k ? (1.0 + a.tile_overhead_k) / (1.0 + b.tile_overhead_k) : 1.0;
-    double rho = 1.0;
-    rho = std::max(rho, ratio(b.matrix_flops_per_s, a.matrix_flops_per_s) * tile);
-    rho = std::max(rho, ratio(b.attention_flops_per_s, a.attention_flops_per_s) * tile);
-    rho = std::max(rho, ratio(b.vector_flops_per_s, a.vector_flops_per_s));
-    rho = std::max(rho, ratio(b.hbm_bytes_per_s, a.hbm_bytes_per_s));
-    rho = std::max(rho, ratio(a.launch_s, b.launch_s));
+    const RateSpeedups s = rate_speedups(a, b);
+    const double rho = std::max({1.0, s.gemm, s.attention, s.vector, s.hbm, s.launch});
     return std::isfinite(rho) ? rho : none;
 }
 

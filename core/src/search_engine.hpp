@@ -191,7 +191,11 @@ private:
     [[nodiscard]] double group_time_bound(std::size_t gi) const noexcept;
     // `e` was prepared (eagerly or lazily) for the same space of groups as this engine.
     [[nodiscard]] bool same_space(const SearchEngine& e) const noexcept;
-    // compute_bound() of a roofline; `c` is the base configuration with the group applied.
+    // compute_bound() of group g (`s`: the base strategy with the group applied) from the mean
+    // layer's pass times and the ends' extras.
+    [[nodiscard]] double group_bound(const Group& g, const Strategy& s, double fwd, double bwd, double recompute, double first,
+                                     double last) const noexcept;
+    // group_bound() of a roofline; `c` is the base configuration with the group applied.
     [[nodiscard]] double exact_time_bound(const RankCompute& rc, const Config& c, const Group& g) const noexcept;
     [[nodiscard]] double score_bound(double time_s, const Group& g) const noexcept;
     // Lower bounds of each shape's pass times and extras on this engine's node: `donor`'s kernel

@@ -835,6 +835,9 @@ void TestSearch::splitBoundsNeverExceedTheLayerTimes() {
     std::vector<Config> bases = {small_config(), small_moe_config(),
                                  load_scenario("presets/scenarios/mixtral-8x7b-32k-128xh100.comet.json").config,
                                  load_scenario("presets/scenarios/gb300-vs-2x-h100-400b-moe.comet.json").config};
+    Config mtp = small_moe_config();  // multi-token prediction: the last stage's extras repeat per module
+    mtp.model.mtp_layers = 2;
+    bases.push_back(mtp);
     for (int i = 0; i < 30; ++i) bases.push_back(random_config(rng));
     std::uniform_real_distribution<double> factor(0.25, 4.0);
     std::uniform_int_distribution<int> coin(0, 1);
