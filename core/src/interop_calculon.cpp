@@ -2,6 +2,7 @@
 // Written from the public file format only (docs/interop.md has the mapping tables).
 
 #include "comet/interop.hpp"
+#include "comet/report.hpp"
 
 #include <algorithm>
 #include <array>
@@ -540,6 +541,11 @@ std::string export_calculon_application(const Scenario& s, std::vector<std::stri
                    ": Calculon has no sliding-window layers: every layer exported with full attention");
     if (m.mtp_layers > 0)
         add(w, "model.mtp_layers = " + std::to_string(m.mtp_layers) + ": Calculon has no multi-token prediction: dropped");
+    if (m.rope_mscale != 1.0 && !m.learned_position_embeddings && !m.is_mla())
+        add(w, "model.rope_mscale = " + format_printf("%.6g", m.rope_mscale) +
+                   ": Calculon prices no rotary embedding: the unfused RoPE passes are dropped");
+    if (m.glu_clamp > 0 && m.is_moe())
+        add(w, "model.glu_clamp = " + format_printf("%.6g", m.glu_clamp) + ": Calculon has no activation clamp: dropped");
     return dump(j);
 }
 

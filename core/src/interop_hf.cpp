@@ -7,11 +7,13 @@
 #include <exception>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "comet/check.hpp"
 #include "comet/interop.hpp"
+#include "comet/report.hpp"
 #include "comet/workload.hpp"
 #include "json_reader.hpp"
 
@@ -114,8 +116,70 @@ struct HfReader {
         return o.optional_int(key, out);
     }
     bool get_bool(std::string_view key, bool& out) { return present(key) && o.optional_bool(key, out); }
+    bool get_number(std::string_view key, double& out) { return present(key) && o.optional_number(key, out); }
     bool get_string(std::string_view key, std::string& out) { return present(key) && o.optional_string(key, out); }
 };
+
+// RoPE scaling (`rope_scaling`). Only YaRN's attention scale changes the cost: Megatron-Core's
+// fused RoPE kernel takes no scale, so any other than 1 runs the unfused RoPE
+// (ModelSpec::rope_mscale). The scale as transformers computes it: `attention_factor` when
+// given, else m(factor, mscale) / m(factor, mscale_all_dim) when both are given, else
+// m(factor, 1), with m(s, k) = 0.1 k ln(s) + 1 (1 for s <= 1). Other scalings move positions
+// only and are dropped.
+void import_rope_scaling(HfReader& h, ModelSpec& m) {
+    if (!h.present("rope_scaling")) return;
+    const json& rs = *h.o.value("rope_scaling");
+    if (!rs.is_object()) {
+        h.o.value_error("rope_scaling", "must be an object or null");
+        return;
+    }
+    const auto text = [&](const char* key) -> std::string {
+        const auto it = rs.find(key);
+        return it != rs.end() && it->is_string() ? it->get<std::string>() : std::string{};
+    };
+    std::string type = text("rope_type");
+    if (type.empty()) type = text("type");
+    if (type != "yarn") {
+        h.warn("rope_scaling", "RoPE scaling costs nothing in COMET: dropped");
+        return;
+    }
+    bool ok = true;
+    const auto number = [&](const char* key, double lo, double hi) -> std::optional<double> {
+        const auto it = rs.find(key);
+        if (it == rs.end() || it->is_null()) return std::nullopt;
+        const std::string k = std::string("rope_scaling.") + key;
+        if (!it->is_number()) {
+            h.o.value_error(k, "must be a number from " + format_printf("%.6g", lo) + " to " + format_printf("%.6g", hi));
+            ok = false;
+            return std::nullopt;
+        }
+        const double v = it->get<double>();
+        if (!(v >= lo && v <= hi)) {
+            h.o.value_error(k, "= " + format_printf("%.6g", v) + ": must be a number from " + format_printf("%.6g", lo) + " to " +
+                                   format_printf("%.6g", hi));
+            ok = false;
+            return std::nullopt;
+        }
+        return v;
+    };
+    const auto factor = number("factor", 0, 1e6);
+    const auto attention = number("attention_factor", 0.001, 100);
+    const auto mscale = number("mscale", 0, 1e3);
+    const auto mscale_all = number("mscale_all_dim", 0, 1e3);
+    if (!ok) return;
+    const auto scale = [](double s, double k) { return s <= 1 ? 1.0 : 0.1 * k * std::log(s) + 1.0; };
+    const double s = factor.value_or(1.0);
+    const double v = attention ? *attention : mscale && mscale_all ? scale(s, *mscale) / scale(s, *mscale_all) : scale(s, 1.0);
+    if (!(v > 0 && v <= 100)) {
+        h.o.value_error("rope_scaling", "gives a YaRN attention scale of " + format_printf("%.6g", v) + ": must be > 0 and at most 100");
+        return;
+    }
+    m.rope_mscale = v;
+    h.map("rope_scaling", "model.rope_mscale",
+          format_printf("%.6g", v) + (v == 1.0     ? " (YaRN without an attention scale: fused RoPE)"
+                                      : m.is_mla() ? " (multi-head latent attention prices its own RoPE pass)"
+                                                   : " (YaRN's attention scale: Megatron-Core runs RoPE unfused)"));
+}
 
 int clamp_int(long long v) {
     return static_cast<int>(std::clamp<long long>(v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
@@ -441,6 +505,9 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
         m.v_head_dim = dense.v_head_dim;
         m.sliding_window = dense.sliding_window;
         m.full_attention_interval = dense.full_attention_interval;
+        // Plain RoPE and an unclamped activation unless the config says otherwise.
+        m.rope_mscale = dense.rope_mscale;
+        m.glu_clamp = dense.glu_clamp;
         if (h.get_int("num_hidden_layers", m.layers, true)) h.map("num_hidden_layers", "model.layers", std::to_string(m.layers));
         if (h.get_int("hidden_size", m.hidden, true)) h.map("hidden_size", "model.hidden", std::to_string(m.hidden));
         if (h.get_int("num_attention_heads", m.heads, true)) h.map("num_attention_heads", "model.heads", std::to_string(m.heads));
@@ -501,6 +568,16 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
         h.map("hidden_act", "model.gated_mlp", "true (" + quote_for_message(act) + " with gate/up/down projections)");
         if (act != "silu" && act != "swiglu")
             h.warn("hidden_act", "= " + quote_for_message(act) + ": the cost of the activation is not modelled (gated MLP assumed)");
+        // GPT-OSS clamps its activation's inputs (swiglu_limit; ModelSpec::glu_clamp).
+        if (double limit = 0; h.get_number("swiglu_limit", limit)) {
+            if (limit > 0 && limit <= 1e6) {
+                m.glu_clamp = limit;
+                h.map("swiglu_limit", "model.glu_clamp", format_printf("%.6g", limit) + " (clamped outside the fused activation)");
+            } else {
+                o.value_error("swiglu_limit",
+                              "= " + format_printf("%.6g", limit) + ": must be null (no clamp) or a number > 0 and at most 1e6");
+            }
+        }
         bool attn_bias = false, mlp_bias = false;
         const bool has_attn_bias = h.get_bool("attention_bias", attn_bias);
         const bool has_mlp_bias = h.get_bool("mlp_bias", mlp_bias);
@@ -760,9 +837,11 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
 
         // Keys with something to say, then the rest.
         // (Llama 4 keeps some of them at the top level, some in text_config.)
-        for (HfReader* hr : {&h, &top}) {
-            if (hr == &top && !text_o) continue;
-            if (hr->present("rope_scaling")) hr->warn("rope_scaling", "RoPE scaling costs nothing in COMET: dropped");
+        // (Without a text_config, h is top itself: one pass.)
+        std::vector<HfReader*> readers{&h};
+        if (text_o) readers.push_back(&top);
+        for (HfReader* hr : readers) {
+            import_rope_scaling(*hr, m);
             if (hr->present("quantization_config"))
                 hr->warn("quantization_config", "stored weight quantization dropped: training.precision kept from the base scenario (" +
                                                     std::string(to_string(base.config.training.precision)) + ")");

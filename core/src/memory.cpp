@@ -68,6 +68,10 @@ double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& tr, Wo
         const double fe = m.expert_ffn_hidden;
         routed_part = gin * u * routed * m.hidden + 2.0 * up_inputs * routed * fe + gin * routed * fe +
                       (4.0 + 4.0) * sb / t * m.experts;
+        // Not counted: with ModelSpec::glu_clamp, Megatron-Core's clamps keep the up-projection
+        // output for their backward (2 bytes per element more). The recipes that clamp (GPT-OSS)
+        // recompute the expert activation (recompute_modules "moe_act"), which drops it, and the
+        // model has no per-module recomputation (docs/model.md, "Element-wise work").
     }
     // Attention score tensors: softmax output (2), dropout mask (1) and dropout output (2)
     // per score; none with a fused kernel (only the softmax statistics, 4 bytes per row).

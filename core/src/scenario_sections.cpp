@@ -61,6 +61,8 @@ void read_model(ObjectReader& o, ModelSpec& m, Provenance& info, Derived& derive
     o.optional_int("sliding_window", m.sliding_window);
     o.optional_int("full_attention_interval", m.full_attention_interval);
     o.optional_int("mtp_layers", m.mtp_layers);
+    o.optional_number("rope_mscale", m.rope_mscale);
+    o.optional_number("glu_clamp", m.glu_clamp);
 }
 
 static void read_expanded(ObjectReader& o, ExpandedMemory& e) {
@@ -193,6 +195,8 @@ ordered_json model_json(const ModelSpec& m, const Provenance& info) {
         j["full_attention_interval"] = m.full_attention_interval;
     }
     if (m.mtp_layers > 0) j["mtp_layers"] = m.mtp_layers;
+    if (m.rope_mscale != 1.0) j["rope_mscale"] = m.rope_mscale;
+    if (m.glu_clamp != 0.0) j["glu_clamp"] = m.glu_clamp;
     return j;
 }
 

@@ -49,6 +49,51 @@ Op bias_dropout_add(double tokens, double hidden, bool dropout) noexcept {
     return elementwise(tokens * hidden, 3.0 * e + m, 2.0 * e + m, 4.0);
 }
 
+// Rotary embeddings on this rank's queries and keys (`elements` values in all), as
+// Megatron-Core applies them to each of the two tensors. Fused (Transformer Engine's RoPE
+// kernel): one pass per tensor that reads and writes it, forward and backward. Unfused (a YaRN
+// scale, which the fused kernel does not take): per tensor, cos and sin of the positions are
+// scaled and cast (six small kernels), then t x cos, the negated half, the rotated copy
+// (cat), x sin, the sum and a final cat (six passes, 24 bytes per element); backward about the
+// same traffic in six kernels (22 bytes per element).
+Op rope(double elements, bool unfused) noexcept {
+    const double e = activation_bytes;
+    if (!unfused) {
+        Op op = elementwise(elements, 2.0 * e, 2.0 * e, 6.0);
+        op.fwd.kernels = op.bwd.kernels = 2.0;
+        return op;
+    }
+    Op op = elementwise(elements, 12.0 * e, 11.0 * e, 6.0);
+    op.fwd.kernels = 2.0 * 12.0;
+    op.bwd.kernels = 2.0 * 6.0;
+    return op;
+}
+
+// The clamp of a gated activation's inputs (Megatron-Core: chunk, clamp each half, cat, then
+// the fused activation), over `elements` values of the up-projection output: forward two
+// clamps and the cat (8 bytes per element); backward a masked gradient per half and the cat of
+// the two (10 bytes per element).
+Op glu_clamp(double elements) noexcept {
+    const double e = activation_bytes;
+    Op op = elementwise(elements, 4.0 * e, 5.0 * e, 1.0);
+    op.fwd.kernels = 3.0;
+    op.bwd.kernels = 3.0;
+    return op;
+}
+
+// The routed experts' output bias, weighted by the router probability, as Megatron-Core's
+// grouped MLP adds it on the eager path (TEGroupedMLP._apply_bias): per local expert b x p
+// and t + b x p, then one cat (12 bytes per element of the expert output); backward per expert
+// the two products and their reductions (the gradients of the bias and of the probabilities)
+// and the gradient's cat (16 bytes per element).
+Op expert_bias(double elements, double local) noexcept {
+    const double e = activation_bytes;
+    Op op = elementwise(elements, 6.0 * e, 8.0 * e, 2.0);
+    op.fwd.kernels = 2.0 * local + 1.0;
+    op.bwd.kernels = 4.0 * local + 1.0;
+    return op;
+}
+
 }  // namespace
 
 double routed_tokens_per_rank(const ModelSpec& m, WorkShape w) noexcept {
@@ -180,6 +225,7 @@ void push_routed_experts(LayerWork& lw, const ModelSpec& m, double tokens_rank, 
     up.fwd.kernels = local;
     up.bwd.kernels = 2.0 * local;
     push(up);
+    if (m.glu_clamp > 0 && m.gated_mlp) push(glu_clamp(u * routed * up_width));
     const double gated = m.gated_mlp ? 2.0 : 1.0;
     push(elementwise(u * routed * f, (gated + 1.0) * e, (2.0 * gated + 1.0) * e, 8.0));
     Op out = gemm(local, per_expert, h, f, true, in);
@@ -187,6 +233,7 @@ void push_routed_experts(LayerWork& lw, const ModelSpec& m, double tokens_rank, 
     out.fwd.kernels = local;
     out.bwd.kernels = 2.0 * local;
     push(out);
+    if (m.bias) push(expert_bias(u * routed * h, local));
     Op unpermute = elementwise(routed * h, 3.0 * e, 3.0 * e, 2.0);  // un-permute, weight by the router, sum
     unpermute.fwd.kernels = unpermute.bwd.kernels = 2.0;
     push(unpermute);
@@ -257,6 +304,7 @@ LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, WorkShape w, bo
         qkv.tp_pair = 0;
         push(qkv);
         if (cast) { cast->input(tokens * h); cast->grad(tokens * (a * ad.qk + g * (ad.qk + ad.v))); }
+        if (!m.learned_position_embeddings) push(rope(tokens * (a + g) * ad.qk, m.rope_mscale != 1.0));
     }
     const double heads_batch = b * a;
     if (tr.attention == AttentionKernel::unfused) {

@@ -194,6 +194,17 @@ void TestInterop::calculonExportWarns() {
     for (const char* lost : {"model.experts = 8", "model.kv_lora_rank = 512", "model.sliding_window = 128",
                              "model.mtp_layers = 1", "strategy.cp = 2", "strategy.ep = 2"})
         QVERIFY2(contains(mw, lost), lost);
+    // YaRN-scaled RoPE and the activation clamp (GPT-OSS) have no Calculon counterpart either.
+    Scenario oss = moe;
+    oss.config.model.kv_lora_rank = 0;
+    oss.config.model.learned_position_embeddings = false;
+    oss.config.model.rope_mscale = 1.3466;
+    oss.config.model.glu_clamp = 7;
+    std::vector<std::string> ow;
+    (void)export_calculon_application(oss, &ow);
+    QVERIFY(contains(ow, "model.rope_mscale = 1.3466: Calculon prices no rotary embedding"));
+    QVERIFY(contains(ow, "model.glu_clamp = 7: Calculon has no activation clamp"));
+    QVERIFY(!contains(mw, "model.rope_mscale"));
     QVERIFY(app.find("\"attn_size\": 160") != std::string::npos);
     QVERIFY(exe.find("\"pipeline_interleaving\": 2") != std::string::npos);
     // Exported files import again.
@@ -408,7 +419,9 @@ void TestInterop::hfDeepSeekV3IsMoe() {
     QVERIFY(contains(r.value->mapped, "q_lora_rank -> model.q_lora_rank = 1536"));
     QVERIFY(!contains(w, "mixture of experts is not modelled"));
     QVERIFY(!contains(w, "MoE layers at positions"));
-    QVERIFY(contains(w, "rope_scaling"));
+    // YaRN with mscale = mscale_all_dim: no attention scale, the fused RoPE (and MLA prices its own).
+    QCOMPARE(m.rope_mscale, 1.0);
+    QVERIFY(contains(r.value->mapped, "rope_scaling -> model.rope_mscale = 1 (YaRN without an attention scale: fused RoPE)"));
     QVERIFY(!contains(w, "num_nextn_predict_layers"));  // imported now, not dropped
     QCOMPARE(m.mtp_layers, 1);
     QVERIFY(contains(r.value->mapped, "num_nextn_predict_layers -> model.mtp_layers = 1"));
@@ -640,6 +653,10 @@ void TestInterop::hfMatchesModelPresets() {
     QCOMPARE(m.v_head_dim, want.v_head_dim);
     QCOMPARE(m.sliding_window, want.sliding_window);
     QCOMPARE(m.full_attention_interval, want.full_attention_interval);
+    QCOMPARE(m.glu_clamp, want.glu_clamp);
+    // The preset rounds YaRN's attention scale to four decimals (GPT-OSS: 0.1 ln 32 + 1).
+    QVERIFY2(std::abs(m.rope_mscale - want.rope_mscale) < 1e-4, std::to_string(m.rope_mscale).c_str());
+    m.rope_mscale = want.rope_mscale;
     QCOMPARE(total_parameters(m), total_parameters(want));
     QCOMPARE(active_parameters(m), active_parameters(want));
     m.seq_len = want.seq_len;
@@ -1046,6 +1063,23 @@ void TestInterop::hfHostileInput_data() {
                                                   << "cfg.json: num_local_experts = -32: must be an integer from 1 to 65536";
     QTest::newRow("GPT-OSS-20B huge window") << broken("gpt-oss-20b.json", "\"sliding_window\": 128", "\"sliding_window\": 100000000000")
                                              << "cfg.json: sliding_window = 100000000000: must be null (no window) or an integer from 1 to 67108864";
+    QTest::newRow("GPT-OSS-20B YaRN factor as text") << broken("gpt-oss-20b.json", "\"factor\": 32.0", "\"factor\": \"32\"")
+                                                     << "cfg.json: \"rope_scaling.factor\": must be a number from 0 to 1e+06";
+    QTest::newRow("GPT-OSS-20B negative YaRN factor") << broken("gpt-oss-20b.json", "\"factor\": 32.0", "\"factor\": -32")
+                                                      << "cfg.json: \"rope_scaling.factor\" = -32: must be a number from 0 to 1e+06";
+    QTest::newRow("GPT-OSS-20B zero attention factor")
+        << broken("gpt-oss-20b.json", "\"factor\": 32.0", "\"factor\": 32.0, \"attention_factor\": 0")
+        << "cfg.json: \"rope_scaling.attention_factor\" = 0: must be a number from 0.001 to 100";
+    QTest::newRow("GPT-OSS-20B huge YaRN scale")
+        << broken("gpt-oss-20b.json", "\"factor\": 32.0", "\"factor\": 1e6, \"mscale\": 1000, \"mscale_all_dim\": 0")
+        << "cfg.json: rope_scaling: gives a YaRN attention scale of 1382.55: must be > 0 and at most 100";
+    QTest::newRow("GPT-OSS-20B rope_scaling as text")
+        << broken("gpt-oss-20b.json", "\"rope_scaling\": {", "\"rope_scaling\": \"yarn\", \"x\": {")
+        << "cfg.json: rope_scaling: must be an object or null";
+    QTest::newRow("GPT-OSS-20B negative clamp") << broken("gpt-oss-20b.json", "\"swiglu_limit\": 7.0", "\"swiglu_limit\": -7")
+                                                << "cfg.json: swiglu_limit = -7: must be null (no clamp) or a number > 0 and at most 1e6";
+    QTest::newRow("GPT-OSS-20B clamp as text") << broken("gpt-oss-20b.json", "\"swiglu_limit\": 7.0", "\"swiglu_limit\": \"7\"")
+                                               << "cfg.json: swiglu_limit";
     QString deep = "0";
     for (int i = 0; i < 100; ++i) deep = "{\"a\": " + deep + "}";
     QTest::newRow("deep nesting") << QString(ok).replace("}", ", \"rope_scaling\": " + deep + "}") << "cfg.json";

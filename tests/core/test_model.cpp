@@ -399,6 +399,7 @@ private slots:
     // One rendering of seconds, durations, money and energy for every front end.
     void quantitiesRenderOneWay();
     void multiTokenPredictionOnTheLastStage();
+    void eagerElementwisePasses();
     void interleaveProductOverflow();
     void badInputs_data();
     void badInputs();
@@ -1995,6 +1996,111 @@ void TestModel::fp4RunsAsItsRecipe() {
     const Result h = evaluate(c);
     QVERIFY(!h.feasible);
     QCOMPARE(qs(to_string(h.reason)), QByteArray("fp4_unsupported"));
+}
+
+// Element-wise work Megatron-Core leaves unfused (docs/model.md): the RoPE pass (fused, or
+// unfused with YaRN's attention scale), the clamp of the experts' activation and the experts'
+// output bias added per local expert. Each is priced as its closed form, and each makes the
+// iteration slower.
+void TestModel::eagerElementwisePasses() {
+    const auto preset = find_model_preset("gpt-oss-120b");
+    QVERIFY(preset);
+    const ModelSpec oss = preset->model;
+    QVERIFY(oss.rope_mscale > 1.34 && oss.rope_mscale < 1.35);
+    QCOMPARE(oss.glu_clamp, 7.0);
+    QVERIFY(oss.bias && oss.gated_mlp && !oss.learned_position_embeddings);
+    TrainingSpec tr;
+    tr.attention = AttentionKernel::fused;
+    tr.dropout = false;
+    WorkShape w;
+    w.microbatch = 2;
+    w.ep = 8;
+    struct Sum {
+        double fwd_bytes = 0, bwd_bytes = 0, fwd_kernels = 0, bwd_kernels = 0;
+        int count = 0;
+    };
+    const auto sum = [&](const ModelSpec& m) {
+        const LayerWork lw = layer_work(m, tr, w, true);
+        Sum s;
+        s.count = lw.count;
+        for (int i = 0; i < lw.count; ++i) {
+            const Op& op = lw.ops[static_cast<std::size_t>(i)];
+            s.fwd_bytes += op.fwd.bytes;
+            s.bwd_bytes += op.bwd.bytes;
+            s.fwd_kernels += op.fwd.kernels;
+            s.bwd_kernels += op.bwd.kernels;
+        }
+        return s;
+    };
+    const double tokens = 2.0 * oss.seq_len;
+    const double qk = tokens * (oss.heads + oss.kv_heads) * oss.head_dim;  // queries and keys
+    const double routed = routed_tokens_per_rank(oss, w);
+    const double local = 128.0 / 8.0;
+    const Sum all = sum(oss);
+
+    ModelSpec plain = oss;  // RoPE without a scale: the fused kernel, one pass per tensor
+    plain.rope_mscale = 1.0;
+    const Sum fused = sum(plain);
+    QCOMPARE(fused.count, all.count);
+    QVERIFY(close_rel(all.fwd_bytes - fused.fwd_bytes, (24.0 - 4.0) * qk, 1e-9));
+    QVERIFY(close_rel(all.bwd_bytes - fused.bwd_bytes, (22.0 - 4.0) * qk, 1e-9));
+    QCOMPARE(all.fwd_kernels - fused.fwd_kernels, 24.0 - 2.0);
+    QCOMPARE(all.bwd_kernels - fused.bwd_kernels, 12.0 - 2.0);
+    ModelSpec learned = plain;  // learned positions: no RoPE at all
+    learned.learned_position_embeddings = true;
+    const Sum none = sum(learned);
+    QCOMPARE(none.count, fused.count - 1);
+    QVERIFY(close_rel(fused.fwd_bytes - none.fwd_bytes, 4.0 * qk, 1e-9));
+
+    ModelSpec unclamped = oss;  // the clamp: 8 bytes per up-projection element forward, 10 backward
+    unclamped.glu_clamp = 0;
+    const Sum nc = sum(unclamped);
+    QCOMPARE(nc.count, all.count - 1);
+    const double up = routed * 2.0 * oss.expert_ffn_hidden;
+    QVERIFY(close_rel(all.fwd_bytes - nc.fwd_bytes, 8.0 * up, 1e-9));
+    QVERIFY(close_rel(all.bwd_bytes - nc.bwd_bytes, 10.0 * up, 1e-9));
+    QCOMPARE(all.fwd_kernels - nc.fwd_kernels, 3.0);
+
+    // The experts' output bias, per local expert: 12 bytes per output element forward (b x p,
+    // t + b x p, cat), 16 backward, 2 kernels per expert and a cat forward, 4 and a cat backward.
+    ModelSpec unbiased = oss;
+    unbiased.bias = false;
+    const Sum nb = sum(unbiased);
+    QCOMPARE(nb.count, all.count - 1);
+    const double out = routed * oss.hidden;
+    QVERIFY(close_rel(all.fwd_bytes - nb.fwd_bytes, 12.0 * out, 1e-9));
+    QVERIFY(close_rel(all.bwd_bytes - nb.bwd_bytes, 16.0 * out, 1e-9));
+    QCOMPARE(all.fwd_kernels - nb.fwd_kernels, 2.0 * local + 1.0);
+    QCOMPARE(all.bwd_kernels - nb.bwd_kernels, 4.0 * local + 1.0);
+    // A dense layer of the same model has neither the clamp nor the expert bias.
+    const LayerWork dense = layer_work(oss, tr, w, false);
+    const LayerWork dense_nc = layer_work(unclamped, tr, w, false);
+    QCOMPARE(dense.count, dense_nc.count);
+
+    // Each pass makes the iteration slower (GPT-OSS-120B on 8 DGX B200, ep 8).
+    const auto node = find_node_preset("dgx-b200");
+    QVERIFY(node);
+    Config c;
+    c.node = node->node;
+    c.cluster.nodes = 8;
+    c.training = tr;
+    c.training.global_batch = 256;
+    c.strategy.dp = 64;
+    c.strategy.ep = 8;
+    c.strategy.microbatch = 1;
+    c.strategy.zero_stage = 1;
+    c.strategy.recompute = Recompute::full;
+    const auto time = [&](const ModelSpec& m) {
+        Config k = c;
+        k.model = m;
+        const Result r = evaluate(k);
+        return r.feasible ? r.iteration_s : -1.0;
+    };
+    const double t_all = time(oss), t_plain = time(plain), t_nc = time(unclamped), t_nb = time(unbiased);
+    QVERIFY2(t_plain > 0 && t_nc > 0 && t_nb > 0, qPrintable(num(t_plain) + " " + num(t_nc) + " " + num(t_nb)));
+    QVERIFY(t_all > t_plain);
+    QVERIFY(t_all > t_nc);
+    QVERIFY(t_all > t_nb);
 }
 
 void TestModel::multiTokenPredictionOnTheLastStage() {

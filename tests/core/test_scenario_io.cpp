@@ -579,6 +579,19 @@ private slots:
                                         << QStringList{f + "model.mtp_layers: expected an integer"};
         QTest::newRow("mtp as text") << with(m, "model.mtp_layers", "one")
                                      << QStringList{f + "model.mtp_layers: expected an integer"};
+        QTest::newRow("rope_mscale zero") << with(m, "model.rope_mscale", 0)
+                                          << QStringList{f + "model.rope_mscale = 0: must be > 0 and at most 100 (1 = plain RoPE)"};
+        QTest::newRow("rope_mscale negative") << with(m, "model.rope_mscale", -1.3)
+                                              << QStringList{f + "model.rope_mscale = -1.3: must be > 0 and at most 100 (1 = plain RoPE)"};
+        QTest::newRow("rope_mscale huge") << with(m, "model.rope_mscale", 1e300)
+                                          << QStringList{f + "model.rope_mscale = 1e+300: must be > 0 and at most 100 (1 = plain RoPE)"};
+        QTest::newRow("rope_mscale as text") << with(m, "model.rope_mscale", "yarn")
+                                             << QStringList{f + "model.rope_mscale: expected a number"};
+        QTest::newRow("glu_clamp negative") << with(m, "model.glu_clamp", -7)
+                                            << QStringList{f + "model.glu_clamp = -7: must be 0 (no clamp) or a limit up to 1e6"};
+        QTest::newRow("glu_clamp huge") << with(m, "model.glu_clamp", 1e7)
+                                        << QStringList{f + "model.glu_clamp = 10000000: must be 0 (no clamp) or a limit up to 1e6"};
+        QTest::newRow("glu_clamp as text") << with(m, "model.glu_clamp", true) << QStringList{f + "model.glu_clamp: expected a number"};
         QTest::newRow("fp4 fraction above 1") << with(m, "node.gemm.fp4_max_fraction", 1.5)
                                               << QStringList{f + "node.gemm.fp4_max_fraction = 1.5: must be 0 (as node.gemm.fp8_max_fraction)"};
         QTest::newRow("fp4 fraction negative") << with(m, "node.gemm.fp4_max_fraction", -0.1)

@@ -158,6 +158,8 @@ private Q_SLOTS:
         every.config.node.gemm.fp4_max_fraction = 0.4;
         every.config.node.matrix_fp4_tflops = 9000;
         every.config.model.mtp_layers = 1;
+        every.config.model.rope_mscale = 1.3466;
+        every.config.model.glu_clamp = 7;
         every.config.node.scale_out.rail_only = true;
         every.config.strategy.ep_dispatch = EpDispatch::hierarchical;  // written only when not the default
         every.config.node.attention.max_fraction = 0.7;

@@ -239,53 +239,60 @@ std::vector<FieldSpec> node_fields() {
 
 std::vector<FieldSpec> model_fields() {
     return {
-        integer("model.layers", G::model, "Layers", "",
-                "Transformer layers. Pipeline stages × interleaving must divide them.", 1,
+        integer("model.layers", G::model, "Layers", "", "Transformer layers. Pipeline stages × interleaving must divide them.", 1,
                 COMET_ACCESS(model.layers)),
-        integer("model.hidden", G::model, "Hidden size", "",
-                "Width of the residual stream. Parameters and FLOPs grow with its square.", adaptive,
-                COMET_ACCESS(model.hidden)),
-        integer("model.heads", G::model, "Attention heads", "",
-                "Attention heads. Tensor parallelism must divide them.", 1, COMET_ACCESS(model.heads)),
+        integer("model.hidden", G::model, "Hidden size", "", "Width of the residual stream. Parameters and FLOPs grow with its square.",
+                adaptive, COMET_ACCESS(model.hidden)),
+        integer("model.heads", G::model, "Attention heads", "", "Attention heads. Tensor parallelism must divide them.", 1,
+                COMET_ACCESS(model.heads)),
         integer("model.kv_heads", G::model, "KV heads", "",
                 "Key/value heads: as many as the attention heads for multi-head attention, fewer for "
-                "grouped-query or multi-query attention. Must divide the attention heads.", 1,
-                COMET_ACCESS(model.kv_heads)),
-        integer("model.head_dim", G::model, "Head dimension", "",
-                "Width of one attention head, usually hidden size / heads.", 1, COMET_ACCESS(model.head_dim)),
+                "grouped-query or multi-query attention. Must divide the attention heads.",
+                1, COMET_ACCESS(model.kv_heads)),
+        integer("model.head_dim", G::model, "Head dimension", "", "Width of one attention head, usually hidden size / heads.", 1,
+                COMET_ACCESS(model.head_dim)),
         integer("model.ffn_hidden", G::model, "MLP width", "",
                 "Width of the MLP (per matrix for gated MLPs), often 4 × hidden size. Tensor parallelism "
-                "must divide it.", adaptive, COMET_ACCESS(model.ffn_hidden)),
-        boolean("model.gated_mlp", G::model, "Gated MLP (SwiGLU)",
-                "SwiGLU-style MLP with three matrices instead of two, as in Llama.",
+                "must divide it.",
+                adaptive, COMET_ACCESS(model.ffn_hidden)),
+        boolean("model.gated_mlp", G::model, "Gated MLP (SwiGLU)", "SwiGLU-style MLP with three matrices instead of two, as in Llama.",
                 COMET_ACCESS(model.gated_mlp)),
         integer("model.seq_len", G::model, "Sequence length", " tokens",
-                "Tokens per sequence. Activation memory grows with it, attention work with its square.",
-                adaptive, COMET_ACCESS(model.seq_len)),
-        integer("model.vocab", G::model, "Vocabulary", " tokens",
-                "Vocabulary size: sets the embedding table and the logits.", adaptive,
+                "Tokens per sequence. Activation memory grows with it, attention work with its square.", adaptive,
+                COMET_ACCESS(model.seq_len)),
+        integer("model.vocab", G::model, "Vocabulary", " tokens", "Vocabulary size: sets the embedding table and the logits.", adaptive,
                 COMET_ACCESS(model.vocab)),
         boolean("model.tied_embeddings", G::model, "Tied embeddings",
                 "Input and output embeddings share one weight matrix, whose gradients the first and "
-                "last pipeline stage then synchronise.", COMET_ACCESS(model.tied_embeddings)),
-        boolean("model.bias", G::model, "Biases",
-                "Biases in linear layers and norms (GPT-2/3); off for Llama-style models.",
+                "last pipeline stage then synchronise.",
+                COMET_ACCESS(model.tied_embeddings)),
+        boolean("model.bias", G::model, "Biases", "Biases in linear layers and norms (GPT-2/3); off for Llama-style models.",
                 COMET_ACCESS(model.bias)),
         boolean("model.learned_position_embeddings", G::model, "Learned position embeddings",
                 "A learned table of position embeddings (GPT); off for rotary embeddings (RoPE).",
                 COMET_ACCESS(model.learned_position_embeddings)),
-        zero_means("off (full attention)", integer("model.sliding_window", G::model, "Sliding window", " tokens",
-                "Sliding-window attention: a layer attends to at most this many preceding tokens, so its "
-                "attention work grows with the window instead of the sequence. 0 = every layer attends to "
-                "the whole sequence. GPT-OSS uses 128.", adaptive, COMET_ACCESS(model.sliding_window))),
-        zero_means("none (all windowed)", integer("model.full_attention_interval", G::model, "Full attention every", " layers",
-                "With a sliding window, every n-th layer (the last of each run of n) still attends to the "
-                "whole sequence: 2 = alternating windowed and full layers (GPT-OSS). 0 = every layer uses "
-                "the window.", 1, COMET_ACCESS(model.full_attention_interval))),
+        zero_means("off (full attention)",
+                   integer("model.sliding_window", G::model, "Sliding window", " tokens",
+                           "Sliding-window attention: a layer attends to at most this many preceding tokens, so its "
+                           "attention work grows with the window instead of the sequence. 0 = every layer attends to "
+                           "the whole sequence. GPT-OSS uses 128.",
+                           adaptive, COMET_ACCESS(model.sliding_window))),
+        zero_means("none (all windowed)",
+                   integer("model.full_attention_interval", G::model, "Full attention every", " layers",
+                           "With a sliding window, every n-th layer (the last of each run of n) still attends to the "
+                           "whole sequence: 2 = alternating windowed and full layers (GPT-OSS). 0 = every layer uses "
+                           "the window.",
+                           1, COMET_ACCESS(model.full_attention_interval))),
         zero_means("none", integer("model.mtp_layers", G::model, "Multi-token prediction", " modules",
-                "Multi-token prediction (DeepSeek-V3: 1): each module projects the hidden state and the next "
-                "token's embedding into one more layer and one more pass through the LM head and loss, on the "
-                "last pipeline stage. 0 = none.", 1, COMET_ACCESS(model.mtp_layers))),
+                                   "Multi-token prediction (DeepSeek-V3: 1): each module projects the hidden state and the next "
+                                   "token's embedding into one more layer and one more pass through the LM head and loss, on the "
+                                   "last pipeline stage. 0 = none.",
+                                   1, COMET_ACCESS(model.mtp_layers))),
+        real("model.rope_mscale", G::model, "RoPE attention scale", "",
+             "YaRN's scale on the rotary embedding's cos and sin (GPT-OSS: 0.1 ln 32 + 1 = 1.35). 1 = plain "
+             "RoPE. Megatron-Core's fused RoPE kernel takes no scale, so any other value runs the unfused "
+             "RoPE: six passes over the queries and keys instead of one.",
+             4, 0.01, COMET_ACCESS(model.rope_mscale)),
     };
 }
 
@@ -315,30 +322,41 @@ std::vector<FieldSpec> mla_fields() {
 
 std::vector<FieldSpec> moe_fields() {
     return {
-        zero_means("none (dense)", integer("model.experts", G::moe, "Experts", "",
-                "Routed experts of each mixture-of-experts layer; 0 = a dense model, where every layer has "
-                "the MLP above and the other fields of this group are ignored. Setting it on a dense model "
-                "starts with top-2 routing and experts as wide as the dense MLP.", 1,
-                [](const Config& c) noexcept { return to_double(c.model.experts); }, set_experts)),
+        zero_means("none (dense)", integer(
+                                       "model.experts", G::moe, "Experts", "",
+                                       "Routed experts of each mixture-of-experts layer; 0 = a dense model, where every layer has "
+                                       "the MLP above and the other fields of this group are ignored. Setting it on a dense model "
+                                       "starts with top-2 routing and experts as wide as the dense MLP.",
+                                       1, [](const Config& c) noexcept { return to_double(c.model.experts); }, set_experts)),
         integer("model.experts_per_token", G::moe, "Experts per token", "",
                 "Routed experts each token visits (top-k). Compute and all-to-all traffic per token grow "
-                "with it; the weights do not.", 1, COMET_ACCESS(model.experts_per_token)),
+                "with it; the weights do not.",
+                1, COMET_ACCESS(model.experts_per_token)),
         integer("model.expert_ffn_hidden", G::moe, "Expert MLP width", "",
                 "Width of one expert's MLP (per matrix for gated MLPs), often narrower than a dense MLP. "
-                "Expert tensor parallelism must divide it.", adaptive, COMET_ACCESS(model.expert_ffn_hidden)),
+                "Expert tensor parallelism must divide it.",
+                adaptive, COMET_ACCESS(model.expert_ffn_hidden)),
         integer("model.shared_experts", G::moe, "Shared experts", "",
                 "Experts every token visits besides the routed ones (DeepSeek-style); they need no "
-                "all-to-all.", 1, COMET_ACCESS(model.shared_experts)),
+                "all-to-all.",
+                1, COMET_ACCESS(model.shared_experts)),
         integer("model.dense_layers", G::moe, "Leading dense layers", "",
                 "The first layers keep the dense MLP (DeepSeek-V3 has 3); the experts start after them.", 1,
                 COMET_ACCESS(model.dense_layers)),
         integer("model.moe_layer_interval", G::moe, "MoE layer interval", "",
                 "Every n-th of the remaining layers is a mixture-of-experts layer, the others stay dense: "
-                "1 = all of them, 2 = every other layer.", 1, COMET_ACCESS(model.moe_layer_interval)),
+                "1 = all of them, 2 = every other layer.",
+                1, COMET_ACCESS(model.moe_layer_interval)),
         real("model.capacity_factor", G::moe, "Capacity factor", "",
              "Expert buffers hold this many times the balanced share of routed tokens; compute and "
              "all-to-all traffic are sized by the buffers. 1 = perfectly balanced (dropless); 1.25 is a "
-             "common setting.", 2, 0.05, COMET_ACCESS(model.capacity_factor)),
+             "common setting.",
+             2, 0.05, COMET_ACCESS(model.capacity_factor)),
+        zero_means("none", real("model.glu_clamp", G::moe, "Activation clamp", "",
+                                "The experts' gated activation clamps its inputs at this limit (GPT-OSS: 7). Megatron-Core "
+                                "clamps outside its fused activation kernel: three more passes over the up-projection output "
+                                "in forward and backward. 0 = no clamp.",
+                                1, 0.5, COMET_ACCESS(model.glu_clamp))),
     };
 }
 

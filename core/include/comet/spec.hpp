@@ -92,6 +92,16 @@ struct ModelSpec {
     // and loss. Megatron-LM places them on the last pipeline stage. 0 = none.
     int mtp_layers = 0;
 
+    // Rotary position embeddings (every model without learned positions; MLA has its own):
+    // the attention scale YaRN multiplies cos and sin by (HF rope_scaling: mscale / mscale_all_dim,
+    // or 0.1 ln(factor) + 1 when neither is given). 1 = plain RoPE. Megatron-Core's fused RoPE
+    // kernel takes no scale: any other value runs the unfused one (docs/model.md, "Element-wise
+    // work Megatron-Core leaves unfused").
+    double rope_mscale = 1.0;
+    // Clamp on a gated activation's inputs (GPT-OSS's swiglu_limit, 7: the gate from above, the
+    // linear half both ways); 0 = none. Megatron-Core clamps outside its fused activation.
+    double glu_clamp = 0.0;
+
     [[nodiscard]] constexpr bool is_moe() const noexcept { return experts > 0; }
     [[nodiscard]] constexpr bool is_mla() const noexcept { return kv_lora_rank > 0; }
     bool operator==(const ModelSpec&) const = default;

@@ -41,11 +41,12 @@ struct Op {
     PassCost bwd;
 };
 
-// Operations of one transformer block, in execution order: norm, QKV, scores, softmax,
-// attention dropout, context, projection, bias-dropout-add, norm, MLP in, activation,
-// MLP out, bias-dropout-add. With a fused attention kernel, scores..context is one op.
-// An MoE block replaces the MLP by router, permutation, expert MLP in, activation, expert MLP
-// out, un-permutation and, with shared experts, a second (dense) MLP.
+// Operations of one transformer block, in execution order: norm, QKV, rotary embedding (without
+// learned positions), scores, softmax, attention dropout, context, projection, bias-dropout-add,
+// norm, MLP in, activation, MLP out, bias-dropout-add. With a fused attention kernel,
+// scores..context is one op. An MoE block replaces the MLP by router, permutation, expert MLP
+// in, the activation's clamp (ModelSpec::glu_clamp), activation, expert MLP out, the experts'
+// output bias (ModelSpec::bias), un-permutation and, with shared experts, a second (dense) MLP.
 inline constexpr int max_layer_ops = 32;
 
 struct LayerWork {
