@@ -124,6 +124,7 @@ double synced_forward_s(const LayerWork& lw, const ComputeRates& rates) noexcept
     double host = 0, device = 0;
     for (int n = 0; n < lw.count; ++n) {
         const Op& op = lw.ops[static_cast<std::size_t>((sync + n) % lw.count)];
+        if (n > 0 && op.host_sync) host = std::max(host, device);  // a later sync drains the queue again
         const double g = pass_time_s(op.fwd, op.kind, rates);
         const double k = std::max(1.0, op.fwd.kernels);
         const double h = op.fwd.kernels * rates.host_op_s;

@@ -69,15 +69,20 @@ Op rope(double elements, bool unfused) noexcept {
     return op;
 }
 
-// The clamp of a gated activation's inputs (Megatron-Core: chunk, clamp each half, cat, then
-// the fused activation), over `elements` values of the up-projection output: forward two
-// clamps and the cat (8 bytes per element); backward a masked gradient per half and the cat of
-// the two (10 bytes per element).
+// The clamp of a gated activation's inputs as Megatron-Core's quick-GELU GLU runs it
+// (GPT-OSS; weighted_bias_quick_geglu_impl: chunk, clamp each half, cat, then the fused
+// activation), over `elements` values of the up-projection output: forward two clamps and the
+// cat (8 bytes per element); backward a masked gradient per half and the cat of the two (10
+// bytes per element). Its SwiGLU takes the clamp inside the fused kernel.
 Op glu_clamp(double elements) noexcept {
     const double e = activation_bytes;
     Op op = elementwise(elements, 4.0 * e, 5.0 * e, 1.0);
     op.fwd.kernels = 3.0;
     op.bwd.kernels = 3.0;
+    // The same function then copies the GLU's linear offset from pageable host memory to the
+    // device (torch.tensor(linear_offset, device=...)), which PyTorch ends with a stream
+    // synchronisation: the host waits for the queue to drain a second time per MoE forward.
+    op.host_sync = true;
     return op;
 }
 

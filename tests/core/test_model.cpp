@@ -1511,6 +1511,12 @@ void TestModel::hostSyncedForward() {
     lw.ops[2] = op(0.2, 10, false);
     lw.count = 3;
     QVERIFY(close_rel(synced_forward_s(lw, r), 2.05e-3, 1e-12));
+    // A second sync at X (GPT-OSS's activation copies its offset to the device): the host, done
+    // issuing Y at 1.0 ms, waits for the queue to drain at 1.02, issues X by 1.07, and X ends at
+    // 2.07 ms.
+    lw.ops[0].host_sync = true;
+    QVERIFY(close_rel(synced_forward_s(lw, r), 2.07e-3, 1e-12));
+    lw.ops[0].host_sync = false;
     lw.ops[1].host_sync = false;  // no sync: nothing to add (the pass is max(host, accelerator))
     QCOMPARE(synced_forward_s(lw, r), 0.0);
     lw.ops[1].host_sync = true;
@@ -2060,6 +2066,18 @@ void TestModel::eagerElementwisePasses() {
     QVERIFY(close_rel(all.fwd_bytes - nc.fwd_bytes, 8.0 * up, 1e-9));
     QVERIFY(close_rel(all.bwd_bytes - nc.bwd_bytes, 10.0 * up, 1e-9));
     QCOMPARE(all.fwd_kernels - nc.fwd_kernels, 3.0);
+    {  // the clamp's activation copies its offset to the device: a second host sync, after the dispatch's
+        const LayerWork lw = layer_work(oss, tr, w, true);
+        int syncs = 0, first = -1, clamp = -1;
+        for (int i = 0; i < lw.count; ++i)
+            if (lw.ops[static_cast<std::size_t>(i)].host_sync) {
+                ++syncs;
+                (first < 0 ? first : clamp) = i;
+            }
+        QCOMPARE(syncs, 2);
+        QVERIFY(first < clamp);
+        QVERIFY(lw.ops[static_cast<std::size_t>(clamp) - 1].expert);  // right after the experts' up-projection
+    }
 
     // The experts' output bias, per local expert: 12 bytes per output element forward (b x p,
     // t + b x p, cat), 16 backward, 2 kernels per expert and a cat forward, 4 and a cat backward.

@@ -353,9 +353,10 @@ std::vector<FieldSpec> moe_fields() {
              "common setting.",
              2, 0.05, COMET_ACCESS(model.capacity_factor)),
         zero_means("none", real("model.glu_clamp", G::moe, "Activation clamp", "",
-                                "The experts' gated activation clamps its inputs at this limit (GPT-OSS: 7). Megatron-Core "
-                                "clamps outside its fused activation kernel: three more passes over the up-projection output "
-                                "in forward and backward. 0 = no clamp.",
+                                "GPT-OSS's clamped quick-GELU GLU (limit 7), as Megatron-Core runs it: the clamp outside the "
+                                "fused activation (three more passes over the up-projection output, forward and backward) "
+                                "and a second host sync per MoE forward. 0 = no clamp; also 0 for a clamped SwiGLU, which "
+                                "Megatron-Core fuses.",
                                 1, 0.5, COMET_ACCESS(model.glu_clamp))),
     };
 }

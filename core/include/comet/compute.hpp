@@ -67,7 +67,8 @@ struct TimeSplit {
 
 // Forward time of a layer whose forward synchronises the host with the accelerator
 // (Op::host_sync, an MoE dispatch): host issue time and accelerator time add up around the
-// sync instead of overlapping. 0 when no op of the layer synchronises.
+// sync instead of overlapping; each further sync (GPT-OSS's activation) drains the queue
+// again. 0 when no op of the layer synchronises.
 [[nodiscard]] double synced_forward_s(const LayerWork& lw, const ComputeRates& rates) noexcept;
 
 }  // namespace comet

@@ -99,7 +99,9 @@ struct ModelSpec {
     // work Megatron-Core leaves unfused").
     double rope_mscale = 1.0;
     // Clamp on a gated activation's inputs (GPT-OSS's swiglu_limit, 7: the gate from above, the
-    // linear half both ways); 0 = none. Megatron-Core clamps outside its fused activation.
+    // linear half both ways), priced as Megatron-Core runs GPT-OSS's quick-GELU GLU: the clamp
+    // outside the fused activation and a second host sync; 0 = none (and for a clamped SwiGLU,
+    // which Megatron-Core fuses).
     double glu_clamp = 0.0;
 
     [[nodiscard]] constexpr bool is_moe() const noexcept { return experts > 0; }
