@@ -86,9 +86,12 @@ inline std::vector<Config> golden_configs(const std::vector<ModelPreset>& models
         s.sequence_parallel = r.chance(50);
         s.zero_stage = static_cast<int>(r.next() % 4);
         const bool tier = c.node.expanded.capacity_gib > 0;
-        s.offload_optimizer = tier && r.chance(40);
-        s.offload_weights = tier && r.chance(30);
-        s.offload_activations = tier && r.chance(30);
+        // Drawn whether or not the node has a tier, so that a preset gaining one changes only its
+        // own configurations, not the random stream of every later one.
+        const bool opt = r.chance(40), weights = r.chance(30), acts = r.chance(30);
+        s.offload_optimizer = tier && opt;
+        s.offload_weights = tier && weights;
+        s.offload_activations = tier && acts;
         s.dp_overlap = r.chance(70);
         s.tp_overlap = r.chance(40);
         s.pp_scatter_gather = r.chance(80);
