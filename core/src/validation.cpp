@@ -207,6 +207,11 @@ MeasuredCase read_case(const json& jc, const std::string& where, const std::vect
         // dispatcher otherwise): "hierarchical" for the flex dispatcher with DeepEP or HybridEP.
         if (sit->contains("ep_dispatch"))
             s.ep_dispatch = parse_named(sections::ep_dispatch_names, opt_string(*sit, "ep_dispatch", sw, "all_to_all"), sw, "ep_dispatch");
+        // What the recipe moves to the expanded tier (host memory), where it says so: MaxText's
+        // `decoder_layer_input=offload` is the model's activation offload.
+        s.offload_activations = opt_bool(*sit, "offload_activations", sw, false);
+        s.offload_weights = opt_bool(*sit, "offload_weights", sw, false);
+        s.offload_optimizer = opt_bool(*sit, "offload_optimizer", sw, false);
         tr.attention = AttentionKernel::fused;
         tr.dropout = false;
     } else {

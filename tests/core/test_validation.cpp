@@ -110,11 +110,14 @@ void TestValidation::malformedMeasurementFileIsRefused() {
         QVERIFY(!m.ok());
         QVERIFY2(QString::fromStdString(m.error_text()).contains("cases[0].model.mtp_layers"), m.error_text().c_str());
     }
-    // A row's dispatcher and pipeline overlap, of the wrong kind, are refused by name.
+    // A row's dispatcher, pipeline overlap and offloads, of the wrong kind, are refused by name.
     const std::pair<const char*, const char*> bad_strategy[] = {
         {R"("ep_dispatch": "deepep")", R"(ep_dispatch = "deepep": must be one of all_to_all, hierarchical)"},
         {R"("ep_dispatch": 2)", "ep_dispatch"},
-        {R"("pp_overlap": "yes")", "pp_overlap"}};
+        {R"("pp_overlap": "yes")", "pp_overlap"},
+        {R"("offload_activations": "yes")", R"(offload_activations: expected true or false, got "yes")"},
+        {R"("offload_weights": 1)", "offload_weights: expected true or false, got 1"},
+        {R"("offload_optimizer": null)", "offload_optimizer: expected true or false, got null"}};
     for (const auto& [bad, expected] : bad_strategy) {
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write((std::string(R"({"cases": [{"id": "x", "model": {"layers": 2, "hidden": 64, "heads": 2, "ffn_hidden": 256,
@@ -172,8 +175,10 @@ void TestValidation::megatronBridgeIsExpressedAndBounded() {
 }
 
 // Google's MaxText recipes on TPU7x and TPU v6e: the rows that fit keep the published FSDP
-// strategy and batch and are within bounds; the rows that need host-memory offload are listed
-// with the memory the model finds, never dropped, and the node summary says so.
+// strategy and batch and are within bounds; the rows whose recipe offloads the decoder-layer
+// inputs to host memory carry that offload onto the TPU preset's host-memory tier, and the 405B
+// rows fit only through it; the rest are listed with the memory the model finds, never dropped,
+// and the node summary says so.
 void TestValidation::maxtextTpuRowsAreListedEvenWhenTheyDoNotFit() {
     const ValidationRun run = validate_shipped("maxtext-tpu-2026.json");
     QVERIFY2(run.errors.empty(), run.errors.empty() ? "" : run.errors.front().c_str());
@@ -191,14 +196,30 @@ void TestValidation::maxtextTpuRowsAreListedEvenWhenTheyDoNotFit() {
             continue;
         }
         ++fitted;
-        QVERIFY2(p.measured.id.find("llama3.1-70b") != std::string::npos, p.measured.id.c_str());
+        const bool offloads = p.measured.id.find("llama3.1-405b") != std::string::npos;
+        QVERIFY2(offloads || p.measured.id.find("llama3.1-70b") != std::string::npos, p.measured.id.c_str());
+        QCOMPARE(p.strategy.offload_activations, offloads);
         QVERIFY2(std::abs(p.error()) <= 0.10, (p.measured.id + ": error above 10 %").c_str());
+        if (!offloads) continue;
+        // The layer inputs sit in host memory, and without that tier the row does not fit.
+        QVERIFY(p.result.expanded.activations_bytes > 0);
+        QVERIFY(p.result.expanded.used_bytes() <= p.result.expanded.capacity_bytes);
+        Config c = p.measured.config;
+        std::vector<std::string> errors;
+        c.node = match_node_preset(load_node_presets(errors), p.measured.hardware)->node;
+        c.strategy = p.strategy;
+        c.cluster.nodes = int(accelerators_used(c.strategy) / c.node.accelerators);
+        QVERIFY(evaluate(c).feasible);
+        c.strategy.offload_activations = false;
+        const Result in_hbm = evaluate(c);
+        QVERIFY(!in_hbm.feasible);
+        QCOMPARE(in_hbm.reason, Infeasible::hbm_capacity);
     }
-    QCOMPARE(fitted, 4);
+    QCOMPARE(fitted, 6);
     QVERIFY(t.stats.too_slow > 0 && t.stats.too_fast > 0);
     const std::string ironwood = validation_summary(run, "tpu-v7", "TPU7x");
-    QVERIFY2(ironwood.rfind("TPU7x: 4 published runs, mean error ", 0) == 0, ironwood.c_str());
-    QVERIFY2(ironwood.find(", 7 not expressible") != std::string::npos, ironwood.c_str());
+    QVERIFY2(ironwood.rfind("TPU7x: 6 published runs, mean error ", 0) == 0, ironwood.c_str());
+    QVERIFY2(ironwood.find(", 5 not expressible") != std::string::npos, ironwood.c_str());
     QCOMPARE(QString::fromStdString(validation_summary(run, "tpu-v6e", "TPU v6e")),
              QStringLiteral("TPU v6e: not validated: 7 published runs, none expressible (see comet-cli validate)"));
 }
