@@ -310,8 +310,15 @@ Prediction predict_case(const MeasuredCase& mc, const NodeSpec& node) {
         mbs = {mc.config.strategy.microbatch};
     } else {
         best.searched_knobs.push_back("microbatch");
-        for (long long b = 1; b <= per_replica; ++b)
-            if (per_replica % b == 0) mbs.push_back(static_cast<int>(b));
+        // The divisors in ascending order, found up to the square root (a row's batch may be
+        // up to 2^31: a scan of every value would take seconds).
+        std::vector<int> upper;
+        for (long long b = 1; b * b <= per_replica; ++b) {
+            if (per_replica % b != 0) continue;
+            mbs.push_back(static_cast<int>(b));
+            if (b * b != per_replica) upper.push_back(static_cast<int>(per_replica / b));
+        }
+        mbs.insert(mbs.end(), upper.rbegin(), upper.rend());
     }
     if (mc.interleave_published || c.strategy.pp == 1) {
         vs = {mc.config.strategy.interleave};

@@ -33,6 +33,7 @@ private slots:
     void narayanan2021WithinBounds();
     void publishedKnobsAreKept();
     void malformedMeasurementFileIsRefused();
+    void microbatchSearchTriesTheDivisorsOfAHugeBatch();
     void megatronBridgeIsExpressedAndBounded();
     void maxtextTpuRowsAreListedEvenWhenTheyDoNotFit();
 };
@@ -129,6 +130,30 @@ void TestValidation::malformedMeasurementFileIsRefused() {
         QVERIFY2(QString::fromStdString(m.error_text()).contains(expected), m.error_text().c_str());
         QVERIFY2(QString::fromStdString(m.error_text()).contains("cases[0].strategy"), m.error_text().c_str());
     }
+}
+
+// A row without a published microbatch tries every divisor of its per-replica batch, in
+// ascending order, and only those: 735134400 = 2^6 * 3^3 * 5^2 * 7 * 11 * 13 * 17 (within the
+// model's 1e9 sequences) has 7 * 4 * 3 * 2^4 = 1344 divisors, each with four recomputations (none,
+// selective, full, and full of one of the two layers). A scan of every value took seconds.
+void TestValidation::microbatchSearchTriesTheDivisorsOfAHugeBatch() {
+    QTemporaryDir dir;
+    const fs::path file = fs::path(dir.path().toStdString()) / "m.json";
+    QFile f(QString::fromStdString(file.string()));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"cases": [{"id": "huge", "hardware": "dgx-h100", "model": {"layers": 2, "hidden": 64, "heads": 2,
+               "ffn_hidden": 256, "vocab": 100, "seq_len": 64}, "gpus": 1, "global_batch": 735134400,
+               "strategy": {"tp": 1, "pp": 1}, "measured": {"iteration_time_s": 1}}]})");
+    f.close();
+    const auto set = load_measurements(file);
+    QVERIFY2(set.ok(), set.error_text().c_str());
+    std::vector<std::string> errors;
+    const auto nodes = load_node_presets(errors);
+    const MeasuredCase& mc = set.value->cases.front();
+    const Prediction p = predict_case(mc, match_node_preset(nodes, mc.hardware)->node);
+    QCOMPARE(p.searched, 1344 * 4);
+    QVERIFY2(p.result.feasible, explain(p.result).c_str());
+    QCOMPARE(735134400 % p.strategy.microbatch, 0);
 }
 
 // NVIDIA's Megatron-Bridge runs on DGX H100, DGX B200 and GB200 NVL72: every row expressed
