@@ -378,6 +378,12 @@ Prediction predict_case(const MeasuredCase& mc, const NodeSpec& node) {
                         }
                     }
                 }
+    // No candidate at all (a batch smaller than dp, more stages than layers): the published
+    // strategy itself is evaluated, so that the row says why it cannot run.
+    if (best.searched == 0) {
+        c.strategy = mc.config.strategy;
+        consider();
+    }
     return best;
 }
 

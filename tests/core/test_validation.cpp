@@ -34,6 +34,7 @@ private slots:
     void publishedKnobsAreKept();
     void malformedMeasurementFileIsRefused();
     void microbatchSearchTriesTheDivisorsOfAHugeBatch();
+    void rowWithoutCandidatesSaysWhy();
     void megatronBridgeIsExpressedAndBounded();
     void maxtextTpuRowsAreListedEvenWhenTheyDoNotFit();
 };
@@ -154,6 +155,36 @@ void TestValidation::microbatchSearchTriesTheDivisorsOfAHugeBatch() {
     QCOMPARE(p.searched, 1344 * 4);
     QVERIFY2(p.result.feasible, explain(p.result).c_str());
     QCOMPARE(735134400 % p.strategy.microbatch, 0);
+}
+
+// A 2021-format row whose pipeline no interleaving splits evenly (80 layers at pp 35), or whose
+// batch is smaller than dp, has no candidate to search: the published strategy is evaluated, so
+// the row carries a reason (found by fuzz_validation: it carried an empty result before).
+void TestValidation::rowWithoutCandidatesSaysWhy() {
+    QTemporaryDir dir;
+    const fs::path file = fs::path(dir.path().toStdString()) / "m.json";
+    QFile f(QString::fromStdString(file.string()));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"cases": [
+        {"id": "pp35", "hardware": "dgx-a100-80gb", "model": {"layers": 80, "hidden": 256, "heads": 4, "ffn_hidden": 1024,
+         "vocab": 1000, "seq_len": 512}, "gpus": 280, "tp": 8, "pp": 35, "dp": 1, "global_batch": 70,
+         "measured": {"iteration_time_s_derived": 1}},
+        {"id": "batch-below-dp", "hardware": "dgx-a100-80gb", "model": {"layers": 4, "hidden": 256, "heads": 4,
+         "ffn_hidden": 1024, "vocab": 1000, "seq_len": 512}, "gpus": 16, "tp": 1, "pp": 1, "dp": 16, "global_batch": 8,
+         "measured": {"iteration_time_s_derived": 1}}]})");
+    f.close();
+    const auto set = load_measurements(file);
+    QVERIFY2(set.ok(), set.error_text().c_str());
+    std::vector<std::string> errors;
+    const auto nodes = load_node_presets(errors);
+    for (const MeasuredCase& mc : set.value->cases) {
+        const Prediction p = predict_case(mc, match_node_preset(nodes, mc.hardware)->node);
+        QCOMPARE(p.searched, 1);
+        QCOMPARE(p.result.feasible, p.result.reason == Infeasible::none);
+        if (!p.result.feasible) QVERIFY2(!explain(p.result).empty(), mc.id.c_str());
+        QCOMPARE(p.strategy.pp, mc.config.strategy.pp);
+        QCOMPARE(p.strategy.dp, mc.config.strategy.dp);
+    }
 }
 
 // NVIDIA's Megatron-Bridge runs on DGX H100, DGX B200 and GB200 NVL72: every row expressed
