@@ -10,11 +10,14 @@
 //   - the parsers' catch-all handlers ("could not be read: ...") only ever report an allocation
 //     failure: any other exception they caught is a bug that the parser hid.
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +39,33 @@ namespace comet::fuzz {
 
 inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
     return {reinterpret_cast<const char*>(data), size};
+}
+
+// Loaders that take a path read each input through this file.
+inline void write_file(const std::filesystem::path& file, std::string_view text) {
+    std::FILE* f = std::fopen(file.c_str(), "wb");
+    if (!f) fail("cannot write the temporary input file", file.string());
+    if (!text.empty() && std::fwrite(text.data(), 1, text.size(), f) != text.size())
+        fail("cannot write the temporary input file", file.string());
+    std::fclose(f);
+}
+
+// A fresh folder for this process's temporary files, in /dev/shm when there is one, removed at
+// exit.
+inline std::filesystem::path make_work_dir(const std::string& prefix) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path tmp =
+        fs::is_directory("/dev/shm", ec) && ::access("/dev/shm", W_OK) == 0 ? fs::path("/dev/shm") : fs::temp_directory_path();
+    static fs::path dir;
+    dir = tmp / (prefix + std::to_string(::getpid()));
+    fs::create_directories(dir, ec);
+    if (ec) fail("cannot create the work folder", dir.string());
+    std::atexit([] {
+        std::error_code ignored;
+        fs::remove_all(dir, ignored);
+    });
+    return dir;
 }
 
 // Presets named by scenarios come from the source tree only, never from the user's own folder,

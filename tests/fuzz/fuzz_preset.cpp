@@ -6,11 +6,8 @@
 //   - embedded in a scenario (presets/scenarios/default.comet.json with this node or model),
 //     which must load back and evaluate like any scenario (fuzz_common.hpp).
 
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -26,14 +23,6 @@ namespace fs = std::filesystem;
 fs::path work_dir;
 comet::Scenario base_scenario;
 
-void write_file(const fs::path& file, std::string_view text) {
-    std::FILE* f = std::fopen(file.c_str(), "wb");
-    if (!f) comet::fuzz::fail("cannot write the temporary input file", file.string());
-    if (!text.empty() && std::fwrite(text.data(), 1, text.size(), f) != text.size())
-        comet::fuzz::fail("cannot write the temporary input file", file.string());
-    std::fclose(f);
-}
-
 bool same_model(const comet::ModelSpec& a, const comet::ModelSpec& b) {
     return a.layers == b.layers && a.hidden == b.hidden && a.heads == b.heads && a.kv_heads == b.kv_heads &&
            a.head_dim == b.head_dim && a.ffn_hidden == b.ffn_hidden && a.gated_mlp == b.gated_mlp &&
@@ -45,29 +34,23 @@ bool same_model(const comet::ModelSpec& a, const comet::ModelSpec& b) {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
     comet::fuzz::use_source_presets();
+    work_dir = comet::fuzz::make_work_dir("comet-fuzz-preset-");
     std::error_code ec;
-    const fs::path tmp = fs::is_directory("/dev/shm", ec) && ::access("/dev/shm", W_OK) == 0 ? fs::path("/dev/shm")
-                                                                                          : fs::temp_directory_path();
-    work_dir = tmp / ("comet-fuzz-preset-" + std::to_string(::getpid()));
     fs::create_directories(work_dir / "user", ec);
-    if (ec) comet::fuzz::fail("cannot create the work folder", work_dir.string());
+    if (ec) comet::fuzz::fail("cannot create the work folder", (work_dir / "user").string());
     // Writes go to this folder; reads by name stay on the source tree (use_source_presets).
     ::setenv("COMET_USER_PRESETS_DIR", (work_dir / "user").c_str(), 1);
     auto loaded = comet::load_scenario_file(COMET_SOURCE_DIR "/presets/scenarios/default.comet.json");
     if (!loaded.ok()) comet::fuzz::fail("cannot load the base scenario", loaded.error_text());
     base_scenario = *loaded.value;
     base_scenario.designs.clear();
-    std::atexit([] {
-        std::error_code ignored;
-        fs::remove_all(work_dir, ignored);
-    });
     return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace comet;
     const fs::path input = work_dir / "fuzz-preset.json";
-    write_file(input, fuzz::as_text(data, size));
+    fuzz::write_file(input, fuzz::as_text(data, size));
 
     const Loaded<NodePreset> node = load_node_preset(input);
     fuzz::check_no_swallowed_exception(node.errors, input.string());

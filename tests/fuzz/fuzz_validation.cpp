@@ -5,12 +5,9 @@
 // names, as `comet-cli validate` does: the result passes the checks of every evaluation
 // (fuzz_common.hpp), keeps the row's published strategy, and has a finite error.
 
-#include <unistd.h>
-
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -36,39 +33,22 @@ constexpr long long max_batch = 4096;
 constexpr int max_layers = 256;
 constexpr long long max_accelerators = 1 << 16;
 
-void write_file(const fs::path& file, std::string_view text) {
-    std::FILE* f = std::fopen(file.c_str(), "wb");
-    if (!f) comet::fuzz::fail("cannot write the temporary input file", file.string());
-    if (!text.empty() && std::fwrite(text.data(), 1, text.size(), f) != text.size())
-        comet::fuzz::fail("cannot write the temporary input file", file.string());
-    std::fclose(f);
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
     comet::fuzz::use_source_presets();
-    std::error_code ec;
-    const fs::path tmp =
-        fs::is_directory("/dev/shm", ec) && ::access("/dev/shm", W_OK) == 0 ? fs::path("/dev/shm") : fs::temp_directory_path();
-    work_dir = tmp / ("comet-fuzz-validation-" + std::to_string(::getpid()));
-    fs::create_directories(work_dir, ec);
-    if (ec) comet::fuzz::fail("cannot create the work folder", work_dir.string());
+    work_dir = comet::fuzz::make_work_dir("comet-fuzz-validation-");
     std::vector<std::string> errors;
     nodes = comet::load_node_presets(errors);
     models = comet::load_model_presets(errors);
     if (!errors.empty()) comet::fuzz::fail("the shipped presets do not load", errors.front());
-    std::atexit([] {
-        std::error_code ignored;
-        fs::remove_all(work_dir, ignored);
-    });
     return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace comet;
     const fs::path input = work_dir / "fuzz-validation.json";
-    write_file(input, fuzz::as_text(data, size));
+    fuzz::write_file(input, fuzz::as_text(data, size));
 
     const Loaded<MeasurementSet> set = load_measurements(input, models);
     fuzz::check_no_swallowed_exception(set.errors, input.string());
