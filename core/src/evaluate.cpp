@@ -63,6 +63,11 @@ Infeasible rank_problem(const Config& c, double& a, double& b) noexcept {
 
 // Checks of the rest of the strategy: does it divide the cluster, the layers and the batch?
 Infeasible split_problem(const Config& c, double& a, double& b, const StageLayout* layout) noexcept {
+    const Infeasible why = split_layout_problem(c, a, b, layout);
+    return why != Infeasible::none ? why : split_sharding_problem(c, a, b);
+}
+
+Infeasible split_layout_problem(const Config& c, double& a, double& b, const StageLayout* layout) noexcept {
     const Strategy& s = c.strategy;
     const ModelSpec& m = c.model;
     if (accelerators_used(s) > accelerators_available(c)) {
@@ -94,6 +99,12 @@ Infeasible split_problem(const Config& c, double& a, double& b, const StageLayou
         b = double(s.tp) * double(replicas);
         return Infeasible::ep_group;
     }
+    return Infeasible::none;
+}
+
+Infeasible split_sharding_problem(const Config& c, double& a, double& b) noexcept {
+    const Strategy& s = c.strategy;
+    const long long replicas = static_cast<long long>(s.dp) * s.cp;
     if (s.zero_shard > 0 && replicas % s.zero_shard != 0) {
         a = s.zero_shard;
         b = double(replicas);

@@ -108,8 +108,14 @@ struct LayerExposure {
 // Structural checks, split like the stages. Both assume first_invalid_field(c) < 0.
 [[nodiscard]] Infeasible rank_problem(const Config& c, double& a, double& b) noexcept;
 // `layout`, when given, is stage_layout(c.model.layers, c.strategy) already computed.
+// split_problem() is split_layout_problem(), then split_sharding_problem() if that passes: the
+// first reads only tp, cp, pp, dp, ep, etp, the interleaving and the microbatch, the second
+// the ZeRO sharding group and the offload switches too (a search checks the first once per
+// interleaving and the second for each inner choice, in this same order).
 [[nodiscard]] Infeasible split_problem(const Config& c, double& a, double& b,
                                        const StageLayout* layout = nullptr) noexcept;
+[[nodiscard]] Infeasible split_layout_problem(const Config& c, double& a, double& b, const StageLayout* layout = nullptr) noexcept;
+[[nodiscard]] Infeasible split_sharding_problem(const Config& c, double& a, double& b) noexcept;
 
 // The roofline of the layers and the model's ends: the part of rank_compute() that reads only
 // the model, the training, the node's compute rates and, of the strategy, the work shape
