@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 #include <tbb/parallel_for.h>
+#include <tbb/combinable.h>
 #include <tbb/parallel_sort.h>
 
 #include "comet/check.hpp"
@@ -74,16 +75,11 @@ struct TopK {
 // Lower bound of the iteration's compute over the pipeline stages of `layout` (interleave v
 // at its largest where the layers split evenly for every v; pipeline_time_lower_bound).
 // From the mean layer's pass times and the ends' extras (non-decreasing in each of them).
-double compute_bound(double fwd, double bwd, double recompute, double first, double last, const ModelSpec& m, const Strategy& strategy,
-                     int pp, int v, double microbatches) noexcept {
-    Strategy s = strategy;
-    s.pp = pp;
-    s.interleave = v;
-    const StageLayout lay = model_stage_layout(m, s);
-    // Partial recomputation recomputes the fewest layers at the smallest interleave.
-    Strategy s1 = s;
-    s1.interleave = 1;
-    const double layer = fwd + bwd + full_recompute_share(m.layers, s1) * recompute;
+// `lay`: the model's stage layout at that v; `recompute_share`: full_recompute_share() at
+// interleave 1 (partial recomputation recomputes the fewest layers at the smallest interleave).
+double compute_bound(double fwd, double bwd, double recompute, double first, double last, const ModelSpec& m, const StageLayout& lay,
+                     double recompute_share, int pp, double microbatches) noexcept {
+    const double layer = fwd + bwd + recompute_share * recompute;
     if (!lay.ok) return microbatches * ((m.layers + m.mtp_layers) * layer + first + last) / pp;
     return pipeline_time_lower_bound(lay, layer, first, last, 0.0, microbatches);
 }
@@ -247,9 +243,15 @@ SearchEngine::Shards SearchEngine::shards_for(const Group& g, int zero) const {
     return out;
 }
 
-const std::vector<int>& SearchEngine::interleaves(int pp) const noexcept {
+const SearchEngine::PpChoice& SearchEngine::pp_choice(int pp) const noexcept {
     // enumerate() filled one entry for every pipeline degree of the space.
-    return std::lower_bound(interleaves_.begin(), interleaves_.end(), pp, [](const auto& e, int p) { return e.first < p; })->second;
+    return *std::lower_bound(interleaves_.begin(), interleaves_.end(), pp, [](const PpChoice& e, int p) { return e.pp < p; });
+}
+
+const std::vector<int>& SearchEngine::interleaves(int pp) const noexcept { return pp_choice(pp).vs; }
+
+const StageLayout& SearchEngine::PpChoice::layout(int v) const noexcept {
+    return layouts[static_cast<std::size_t>(std::find(vs.begin(), vs.end(), v) - vs.begin())];
 }
 
 std::vector<int> SearchEngine::interleave_choices(int pp) const {
@@ -305,8 +307,24 @@ void SearchEngine::enumerate() {
         if (searched(o, Knob::pp)) pps = gpus % tp_cp == 0 ? divisors(gpus / tp_cp) : std::vector<int>{};
         for (int pp : pps) {
             const auto known =
-                std::lower_bound(interleaves_.begin(), interleaves_.end(), pp, [](const auto& e, int p) { return e.first < p; });
-            if (known == interleaves_.end() || known->first != pp) interleaves_.insert(known, {pp, interleave_choices(pp)});
+                std::lower_bound(interleaves_.begin(), interleaves_.end(), pp, [](const PpChoice& e, int p) { return e.pp < p; });
+            if (known == interleaves_.end() || known->pp != pp) {
+                PpChoice choice{pp, interleave_choices(pp), {}, {}};
+                // The model's stage layout at each (the strategy fields it reads are not searched).
+                Strategy sv = bs;
+                sv.pp = pp;
+                for (int v : choice.vs) {
+                    sv.interleave = v;
+                    choice.layouts.push_back(model_stage_layout(m, sv));
+                }
+                // The compute bound's recomputed share of the layers: at the smallest interleave.
+                sv.interleave = 1;
+                for (Recompute r : {Recompute::none, Recompute::selective, Recompute::full}) {
+                    sv.recompute = r;
+                    choice.recompute_share[static_cast<std::size_t>(r)] = full_recompute_share(m.layers, sv);
+                }
+                interleaves_.insert(known, std::move(choice));
+            }
             const long long tp_pp = tp_cp * pp;
             std::vector<int> dps{bs.dp};
             if (searched(o, Knob::dp)) {
@@ -344,7 +362,7 @@ void SearchEngine::enumerate() {
                 for (int ep : eps)
                     for (int etp : etps) {
                         if (ep * etp > 1 && (tp_cp * dp) % (static_cast<long long>(ep) * etp) != 0) continue;
-                        Group proto{tp, cp, pp, dp, ep, etp, 1, false, Recompute::none, 0, 0, 0, 0, overlaps};
+                        Group proto{tp, cp, pp, dp, ep, etp, 1, false, Recompute::none, 0, 0, 0, 0, overlaps, 0};
                         std::uint32_t inner = 0;
                         for (std::size_t zi = 0; zi < (zeros_all ? zero_.size() : 1); ++zi)
                             inner += static_cast<std::uint32_t>(shards_for(proto, zeros_all ? zero_[zi] : 0).size());
@@ -353,7 +371,7 @@ void SearchEngine::enumerate() {
                         for (char sp : sps)
                             for (int mb : mbs)
                                 for (Recompute rc : recomputes) {
-                                    list.push_back(Group{tp, cp, pp, dp, ep, etp, mb, sp != 0, rc, index, size, per_v, inner, overlaps});
+                                    list.push_back(Group{tp, cp, pp, dp, ep, etp, mb, sp != 0, rc, index, size, per_v, inner, overlaps, 0});
                                     index += size;
                                 }
                     }
@@ -362,20 +380,26 @@ void SearchEngine::enumerate() {
         }
     }
     space_ = index;
+    // Each group's entry of interleaves_ (complete only now: entries were inserted in order).
+    for (Group& g : list)
+        g.pp_choice = static_cast<std::uint32_t>(
+            std::lower_bound(interleaves_.begin(), interleaves_.end(), g.pp, [](const PpChoice& e, int p) { return e.pp < p; }) -
+            interleaves_.begin());
     group_list_ = std::make_shared<const std::vector<Group>>(std::move(list));
 }
 
 void SearchEngine::number_shapes() {
     // The work shapes and recomputation modes of the groups that fit (layer_compute() is shared
     // by the groups of one shape), numbered in enumeration order.
-    shape_of_.assign(groups().size(), 0);
+    auto shape_of = std::make_shared<std::vector<std::uint32_t>>(groups().size(), 0);
     std::map<LayerComputeKey, std::uint32_t> ids;
     Strategy s = base_.strategy;
     for (std::size_t gi = 0; gi < groups().size(); ++gi) {
         if (prep(gi).combos.empty()) continue;
         apply_group(s, groups()[gi]);
-        shape_of_[gi] = ids.try_emplace(layer_compute_key(s), static_cast<std::uint32_t>(ids.size())).first->second;
+        (*shape_of)[gi] = ids.try_emplace(layer_compute_key(s), static_cast<std::uint32_t>(ids.size())).first->second;
     }
+    shape_of_ = std::move(shape_of);
     shapes_ = static_cast<std::uint32_t>(ids.size());
     reset_shape_compute();
     shape_split_ = std::make_unique<ShapeSplit[]>(shapes_);
@@ -389,14 +413,15 @@ void SearchEngine::share_shapes(const SearchEngine& donor) {
 }
 
 RankCompute SearchEngine::roofline(const Config& c, std::size_t gi, const RankCompute& memory) const {
-    ShapeCompute& sc = shape_compute_[shape_of_[gi]];
+    const std::uint32_t shape = (*shape_of_)[gi];
+    ShapeCompute& sc = shape_compute_[shape];
     std::call_once(sc.once, [&] {
         // Only an eagerly prepared engine keeps the split (for the lazy engines of its class).
-        ShapeSplit* split = shape_split_ ? &shape_split_[shape_of_[gi]] : nullptr;
-        sc.value = layer_compute(c, split ? &split->split : nullptr);
+        ShapeSplit* split = shape_split_ ? &shape_split_[shape] : nullptr;
+        shape_value_.construct(shape, layer_compute(c, split ? &split->split : nullptr));
         if (split) split->ready.store(true, std::memory_order_release);
     });
-    return rank_compute(c, &memory, &sc.value);
+    return rank_compute(c, &memory, &shape_value_[shape]);
 }
 
 std::vector<SearchEngine::SplitBound> SearchEngine::split_bounds(const SearchEngine& donor, const RateSpeedups& sp) const {
@@ -417,13 +442,10 @@ std::vector<SearchEngine::SplitBound> SearchEngine::split_bounds(const SearchEng
 }
 
 double SearchEngine::split_time_bound(std::size_t gi, const std::vector<SplitBound>& bounds) const noexcept {
-    const std::uint32_t shape = shape_of_[gi];
+    const std::uint32_t shape = (*shape_of_)[gi];
     if (shape >= bounds.size() || !bounds[shape].ready) return 0.0;
     const SplitBound& b = bounds[shape];
-    const Group& g = groups()[gi];
-    Strategy s = base_.strategy;
-    apply_group(s, g);
-    return group_bound(g, s, b.fwd, b.bwd, b.recompute, b.first, b.last);
+    return group_bound(groups()[gi], b.fwd, b.bwd, b.recompute, b.first, b.last);
 }
 
 void SearchEngine::apply_group(Strategy& s, const Group& g) noexcept {
@@ -456,7 +478,9 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
         for (std::size_t gi = r.begin(); gi != r.end(); ++gi) ::new (static_cast<void*>(&prepared_[gi])) Prepared();
     });
     std::atomic<std::uint64_t> done{0};
-    const bool memory_done = for_each_group(control, &done, [&](Config& c, std::size_t gi) {
+    tbb::combinable<SearchStats> rejected;  // summed per chunk: integer counts, in any order the same
+    auto sink = [&rejected](const SearchStats& part) { add(rejected.local(), part); };
+    const bool memory_done = for_each_group(control, &done, sink, [&](Config& c, std::size_t gi, SearchStats& rej) {
         const Group& g = groups()[gi];
         Prepared& p = prepared_[gi];
         const std::uint32_t n_overlap = g.overlaps;
@@ -467,8 +491,8 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
         if (p.problem == Infeasible::none && base_.training.global_batch % (static_cast<long long>(g.dp) * g.microbatch) != 0)
             p.problem = Infeasible::batch_split;
         if (p.problem != Infeasible::none) {
-            p.rejected.evaluated = g.size;
-            p.rejected.infeasible[static_cast<std::size_t>(p.problem)] = g.size;
+            rej.evaluated += g.size;
+            rej.infeasible[static_cast<std::size_t>(p.problem)] += g.size;
             return;
         }
         // Structure and memory do not depend on what varies inside a class (networks,
@@ -479,12 +503,14 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
         const bool zeros_all = static_cast<long long>(g.dp) * g.cp > 1 || !searched(options_, Knob::zero_stage);
         const std::size_t n_zero = zeros_all ? zero_.size() : 1;
         std::uint32_t offset = 0;
+        Result verdict;  // fits() sets the reason every time: one for every inner choice
         for (int v : vs) {
             s.interleave = v;
             // The placement depends on the interleaving, and of the knobs varied below
             // only on the sharding group (place_sharding).
             s.zero_shard = 0;
             Placement pl = place(c, w);
+            const Infeasible layout_why = split_layout_problem(c, a, b, &pl.layout);
             for (std::size_t zi = 0; zi < n_zero; ++zi) {
                 s.zero_stage = zeros_all ? zero_[zi] : 0;
                 for (int shard : shards_for(g, s.zero_stage)) {
@@ -494,16 +520,13 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
                         s.offload_optimizer = (mask & 1) != 0;
                         s.offload_weights = (mask & 2) != 0;
                         s.offload_activations = (mask & 4) != 0;
-                        Infeasible why = split_problem(c, a, b, &pl.layout);
-                        if (why == Infeasible::none) {
-                            Result verdict;
-                            if (!fits(c, w, pl, verdict, true)) why = verdict.reason;
-                        }
+                        Infeasible why = layout_why != Infeasible::none ? layout_why : split_sharding_problem(c, a, b);
+                        if (why == Infeasible::none && !fits(c, w, pl, verdict, true)) why = verdict.reason;
                         if (why == Infeasible::none) {
                             p.combos.push_back(Combo{v, s.zero_stage, shard, mask, offset});
                         } else {
-                            p.rejected.evaluated += n_overlap;
-                            p.rejected.infeasible[static_cast<std::size_t>(why)] += n_overlap;
+                            rej.evaluated += n_overlap;
+                            rej.infeasible[static_cast<std::size_t>(why)] += n_overlap;
                         }
                         offset += n_overlap;
                     }
@@ -511,15 +534,17 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
             }
         }
         // The roofline is needed only where something fits (below, once the shapes are known).
-        if (!p.combos.empty()) p.compute = w;
+        if (!p.combos.empty()) p.compute = std::make_unique<RankCompute>(static_cast<const RankCompute&>(w));
     });
     if (!memory_done) return false;
+    rejected_ = SearchStats{};
+    rejected.combine_each([this](const SearchStats& part) { add(rejected_, part); });
     number_shapes();
     return prepare_rooflines(control, nullptr, &done);
 }
 
-template <class Body>
-bool SearchEngine::for_each_group(const SearchControl& control, std::atomic<std::uint64_t>* done, Body&& body) {
+template <class Sink, class Body>
+bool SearchEngine::for_each_group(const SearchControl& control, std::atomic<std::uint64_t>* done, Sink&& sink, Body&& body) {
     std::atomic<bool> cancelled{false};
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups().size(), 16), [&](const tbb::blocked_range<std::size_t>& r) {
         if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
@@ -527,38 +552,48 @@ bool SearchEngine::for_each_group(const SearchControl& control, std::atomic<std:
             return;
         }
         Config c = base_;
-        for (std::size_t gi = r.begin(); gi != r.end(); ++gi) body(c, gi);
+        SearchStats local;
+        for (std::size_t gi = r.begin(); gi != r.end(); ++gi) body(c, gi, local);
+        sink(local);
         if (done && control.progress) control.progress(done->fetch_add(r.size()) + r.size(), 2 * groups().size());
     });
     return !cancelled.load();
 }
 
 bool SearchEngine::prepare_rooflines(const SearchControl& control, const SearchEngine* donor, std::atomic<std::uint64_t>* done) {
-    const bool ok = for_each_group(control, done, [&](Config& c, std::size_t gi) {
-        Prepared& p = prepared_[gi];
-        if (p.combos.empty()) return;
-        const Group& g = groups()[gi];
-        apply_group(c.strategy, g);
-        // The memory part: this engine's (prepare()) or, for the same model, training and
-        // group, the donor's.
-        p.compute = roofline(c, gi, donor ? donor->prepared_[gi].compute : p.compute);
-        p.time_bound = exact_time_bound(p.compute, c, g);
-        p.lower_bound = score_bound(p.time_bound, g);
-    });
+    const bool ok = for_each_group(
+        control, done, [](const SearchStats&) {},
+        [&](Config& c, std::size_t gi, SearchStats&) {
+            Prepared& p = prepared_[gi];
+            if (p.combos.empty()) return;
+            const Group& g = groups()[gi];
+            apply_group(c.strategy, g);
+            // The memory part: this engine's (prepare()) or, for the same model, training and
+            // group, the donor's.
+            const RankCompute rc = roofline(c, gi, donor ? *donor->prepared_[gi].compute : *p.compute);
+            if (p.compute)
+                *p.compute = rc;
+            else
+                p.compute = std::make_unique<RankCompute>(rc);
+            p.time_bound = exact_time_bound(rc, g);
+            p.lower_bound = score_bound(p.time_bound, g);
+        });
     if (!ok) return false;
     finish_prepare();
     return true;
 }
 
 void SearchEngine::finish_prepare() {
-    // What prepare() rejected is counted once here, not revisited by every run().
-    rejected_ = SearchStats{};
     order_.clear();
-    for (std::uint32_t gi = 0; gi < groups().size(); ++gi) {
-        add(rejected_, prep(gi).rejected);
+    for (std::uint32_t gi = 0; gi < groups().size(); ++gi)
         if (!prep(gi).combos.empty()) order_.push_back(gi);
-    }
     std::stable_sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) { return score_lb(a) < score_lb(b); });
+    position_.assign(groups().size(), 0);
+    lb_at_.resize(order_.size());
+    for (std::size_t i = 0; i < order_.size(); ++i) {
+        position_[order_[i]] = static_cast<std::uint32_t>(i);
+        lb_at_[i] = score_lb(order_[i]);
+    }
     count_inner();
 }
 
@@ -574,32 +609,33 @@ void SearchEngine::count_inner() {
 
 bool SearchEngine::prepare_from(const SearchControl& control, const SearchEngine& donor) {
     // The donor decided structure and memory for the same space; only the roofline differs.
-    prepared_.assign(groups().size(), Prepared{});
+    prepared_.clear();
+    prepared_.resize(groups().size());  // storage only (ConstructLater)
     share_shapes(donor);
     for (std::size_t gi = 0; gi < groups().size(); ++gi) {
-        Prepared& p = prepared_[gi];
+        Prepared& p = *::new (static_cast<void*>(&prepared_[gi])) Prepared();
         const Prepared& d = donor.prepared_[gi];
         p.problem = d.problem;
         p.combos = d.combos;
-        p.rejected = d.rejected;
     }
+    rejected_ = donor.rejected_;  // what prepare() rejected is counted once, not revisited by every run()
     return prepare_rooflines(control, &donor, nullptr);
 }
 
 bool SearchEngine::same_space(const SearchEngine& e) const noexcept {
     return e.groups().size() == groups().size() && e.space_ == space_ &&
-           (e.lazy_ ? e.bounds_.size() : e.prepared_.size()) == groups().size();
+           (e.lazy_ ? e.memory_donor_->prepared_.size() : e.prepared_.size()) == groups().size();
 }
 
-double SearchEngine::group_bound(const Group& g, const Strategy& s, double fwd, double bwd, double recompute, double first,
-                                 double last) const noexcept {
+double SearchEngine::group_bound(const Group& g, double fwd, double bwd, double recompute, double first, double last) const noexcept {
     const long long microbatches = base_.training.global_batch / (static_cast<long long>(g.dp) * g.microbatch);
-    return compute_bound(fwd, bwd, recompute, first, last, base_.model, s, g.pp, interleaves(g.pp).back(),
-                         static_cast<double>(microbatches));
+    const PpChoice& pc = interleaves_[g.pp_choice];
+    return compute_bound(fwd, bwd, recompute, first, last, base_.model, pc.layouts.back(),
+                         pc.recompute_share[static_cast<std::size_t>(g.recompute)], g.pp, static_cast<double>(microbatches));
 }
 
-double SearchEngine::exact_time_bound(const RankCompute& rc, const Config& c, const Group& g) const noexcept {
-    return group_bound(g, c.strategy, rc.layer.fwd, rc.layer.bwd, rc.layer.recompute, rc.first_extra, rc.last_extra);
+double SearchEngine::exact_time_bound(const RankCompute& rc, const Group& g) const noexcept {
+    return group_bound(g, rc.layer.fwd, rc.layer.bwd, rc.layer.recompute, rc.first_extra, rc.last_extra);
 }
 
 bool SearchEngine::prepare_lazy(const SearchControl& control, const SearchEngine& memory_donor, const SearchEngine& bound_donor) {
@@ -611,8 +647,6 @@ bool SearchEngine::prepare_lazy(const SearchControl& control, const SearchEngine
     // keeps only the bounds and, for the groups that fit, a slot for the roofline.
     memory_donor_ = &memory_donor;
     prepared_.clear();
-    bounds_.assign(groups().size(), Bounds{});
-    slot_.assign(groups().size(), 0);
     // The groups that fit are the donor's (order_ lists them); only their order changes.
     order_ = memory_donor.order_;
     // Two lower bounds of each group's compute, the larger kept: the bound donor's (exact where
@@ -622,43 +656,52 @@ bool SearchEngine::prepare_lazy(const SearchControl& control, const SearchEngine
                                           compute_rates(base_.node, base_.training.precision));
     share_shapes(memory_donor);  // (the split bounds read the shape numbering)
     const std::vector<SplitBound> split = split_bounds(memory_donor, sp);
-    std::uint32_t slots = 0;
-    for (const std::uint32_t gi : order_) {
-        slot_[gi] = slots++;
-        bounds_[gi].time = std::max(bound_donor.group_time_bound(gi) / rho, split_time_bound(gi, split));
-        bounds_[gi].score = score_bound(bounds_[gi].time, groups()[gi]);
+    // A group's slot is its position in the memory donor's order (memory_donor.position_).
+    const std::size_t slots = order_.size();
+    bounds_.resize(slots);
+    for (std::size_t i = 0; i < slots; ++i) {
+        const std::uint32_t gi = order_[i];
+        bounds_[i].time = std::max(bound_donor.group_time_bound(gi) / rho, split_time_bound(gi, split));
+        bounds_[i].score = score_bound(bounds_[i].time, groups()[gi]);
     }
     lazy_ = std::make_unique<LazyCompute[]>(slots);
+    lazy_value_.reset(slots);
     rejected_ = memory_donor.rejected_;
     // Ties keep the enumeration order, as finish_prepare() leaves them. Sorted as (bound, group)
     // pairs side by side: the same order as comparing the bounds through the group index.
     std::vector<std::pair<double, std::uint32_t>> keyed(order_.size());
     for (std::size_t i = 0; i < order_.size(); ++i) keyed[i] = {score_lb(order_[i]), order_[i]};
     std::sort(keyed.begin(), keyed.end());
-    for (std::size_t i = 0; i < order_.size(); ++i) order_[i] = keyed[i].second;
+    lb_at_.resize(order_.size());
+    for (std::size_t i = 0; i < order_.size(); ++i) {
+        order_[i] = keyed[i].second;
+        lb_at_[i] = keyed[i].first;
+    }
     count_inner();
     return true;
 }
 
 const RankCompute& SearchEngine::group_compute(std::size_t gi) const {
-    if (!lazy_) return prepared_[gi].compute;
-    LazyCompute& l = lazy_[slot_[gi]];
-    if (l.done.load(std::memory_order_acquire)) return l.compute;
+    if (!lazy_) return *prepared_[gi].compute;
+    const std::uint32_t slot = slot_of(gi);
+    LazyCompute& l = lazy_[slot];
+    if (l.done.load(std::memory_order_acquire)) return lazy_value_[slot];
     std::call_once(l.once, [&] {
         Config c = base_;
         apply_group(c.strategy, groups()[gi]);
         // Same model, training and group as the memory donor's: its memory part holds.
-        l.compute = roofline(c, gi, memory_donor_->prepared_[gi].compute);
-        l.time_bound = exact_time_bound(l.compute, c, groups()[gi]);
+        const RankCompute& rc = lazy_value_.construct(slot, roofline(c, gi, *memory_donor_->prepared_[gi].compute));
+        l.time_bound = exact_time_bound(rc, groups()[gi]);
         l.done.store(true, std::memory_order_release);
     });
-    return l.compute;
+    return lazy_value_[slot];
 }
 
 double SearchEngine::group_time_bound(std::size_t gi) const noexcept {
     if (!lazy_) return prepared_[gi].time_bound;
-    const LazyCompute& l = lazy_[slot_[gi]];
-    return l.done.load(std::memory_order_acquire) ? l.time_bound : bounds_[gi].time;
+    const std::uint32_t slot = slot_of(gi);
+    const LazyCompute& l = lazy_[slot];
+    return l.done.load(std::memory_order_acquire) ? l.time_bound : bounds_[slot].time;
 }
 
 double compute_speedup_bound(const NodeSpec& from, const NodeSpec& to, Precision precision) noexcept {
@@ -697,6 +740,7 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan, do
     const std::uint64_t n_overlap = g.overlaps;
     const std::size_t n_dpo = static_cast<long long>(g.dp) * g.cp > 1 ? dp_overlap_.size() : 1;
     const std::size_t n_tpo = g.tp > 1 ? tp_overlap_.size() : 1;
+    const PpChoice& pp_layouts = interleaves_[g.pp_choice];
     int last_v = 0;
     bool v_pruned = false;
     Placement pl{};
@@ -709,7 +753,7 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan, do
             placed = false;
             Strategy sv = s;
             sv.interleave = combo.v;
-            const StageLayout lay = model_stage_layout(c.model, sv);
+            const StageLayout& lay = pp_layouts.layout(combo.v);
             const double rshare = full_recompute_share(c.model.layers, sv);
             const double layer_min = pc.layer.fwd + pc.layer.bwd + rshare * pc.layer.recompute +
                                      std::min(layer_exposure(w, rshare, 0).total, layer_exposure(w, rshare, 1).total);
@@ -814,7 +858,7 @@ SearchResult SearchEngine::run(const Config& cell, const std::vector<Strategy>& 
         for (std::size_t i = begin; i < end; ++i) {
             const std::uint32_t gi = order_[i];
             // Groups come in increasing lower bound: once one is out of reach, so is the rest.
-            if (options_.prune && beyond(score_lb(gi), scan.bound())) {
+            if (options_.prune && beyond(lb_at_[i], scan.bound())) {
                 scan.stats.pruned += inner_before_[end] - inner_before_[i];
                 return;
             }
@@ -826,7 +870,7 @@ SearchResult SearchEngine::run(const Config& cell, const std::vector<Strategy>& 
             // A lazily prepared group's bound was borrowed: its own, once its roofline is known.
             if (lazy_ && options_.prune) {
                 static_cast<void>(group_compute(gi));
-                if (beyond(score_bound(lazy_[slot_[gi]].time_bound, groups()[gi]), scan.bound())) {
+                if (beyond(score_bound(lazy_[slot_of(gi)].time_bound, groups()[gi]), scan.bound())) {
                     scan.stats.pruned += inner_before_[i + 1] - inner_before_[i];
                     continue;
                 }
@@ -866,7 +910,7 @@ SearchResult SearchEngine::run(const Config& cell, const std::vector<Strategy>& 
         const std::size_t wave_end = std::min(chunks, wave_begin + wave_size);
         const double bound = std::min(seed_bound, merged.bound());
         // Groups come in increasing lower bound: once the first of a wave is out of reach, so is the rest.
-        if (options_.prune && beyond(score_lb(order_[wave_begin * chunk]), bound)) {
+        if (options_.prune && beyond(lb_at_[wave_begin * chunk], bound)) {
             out.stats.pruned += inner_before_[order_.size()] - inner_before_[wave_begin * chunk];
             if (control.progress) control.progress(order_.size(), order_.size());
             break;

@@ -20,6 +20,8 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 #include "comet/search.hpp"
@@ -113,6 +115,7 @@ private:
         std::uint32_t per_v;        // configurations per interleaving choice
         std::uint32_t shards;       // ZeRO sharding-group choices (for ZeRO stages >= 1)
         std::uint32_t overlaps;     // overlap variants per inner choice (1 to 4)
+        std::uint32_t pp_choice = 0;  // its pipeline degree's entry of interleaves_
     };
     // An inner choice that passes the structural and memory checks.
     struct Combo {
@@ -138,13 +141,13 @@ private:
     private:
         std::shared_ptr<std::vector<Combo>> list_;
     };
+    // (What prepare() rejects is summed into rejected_ as it goes, not kept per group.)
     struct Prepared {
         Infeasible problem = Infeasible::none;
-        RankCompute compute;
+        std::unique_ptr<RankCompute> compute;  // only where something fits (about a fifth of a sweep's groups)
         double time_bound = 0;   // compute-only lower bound of the iteration time
         double lower_bound = 0;  // ... of the score
         ComboList combos;        // in enumeration order (so grouped by v)
-        SearchStats rejected;       // inner choices rejected by structure or memory
     };
 
     // `base` with the searched strategy knobs at their minimum: what the constructor validates.
@@ -156,17 +159,27 @@ private:
     // part is the donor's when given, else the one prepare() left in each group. `done` counts
     // the second half of prepare()'s progress.
     bool prepare_rooflines(const SearchControl& control, const SearchEngine* donor, std::atomic<std::uint64_t>* done);
-    // body(c, gi) for every group, in parallel chunks (c: the base configuration, one per chunk,
-    // for the body to apply the group to); progress counts into `done` (of 2 x groups, the two
-    // halves of prepare()). False when cancelled.
-    template <class Body>
-    bool for_each_group(const SearchControl& control, std::atomic<std::uint64_t>* done, Body&& body);
+    // body(c, gi, rejected) for every group, in parallel chunks (c: the base configuration, one
+    // per chunk, for the body to apply the group to; `rejected`: the chunk's counts, handed to
+    // sink(rejected) at its end); progress counts into `done` (of 2 x groups, the two halves of
+    // prepare()). False when cancelled.
+    template <class Sink, class Body>
+    bool for_each_group(const SearchControl& control, std::atomic<std::uint64_t>* done, Sink&& sink, Body&& body);
     void finish_prepare();  // counts what prepare rejected, orders the groups
     // The interleavings tried at a pipeline degree of the space (interleave_choices(), computed
     // once per degree by enumerate(), sorted by degree).
+    // With the model's stage layout at each (model_stage_layout(), same order).
+    struct PpChoice {
+        int pp = 1;
+        std::vector<int> vs;
+        std::vector<StageLayout> layouts;
+        std::array<double, 3> recompute_share{};                        // full_recompute_share() at interleave 1, by Recompute
+        [[nodiscard]] const StageLayout& layout(int v) const noexcept;  // v: one of vs
+    };
+    [[nodiscard]] const PpChoice& pp_choice(int pp) const noexcept;
     [[nodiscard]] const std::vector<int>& interleaves(int pp) const noexcept;
     [[nodiscard]] std::vector<int> interleave_choices(int pp) const;
-    std::vector<std::pair<int, std::vector<int>>> interleaves_;
+    std::vector<PpChoice> interleaves_;
     // ZeRO sharding groups tried: the whole dp x cp group and, when searched and with ZeRO-3,
     // node-local (hierarchical) sharding. Fixed capacity: no allocation in the prepare loop.
     struct Shards {
@@ -184,19 +197,20 @@ private:
     // The group's structure and memory verdicts (a lazily prepared engine reads its donor's)
     // and the lower bound of its score that orders and prunes it.
     [[nodiscard]] const Prepared& prep(std::size_t gi) const noexcept { return lazy_ ? memory_donor_->prepared_[gi] : prepared_[gi]; }
-    [[nodiscard]] double score_lb(std::size_t gi) const noexcept { return lazy_ ? bounds_[gi].score : prepared_[gi].lower_bound; }
+    [[nodiscard]] double score_lb(std::size_t gi) const noexcept { return lazy_ ? bounds_[slot_of(gi)].score : prepared_[gi].lower_bound; }
+    // A lazily prepared engine's slot of a group that fits: its position in the memory donor's order.
+    [[nodiscard]] std::uint32_t slot_of(std::size_t gi) const noexcept { return memory_donor_->position_[gi]; }
     // The group's roofline: prepared, or computed on first use by a lazily prepared engine.
     [[nodiscard]] const RankCompute& group_compute(std::size_t gi) const;
     // The group's compute-only time bound: exact where the roofline is known.
     [[nodiscard]] double group_time_bound(std::size_t gi) const noexcept;
     // `e` was prepared (eagerly or lazily) for the same space of groups as this engine.
     [[nodiscard]] bool same_space(const SearchEngine& e) const noexcept;
-    // compute_bound() of group g (`s`: the base strategy with the group applied) from the mean
-    // layer's pass times and the ends' extras.
-    [[nodiscard]] double group_bound(const Group& g, const Strategy& s, double fwd, double bwd, double recompute, double first,
-                                     double last) const noexcept;
-    // group_bound() of a roofline; `c` is the base configuration with the group applied.
-    [[nodiscard]] double exact_time_bound(const RankCompute& rc, const Config& c, const Group& g) const noexcept;
+    // compute_bound() of group g (with the base strategy's other fields) from the mean layer's
+    // pass times and the ends' extras.
+    [[nodiscard]] double group_bound(const Group& g, double fwd, double bwd, double recompute, double first, double last) const noexcept;
+    // group_bound() of a group's roofline.
+    [[nodiscard]] double exact_time_bound(const RankCompute& rc, const Group& g) const noexcept;
     [[nodiscard]] double score_bound(double time_s, const Group& g) const noexcept;
     // Lower bounds of each shape's pass times and extras on this engine's node: `donor`'s kernel
     // times of the shape split by rate, each part over its speedup in `sp` (TimeSplit). Empty
@@ -240,6 +254,8 @@ private:
     };
     std::vector<Prepared, ConstructLater<Prepared>> prepared_;  // empty in a lazily prepared engine
     std::vector<std::uint32_t> order_;  // feasible-so-far groups by increasing lower bound
+    std::vector<std::uint32_t> position_;  // an eagerly prepared engine's: each group's index in order_
+    std::vector<double> lb_at_;            // score_lb() of order_[i], read in visiting order
     // Inner choices (with their overlap variants) of the groups before each position of order_,
     // and of all of them at the end: what skipping a run of groups prunes.
     std::vector<std::uint64_t> inner_before_;
@@ -253,9 +269,23 @@ private:
     // prepare_lazy(): the rooflines computed on demand, and where the memory parts come from.
     struct LazyCompute {
         std::once_flag once;
-        RankCompute compute;
-        double time_bound = 0;
         std::atomic<bool> done{false};
+        double time_bound = 0;
+    };
+    // Storage for n objects, constructed one at a time by the owner (never destroyed: T is
+    // trivially destructible). Left untouched until then, so the pages of the slots a search
+    // never reaches are never faulted in (a sweep's lazy classes reach about a fifth).
+    template <class T>
+    class Uninitialized {
+        static_assert(std::is_trivially_destructible_v<T>);
+
+    public:
+        void reset(std::size_t n) { bytes_.reset(new unsigned char[n * sizeof(T)]); }
+        T& construct(std::size_t i, const T& value) { return *::new (static_cast<void*>(bytes_.get() + i * sizeof(T))) T(value); }
+        T& operator[](std::size_t i) const noexcept { return *std::launder(reinterpret_cast<T*>(bytes_.get() + i * sizeof(T))); }
+
+    private:
+        std::unique_ptr<unsigned char[]> bytes_;
     };
     struct Bounds {
         double time = 0, score = 0;  // borrowed compute-only lower bounds
@@ -265,7 +295,6 @@ private:
     // its own (its compute rates may differ), on first use, whichever thread gets there first.
     struct ShapeCompute {
         std::once_flag once;
-        LayerCompute value;
     };
     // An eagerly prepared engine's kernel times of each shape by bounding rate (what its lazy
     // classes bound their groups with, split_bounds()); none in a lazily prepared engine.
@@ -274,18 +303,22 @@ private:
         std::atomic<bool> ready{false};
     };
     mutable std::unique_ptr<ShapeSplit[]> shape_split_;
-    std::vector<std::uint32_t> shape_of_;
+    std::shared_ptr<const std::vector<std::uint32_t>> shape_of_;  // shared with the engines that share the numbering
     std::uint32_t shapes_ = 0;
     mutable std::unique_ptr<ShapeCompute[]> shape_compute_;
-    void reset_shape_compute() { shape_compute_ = std::make_unique<ShapeCompute[]>(shapes_); }
+    mutable Uninitialized<LayerCompute> shape_value_;  // constructed under each shape's once flag
+    void reset_shape_compute() {
+        shape_compute_ = std::make_unique<ShapeCompute[]>(shapes_);
+        shape_value_.reset(shapes_);
+    }
     void number_shapes();                          // after the memory verdicts of prepare()
     void share_shapes(const SearchEngine& donor);  // the donor's numbering (same space and verdicts)
     // The group's roofline: rank_compute() of `c` (the base with the group applied) from the
     // memory part `memory`, with its shape's layer compute.
     [[nodiscard]] RankCompute roofline(const Config& c, std::size_t gi, const RankCompute& memory) const;
-    std::vector<Bounds> bounds_;       // per group
-    std::vector<std::uint32_t> slot_;  // per group: its roofline's slot (groups that fit)
+    std::vector<Bounds> bounds_;  // per slot (slot_of())
     mutable std::unique_ptr<LazyCompute[]> lazy_;
+    mutable Uninitialized<RankCompute> lazy_value_;  // per slot, constructed under its once flag
     const SearchEngine* memory_donor_ = nullptr;
 };
 
