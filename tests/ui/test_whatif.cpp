@@ -141,20 +141,27 @@ private Q_SLOTS:
         note = win.w.parameters()->presetNote(true);
         QVERIFY2(note.contains(QStringLiteral("price $2.99 \u2192 $3.50 per GPU-hour")), qPrintable(note));
         QVERIFY(note.contains(QStringLiteral("Nebius")));
+        // H800's price is the rental price DeepSeek's V3 report assumed, named as such.
         nodes->setCurrentIndex(item_named(nodes, QStringLiteral("HGX H800 (8x H800 SXM, export-limited NVLink)")));
+        QCOMPARE(win.w.document()->scenario().cost.price_per_gpu_hour_usd, 2.0);
         note = win.w.parameters()->presetNote(true);
-        QVERIFY2(note.contains(QStringLiteral("No published price: the scenario's GPU price ($3.50 per GPU-hour) stays")),
+        QVERIFY2(note.contains(QStringLiteral("price $3.50 \u2192 $2.00 per GPU-hour")), qPrintable(note));
+        QVERIFY(note.contains(QStringLiteral("DeepSeek-V3 technical report")));
+        const QString no_price = QStringLiteral("AWS Trn2 UltraServer (one 16-chip trn2u.48xlarge of a 64-chip NeuronLink domain)");
+        nodes->setCurrentIndex(item_named(nodes, no_price));
+        note = win.w.parameters()->presetNote(true);
+        QVERIFY2(note.contains(QStringLiteral("No published price: the scenario's GPU price ($2.00 per GPU-hour) stays")),
                  qPrintable(note));
-        QCOMPARE(win.w.document()->scenario().cost.price_per_gpu_hour_usd, 3.5);
+        QCOMPARE(win.w.document()->scenario().cost.price_per_gpu_hour_usd, 2.0);
         // Gaudi 3 has only a list purchase price: it replaces the hourly price, which would win over it.
         nodes->setCurrentIndex(item_named(nodes, QStringLiteral("Intel Gaudi 3 (HLS-Gaudi3, 8x HL-325L OAM)")));
         QCOMPARE(win.w.document()->scenario().cost.price_per_gpu_hour_usd, 0.0);
         QCOMPARE(win.w.document()->scenario().cost.purchase_price_per_gpu_usd, 15625.0);
         note = win.w.parameters()->presetNote(true);
         QVERIFY2(note.contains(QStringLiteral("purchase price none \u2192 $15,625 per GPU")), qPrintable(note));
-        QVERIFY2(note.contains(QStringLiteral("price $3.50 \u2192 none (the preset gives a purchase price)")), qPrintable(note));
+        QVERIFY2(note.contains(QStringLiteral("price $2.00 \u2192 none (the preset gives a purchase price)")), qPrintable(note));
         // A node without a price after it says which price stays: the purchase price, amortised.
-        nodes->setCurrentIndex(item_named(nodes, QStringLiteral("HGX H800 (8x H800 SXM, export-limited NVLink)")));
+        nodes->setCurrentIndex(item_named(nodes, no_price));
         note = win.w.parameters()->presetNote(true);
         QVERIFY2(note.contains(QStringLiteral("the scenario's GPU price ($15,625 per GPU, amortised over 4 years")), qPrintable(note));
     }
@@ -333,21 +340,21 @@ private Q_SLOTS:
         none.baseline_design = 0;
         win.w.document()->setScenario(none, QStringLiteral("no designs"));
         QVERIFY(win.w.compare()->addPreset(QStringLiteral("dgx-h100"), 8));
-        QVERIFY(win.w.compare()->addPreset(QStringLiteral("h800"), 8));  // a node with no published price
+        QVERIFY(win.w.compare()->addPreset(QStringLiteral("tpu-v7"), 8));  // a node with no published price
         const auto& designs = win.w.document()->scenario().designs;
         QCOMPARE(designs.at(designs.size() - 2).price_per_gpu_hour_usd, 2.99);  // the preset's
         QCOMPARE(designs.back().price_per_gpu_hour_usd, 0.0);                   // none published
         QTableWidget* t = win.w.compare()->table();
-        const int h100 = t->rowCount() - 2, h800 = t->rowCount() - 1;
+        const int h100 = t->rowCount() - 2, tpu = t->rowCount() - 1;
         int price_col = -1;
         for (int col = 0; col < t->columnCount(); ++col)
             if (t->horizontalHeaderItem(col)->text() == QStringLiteral("$/GPU-h")) price_col = col;
         QVERIFY(price_col >= 0);
         QCOMPARE(t->item(h100, price_col)->text(), QStringLiteral("$2.99"));
         QVERIFY(t->item(h100, price_col)->toolTip().contains(QStringLiteral("DGX H100 preset")));
-        QCOMPARE(t->item(h800, price_col)->text(), QStringLiteral("$1.80 scenario"));
+        QCOMPARE(t->item(tpu, price_col)->text(), QStringLiteral("$1.80 scenario"));
         // Editing the shown text back leaves the design on the scenario's price; a number sets its own.
-        t->item(h800, price_col)->setText(QStringLiteral("$3.50"));
+        t->item(tpu, price_col)->setText(QStringLiteral("$3.50"));
         QCOMPARE(win.w.document()->scenario().designs.back().price_per_gpu_hour_usd, 3.5);
         // A preset with a purchase price gives the design that price, shown as such; typing a
         // purchase price sets it, typing an hourly one replaces it.
