@@ -243,12 +243,15 @@ SearchEngine::Shards SearchEngine::shards_for(const Group& g, int zero) const {
     return out;
 }
 
+namespace {
+// Orders SearchEngine::interleaves_ (by pipeline degree) for lower_bound.
+constexpr auto below_pp = [](const auto& choice, int pp) { return choice.pp < pp; };
+}  // namespace
+
 const SearchEngine::PpChoice& SearchEngine::pp_choice(int pp) const noexcept {
     // enumerate() filled one entry for every pipeline degree of the space.
-    return *std::lower_bound(interleaves_.begin(), interleaves_.end(), pp, [](const PpChoice& e, int p) { return e.pp < p; });
+    return *std::lower_bound(interleaves_.begin(), interleaves_.end(), pp, below_pp);
 }
-
-const std::vector<int>& SearchEngine::interleaves(int pp) const noexcept { return pp_choice(pp).vs; }
 
 const StageLayout& SearchEngine::PpChoice::layout(int v) const noexcept {
     return layouts[static_cast<std::size_t>(std::find(vs.begin(), vs.end(), v) - vs.begin())];
@@ -306,8 +309,7 @@ void SearchEngine::enumerate() {
         std::vector<int> pps{bs.pp};
         if (searched(o, Knob::pp)) pps = gpus % tp_cp == 0 ? divisors(gpus / tp_cp) : std::vector<int>{};
         for (int pp : pps) {
-            const auto known =
-                std::lower_bound(interleaves_.begin(), interleaves_.end(), pp, [](const PpChoice& e, int p) { return e.pp < p; });
+            const auto known = std::lower_bound(interleaves_.begin(), interleaves_.end(), pp, below_pp);
             if (known == interleaves_.end() || known->pp != pp) {
                 PpChoice choice{pp, interleave_choices(pp), {}, {}};
                 // The model's stage layout at each (the strategy fields it reads are not searched).
@@ -367,7 +369,7 @@ void SearchEngine::enumerate() {
                         for (std::size_t zi = 0; zi < (zeros_all ? zero_.size() : 1); ++zi)
                             inner += static_cast<std::uint32_t>(shards_for(proto, zeros_all ? zero_[zi] : 0).size());
                         const auto per_v = static_cast<std::uint32_t>(inner * offload_.size()) * overlaps;
-                        const auto size = static_cast<std::uint32_t>(interleaves(pp).size()) * per_v;
+                        const auto size = static_cast<std::uint32_t>(pp_choice(pp).vs.size()) * per_v;
                         for (char sp : sps)
                             for (int mb : mbs)
                                 for (Recompute rc : recomputes) {
@@ -381,10 +383,7 @@ void SearchEngine::enumerate() {
     }
     space_ = index;
     // Each group's entry of interleaves_ (complete only now: entries were inserted in order).
-    for (Group& g : list)
-        g.pp_choice = static_cast<std::uint32_t>(
-            std::lower_bound(interleaves_.begin(), interleaves_.end(), g.pp, [](const PpChoice& e, int p) { return e.pp < p; }) -
-            interleaves_.begin());
+    for (Group& g : list) g.pp_choice = static_cast<std::uint32_t>(&pp_choice(g.pp) - interleaves_.data());
     group_list_ = std::make_shared<const std::vector<Group>>(std::move(list));
 }
 
@@ -418,7 +417,7 @@ RankCompute SearchEngine::roofline(const Config& c, std::size_t gi, const RankCo
     std::call_once(sc.once, [&] {
         // Only an eagerly prepared engine keeps the split (for the lazy engines of its class).
         ShapeSplit* split = shape_split_ ? &shape_split_[shape] : nullptr;
-        shape_value_.construct(shape, layer_compute(c, split ? &split->split : nullptr));
+        ::new (static_cast<void*>(&shape_value_[shape])) LayerCompute(layer_compute(c, split ? &split->split : nullptr));
         if (split) split->ready.store(true, std::memory_order_release);
     });
     return rank_compute(c, &memory, &shape_value_[shape]);
@@ -499,7 +498,7 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
         // HBM bandwidth) nor on the overlap switches: decide them once per inner choice.
         RankWork w;
         static_cast<RankCompute&>(w) = rank_memory(c);
-        const std::vector<int>& vs = interleaves(g.pp);
+        const std::vector<int>& vs = interleaves_[g.pp_choice].vs;
         const bool zeros_all = static_cast<long long>(g.dp) * g.cp > 1 || !searched(options_, Knob::zero_stage);
         const std::size_t n_zero = zeros_all ? zero_.size() : 1;
         std::uint32_t offset = 0;
@@ -665,7 +664,8 @@ bool SearchEngine::prepare_lazy(const SearchControl& control, const SearchEngine
         bounds_[i].score = score_bound(bounds_[i].time, groups()[gi]);
     }
     lazy_ = std::make_unique<LazyCompute[]>(slots);
-    lazy_value_.reset(slots);
+    lazy_value_.clear();
+    lazy_value_.resize(slots);  // storage only (ConstructLater)
     rejected_ = memory_donor.rejected_;
     // Ties keep the enumeration order, as finish_prepare() leaves them. Sorted as (bound, group)
     // pairs side by side: the same order as comparing the bounds through the group index.
@@ -690,7 +690,8 @@ const RankCompute& SearchEngine::group_compute(std::size_t gi) const {
         Config c = base_;
         apply_group(c.strategy, groups()[gi]);
         // Same model, training and group as the memory donor's: its memory part holds.
-        const RankCompute& rc = lazy_value_.construct(slot, roofline(c, gi, *memory_donor_->prepared_[gi].compute));
+        const RankCompute& rc =
+            *::new (static_cast<void*>(&lazy_value_[slot])) RankCompute(roofline(c, gi, *memory_donor_->prepared_[gi].compute));
         l.time_bound = exact_time_bound(rc, groups()[gi]);
         l.done.store(true, std::memory_order_release);
     });

@@ -166,9 +166,9 @@ private:
     template <class Sink, class Body>
     bool for_each_group(const SearchControl& control, std::atomic<std::uint64_t>* done, Sink&& sink, Body&& body);
     void finish_prepare();  // counts what prepare rejected, orders the groups
-    // The interleavings tried at a pipeline degree of the space (interleave_choices(), computed
-    // once per degree by enumerate(), sorted by degree).
-    // With the model's stage layout at each (model_stage_layout(), same order).
+    // The interleavings tried at a pipeline degree of the space (interleave_choices()) with the
+    // model's stage layout at each (model_stage_layout(), same order): computed once per degree
+    // by enumerate(), sorted by degree; a group holds its entry's index (Group::pp_choice).
     struct PpChoice {
         int pp = 1;
         std::vector<int> vs;
@@ -177,7 +177,6 @@ private:
         [[nodiscard]] const StageLayout& layout(int v) const noexcept;  // v: one of vs
     };
     [[nodiscard]] const PpChoice& pp_choice(int pp) const noexcept;
-    [[nodiscard]] const std::vector<int>& interleaves(int pp) const noexcept;
     [[nodiscard]] std::vector<int> interleave_choices(int pp) const;
     std::vector<PpChoice> interleaves_;
     // ZeRO sharding groups tried: the whole dp x cp group and, when searched and with ZeRO-3,
@@ -272,21 +271,6 @@ private:
         std::atomic<bool> done{false};
         double time_bound = 0;
     };
-    // Storage for n objects, constructed one at a time by the owner (never destroyed: T is
-    // trivially destructible). Left untouched until then, so the pages of the slots a search
-    // never reaches are never faulted in (a sweep's lazy classes reach about a fifth).
-    template <class T>
-    class Uninitialized {
-        static_assert(std::is_trivially_destructible_v<T>);
-
-    public:
-        void reset(std::size_t n) { bytes_.reset(new unsigned char[n * sizeof(T)]); }
-        T& construct(std::size_t i, const T& value) { return *::new (static_cast<void*>(bytes_.get() + i * sizeof(T))) T(value); }
-        T& operator[](std::size_t i) const noexcept { return *std::launder(reinterpret_cast<T*>(bytes_.get() + i * sizeof(T))); }
-
-    private:
-        std::unique_ptr<unsigned char[]> bytes_;
-    };
     struct Bounds {
         double time = 0, score = 0;  // borrowed compute-only lower bounds
     };
@@ -306,10 +290,12 @@ private:
     std::shared_ptr<const std::vector<std::uint32_t>> shape_of_;  // shared with the engines that share the numbering
     std::uint32_t shapes_ = 0;
     mutable std::unique_ptr<ShapeCompute[]> shape_compute_;
-    mutable Uninitialized<LayerCompute> shape_value_;  // constructed under each shape's once flag
+    // Constructed under each shape's once flag; storage left untouched until then (ConstructLater).
+    mutable std::vector<LayerCompute, ConstructLater<LayerCompute>> shape_value_;
     void reset_shape_compute() {
         shape_compute_ = std::make_unique<ShapeCompute[]>(shapes_);
-        shape_value_.reset(shapes_);
+        shape_value_.clear();
+        shape_value_.resize(shapes_);
     }
     void number_shapes();                          // after the memory verdicts of prepare()
     void share_shapes(const SearchEngine& donor);  // the donor's numbering (same space and verdicts)
@@ -318,7 +304,11 @@ private:
     [[nodiscard]] RankCompute roofline(const Config& c, std::size_t gi, const RankCompute& memory) const;
     std::vector<Bounds> bounds_;  // per slot (slot_of())
     mutable std::unique_ptr<LazyCompute[]> lazy_;
-    mutable Uninitialized<RankCompute> lazy_value_;  // per slot, constructed under its once flag
+    // Per slot, constructed under its once flag. The storage is left untouched until then
+    // (ConstructLater), so the pages of the slots a search never reaches are never faulted in (a
+    // sweep's lazy classes reach about a fifth); never destroyed element by element, hence:
+    mutable std::vector<RankCompute, ConstructLater<RankCompute>> lazy_value_;
+    static_assert(std::is_trivially_destructible_v<RankCompute> && std::is_trivially_destructible_v<LayerCompute>);
     const SearchEngine* memory_donor_ = nullptr;
 };
 
