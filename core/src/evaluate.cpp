@@ -124,13 +124,13 @@ namespace {
 PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rates, LayerSplit* split = nullptr,
                       double weight = 1.0) noexcept {
     PassTimes p;
-    double kf = 0, kb = 0, kr = 0;  // kernels per pass
+    double hf = 0, hb = 0, hr = 0;  // the host's issue time per pass
     for (int i = 0; i < lw.count; ++i) {
         const Op& op = lw.ops[static_cast<std::size_t>(i)];
         const double f = pass_time_s(op.fwd, op.kind, rates);
         const double b = pass_time_s(op.bwd, op.kind, rates);
-        kf += op.fwd.kernels;
-        kb += op.bwd.kernels;
+        hf += host_issue_s(op.fwd, rates);
+        hb += host_issue_s(op.bwd, rates);
         p.fwd += f;
         p.bwd += b;
         p.fwd_flops += op.fwd.flops;
@@ -147,7 +147,7 @@ PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rat
         if (recomputed) {
             p.recompute += f;
             p.recompute_flops += op.fwd.flops;
-            kr += op.fwd.kernels;
+            hr += host_issue_s(op.fwd, rates);
         }
         if (op.tp_pair >= 0 && op.tp_pair < 4) {
             const auto k = static_cast<std::size_t>(op.tp_pair);
@@ -171,15 +171,15 @@ PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rat
     // layers, so the slower of the two paces the pass. A forward pass with a host sync drains
     // the accelerator's queue there, and host and accelerator time add up around it.
     if (split) {
-        split->host_fwd += weight * kf * rates.host_op_s;
-        split->host_bwd += weight * kb * rates.host_op_s;
-        split->host_recompute += weight * kr * rates.host_op_s;
+        split->host_fwd += weight * hf;
+        split->host_bwd += weight * hb;
+        split->host_recompute += weight * hr;
     }
     const double fwd_synced = synced_forward_s(lw, rates);
-    p.fwd = std::max({p.fwd, kf * rates.host_op_s, fwd_synced});
-    p.bwd = std::max(p.bwd, kb * rates.host_op_s);
+    p.fwd = std::max({p.fwd, hf, fwd_synced});
+    p.bwd = std::max(p.bwd, hb);
     const double rec_synced = rc == Recompute::full ? fwd_synced : 0.0;
-    p.recompute = std::max({p.recompute, kr * rates.host_op_s, rec_synced});
+    p.recompute = std::max({p.recompute, hr, rec_synced});
     return p;
 }
 

@@ -432,7 +432,7 @@ std::vector<SearchEngine::SplitBound> SearchEngine::split_bounds(const SearchEng
         // A pass is at least its kernels' parts and at least the host's issue time (the mean of
         // maxima over the layer kinds is at least the maximum of the means).
         auto pass = [&sp](const TimeSplit& t, double host) noexcept {
-            return std::max(t.lower_bound(sp), host > 0 ? host / sp.host : 0.0);
+            return std::max(t.lower_bound(sp), host > 0 ? host / sp.host_issue() : 0.0);
         };
         out[i] = {pass(ls.fwd, ls.host_fwd), pass(ls.bwd, ls.host_bwd), pass(ls.recompute, ls.host_recompute),
                   ls.first.lower_bound(sp),  ls.last.lower_bound(sp),   true};

@@ -131,7 +131,7 @@ struct LayerCompute {
 // mean layer (without host issue time), and of the first and last stage's extras.
 struct LayerSplit {
     TimeSplit fwd, bwd, recompute, first, last;
-    // The host's issue time of each pass (kernels x host_op_us), which a pass never beats.
+    // The host's issue time of each pass (host_issue_s()), which a pass never beats.
     double host_fwd = 0, host_bwd = 0, host_recompute = 0;
 };
 // `split`, when given, receives the parts of the same kernel times.

@@ -166,13 +166,18 @@ struct CastOp {
                            : is_fp4(p)        ? 2.0 + 2.0 + 2.0 * gemm_operand_bytes(p)  // amax pass, read, two fp4 copies + scales
                                               : 2.0 + 2.0 + 2.0;          // amax pass, read, write two copies
         // Current scaling and NVFP4 find each tensor's absolute maximum in a kernel of its own
-        // before the cast; MXFP8 scales each block inside the cast kernel.
+        // before the cast; MXFP8 scales each block inside the cast kernel. Current scaling also
+        // zeroes the amax before and turns it into the scale after, in two single-thread kernels
+        // (Transformer Engine's Float8CurrentScalingQuantizer::quantize_impl).
         const double kernels_per_cast = p == Precision::mxfp8 ? 1.0 : 2.0;
+        const double helpers_per_cast = p == Precision::fp8 ? 2.0 : 0.0;
         const double flops = is_fp4(p) ? 2.0 + 32.0 + 4.0 : 2.0;  // scale and round; + Hadamard, stochastic rounding
         Op o;
         o.kind = OpKind::elementwise;
         o.fwd = {flops * fwd_elems, per * fwd_elems, kernels_per_cast * fwd_kernels};
         o.bwd = {flops * bwd_elems, per * bwd_elems, kernels_per_cast * bwd_kernels};
+        o.fwd.helper_kernels = helpers_per_cast * fwd_kernels;
+        o.bwd.helper_kernels = helpers_per_cast * bwd_kernels;
         return o;
     }
 };

@@ -17,6 +17,7 @@
 #include <csignal>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -386,6 +387,7 @@ private slots:
     void unevenPipelineLayouts();
     void partialRecomputation();
     void hostSyncedForward();
+    void currentScalingHelperKernels();
     void hugeModelOverflowsHbm();
     void allocatorMargin();
     void zeroTwoNeverBeatsZeroOne();
@@ -1488,6 +1490,26 @@ void TestModel::partialRecomputation() {
     QCOMPARE(full_recompute_share(24, c.strategy), 0.0);
 }
 
+namespace {
+// Qwen3-30B-A3B's MoE and dense layers at ep 8 on a node preset, with that node's rates.
+struct Qwen3Layers {
+    ComputeRates rates;
+    LayerWork moe;
+    LayerWork dense;
+};
+std::optional<Qwen3Layers> qwen3_moe_layers(const char* node_id, Precision precision, int microbatch) {
+    const auto model = find_model_preset("qwen3-30b-a3b");
+    const auto node = find_node_preset(node_id);
+    if (!model || !node) return std::nullopt;
+    TrainingSpec tr;
+    tr.precision = precision;
+    WorkShape w;
+    w.microbatch = microbatch;
+    w.ep = 8;
+    return Qwen3Layers{compute_rates(node->node, precision), layer_work(model->model, tr, w, true), layer_work(model->model, tr, w, false)};
+}
+}  // namespace
+
 void TestModel::hostSyncedForward() {
     // Closed form: ops X (1 ms on the accelerator, 1 kernel), S (the sync, 0.1 ms, 10
     // kernels), Y (0.2 ms, 10 kernels), 0.05 ms of host time per kernel. From the sync: S ends
@@ -1525,26 +1547,93 @@ void TestModel::hostSyncedForward() {
 
     // A real MoE layer (Qwen3-30B-A3B on DGX B200, 16 local experts): the dispatch syncs, a
     // dense layer does not; the synced forward lies between max(host, accelerator) and their sum.
-    const auto model = find_model_preset("qwen3-30b-a3b");
-    const auto node = find_node_preset("dgx-b200");
-    QVERIFY(model && node);
-    TrainingSpec tr;
-    tr.precision = Precision::mxfp8;
-    WorkShape w;
-    w.microbatch = 4;
-    w.ep = 8;
-    const ComputeRates rates = compute_rates(node->node, tr.precision);
-    const LayerWork moe = layer_work(model->model, tr, w, true);
-    const LayerWork dense = layer_work(model->model, tr, w, false);
+    const auto b200 = qwen3_moe_layers("dgx-b200", Precision::mxfp8, 4);
+    QVERIFY(b200.has_value());
+    const ComputeRates& rates = b200->rates;
+    const LayerWork& moe = b200->moe;
+    const LayerWork& dense = b200->dense;
     QCOMPARE(synced_forward_s(dense, rates), 0.0);
     double device = 0, host = 0;
     for (int i = 0; i < moe.count; ++i) {
         device += pass_time_s(moe.ops[static_cast<std::size_t>(i)].fwd, moe.ops[static_cast<std::size_t>(i)].kind, rates);
-        host += moe.ops[static_cast<std::size_t>(i)].fwd.kernels * rates.host_op_s;
+        host += host_issue_s(moe.ops[static_cast<std::size_t>(i)].fwd, rates);
     }
     const double synced = synced_forward_s(moe, rates);
     QVERIFY2(synced > std::max(device, host) * 1.01, qPrintable(QString::number(synced / std::max(device, host))));
     QVERIFY(synced <= device + host);
+}
+
+void TestModel::currentScalingHelperKernels() {
+    // Closed form: a pass of 3 framework kernels and 4 helper kernels issues in
+    // 3 x host_op + 4 x launch on the host and pays 7 launches on the accelerator.
+    ComputeRates r;
+    r.vector_flops_per_s = 1e12;
+    r.hbm_bytes_per_s = 1e12;
+    r.host_op_s = 45e-6;
+    r.launch_s = 4e-6;
+    PassCost p;
+    p.flops = 1e9;  // 1 ms at the vector rate
+    p.kernels = 3;
+    p.helper_kernels = 4;
+    QVERIFY(close_rel(host_issue_s(p, r), 3 * 45e-6 + 4 * 4e-6, 1e-12));
+    QVERIFY(close_rel(pass_time_s(p, OpKind::elementwise, r), 1e-3 + 7 * 4e-6, 1e-12));
+    TimeSplit split;
+    split.add(p, OpKind::elementwise, r);
+    QVERIFY(close_rel(split.launch, 7 * 4e-6, 1e-12));
+    QVERIFY(close_rel(split.total(), pass_time_s(p, OpKind::elementwise, r), 1e-12));
+
+    // Per cast: current scaling (fp8) zeroes the amax, finds it, turns it into a scale and
+    // casts: 2 framework kernels (amax, cast) and 2 helpers; MXFP8 one kernel and no helper;
+    // BF16 no cast at all.
+    ModelSpec m = gpt_model(4, 4096, 32);
+    m.seq_len = 2048;
+    WorkShape w;
+    auto cast_of = [&](Precision prec) {
+        TrainingSpec t;
+        t.precision = prec;
+        const LayerWork lw = layer_work(m, t, w);
+        PassCost fwd, bwd;
+        for (int i = 0; i < lw.count; ++i) {
+            const Op& op = lw.ops[static_cast<std::size_t>(i)];
+            fwd.kernels += op.fwd.kernels;
+            fwd.helper_kernels += op.fwd.helper_kernels;
+            bwd.kernels += op.bwd.kernels;
+            bwd.helper_kernels += op.bwd.helper_kernels;
+        }
+        return std::pair{fwd, bwd};
+    };
+    const auto [f8, b8] = cast_of(Precision::fp8);
+    const auto [fm, bm] = cast_of(Precision::mxfp8);
+    const auto [f16, b16] = cast_of(Precision::bf16);
+    QCOMPARE(f16.helper_kernels, 0.0);
+    QCOMPARE(fm.helper_kernels, 0.0);
+    QCOMPARE(bm.helper_kernels, 0.0);
+    // A dense block quantizes 4 GEMM inputs in forward and 4 output gradients in backward.
+    QCOMPARE(fm.kernels - f16.kernels, 4.0);
+    QCOMPARE(f8.kernels - f16.kernels, 8.0);
+    QCOMPARE(f8.helper_kernels, 8.0);
+    QCOMPARE(b8.helper_kernels, 8.0);
+
+    // An MoE layer casts per local expert: Qwen3-30B-A3B at ep 8 (16 local experts) on DGX H100
+    // issues 2 x 16 x 2 more helper launches per pass than its framework kernels would say, and
+    // its host-bound forward and backward grow by exactly those launches.
+    auto h100 = qwen3_moe_layers("dgx-h100", Precision::fp8, 2);
+    QVERIFY(h100.has_value());
+    const ComputeRates& rates = h100->rates;
+    LayerWork& moe = h100->moe;
+    double helpers = 0, host = 0;
+    for (int i = 0; i < moe.count; ++i) {
+        helpers += moe.ops[static_cast<std::size_t>(i)].fwd.helper_kernels;
+        host += host_issue_s(moe.ops[static_cast<std::size_t>(i)].fwd, rates);
+    }
+    QCOMPARE(helpers, 2.0 * (2.0 * 16.0 + 2.0));  // expert fc1/fc2 inputs x 16, QKV and projection inputs
+    double bare = 0;
+    for (int i = 0; i < moe.count; ++i) {
+        moe.ops[static_cast<std::size_t>(i)].fwd.helper_kernels = 0;
+        bare += host_issue_s(moe.ops[static_cast<std::size_t>(i)].fwd, rates);
+    }
+    QVERIFY(close_rel(host - bare, helpers * rates.launch_s, 1e-12));
+    QVERIFY(rates.launch_s > 0);
 }
 
 void TestModel::structuralInfeasibility() {

@@ -873,7 +873,7 @@ void TestSearch::splitBoundsNeverExceedTheLayerTimes() {
                 QVERIFY(sp.valid);
                 const LayerCompute lb = layer_compute(b);
                 const auto pass = [&sp](const TimeSplit& t, double host) {
-                    return std::max(t.lower_bound(sp), host > 0 ? host / sp.host : 0.0);
+                    return std::max(t.lower_bound(sp), host > 0 ? host / sp.host_issue() : 0.0);
                 };
                 const double slack = 1 + 1e-12;
                 QVERIFY2(pass(split.fwd, split.host_fwd) <= lb.layer.fwd * slack, format_strategy(a.strategy).c_str());

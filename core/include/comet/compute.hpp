@@ -34,6 +34,9 @@ inline constexpr double overlap_contention = 0.15;
 
 [[nodiscard]] ComputeRates compute_rates(const NodeSpec& node, Precision precision) noexcept;
 [[nodiscard]] double pass_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noexcept;
+// The host's time to issue a pass's kernels: host_op_s per framework kernel, a launch per helper
+// kernel (PassCost::helper_kernels).
+[[nodiscard]] double host_issue_s(const PassCost& cost, const ComputeRates& r) noexcept;
 
 // How much faster each rate of `to` is than the same rate of `from` (> 1: faster), as the
 // parts of a TimeSplit scale: a GEMM or attention part with its rate and with the tile fill
@@ -43,6 +46,8 @@ inline constexpr double overlap_contention = 0.15;
 struct RateSpeedups {
     double gemm = 1, attention = 1, vector = 1, hbm = 1, launch = 1;
     double host = 1;  // host issue time per kernel (NodeSpec::host_op_us)
+    // A bound on how much faster the host issues any pass (framework kernels and helper launches).
+    [[nodiscard]] double host_issue() const noexcept { return host > launch ? host : launch; }
     bool valid = false;
 };
 [[nodiscard]] RateSpeedups rate_speedups(const ComputeRates& from, const ComputeRates& to) noexcept;

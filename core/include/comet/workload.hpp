@@ -15,7 +15,7 @@ enum class OpKind : std::uint8_t { gemm, fused_attention, elementwise };
 struct PassCost {
     double flops = 0;
     double bytes = 0;    // HBM traffic
-    double kernels = 0;  // kernel launches
+    double kernels = 0;  // kernel launches, each issued by the framework (NodeSpec::host_op_us)
     // FLOP-weighted mean of 1/K over the pass's matrix products (K = inner dimension); a
     // short inner loop pays proportionally more for each output tile's fill and write-back.
     double inv_inner = 0;
@@ -23,6 +23,10 @@ struct PassCost {
     // backward pass (which runs at AttentionModel::backward_efficiency).
     double head_dim = 0;
     bool backward = false;
+    // Single-thread helper kernels a library call launches next to its main kernel (Transformer
+    // Engine's current scaling zeroes the amax and turns it into a scale): a launch each, on the
+    // host and on the accelerator (GemmModel::launch_overhead_us), no framework issue time.
+    double helper_kernels = 0;
 };
 
 struct Op {
