@@ -54,7 +54,7 @@ double flop_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noe
 }  // namespace
 
 double pass_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noexcept {
-    return std::max(flop_time_s(cost, kind, r), cost.bytes / r.hbm_bytes_per_s) + (cost.kernels + cost.helper_kernels) * r.launch_s;
+    return std::max(flop_time_s(cost, kind, r), cost.bytes / r.hbm_bytes_per_s) + cost.launches() * r.launch_s;
 }
 
 double host_issue_s(const PassCost& cost, const ComputeRates& r) noexcept {
@@ -70,7 +70,7 @@ void TimeSplit::add(const PassCost& cost, OpKind kind, const ComputeRates& r) no
                                                      : (memory_bound ? memory_bound_vector : vector);
     side += flop_s;
     (memory_bound ? hbm : compute_bound_hbm) += memory_s;
-    launch += (cost.kernels + cost.helper_kernels) * r.launch_s;
+    launch += cost.launches() * r.launch_s;
 }
 
 void TimeSplit::add(const TimeSplit& o, double weight) noexcept {
@@ -130,7 +130,7 @@ double synced_forward_s(const LayerWork& lw, const ComputeRates& rates) noexcept
         const Op& op = lw.ops[static_cast<std::size_t>((sync + n) % lw.count)];
         if (n > 0 && op.host_sync) host = std::max(host, device);  // a later sync drains the queue again
         const double g = pass_time_s(op.fwd, op.kind, rates);
-        const double k = std::max(1.0, op.fwd.kernels + op.fwd.helper_kernels);
+        const double k = std::max(1.0, op.fwd.launches());
         const double h = host_issue_s(op.fwd, rates);
         device = std::max(device, host + h / k) + g;
         host += h;

@@ -27,6 +27,8 @@ struct PassCost {
     // Engine's current scaling zeroes the amax and turns it into a scale): a launch each, on the
     // host and on the accelerator (GemmModel::launch_overhead_us), no framework issue time.
     double helper_kernels = 0;
+    // Launches the accelerator pays for: framework kernels and helper kernels.
+    [[nodiscard]] double launches() const noexcept { return kernels + helper_kernels; }
 };
 
 struct Op {
