@@ -71,6 +71,14 @@ std::string format_validation_text(const ValidationRun& run, const std::vector<N
                 out += strf("\n%s\n", format_result_text(sc, p.result).c_str());
             }
         }
+        // Rows that correct their source say so with the table, never silently.
+        bool heading = false;
+        for (const auto& p : t.predictions) {
+            if (p.measured.corrected.empty()) continue;
+            if (!heading) out += "\n  Corrected from the source (the row holds what ran; see each row's erratum):\n";
+            heading = true;
+            out += strf("    %s: %s. %s\n", p.measured.id.c_str(), p.measured.corrected.c_str(), p.measured.correction_reason.c_str());
+        }
         out += strf("\n  %s\n", stats_line(t.stats).c_str());
         for (const auto& h : t.hardware) out += strf("    %-22s %s\n", h.node_name.c_str(), stats_line(h.stats).c_str());
         out += "\n";

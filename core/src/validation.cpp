@@ -153,6 +153,47 @@ void read_model(const json& jc, const std::string& where, const std::vector<Mode
     m.mtp_layers = opt_int(jm, "mtp_layers", mw, with_mtp ? std::max(1, preset ? preset->model.mtp_layers : 1) : 0, 0);
 }
 
+// A row's `erratum` (docs/model.md, "Validation"): {"published": {field: value as the source
+// printed it, ...}, "reason": "the evidence"}, where the row's `strategy` holds what ran. Each
+// field must be one of the strategy's integer fields, given there, and differ from it: an erratum
+// that changes nothing, or names a field the row does not set, is refused.
+void read_erratum(const json& jc, const json& strategy, const std::string& where, MeasuredCase& mc) {
+    const auto eit = jc.find("erratum");
+    if (eit == jc.end()) return;
+    const std::string ew = where + ".erratum";
+    if (!eit->is_object()) throw std::runtime_error(ew + ": expected an object with \"published\" and \"reason\", got " + eit->dump());
+    for (const auto& item : eit->items())
+        if (item.key() != "published" && item.key() != "reason")
+            throw std::runtime_error(ew + "." + item.key() + ": unknown key (allowed: published, reason)");
+    mc.correction_reason = opt_string(*eit, "reason", ew, "");
+    if (mc.correction_reason.find_first_not_of(" \t\n") == std::string::npos)
+        throw std::runtime_error(ew + ".reason: missing or empty (say what shows the source is wrong)");
+    const auto pit = eit->find("published");
+    if (pit == eit->end() || !pit->is_object() || pit->empty())
+        throw std::runtime_error(ew + ".published: expected an object of the fields as the source printed them, e.g. {\"ep\": 8}");
+    static constexpr const char* fields[] = {"tp", "pp", "cp", "ep", "etp", "vp", "microbatch", "fsdp", "dp"};
+    const std::string pw = ew + ".published";
+    for (const auto& item : pit->items()) {
+        const std::string& key = item.key();
+        std::string path = pw;  // where.erratum.published.<key>
+        path += '.';
+        path += key;
+        if (std::find_if(std::begin(fields), std::end(fields), [&](const char* f) { return key == f; }) == std::end(fields))
+            throw std::runtime_error(path.append(": not a strategy field (allowed: tp, pp, cp, ep, etp, vp, microbatch, fsdp, dp)"));
+        const int published = get_int(*pit, key.c_str(), pw, key == "fsdp" ? 0 : 1);
+        if (!strategy.contains(key))
+            throw std::runtime_error(
+                path.append(": the row's strategy does not give ").append(key).append("; give the value that ran there"));
+        const int used = get_int(strategy, key.c_str(), where + ".strategy", key == "fsdp" ? 0 : 1);
+        if (published == used)
+            throw std::runtime_error(path.append(" = ")
+                                         .append(std::to_string(published))
+                                         .append(": the same as the strategy's; an erratum must change the field"));
+        if (!mc.corrected.empty()) mc.corrected += ", ";
+        mc.corrected.append(key).append(" ").append(std::to_string(published)).append(" -> ").append(std::to_string(used));
+    }
+}
+
 MeasuredCase read_case(const json& jc, const std::string& where, const std::vector<ModelPreset>& models) {
     if (!jc.is_object()) throw std::runtime_error(where + ": expected an object");
     MeasuredCase mc;
@@ -212,10 +253,13 @@ MeasuredCase read_case(const json& jc, const std::string& where, const std::vect
         s.offload_activations = opt_bool(*sit, "offload_activations", sw, false);
         s.offload_weights = opt_bool(*sit, "offload_weights", sw, false);
         s.offload_optimizer = opt_bool(*sit, "offload_optimizer", sw, false);
+        read_erratum(jc, *sit, where, mc);
         tr.attention = AttentionKernel::fused;
         tr.dropout = false;
     } else {
         // Megatron-LM of 2021 (Narayanan et al.): no TP overlap, unfused attention, dropout.
+        if (jc.contains("erratum"))
+            throw std::runtime_error(where + ".erratum: only a row with a strategy object can correct its source's fields");
         s.tp = get_int(jc, "tp", where);
         s.pp = get_int(jc, "pp", where);
         s.dp = get_int(jc, "dp", where);

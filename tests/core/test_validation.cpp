@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <tuple>
 
 #include "comet/evaluate.hpp"
 #include "comet/presets.hpp"
@@ -35,6 +36,7 @@ private slots:
     void malformedMeasurementFileIsRefused();
     void microbatchSearchTriesTheDivisorsOfAHugeBatch();
     void rowWithoutCandidatesSaysWhy();
+    void erratumIsCheckedAndListed();
     void megatronBridgeIsExpressedAndBounded();
     void maxtextTpuRowsAreListedEvenWhenTheyDoNotFit();
 };
@@ -187,6 +189,70 @@ void TestValidation::rowWithoutCandidatesSaysWhy() {
     }
 }
 
+// A row may correct a field its source printed wrongly (`erratum`): the row's strategy holds
+// what ran and is what the model predicts with; the published value and the evidence travel with
+// the row and the validate table lists them. Anything else under `erratum` is refused by name.
+void TestValidation::erratumIsCheckedAndListed() {
+    QTemporaryDir dir;
+    const fs::path file = fs::path(dir.path().toStdString()) / "m.json";
+    QFile f(QString::fromStdString(file.string()));
+    auto write_row = [&](const std::string& strategy_extra, const std::string& erratum, bool flat = false) {
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        const std::string model = R"("model": {"layers": 4, "hidden": 256, "heads": 4, "ffn_hidden": 1024, "vocab": 1000, "seq_len": 512})";
+        const std::string where =
+            flat ? R"("tp": 1, "pp": 1, "dp": 8)" : R"("strategy": {"tp": 1, "pp": 1, "microbatch": 1)" + strategy_extra + "}";
+        f.write((R"({"cases": [{"id": "row", "hardware": "dgx-h100", )" + model + R"(, "gpus": 8, "global_batch": 16, )" + where +
+                 (erratum.empty() ? "" : R"(, "erratum": )" + erratum) + R"(, "measured": {"iteration_time_s": 1}}]})")
+                    .c_str());
+        f.close();
+    };
+    // A valid erratum: loaded, predicted with the corrected microbatch, listed under the table.
+    write_row(R"(, "ep": 1)", R"({"published": {"microbatch": 2}, "reason": "the GA column says 8 microbatches"})");
+    const auto set = load_measurements(file);
+    QVERIFY2(set.ok(), set.error_text().c_str());
+    const MeasuredCase& mc = set.value->cases.front();
+    QCOMPARE(mc.config.strategy.microbatch, 1);
+    QCOMPARE(QString::fromStdString(mc.corrected), QStringLiteral("microbatch 2 -> 1"));
+    QCOMPARE(QString::fromStdString(mc.correction_reason), QStringLiteral("the GA column says 8 microbatches"));
+    std::vector<std::string> errors;
+    const auto nodes = load_node_presets(errors);
+    const auto models = load_model_presets(errors);
+    const ValidationRun run = run_validation({file}, nodes, models);
+    QCOMPARE(run.tables.front().predictions.front().strategy.microbatch, 1);
+    const QString text = QString::fromStdString(format_validation_text(run, nodes, ""));
+    QVERIFY2(text.contains("Corrected from the source") && text.contains("row: microbatch 2 -> 1. the GA column says 8 microbatches"),
+             qPrintable(text));
+    // A table without errata prints no such section.
+    write_row("", "");
+    const ValidationRun plain = run_validation({file}, nodes, models);
+    QVERIFY(!QString::fromStdString(format_validation_text(plain, nodes, "")).contains("Corrected from the source"));
+
+    // Hostile errata, each refused with the key path and what is allowed.
+    const std::tuple<const char*, const char*, bool> bad[] = {
+        {R"("ep 8")", R"(cases[0].erratum: expected an object with "published" and "reason", got "ep 8")", false},
+        {R"({"published": {"ep": 8}, "reason": "x", "why": 1})", "cases[0].erratum.why: unknown key (allowed: published, reason)", false},
+        {R"({"published": {"ep": 8}})", "cases[0].erratum.reason: missing or empty", false},
+        {R"({"published": {"ep": 8}, "reason": "  "})", "cases[0].erratum.reason: missing or empty", false},
+        {R"({"published": {"ep": 8}, "reason": 3})", "cases[0].erratum.reason: expected a string, got 3", false},
+        {R"({"published": {}, "reason": "x"})", "cases[0].erratum.published: expected an object of the fields", false},
+        {R"({"published": [8], "reason": "x"})", "cases[0].erratum.published: expected an object of the fields", false},
+        {R"({"published": {"gbs": 8}, "reason": "x"})", "cases[0].erratum.published.gbs: not a strategy field (allowed: tp, pp", false},
+        {R"({"published": {"ep": "eight"}, "reason": "x"})", R"(cases[0].erratum.published.ep: expected an integer >= 1, got "eight")",
+         false},
+        {R"({"published": {"ep": 0}, "reason": "x"})", "cases[0].erratum.published.ep: expected an integer >= 1, got 0", false},
+        {R"({"published": {"ep": 1e300}, "reason": "x"})", "cases[0].erratum.published.ep: expected an integer >= 1", false},
+        {R"({"published": {"ep": 8}, "reason": "x"})", "cases[0].erratum.published.ep: the row's strategy does not give ep", false},
+        {R"({"published": {"microbatch": 1}, "reason": "x"})", "cases[0].erratum.published.microbatch = 1: the same as the strategy's",
+         false},
+        {R"({"published": {"tp": 2}, "reason": "x"})", "cases[0].erratum: only a row with a strategy object", true}};
+    for (const auto& [erratum, expected, flat] : bad) {
+        write_row("", erratum, flat);
+        const auto m = load_measurements(file);
+        QVERIFY2(!m.ok(), erratum);
+        QVERIFY2(QString::fromStdString(m.error_text()).contains(QString::fromUtf8(expected)), m.error_text().c_str());
+    }
+}
+
 // NVIDIA's Megatron-Bridge runs on DGX H100, DGX B200 and GB200 NVL72: every row expressed
 // (uneven pipelines, MLA, sliding windows, FP8/MXFP8), the published strategy kept, only
 // recomputation and TP overlap searched, and the errors held at today's level.
@@ -221,8 +287,18 @@ void TestValidation::megatronBridgeIsExpressedAndBounded() {
     QVERIFY(t.stats.too_slow > 0 && t.stats.too_fast > 0);
     qInfo("mean absolute error %.1f %%, worst %.1f %%, signed %+.1f %%", 100 * t.stats.mean_abs, 100 * t.stats.worst_abs,
           100 * t.stats.mean_signed);
-    QVERIFY2(t.stats.mean_abs <= 0.13, "mean absolute error above 13 %");
-    QVERIFY2(t.stats.worst_abs <= 0.35, "worst-case error above 35 %");
+    // The issue's bounds (10 % mean, 25 % worst).
+    QVERIFY2(t.stats.mean_abs <= 0.10, "mean absolute error above 10 %");
+    QVERIFY2(t.stats.worst_abs <= 0.25, "worst-case error above 25 %");
+    // The two rows that correct the published table say what it printed.
+    int corrected = 0;
+    for (const Prediction& p : t.predictions) {
+        if (p.measured.corrected.empty()) continue;
+        ++corrected;
+        QVERIFY2(p.measured.id.find("gpt-oss-120b") != std::string::npos, p.measured.id.c_str());
+        QVERIFY(!p.measured.correction_reason.empty());
+    }
+    QCOMPARE(corrected, 2);
     // The summary next to a node preset, and for one without published runs.
     const std::string h100 = validation_summary(run, "dgx-h100", "DGX H100");
     QVERIFY2(h100.rfind("DGX H100: 6 published runs, mean error ", 0) == 0, h100.c_str());

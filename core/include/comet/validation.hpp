@@ -38,6 +38,11 @@ struct MeasuredCase {
     // Why the model cannot express this row at all (empty when it can); such a row is
     // listed with the reason, never dropped.
     std::string inexpressible;
+    // Where the row corrects its source (its `erratum`: a field the table printed differently
+    // from what ran, with the evidence): "ep 8 -> 64, microbatch 4 -> 1", and the reason.
+    // Empty when the row is as published. Printed with the table, never applied silently.
+    std::string corrected;
+    std::string correction_reason;
 };
 
 struct MeasurementSet {
