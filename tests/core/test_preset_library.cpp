@@ -10,7 +10,9 @@
 #include <string>
 
 #include "comet/evaluate.hpp"
+#include "comet/knobs.hpp"
 #include "comet/presets.hpp"
+#include "comet/report.hpp"
 #include "comet/scenario.hpp"
 #include "comet/search.hpp"
 #include "comet/sweep_io.hpp"
@@ -104,6 +106,7 @@ private slots:
     void scenariosMatchTheLibrary();
     void scenarioNodesNamedAfterAPresetAreThatPreset();
     void shippedSweepsLoad();
+    void spineSweepMovesTheSearchOffDataParallelism();
 };
 
 void TestPresetLibrary::libraryHasTheNamedEntries() {
@@ -364,6 +367,46 @@ void TestPresetLibrary::shippedSweepsLoad() {
         ++count;
     }
     QVERIFY(count >= 3);
+}
+
+// The shipped spine sweep answers its question (issue 14): GPT-3 175B on 1024 DGX A100 takes a
+// data-parallel-heavy strategy on a non-blocking fabric; under one-node leaves a 2:1 spine slows
+// that strategy and the search moves to fewer data-parallel replicas (more pipeline stages), and
+// 4:1 moves it further; leaves of 16 nodes keep the rings' bandwidth and the winner.
+void TestPresetLibrary::spineSweepMovesTheSearchOffDataParallelism() {
+    const auto f = load_sweep_file(presets_dir() / "sweeps" / "spine-vs-data-parallel.sweep.json");
+    QVERIFY2(f.ok(), f.error_text().c_str());
+    const SweepSpec& spec = f.value->spec;
+    QCOMPARE(spec.x.knob, Knob::scale_out_oversubscription);
+    QVERIFY(spec.y && spec.y->knob == Knob::scale_out_leaf_domains);
+    const auto index = [](const std::vector<double>& v, double value) {
+        return static_cast<int>(std::find(v.begin(), v.end(), value) - v.begin());
+    };
+    const int x1 = index(spec.x.values, 1), x2 = index(spec.x.values, 2), x4 = index(spec.x.values, 4);
+    const int y1 = index(spec.y->values, 1), y16 = index(spec.y->values, 16);
+    QVERIFY(x4 < static_cast<int>(spec.x.values.size()) && y16 < static_cast<int>(spec.y->values.size()));
+    const SweepResult r = run_sweep(f.value->scenario.config, spec);
+    const SweepCell& open = r.at(x1, y1);
+    const SweepCell& two = r.at(x2, y1);
+    const SweepCell& four = r.at(x4, y1);
+    QVERIFY(open.result.feasible && two.result.feasible && four.result.feasible);
+    QCOMPARE(open.strategy.dp, 32);
+    QVERIFY2(two.strategy.dp < open.strategy.dp, format_strategy(two.strategy).c_str());
+    QVERIFY2(four.strategy.dp < two.strategy.dp, format_strategy(four.strategy).c_str());
+    QVERIFY(two.result.iteration_s > open.result.iteration_s && four.result.iteration_s > two.result.iteration_s);
+    // The non-blocking winner under the 2:1 spine: slower than there, and slower than the
+    // strategy the search moved to.
+    Config c = f.value->scenario.config;
+    set_knob(c, Knob::scale_out_oversubscription, 2);
+    set_knob(c, Knob::scale_out_leaf_domains, 1);
+    c.strategy = open.strategy;
+    const Result kept = evaluate(c);
+    QVERIFY(kept.feasible);
+    QVERIFY2(kept.iteration_s > open.result.iteration_s && kept.iteration_s > two.result.iteration_s,
+             (std::to_string(kept.iteration_s) + " s kept vs " + std::to_string(two.result.iteration_s) + " s moved").c_str());
+    QVERIFY(kept.time.dp_comm_s > open.result.time.dp_comm_s);
+    // Sixteen nodes per leaf: the rings keep their bandwidth even at 4:1, and the winner stays.
+    QCOMPARE(r.at(x4, y16).strategy.dp, open.strategy.dp);
 }
 
 QTEST_APPLESS_MAIN(TestPresetLibrary)
