@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string_view>
+#include <utility>
 
 #include "comet/memory.hpp"
 #include "comet/units.hpp"
@@ -107,16 +109,114 @@ const std::vector<FieldRule> rules = {
      "0 (every layer) or the layers of each virtual stage that full recomputation recomputes"},
     {"strategy.pipeline_last_layers", COMET_GET(strategy.pipeline_last_layers), 0, 100000, false,
      "0 (automatic) or the last stage's layers, a multiple of strategy.interleave"},
+    {"strategy.emb_cache_fraction", COMET_GET(strategy.emb_cache_fraction), 0, 1, false,
+     "a fraction from 0 to 1 of each shard's rows (> 0 with the cached placement)"},
+    {"strategy.emb_cache_hit_rate", COMET_GET(strategy.emb_cache_hit_rate), 0, 1, false, "a fraction from 0 to 1 of the lookups"},
+    {"dlrm.dense_features", COMET_GET(dlrm.dense_features), 0, 1e6, false, "an integer from 0 to 1e6"},
+    {"dlrm.cross_layers", COMET_GET(dlrm.cross_layers), 0, 64, false, "an integer from 0 to 64 cross layers"},
+    {"dlrm.cross_rank", COMET_GET(dlrm.cross_rank), 0, 1e6, false, "0 (full-rank cross layers) or an integer up to 1e6"},
+    {"dlrm.unique_rows_fraction", COMET_GET(dlrm.unique_rows_fraction), 0, 1, true, "a fraction > 0 and <= 1 of the lookups"},
 };
 #undef COMET_GET
 
 // Cross-field rules. Index after the table; returns the violated one or -1.
 enum CrossRule {
-    kv_divides_heads = 0, reserved_below_capacity, expanded_bandwidth, moe_top_k, moe_width, moe_dense_layers, mla_dims,
+    kv_divides_heads = 0,
+    reserved_below_capacity,
+    expanded_bandwidth,
+    moe_top_k,
+    moe_width,
+    moe_dense_layers,
+    mla_dims,
+    dlrm_rules,
     cross_count
 };
 
+// A rule about the transformer's shape (model.*) or the DLRM's (dlrm.*) applies to that workload only.
+bool applies(const FieldRule& r, const Config& c) noexcept {
+    const std::string_view path = r.path;
+    if (path.rfind("model.", 0) == 0) return c.workload == Workload::transformer;
+    if (path.rfind("dlrm.", 0) == 0) return c.workload == Workload::dlrm;
+    return true;
+}
+
+// The DLRM's per-entry and cross-field rules, visited in order: `report(path, index, field,
+// value, allowed)` is called for each violation (path "dlrm.tables", index 3, field "rows" names
+// dlrm.tables[3].rows; index -1 a plain key) and returns true to stop. Allocation-free.
+template <class Report>
+void visit_dlrm_violations(const Config& c, Report&& report) {
+    const DlrmSpec& d = c.dlrm;
+    const Strategy& s = c.strategy;
+    // The lists' lengths (a file gives them as lists, which the reader bounds).
+    if (!(d.table_groups >= 1 && d.table_groups <= DlrmSpec::max_table_groups) &&
+        report("dlrm.tables", -1, "", d.table_groups, "a list of 1 to 32 table groups"))
+        return;
+    if (!(d.bottom_layers >= 0 && d.bottom_layers <= DlrmSpec::max_mlp_layers) &&
+        report("dlrm.bottom_mlp", -1, "", d.bottom_layers, "a list of 0 to 8 layer widths"))
+        return;
+    if (!(d.top_layers >= 1 && d.top_layers <= DlrmSpec::max_mlp_layers) &&
+        report("dlrm.top_mlp", -1, "", d.top_layers, "a list of 1 to 8 layer widths"))
+        return;
+    if (d.table_groups < 1 || d.table_groups > DlrmSpec::max_table_groups || d.bottom_layers < 0 ||
+        d.bottom_layers > DlrmSpec::max_mlp_layers || d.top_layers < 1 || d.top_layers > DlrmSpec::max_mlp_layers)
+        return;  // the per-entry rules below index the lists
+    for (int g = 0; g < d.table_groups; ++g) {
+        const EmbeddingTableGroup& t = d.tables[static_cast<std::size_t>(g)];
+        if (!(t.count >= 1 && t.count <= 1000000) && report("dlrm.tables", g, "count", t.count, "an integer from 1 to 1e6 tables")) return;
+        if (!(t.rows >= 1 && t.rows <= 1e13 && std::floor(t.rows) == t.rows) &&
+            report("dlrm.tables", g, "rows", t.rows, "a whole number of rows from 1 to 1e13"))
+            return;
+        if (!(t.dim >= 1 && t.dim <= 65536) && report("dlrm.tables", g, "dim", t.dim, "an integer from 1 to 65536 elements")) return;
+        if (!(t.pooling > 0 && t.pooling <= 1e6) &&
+            report("dlrm.tables", g, "pooling", t.pooling, "> 0 and at most 1e6 lookups per sample"))
+            return;
+    }
+    for (int i = 0; i < d.bottom_layers; ++i) {
+        const double w = d.bottom_mlp[static_cast<std::size_t>(i)];
+        if (!(w >= 1 && w <= 1e7) && report("dlrm.bottom_mlp", i, "", w, "an integer width from 1 to 1e7")) return;
+    }
+    for (int i = 0; i < d.top_layers; ++i) {
+        const double w = d.top_mlp[static_cast<std::size_t>(i)];
+        if (!(w >= 1 && w <= 1e7) && report("dlrm.top_mlp", i, "", w, "an integer width from 1 to 1e7")) return;
+    }
+    if (d.interaction == DlrmInteraction::dot && d.table_groups > 0) {
+        const int dim = d.tables[0].dim;
+        for (int g = 1; g < d.table_groups; ++g)
+            if (d.tables[static_cast<std::size_t>(g)].dim != dim &&
+                report("dlrm.tables", g, "dim", d.tables[static_cast<std::size_t>(g)].dim,
+                       "the same dim as dlrm.tables[0] with the dot interaction (pairwise dot products)"))
+                return;
+        const double bottom = d.bottom_layers > 0 ? d.bottom_mlp[static_cast<std::size_t>(d.bottom_layers - 1)] : d.dense_features;
+        if (bottom != 0 && bottom != dim &&
+            report(d.bottom_layers > 0 ? "dlrm.bottom_mlp" : "dlrm.dense_features", d.bottom_layers > 0 ? d.bottom_layers - 1 : -1, "",
+                   bottom, "the tables' dim with the dot interaction (the bottom MLP's output is one of the vectors)"))
+            return;
+    }
+    // The MLPs are data-parallel over every rank: no model parallelism beyond the tables.
+    const std::pair<const char*, int> ones[] = {{"strategy.tp", s.tp}, {"strategy.pp", s.pp},   {"strategy.cp", s.cp},
+                                                {"strategy.ep", s.ep}, {"strategy.etp", s.etp}, {"strategy.interleave", s.interleave}};
+    for (const auto& [path, v] : ones)
+        if (v != 1 && report(path, -1, "", v, "1 for a DLRM (its MLPs are data-parallel over strategy.dp ranks; the tables are sharded)"))
+            return;
+    if (s.zero_stage != 0 && report("strategy.zero_stage", -1, "", s.zero_stage, "0 for a DLRM (its MLPs are replicated)")) return;
+    if (s.emb_placement == EmbeddingPlacement::cached && !(s.emb_cache_fraction > 0) &&
+        report("strategy.emb_cache_fraction", -1, "", s.emb_cache_fraction,
+               "> 0 with emb_placement \"cached\" (the HBM cache's share of the rows)"))
+        return;
+}
+
 int first_cross_violation(const Config& c) noexcept {
+    if (c.workload == Workload::dlrm) {
+        int first = -1;
+        visit_dlrm_violations(c, [&](const char*, int, const char*, double, const char*) {
+            first = dlrm_rules;
+            return true;
+        });
+        if (first >= 0) return first;
+        if (hbm_unusable_bytes(c.node) >= units::gib_to_bytes(c.node.hbm_capacity_gib)) return reserved_below_capacity;
+        if (c.node.expanded.capacity_gib > 0 && !(c.node.expanded.bandwidth_gbps > 0)) return expanded_bandwidth;
+        return -1;
+    }
     const ModelSpec& m = c.model;
     if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0) return kv_divides_heads;
     if (hbm_unusable_bytes(c.node) >= units::gib_to_bytes(c.node.hbm_capacity_gib)) return reserved_below_capacity;
@@ -144,7 +244,7 @@ const std::vector<FieldRule>& field_rules() { return rules; }
 
 int first_invalid_field(const Config& c) noexcept {
     for (std::size_t i = 0; i < rules.size(); ++i)
-        if (violates(rules[i], rules[i].get(c))) return static_cast<int>(i);
+        if (applies(rules[i], c) && violates(rules[i], rules[i].get(c))) return static_cast<int>(i);
     if (int x = first_cross_violation(c); x >= 0) return static_cast<int>(rules.size()) + x;
     return -1;
 }
@@ -152,10 +252,20 @@ int first_invalid_field(const Config& c) noexcept {
 std::vector<FieldError> check_config(const Config& c) {
     std::vector<FieldError> out;
     for (const auto& r : rules) {
+        if (!applies(r, c)) continue;
         const double v = r.get(c);
         if (violates(r, v)) out.push_back({r.path, v, r.allowed});
     }
     if (!out.empty()) return out;  // cross rules assume each field is in range
+    if (c.workload == Workload::dlrm)
+        visit_dlrm_violations(c, [&](const char* path, int index, const char* field, double v, const char* allowed) {
+            std::string p = path;
+            if (index >= 0) p += "[" + std::to_string(index) + "]";
+            if (*field != '\0') p.append(".").append(field);
+            out.push_back({p, v, allowed});
+            return false;  // every one of them
+        });
+    if (!out.empty()) return out;
     switch (first_cross_violation(c)) {
     case kv_divides_heads:
         out.push_back({"model.kv_heads", double(c.model.kv_heads),

@@ -57,6 +57,11 @@ double pass_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noe
     return std::max(flop_time_s(cost, kind, r), cost.bytes / r.hbm_bytes_per_s) + cost.launches() * r.launch_s;
 }
 
+double exposed_comm_s(double comm, double window, double overlap) noexcept {
+    const double hidden = overlap * std::min(comm, window);
+    return comm - hidden + overlap_contention * hidden;
+}
+
 double host_issue_s(const PassCost& cost, const ComputeRates& r) noexcept {
     return cost.kernels * r.host_op_s + cost.helper_kernels * r.launch_s;
 }

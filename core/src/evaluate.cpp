@@ -6,6 +6,7 @@
 #include "comet/check.hpp"
 #include "comet/collectives.hpp"
 #include "comet/compute.hpp"
+#include "comet/dlrm.hpp"
 #include "comet/memory.hpp"
 #include "comet/pipeline.hpp"
 #include "comet/units.hpp"
@@ -205,10 +206,7 @@ PassTimes mean_layer(const PassTimes& dense, const PassTimes& moe, double nd, do
 
 // Communication of which `overlap` (0..1) hides behind `window` of compute; the hidden part
 // still costs `overlap_contention` of itself (it shares the SMs and HBM with the compute).
-double partly_exposed(double comm, double window, double overlap) noexcept {
-    const double hidden = overlap * std::min(comm, window);
-    return comm - hidden + overlap_contention * hidden;
-}
+double partly_exposed(double comm, double window, double overlap) noexcept { return exposed_comm_s(comm, window, overlap); }
 
 double op_time(const Op& op, const ComputeRates& r) noexcept {
     return pass_time_s(op.fwd, op.kind, r) + pass_time_s(op.bwd, op.kind, r);
@@ -720,7 +718,7 @@ Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcep
     // the states, write the new 16-bit weights).
     double opt_params = rank_params / zd.states;
     if (pl.expert_params > 0) opt_params += pl.expert_params / zd.expert_states;
-    const double opt_bytes_per_param = sb.gradients + 2.0 * sb.optimizer + sb.weights;
+    const double opt_bytes_per_param = optimizer_step_bytes_per_parameter(sb);
     f.opt_hbm_s = opt_params * opt_bytes_per_param / w.hbm_bytes_per_s + fullest * w.launch_s;
     if (s.offload_optimizer) {
         // States live in the expanded tier: the step streams them there and back, and the
@@ -915,6 +913,7 @@ Result compose_if_fits(const Config& c, const RankWork& w) noexcept {
 
 Result evaluate(const Config& c) noexcept {
     if (const int bad = first_invalid_field(c); bad >= 0) return infeasible(Infeasible::invalid_input, bad);
+    if (c.workload == Workload::dlrm) return evaluate_dlrm(c);
     double a = 0, b = 0;
     if (const Infeasible why = rank_problem(c, a, b); why != Infeasible::none) return infeasible(why, a, b);
     if (const Infeasible why = split_problem(c, a, b); why != Infeasible::none) return infeasible(why, a, b);

@@ -8,6 +8,8 @@
 
 #include "comet/check.hpp"
 #include "comet/config.hpp"
+#include "comet/dlrm.hpp"
+#include "comet/evaluate.hpp"
 #include "comet/report.hpp"
 #include "json_reader.hpp"
 #include "scenario_sections.hpp"
@@ -60,10 +62,18 @@ Loaded<T> load_preset(const fs::path& file, std::string_view format, T preset,
         c.node.matrix_fp16_tflops = c.node.vector_tflops = c.node.hbm_capacity_gib = c.node.hbm_bandwidth_gbps = 1;
         c.node.scale_up.bandwidth_gbps = c.node.scale_out.bandwidth_gbps = 1;
         c.training.global_batch = 1;
-        if constexpr (std::is_same_v<T, NodePreset>) c.node = preset.node;
-        else c.model = preset.model;
+        std::string own = std::string(section) + ".";
+        if constexpr (std::is_same_v<T, NodePreset>) {
+            c.node = preset.node;
+        } else if (preset.workload == Workload::dlrm) {
+            c.workload = Workload::dlrm;
+            c.dlrm = preset.dlrm;
+            own = "dlrm.";
+        } else {
+            c.model = preset.model;
+        }
         for (const FieldError& e : check_config(c))
-            if (e.path.rfind(std::string(section) + ".", 0) == 0) r.error("", e.message());
+            if (e.path.rfind(own, 0) == 0) r.error("", e.message());
     }
     out.errors = r.take_errors();
     if (out.errors.empty()) {
@@ -95,8 +105,15 @@ void require_source(ObjectReader& o, std::string& source) {
         o.error("source", "is empty; must say where the numbers come from (a paper, a model card, a price list)");
 }
 
-TrainingPreset read_training_preset(ObjectReader& o) {
+TrainingPreset read_training_preset(ObjectReader& o, Workload w) {
     TrainingPreset t;
+    if (w == Workload::dlrm) {
+        o.optional_enum("precision", t.precision, sections::precision_names);
+        if (o.optional_int("global_batch_samples", t.batch_samples) && (t.batch_samples < 1 || t.batch_samples > 1'000'000'000'000LL))
+            o.error("global_batch_samples", "is " + std::to_string(t.batch_samples) + "; must be an integer from 1 to 1e12 samples");
+        require_source(o, t.source);
+        return t;
+    }
     if (o.optional_int("seq_len", t.seq_len) && o.has("seq_len") && (t.seq_len < 1 || t.seq_len > 67108864))
         o.error("seq_len", "is " + std::to_string(t.seq_len) + "; must be an integer from 1 to 67108864 tokens");
     o.optional_enum("precision", t.precision, sections::precision_names);
@@ -169,8 +186,12 @@ Loaded<ModelPreset> load_model_preset(const fs::path& file) {
         file, "comet-model", ModelPreset{},
         [](ObjectReader& top, ModelPreset& p) {
             sections::Derived derived;
-            top.required_object("model", [&](ObjectReader& o) { sections::read_model(o, p.model, p.info, derived); });
-            top.optional_object("training", [&](ObjectReader& o) { p.training = read_training_preset(o); });
+            top.optional_enum("workload", p.workload, sections::workload_names);
+            if (p.workload == Workload::dlrm)
+                top.required_object("dlrm", [&](ObjectReader& o) { sections::read_dlrm(o, p.dlrm, p.info); });
+            else
+                top.required_object("model", [&](ObjectReader& o) { sections::read_model(o, p.model, p.info, derived); });
+            top.optional_object("training", [&](ObjectReader& o) { p.training = read_training_preset(o, p.workload); });
         },
         "model");
 }
@@ -334,8 +355,39 @@ std::vector<std::string> apply_node_preset(Scenario& s, const NodePreset& p) {
     return out;
 }
 
+namespace {
+// A preset of the other workload switches the scenario's workload and strategy (switch_workload).
+void switch_workload(Scenario& s, Workload w, std::vector<std::string>& out) {
+    const Workload was = s.config.workload;
+    if (was == w) return;
+    const Strategy before = s.config.strategy;
+    switch_workload(s.config, w);
+    out.push_back("workload " + std::string(to_string(was)) + " \u2192 " + std::string(to_string(w)));
+    out.push_back("strategy " + format_strategy(before) + " \u2192 " + format_strategy(s.config.strategy) +
+                  (w == Workload::dlrm ? " (a DLRM's MLPs are data-parallel; its tables are sharded)" : ""));
+}
+}  // namespace
+
 std::vector<std::string> apply_model_preset(Scenario& s, const ModelPreset& p) {
     std::vector<std::string> out;
+    switch_workload(s, p.workload, out);
+    if (p.workload == Workload::dlrm) {
+        const Config before = s.config;
+        const std::string old_name = s.model_info.name.empty() ? "custom model" : s.model_info.name;
+        if (!(before.dlrm == p.dlrm) || s.model_info.name != p.info.name) out.push_back("model " + old_name + " \u2192 " + p.info.name);
+        s.config.dlrm = p.dlrm;
+        s.model_info = p.info;
+        if (p.training) {
+            s.config.training.precision = p.training->precision;
+            if (p.training->batch_samples > 0) s.config.training.global_batch = p.training->batch_samples;
+        }
+        const TrainingSpec& a = before.training;
+        const TrainingSpec& b = s.config.training;
+        note(out, "precision", a.precision, b.precision, std::string(to_string(a.precision)), std::string(to_string(b.precision)));
+        note(out, "global batch", a.global_batch, b.global_batch, std::to_string(a.global_batch),
+             std::to_string(b.global_batch) + " samples");
+        return out;
+    }
     const Config before = s.config;
     const std::string old_name = s.model_info.name.empty() ? "custom model" : s.model_info.name;
     if (!(before.model == p.model) || s.model_info.name != p.info.name) out.push_back("model " + old_name + " \u2192 " + p.info.name);

@@ -1,5 +1,7 @@
 #include "comet/report.hpp"
 
+#include "comet/dlrm.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -122,6 +124,35 @@ std::string format_strategy(const Strategy& s) {
     if (s.ep_overlap > 0) out += " ep-overlap=" + format_printf("%.2g", s.ep_overlap);
     if (s.ep > 1 && s.ep_dispatch == EpDispatch::hierarchical) out += " ep-hierarchical";
     return out;
+}
+
+std::string format_strategy(const Strategy& s, Workload w) {
+    if (w == Workload::transformer) return format_strategy(s);
+    std::string out = "dp" + std::to_string(s.dp) + " " +
+                      (s.emb_sharding == EmbeddingSharding::table_wise ? "table-wise"
+                       : s.emb_sharding == EmbeddingSharding::row_wise ? "row-wise"
+                                                                       : "column-wise");
+    out += " rows=" + std::string(to_string(s.emb_placement));
+    if (s.emb_placement == EmbeddingPlacement::cached)
+        out += "(" + format_printf("%.3g", 100 * s.emb_cache_fraction) + " % of rows, " +
+               format_printf("%.3g", 100 * s.emb_cache_hit_rate) + " % hits)";
+    if (s.emb_state != EmbeddingStateTier::with_rows) out += " state=" + std::string(to_string(s.emb_state));
+    if (!s.dp_overlap) out += " no-dp-overlap";
+    return out;
+}
+
+std::string format_dlrm_size(const DlrmSpec& d) {
+    auto count = [](double n) {
+        if (n >= 1e12) return format_printf("%.2f", n / 1e12) + " T";
+        if (n >= 1e9) return format_printf("%.1f", n / 1e9) + " B";
+        if (n >= 1e6) return format_printf("%.1f", n / 1e6) + " M";
+        return format_printf("%.0f", n);
+    };
+    const double bytes = dlrm_embedding_bytes(d);
+    const std::string size = bytes >= units::gib_to_bytes(1024) ? format_printf("%.2f", units::bytes_to_gib(bytes) / 1024) + " TiB"
+                                                                : format_printf("%.1f", units::bytes_to_gib(bytes)) + " GiB";
+    return format_printf("%.0f", dlrm_table_count(d)) + " tables, " + count(dlrm_embedding_rows(d)) + " rows, " + size + " of rows; MLPs " +
+           count(dlrm_mlp_parameters(d)) + " parameters";
 }
 
 std::string explain_lead(const Result& better, const Result& worse) {

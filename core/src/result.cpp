@@ -32,6 +32,7 @@ constexpr std::array<ReasonText, static_cast<std::size_t>(Infeasible::count_)> r
     {"etp_ffn", "expert tensor parallelism does not divide the expert MLP width"},
     {"zero_shard_group", "the ZeRO sharding group does not divide dp x cp"},
     {"fp4_unsupported", "fp4 precision on a node without fp4 throughput"},
+    {"dlrm_column_split", "column-wise sharding needs dp to divide every table's dim"},
 }};
 }  // namespace
 

@@ -31,7 +31,7 @@ using namespace sections;
 
 // Returns false when the rest of the file should not be read: it is not a scenario, or it is
 // from a newer format whose keys this build would only misreport as unknown.
-bool read_header(ObjectReader& top) {
+bool read_header(ObjectReader& top, int& version) {
     bool readable = true;
     std::string format;
     if (top.required_string("format", format) && format != scenario_format_name) {
@@ -39,7 +39,6 @@ bool read_header(ObjectReader& top) {
                            "must be \"" + std::string(scenario_format_name) + "\" (not a COMET Explorer scenario file)");
         readable = false;
     }
-    int version = 0;
     if (top.required_int("version", version)) {
         const std::string current = std::to_string(scenario_format_version);
         if (version > scenario_format_version) {
@@ -78,7 +77,7 @@ void read_cost(ObjectReader& o, CostInputs& in) {
 }
 
 // A design's "strategy" is "best" or a strategy object.
-void read_design(ObjectReader& o, Design& d) {
+void read_design(ObjectReader& o, Design& d, Workload w) {
     o.required_string("name", d.name);
     read_node_or_preset(o, d.node, d.node_info);
     o.required_int("nodes", d.nodes);
@@ -91,7 +90,7 @@ void read_design(ObjectReader& o, Design& d) {
         d.best_strategy = true;
     } else {
         d.best_strategy = false;
-        o.required_object("strategy", [&](ObjectReader& so) { read_strategy(so, d.strategy); });
+        o.required_object("strategy", [&](ObjectReader& so) { read_strategy(so, d.strategy, w); });
     }
 }
 
@@ -116,7 +115,7 @@ void read_comparison(ObjectReader& o, Scenario& s) {
         }
         Design d;
         ObjectReader reader(o.reader(), item, path);
-        read_design(reader, d);
+        read_design(reader, d, s.config.workload);
         reader.report_unknown_keys();
         s.designs.push_back(std::move(d));
     }
@@ -126,18 +125,44 @@ void read_comparison(ObjectReader& o, Scenario& s) {
 }
 
 void read_scenario(ObjectReader& top, Scenario& s, Derived& derived) {
-    if (!read_header(top)) {
+    int version = 0;
+    if (!read_header(top, version)) {
         top.allow_all();
         return;
     }
     top.optional_string("name", s.name);
     top.optional_string("description", s.description);
     Config& c = s.config;
-    // "model" and "node" are either embedded objects or the name of a preset.
-    if (const nlohmann::json* ref = top.value("model"); ref && ref->is_string()) {
-        if (auto preset = find_model_preset(ref->get<std::string>())) {
+    if (top.has("workload") && version < 2) {
+        top.allow("workload");
+        top.error("workload", "needs format version 2 (this file says version " + std::to_string(version) + ")");
+    } else {
+        top.optional_enum("workload", c.workload, workload_names);
+    }
+    if (c.workload == Workload::dlrm) {
+        // A DLRM: the "dlrm" section (or the name of a DLRM model preset) instead of "model".
+        if (top.has("model")) top.error("model", "a DLRM scenario describes its model in \"dlrm\", not in \"model\"");
+        if (const nlohmann::json* ref = top.value("dlrm"); ref && ref->is_string()) {
+            const auto preset = find_model_preset(ref->get<std::string>());
+            if (preset && preset->workload == Workload::dlrm) {
+                c.dlrm = preset->dlrm;
+                s.model_info = preset->info;
+            } else {
+                top.reader().error(top.path_of("dlrm") + " = " + quote_for_message(ref->get<std::string>()),
+                                   "no DLRM model preset of that name (" + known_preset_names("models") + ")");
+            }
+        } else {
+            top.required_object("dlrm", [&](ObjectReader& o) { read_dlrm(o, c.dlrm, s.model_info); });
+        }
+    } else if (top.has("dlrm")) {
+        top.error("dlrm", "only with \"workload\": \"dlrm\" (this scenario trains a transformer)");
+    } else if (const nlohmann::json* ref = top.value("model"); ref && ref->is_string()) {
+        if (auto preset = find_model_preset(ref->get<std::string>()); preset && preset->workload == Workload::transformer) {
             c.model = preset->model;
             s.model_info = preset->info;
+        } else if (preset) {
+            top.reader().error(top.path_of("model") + " = " + quote_for_message(ref->get<std::string>()),
+                               "is a DLRM model preset: give it as \"dlrm\" with \"workload\": \"dlrm\"");
         } else {
             top.reader().error(top.path_of("model") + " = " + quote_for_message(ref->get<std::string>()),
                                "no model preset of that name (" + known_preset_names("models") + ")");
@@ -148,7 +173,7 @@ void read_scenario(ObjectReader& top, Scenario& s, Derived& derived) {
     read_node_or_preset(top, c.node, s.node_info);
     top.required_object("cluster", [&](ObjectReader& o) { o.required_int("nodes", c.cluster.nodes); });
     top.required_object("training", [&](ObjectReader& o) { read_training(o, c.training); });
-    top.required_object("strategy", [&](ObjectReader& o) { read_strategy(o, c.strategy); });
+    top.required_object("strategy", [&](ObjectReader& o) { read_strategy(o, c.strategy, c.workload); });
     top.optional_object("cost", [&](ObjectReader& o) { read_cost(o, s.cost); });
     top.optional_object("comparison", [&](ObjectReader& o) { read_comparison(o, s); });
 }
@@ -342,11 +367,15 @@ std::string scenario_to_json(const Scenario& s) {
     j["version"] = scenario_format_version;
     j["name"] = s.name;
     j["description"] = s.description;
-    j["model"] = model_json(c.model, s.model_info);
+    j["workload"] = to_string(c.workload);
+    if (c.workload == Workload::dlrm)
+        j["dlrm"] = dlrm_json(c.dlrm, s.model_info);
+    else
+        j["model"] = model_json(c.model, s.model_info);
     j["node"] = node_json(c.node, s.node_info);
     j["cluster"]["nodes"] = c.cluster.nodes;
     j["training"] = training_json(c.training);
-    j["strategy"] = strategy_json(c.strategy);
+    j["strategy"] = strategy_json(c.strategy, c.workload);
     ordered_json& cost = j["cost"];
     cost["price_per_gpu_hour_usd"] = s.cost.price_per_gpu_hour_usd;
     cost["purchase_price_per_gpu_usd"] = s.cost.purchase_price_per_gpu_usd;
@@ -363,7 +392,7 @@ std::string scenario_to_json(const Scenario& s) {
             dj["name"] = d.name;
             dj["node"] = node_json(d.node, d.node_info);
             dj["nodes"] = d.nodes;
-            dj["strategy"] = d.best_strategy ? ordered_json("best") : strategy_json(d.strategy);
+            dj["strategy"] = d.best_strategy ? ordered_json("best") : strategy_json(d.strategy, c.workload);
             dj["price_per_gpu_hour_usd"] = d.price_per_gpu_hour_usd;
             if (d.purchase_price_per_gpu_usd != 0) dj["purchase_price_per_gpu_usd"] = d.purchase_price_per_gpu_usd;
             cmp["designs"].push_back(std::move(dj));

@@ -1,5 +1,8 @@
 #include "scenario_sections.hpp"
 
+#include <cmath>
+#include <vector>
+
 #include "comet/check.hpp"
 
 namespace comet {
@@ -127,11 +130,12 @@ void read_training(ObjectReader& o, TrainingSpec& t) {
     o.optional_bool("dropout", t.dropout);
 }
 
-void read_strategy(ObjectReader& o, Strategy& s) {
-    o.required_int("tp", s.tp);
-    o.required_int("pp", s.pp);
+void read_strategy(ObjectReader& o, Strategy& s, Workload w) {
+    const bool transformer = w == Workload::transformer;
+    (transformer ? o.required_int("tp", s.tp) : o.optional_int("tp", s.tp));
+    (transformer ? o.required_int("pp", s.pp) : o.optional_int("pp", s.pp));
     o.required_int("dp", s.dp);
-    o.required_int("microbatch", s.microbatch);
+    (transformer ? o.required_int("microbatch", s.microbatch) : o.optional_int("microbatch", s.microbatch));
     o.optional_int("interleave", s.interleave);
     o.optional_enum("recompute", s.recompute, recompute_names);
     o.optional_bool("sequence_parallel", s.sequence_parallel);
@@ -154,6 +158,167 @@ void read_strategy(ObjectReader& o, Strategy& s) {
     o.optional_bool("embedding_in_pipeline_split", s.embedding_in_pipeline_split);
     o.optional_bool("loss_in_pipeline_split", s.loss_in_pipeline_split);
     o.optional_int("recompute_layers", s.recompute_layers);
+    o.optional_enum("emb_sharding", s.emb_sharding, emb_sharding_names);
+    o.optional_enum("emb_placement", s.emb_placement, emb_placement_names);
+    o.optional_number("emb_cache_fraction", s.emb_cache_fraction);
+    o.optional_number("emb_cache_hit_rate", s.emb_cache_hit_rate);
+    o.optional_enum("emb_state", s.emb_state, emb_state_names);
+}
+
+namespace {
+// "an empty list", "a list of 33 items", or the value as describe_json_value() says it.
+std::string list_text(const nlohmann::json& v) {
+    if (!v.is_array()) return describe_json_value(v);
+    return v.empty() ? "an empty list" : "a list of " + std::to_string(v.size()) + (v.size() == 1 ? " item" : " items");
+}
+
+// A list of integer widths ("bottom_mlp": [512, 256, 128]) into `widths`; false after an error.
+bool read_widths(ObjectReader& o, std::string_view key, std::array<int, DlrmSpec::max_mlp_layers>& widths, int& layers, bool required) {
+    const nlohmann::json* list = o.value(key);
+    if (list == nullptr) {
+        if (required) o.error(key, "missing (a list of 1 to 8 layer widths)");
+        return !required;
+    }
+    const int max = DlrmSpec::max_mlp_layers;
+    if (!list->is_array() || static_cast<int>(list->size()) > max || (required && list->empty())) {
+        o.reader().error(o.path_of(key) + " = " + list_text(*list),
+                         std::string("must be a list of ") + (required ? "1" : "0") + " to 8 layer widths");
+        return false;
+    }
+    bool ok = true;
+    for (std::size_t i = 0; i < list->size(); ++i) {
+        const nlohmann::json& v = (*list)[i];
+        const std::string path = o.path_of(key) + "[" + std::to_string(i) + "]";
+        const bool integral = v.is_number_integer() ||
+                              (v.is_number_float() && std::isfinite(v.get<double>()) && std::floor(v.get<double>()) == v.get<double>());
+        if (!integral || std::abs(v.get<double>()) > 2147483647.0) {
+            o.reader().error(path + " = " + describe_json_value(v), "must be an integer width from 1 to 1e7");
+            ok = false;
+            continue;
+        }
+        widths[i] = static_cast<int>(v.get<double>());
+    }
+    if (ok) layers = static_cast<int>(list->size());
+    return ok;
+}
+
+// One entry of "tables": {"count", "rows", "dim", "pooling"}; "rows" may be {"from", "to"}: the
+// group's tables spread geometrically over that range, read as up to 8 groups of rows at the
+// geometric midpoints of equal shares of the range.
+void read_table_group(ObjectReader& t, std::vector<EmbeddingTableGroup>& out) {
+    EmbeddingTableGroup g;
+    g.count = 1;
+    t.optional_int("count", g.count);
+    t.required_int("dim", g.dim);
+    t.optional_number("pooling", g.pooling);
+    const nlohmann::json* rows = t.value("rows");
+    if (rows == nullptr) {
+        t.error("rows", "missing (a number of rows, or {\"from\": ..., \"to\": ...})");
+        return;
+    }
+    if (!rows->is_object()) {
+        if (t.optional_number("rows", g.rows)) out.push_back(g);
+        return;
+    }
+    double from = 0, to = 0;
+    bool read = false;
+    t.required_object("rows", [&](ObjectReader& r) {
+        const bool has_from = r.required_number("from", from);  // both read, so both are reported
+        const bool has_to = r.required_number("to", to);
+        read = has_from && has_to;
+    });
+    if (!read) return;
+    if (!(from >= 1 && to >= from && to <= 1e13)) {
+        t.reader().error(t.path_of("rows") + " = {from " + std::to_string(from) + ", to " + std::to_string(to) + "}",
+                         "must spread from at least 1 row to at most 1e13, with to >= from");
+        return;
+    }
+    if (g.count < 1) {  // reported by the range check on the group
+        g.rows = from;
+        out.push_back(g);
+        return;
+    }
+    const int parts = std::min(g.count, 8);
+    for (int i = 0; i < parts; ++i) {
+        EmbeddingTableGroup part = g;
+        part.count = g.count / parts + (i < g.count % parts ? 1 : 0);
+        part.rows = std::round(from * std::pow(to / from, (i + 0.5) / parts));
+        out.push_back(part);
+    }
+}
+}  // namespace
+
+void read_dlrm(ObjectReader& o, DlrmSpec& d, Provenance& info) {
+    o.optional_string("name", info.name);
+    o.optional_string("source", info.source);
+    const nlohmann::json* tables = o.value("tables");
+    if (tables == nullptr) {
+        o.error("tables", "missing (a list of 1 to 32 table groups: {\"count\", \"rows\", \"dim\", \"pooling\"})");
+    } else if (!tables->is_array() || tables->empty() || tables->size() > static_cast<std::size_t>(DlrmSpec::max_table_groups)) {
+        o.reader().error(o.path_of("tables") + " = " + list_text(*tables), "must be a list of 1 to 32 table groups");
+    } else {
+        std::vector<EmbeddingTableGroup> groups;
+        for (std::size_t i = 0; i < tables->size(); ++i) {
+            const nlohmann::json& item = (*tables)[i];
+            const std::string path = o.path_of("tables") + "[" + std::to_string(i) + "]";
+            if (!item.is_object()) {
+                o.reader().error(path,
+                                 "expected a table group {\"count\", \"rows\", \"dim\", \"pooling\"}, got " + describe_json_value(item));
+                continue;
+            }
+            ObjectReader reader(o.reader(), item, path);
+            read_table_group(reader, groups);
+            reader.report_unknown_keys();
+        }
+        if (groups.size() > static_cast<std::size_t>(DlrmSpec::max_table_groups)) {
+            o.reader().error(o.path_of("tables"), std::to_string(groups.size()) +
+                                                      " table groups after spreading the row ranges; at most 32 (give fewer groups or "
+                                                      "fewer tables per range)");
+        } else {
+            d.table_groups = static_cast<int>(groups.size());
+            for (std::size_t i = 0; i < groups.size(); ++i) d.tables[i] = groups[i];
+        }
+    }
+    o.optional_int("dense_features", d.dense_features);
+    read_widths(o, "bottom_mlp", d.bottom_mlp, d.bottom_layers, false);
+    read_widths(o, "top_mlp", d.top_mlp, d.top_layers, true);
+    o.optional_enum("interaction", d.interaction, interaction_names);
+    o.optional_int("cross_layers", d.cross_layers);
+    o.optional_int("cross_rank", d.cross_rank);
+    o.optional_enum("embedding_dtype", d.embedding_dtype, embedding_dtype_names);
+    o.optional_enum("table_optimizer", d.table_optimizer, embedding_optimizer_names);
+    o.optional_number("unique_rows_fraction", d.unique_rows_fraction);
+}
+
+ordered_json dlrm_json(const DlrmSpec& d, const Provenance& info) {
+    ordered_json j;
+    j["name"] = info.name;
+    j["source"] = info.source;
+    j["tables"] = ordered_json::array();
+    for (int g = 0; g < d.table_groups && g < DlrmSpec::max_table_groups; ++g) {
+        const EmbeddingTableGroup& t = d.tables[static_cast<std::size_t>(g)];
+        ordered_json tj;
+        tj["count"] = t.count;
+        tj["rows"] = t.rows;
+        tj["dim"] = t.dim;
+        tj["pooling"] = t.pooling;
+        j["tables"].push_back(std::move(tj));
+    }
+    j["dense_features"] = d.dense_features;
+    j["bottom_mlp"] = ordered_json::array();
+    for (int i = 0; i < d.bottom_layers && i < DlrmSpec::max_mlp_layers; ++i)
+        j["bottom_mlp"].push_back(d.bottom_mlp[static_cast<std::size_t>(i)]);
+    j["top_mlp"] = ordered_json::array();
+    for (int i = 0; i < d.top_layers && i < DlrmSpec::max_mlp_layers; ++i) j["top_mlp"].push_back(d.top_mlp[static_cast<std::size_t>(i)]);
+    j["interaction"] = std::string(name_of(interaction_names, d.interaction));
+    if (d.interaction == DlrmInteraction::dcn) {
+        j["cross_layers"] = d.cross_layers;
+        j["cross_rank"] = d.cross_rank;
+    }
+    j["embedding_dtype"] = std::string(name_of(embedding_dtype_names, d.embedding_dtype));
+    j["table_optimizer"] = std::string(name_of(embedding_optimizer_names, d.table_optimizer));
+    j["unique_rows_fraction"] = d.unique_rows_fraction;
+    return j;
 }
 
 // ---- writing -----------------------------------------------------------------------------
@@ -277,7 +442,10 @@ ordered_json training_json(const TrainingSpec& t) {
     return j;
 }
 
-ordered_json strategy_json(const Strategy& s) {
+namespace {
+// Every strategy key a transformer uses; the keys most strategies leave at their neutral
+// values (context and expert parallelism, stage layouts, the DLRM's tables) only when set.
+ordered_json transformer_strategy_json(const Strategy& s) {
     ordered_json j;
     j["tp"] = s.tp;
     j["pp"] = s.pp;
@@ -307,6 +475,31 @@ ordered_json strategy_json(const Strategy& s) {
     if (s.embedding_in_pipeline_split) j["embedding_in_pipeline_split"] = true;
     if (s.loss_in_pipeline_split) j["loss_in_pipeline_split"] = true;
     if (s.recompute_layers != neutral.recompute_layers) j["recompute_layers"] = s.recompute_layers;
+    if (s.emb_sharding != neutral.emb_sharding) j["emb_sharding"] = std::string(name_of(emb_sharding_names, s.emb_sharding));
+    if (s.emb_placement != neutral.emb_placement) j["emb_placement"] = std::string(name_of(emb_placement_names, s.emb_placement));
+    if (s.emb_cache_fraction != neutral.emb_cache_fraction) j["emb_cache_fraction"] = s.emb_cache_fraction;
+    if (s.emb_cache_hit_rate != neutral.emb_cache_hit_rate) j["emb_cache_hit_rate"] = s.emb_cache_hit_rate;
+    if (s.emb_state != neutral.emb_state) j["emb_state"] = std::string(name_of(emb_state_names, s.emb_state));
+    return j;
+}
+}  // namespace
+
+ordered_json strategy_json(const Strategy& s, Workload w) {
+    if (w == Workload::transformer) return transformer_strategy_json(s);
+    // A DLRM: dp, the overlap of the MLPs' all-reduce and the tables' sharding and placement;
+    // every other key only where it differs from its neutral value.
+    ordered_json j;
+    j["dp"] = s.dp;
+    j["dp_overlap"] = s.dp_overlap;
+    j["emb_sharding"] = std::string(name_of(emb_sharding_names, s.emb_sharding));
+    j["emb_placement"] = std::string(name_of(emb_placement_names, s.emb_placement));
+    j["emb_cache_fraction"] = s.emb_cache_fraction;
+    j["emb_cache_hit_rate"] = s.emb_cache_hit_rate;
+    j["emb_state"] = std::string(name_of(emb_state_names, s.emb_state));
+    const ordered_json all = transformer_strategy_json(s);
+    const ordered_json neutral = transformer_strategy_json(Strategy{});
+    for (const auto& [key, value] : all.items())
+        if (!j.contains(key) && (!neutral.contains(key) || neutral[key] != value)) j[key] = value;
     return j;
 }
 
@@ -318,6 +511,9 @@ std::string_view to_string(AttentionKernel v) noexcept { return sections::name_o
 std::string_view to_string(Optimizer v) noexcept { return sections::name_of(sections::optimizer_names, v); }
 std::string_view to_string(GradDtype v) noexcept { return sections::name_of(sections::grad_dtype_names, v); }
 std::string_view to_string(ExpandedAttach v) noexcept { return sections::name_of(sections::attach_names, v); }
-
+std::string_view to_string(Workload v) noexcept { return sections::name_of(sections::workload_names, v); }
+std::string_view to_string(EmbeddingSharding v) noexcept { return sections::name_of(sections::emb_sharding_names, v); }
+std::string_view to_string(EmbeddingPlacement v) noexcept { return sections::name_of(sections::emb_placement_names, v); }
+std::string_view to_string(EmbeddingStateTier v) noexcept { return sections::name_of(sections::emb_state_names, v); }
 
 }  // namespace comet

@@ -30,6 +30,23 @@ inline constexpr std::array<EnumName<ExpandedAttach>, 3> attach_names{{{"per_acc
                                                                  {"per_node", ExpandedAttach::per_node},
                                                                  {"pooled", ExpandedAttach::pooled}}};
 
+inline constexpr std::array<EnumName<Workload>, 2> workload_names{{{"transformer", Workload::transformer}, {"dlrm", Workload::dlrm}}};
+inline constexpr std::array<EnumName<DlrmInteraction>, 2> interaction_names{{{"dot", DlrmInteraction::dot}, {"dcn", DlrmInteraction::dcn}}};
+inline constexpr std::array<EnumName<EmbeddingDtype>, 3> embedding_dtype_names{
+    {{"fp32", EmbeddingDtype::fp32}, {"fp16", EmbeddingDtype::fp16}, {"bf16", EmbeddingDtype::bf16}}};
+inline constexpr std::array<EnumName<EmbeddingOptimizer>, 4> embedding_optimizer_names{
+    {{"sgd", EmbeddingOptimizer::sgd},
+     {"rowwise_adagrad", EmbeddingOptimizer::rowwise_adagrad},
+     {"adagrad", EmbeddingOptimizer::adagrad},
+     {"adam", EmbeddingOptimizer::adam}}};
+inline constexpr std::array<EnumName<EmbeddingSharding>, 3> emb_sharding_names{{{"table_wise", EmbeddingSharding::table_wise},
+                                                                                {"row_wise", EmbeddingSharding::row_wise},
+                                                                                {"column_wise", EmbeddingSharding::column_wise}}};
+inline constexpr std::array<EnumName<EmbeddingPlacement>, 3> emb_placement_names{
+    {{"hbm", EmbeddingPlacement::hbm}, {"expanded", EmbeddingPlacement::expanded}, {"cached", EmbeddingPlacement::cached}}};
+inline constexpr std::array<EnumName<EmbeddingStateTier>, 3> emb_state_names{
+    {{"with_rows", EmbeddingStateTier::with_rows}, {"hbm", EmbeddingStateTier::hbm}, {"expanded", EmbeddingStateTier::expanded}}};
+
 template <class E, std::size_t N>
 inline constexpr std::string_view name_of(const std::array<EnumName<E>, N>& names, E v) noexcept {
     for (const auto& n : names)
@@ -50,11 +67,19 @@ struct Derived {
 void read_model(ObjectReader& o, ModelSpec& m, Provenance& info, Derived& derived);
 void read_node(ObjectReader& o, NodeSpec& n, Provenance& info);
 void read_training(ObjectReader& o, TrainingSpec& t);
-void read_strategy(ObjectReader& o, Strategy& s);
+// A DLRM's strategy needs only dp (tp, pp and microbatch default to 1); a transformer's needs
+// tp, pp, dp and microbatch.
+void read_strategy(ObjectReader& o, Strategy& s, Workload w = Workload::transformer);
+// The "dlrm" section (docs/scenario-format.md): tables (a table's rows may be a geometric spread
+// {"from", "to"}, read as up to 8 groups), MLP widths as lists, interaction, data types.
+void read_dlrm(ObjectReader& o, DlrmSpec& d, Provenance& info);
+[[nodiscard]] nlohmann::ordered_json dlrm_json(const DlrmSpec& d, const Provenance& info);
 
 [[nodiscard]] nlohmann::ordered_json model_json(const ModelSpec& m, const Provenance& info);
 [[nodiscard]] nlohmann::ordered_json node_json(const NodeSpec& n, const Provenance& info);
 [[nodiscard]] nlohmann::ordered_json training_json(const TrainingSpec& t);
-[[nodiscard]] nlohmann::ordered_json strategy_json(const Strategy& s);
+// A DLRM's strategy is written with the keys it uses: dp, the data-parallel overlap and the
+// embedding sharding and placement.
+[[nodiscard]] nlohmann::ordered_json strategy_json(const Strategy& s, Workload w = Workload::transformer);
 
 }  // namespace comet::sections

@@ -113,6 +113,14 @@ double etp_buffer_bytes(const ModelSpec& m, WorkShape w) noexcept {
     return w.etp > 1 ? activation_bytes * w.etp * routed_tokens_per_rank(m, w) * m.hidden : 0.0;
 }
 
+Op gemm_op(double batch, double m, double n, double k, bool weight, double in_bytes) noexcept {
+    return gemm(batch, m, n, k, weight, in_bytes);
+}
+
+Op elementwise_op(double elements, double fwd_bytes_per_elem, double bwd_bytes_per_elem, double flops_per_elem) noexcept {
+    return elementwise(elements, fwd_bytes_per_elem, bwd_bytes_per_elem, flops_per_elem);
+}
+
 AttentionDims attention_dims(const ModelSpec& m) noexcept {
     AttentionDims d;
     if (m.is_mla()) {

@@ -33,7 +33,7 @@ inline Config small_gpt_config() {
 }
 
 // Every number in a Result, with its name (allocation-free, so it can run in a forked child).
-inline std::array<std::pair<const char*, double>, 41> result_numbers(const Result& r) {
+inline std::array<std::pair<const char*, double>, 44> result_numbers(const Result& r) {
     return {{{"detail_a", r.detail_a},
              {"detail_b", r.detail_b},
              {"iteration_s", r.iteration_s},
@@ -47,12 +47,15 @@ inline std::array<std::pair<const char*, double>, 41> result_numbers(const Resul
              {"time.other_s", r.time.other_s},
              {"time.ep_comm_s", r.time.ep_comm_s},
              {"time.cp_comm_s", r.time.cp_comm_s},
+             {"time.lookup_s", r.time.lookup_s},
+             {"time.emb_comm_s", r.time.emb_comm_s},
              {"comm.tp_s", r.comm.tp_s},
              {"comm.pp_s", r.comm.pp_s},
              {"comm.dp_s", r.comm.dp_s},
              {"comm.memory_s", r.comm.memory_s},
              {"comm.ep_s", r.comm.ep_s},
              {"comm.cp_s", r.comm.cp_s},
+             {"comm.emb_s", r.comm.emb_s},
              {"comm.dp_microbatch_s", r.comm.dp_microbatch_s},
              {"hbm.weights_bytes", r.hbm.weights_bytes},
              {"hbm.gradients_bytes", r.hbm.gradients_bytes},

@@ -227,6 +227,79 @@ void break_one_field(Rng& r, Config& c) {
     }
 }
 
+// A DLRM (the second workload): tables of every size and pooling, a dot or DCNv2 interaction,
+// any sharding and placement of the rows; now and then a broken field.
+void random_dlrm(Rng& r, Config& c) {
+    c.workload = Workload::dlrm;
+    DlrmSpec& d = c.dlrm;
+    d.table_groups = static_cast<int>(r.between(1, 6));
+    d.interaction = r.chance(0.5) ? DlrmInteraction::dot : DlrmInteraction::dcn;
+    const int dim = r.pick({16, 32, 64, 96, 128, 256});
+    for (int g = 0; g < d.table_groups; ++g) {
+        EmbeddingTableGroup& t = d.tables[static_cast<std::size_t>(g)];
+        t.count = r.pick({1, 1, 2, 4, 8, 26, 100});
+        t.rows = std::round(r.log_uniform(3, 4e9));
+        t.dim = d.interaction == DlrmInteraction::dot ? dim : r.pick({8, 16, 32, 64, 128, 256});
+        t.pooling = r.chance(0.7) ? r.pick({1.0, 1.0, 2.0, 10.0, 20.0, 100.0}) : r.uniform(0.1, 200);
+    }
+    d.dense_features = r.chance(0.9) ? 13 : static_cast<int>(r.between(0, 1000));
+    d.bottom_layers = d.dense_features > 0 ? static_cast<int>(r.between(1, 4)) : 0;
+    for (int i = 0; i < d.bottom_layers; ++i) d.bottom_mlp[static_cast<std::size_t>(i)] = r.pick({64, 128, 256, 512, 1024});
+    if (d.interaction == DlrmInteraction::dot) {
+        if (d.bottom_layers > 0)
+            d.bottom_mlp[static_cast<std::size_t>(d.bottom_layers - 1)] = dim;
+        else
+            d.dense_features = 0;
+    }
+    d.top_layers = static_cast<int>(r.between(1, 5));
+    for (int i = 0; i < d.top_layers; ++i) d.top_mlp[static_cast<std::size_t>(i)] = r.pick({256, 512, 1024, 2048});
+    d.top_mlp[static_cast<std::size_t>(d.top_layers - 1)] = 1;
+    d.cross_layers = static_cast<int>(r.between(0, 4));
+    d.cross_rank = r.pick({0, 64, 512});
+    d.embedding_dtype = r.pick({EmbeddingDtype::fp32, EmbeddingDtype::fp16, EmbeddingDtype::bf16});
+    d.table_optimizer =
+        r.pick({EmbeddingOptimizer::sgd, EmbeddingOptimizer::rowwise_adagrad, EmbeddingOptimizer::adagrad, EmbeddingOptimizer::adam});
+    d.unique_rows_fraction = r.chance(0.3) ? 1.0 : r.uniform(0.01, 1.0);
+    Strategy& s = c.strategy;
+    const long long total = static_cast<long long>(c.cluster.nodes) * c.node.accelerators;
+    s.dp = static_cast<int>(r.chance(0.7) ? total : r.between(1, std::min<long long>(total, 64)));
+    if (r.chance(0.05)) s.dp = static_cast<int>(total + r.between(1, 8));  // more ranks than the cluster has
+    c.training.global_batch = static_cast<long long>(s.dp) * r.pick({16, 64, 256, 1024, 4096});
+    if (r.chance(0.05)) c.training.global_batch += r.between(1, s.dp);  // does not split
+    s.emb_sharding = r.pick({EmbeddingSharding::table_wise, EmbeddingSharding::row_wise, EmbeddingSharding::column_wise});
+    const bool tier = c.node.expanded.capacity_gib > 0;
+    s.emb_placement =
+        r.chance(tier ? 0.6 : 0.05) ? r.pick({EmbeddingPlacement::expanded, EmbeddingPlacement::cached}) : EmbeddingPlacement::hbm;
+    s.emb_cache_fraction = r.uniform(0.01, 0.5);
+    s.emb_cache_hit_rate = r.chance(0.1) ? r.pick({0.0, 1.0}) : r.uniform(0, 1);
+    s.emb_state =
+        r.chance(tier ? 0.3 : 0.02) ? r.pick({EmbeddingStateTier::hbm, EmbeddingStateTier::expanded}) : EmbeddingStateTier::with_rows;
+    s.dp_overlap = r.chance(0.8);
+    if (r.chance(0.05)) {
+        switch (r.between(0, 5)) {
+            case 0:
+                d.tables[0].rows = r.pick({0.0, -1.0, 1.5, std::numeric_limits<double>::quiet_NaN(), 1e300});
+                break;
+            case 1:
+                d.tables[0].dim = r.pick({0, -1, 70000});
+                break;
+            case 2:
+                d.tables[static_cast<std::size_t>(d.table_groups - 1)].pooling =
+                    r.pick({0.0, -2.0, std::numeric_limits<double>::infinity()});
+                break;
+            case 3:
+                s.tp = 2;
+                break;
+            case 4:
+                d.table_groups = r.pick({0, 33, -1});
+                break;
+            default:
+                d.unique_rows_fraction = r.pick({0.0, 1.5, std::numeric_limits<double>::quiet_NaN()});
+                break;
+        }
+    }
+}
+
 Config random_config(std::uint64_t index) {
     Rng r(sample_seed, index);
     Config c;
@@ -239,6 +312,10 @@ Config random_config(std::uint64_t index) {
     t.grad_reduce = r.pick({GradDtype::fp32, GradDtype::bf16});
     t.attention = r.pick({AttentionKernel::unfused, AttentionKernel::fused});
     t.dropout = r.chance(0.5);
+    if (r.chance(0.15)) {
+        random_dlrm(r, c);
+        return c;
+    }
     if (r.chance(0.85)) shaped_strategy(r, c);
     else random_strategy(r, c);
     Strategy& s = c.strategy;
@@ -270,6 +347,32 @@ Config random_config(std::uint64_t index) {
     return c;
 }
 
+QByteArray num(double v) { return QByteArray::number(v, 'g', 17); }
+
+QByteArray describe_dlrm(const Config& c) {
+    const DlrmSpec& d = c.dlrm;
+    const Strategy& s = c.strategy;
+    QByteArray out = "dlrm groups " + QByteArray::number(d.table_groups) + ":";
+    for (int g = 0; g < d.table_groups && g < DlrmSpec::max_table_groups; ++g) {
+        const EmbeddingTableGroup& t = d.tables[static_cast<std::size_t>(g)];
+        out += " " + QByteArray::number(t.count) + "x" + num(t.rows) + "x" + QByteArray::number(t.dim) + "p" + num(t.pooling);
+    }
+    out += " dense " + QByteArray::number(d.dense_features) + " bottom";
+    for (int i = 0; i < d.bottom_layers && i < DlrmSpec::max_mlp_layers; ++i)
+        out += " " + QByteArray::number(d.bottom_mlp[static_cast<std::size_t>(i)]);
+    out += " top";
+    for (int i = 0; i < d.top_layers && i < DlrmSpec::max_mlp_layers; ++i)
+        out += " " + QByteArray::number(d.top_mlp[static_cast<std::size_t>(i)]);
+    out += " inter " + QByteArray::number(static_cast<int>(d.interaction)) + " cross " + QByteArray::number(d.cross_layers) + "r" +
+           QByteArray::number(d.cross_rank) + " dtype " + QByteArray::number(static_cast<int>(d.embedding_dtype)) + " opt " +
+           QByteArray::number(static_cast<int>(d.table_optimizer)) + " unique " + num(d.unique_rows_fraction) + "; dp " +
+           QByteArray::number(s.dp) + " batch " + QByteArray::number(c.training.global_batch) + " shard " +
+           QByteArray::number(static_cast<int>(s.emb_sharding)) + " place " + QByteArray::number(static_cast<int>(s.emb_placement)) +
+           " cache " + num(s.emb_cache_fraction) + "/" + num(s.emb_cache_hit_rate) + " state " +
+           QByteArray::number(static_cast<int>(s.emb_state)) + " ovl " + QByteArray::number(s.dp_overlap) + "; ";
+    return out;
+}
+
 QByteArray describe(const Config& c) {
     const ModelSpec& m = c.model;
     const NodeSpec& n = c.node;
@@ -295,13 +398,12 @@ QByteArray describe(const Config& c) {
               QByteArray::number(m.expert_ffn_hidden) + " shared" + QByteArray::number(m.shared_experts) + " dense" +
               QByteArray::number(m.dense_layers) + " every" + QByteArray::number(m.moe_layer_interval) + " cf" +
               QByteArray::number(m.capacity_factor) + "; ";
+    if (c.workload == Workload::dlrm) moe = describe_dlrm(c);
     return QByteArray(buf) + moe + QByteArray::fromStdString(format_strategy(s)) + " shard" + QByteArray::number(s.zero_shard) + " sp" + QByteArray::number(s.sequence_parallel) +
            " off" + QByteArray::number(s.offload_optimizer) + QByteArray::number(s.offload_weights) +
            QByteArray::number(s.offload_activations) + " ovl" + QByteArray::number(s.dp_overlap) +
            QByteArray::number(s.tp_overlap) + " sg" + QByteArray::number(s.pp_scatter_gather);
 }
-
-QByteArray num(double v) { return QByteArray::number(v, 'g', 17); }
 
 // Results that carry an iteration time: feasible ones, and those that only overflow a memory tier.
 bool timed(const Result& r) {
@@ -375,7 +477,7 @@ QByteArray result_problem(const Config& c, const Result& r) {
     if (!(r.iteration_s > 0)) return "iteration_s = " + num(r.iteration_s);
     if (std::abs(r.time.total() - r.iteration_s) > rel_breakdown * r.iteration_s)
         return "breakdown total " + num(r.time.total()) + " != iteration_s " + num(r.iteration_s);
-    const double tokens = static_cast<double>(c.training.global_batch) * c.model.seq_len;
+    const double tokens = static_cast<double>(c.training.global_batch) * (c.workload == Workload::dlrm ? 1.0 : c.model.seq_len);
     if (std::abs(r.tokens_per_s * r.iteration_s - tokens) > rel_breakdown * tokens) return "tokens_per_s * iteration_s != tokens";
     if (r.hbm.capacity_bytes != units::gib_to_bytes(c.node.hbm_capacity_gib)) return "hbm.capacity_bytes is not the node's HBM";
     if (r.feasible) {

@@ -18,6 +18,9 @@
 
 #include "comet/check.hpp"
 #include "comet/scenario.hpp"
+#include "comet/presets.hpp"
+#include "comet/dlrm.hpp"
+#include "comet/evaluate.hpp"
 
 using namespace comet;
 
@@ -400,13 +403,36 @@ private slots:
 
     void writesEveryKeyInDocumentedOrder() {
         const std::string text = scenario_to_json(Scenario{});
-        QVERIFY(text.starts_with("{\n  \"format\": \"comet-scenario\",\n  \"version\": 1,\n  \"name\": \"\","));
+        QVERIFY(text.starts_with("{\n  \"format\": \"comet-scenario\",\n  \"version\": 2,\n  \"name\": \"\","));
         QVERIFY(text.ends_with("}\n"));
-        const char* order[] = {"\"format\"", "\"version\"", "\"name\"", "\"description\"", "\"model\"",
-                               "\"layers\"", "\"learned_position_embeddings\"", "\"node\"", "\"accelerators\"",
-                               "\"gemm\"", "\"max_fraction\"", "\"tile_overhead_k\"", "\"launch_overhead_us\"", "\"hbm_capacity_gib\"", "\"expanded\"",
-                               "\"pool_nodes\"", "\"scale_up\"", "\"scale_out\"", "\"cluster\"", "\"training\"",
-                               "\"dropout\"", "\"strategy\"", "\"tp\"", "\"pp_scatter_gather\"", "\"pp_overlap\"", "\"cost\"", "\"tokens_to_train\""};
+        const char* order[] = {"\"format\"",
+                               "\"version\"",
+                               "\"name\"",
+                               "\"description\"",
+                               "\"workload\"",
+                               "\"model\"",
+                               "\"layers\"",
+                               "\"learned_position_embeddings\"",
+                               "\"node\"",
+                               "\"accelerators\"",
+                               "\"gemm\"",
+                               "\"max_fraction\"",
+                               "\"tile_overhead_k\"",
+                               "\"launch_overhead_us\"",
+                               "\"hbm_capacity_gib\"",
+                               "\"expanded\"",
+                               "\"pool_nodes\"",
+                               "\"scale_up\"",
+                               "\"scale_out\"",
+                               "\"cluster\"",
+                               "\"training\"",
+                               "\"dropout\"",
+                               "\"strategy\"",
+                               "\"tp\"",
+                               "\"pp_scatter_gather\"",
+                               "\"pp_overlap\"",
+                               "\"cost\"",
+                               "\"tokens_to_train\""};
         std::size_t last = 0;
         for (const char* key : order) {
             const std::size_t at = text.find(key, last);
@@ -415,7 +441,7 @@ private slots:
         }
         QStringList leaves, sections;
         collect_paths(object_of(QByteArray::fromStdString(text)), {}, leaves, sections);
-        QCOMPARE(leaves.size(), 72);
+        QCOMPARE(leaves.size(), 73);
         QCOMPARE(sections.size(), 10);
     }
 
@@ -631,12 +657,11 @@ private slots:
                                            << QStringList{f + "node.gemm: expected an object, got an array"};
         QTest::newRow("empty") << QByteArray() << QStringList{f + "is empty"};
         QTest::newRow("whitespace") << QByteArray(" \n\t\r\n") << QStringList{f + "contains only whitespace"};
-        QTest::newRow("newer version")
-            << with(m, "version", 7)
-            << QStringList{f + "version: file was written by a newer COMET Explorer (format version 7); this build "
-                               "reads versions up to 1"};
-        QTest::newRow("version zero") << with(m, "version", 0)
-                                      << QStringList{f + "version = 0: must be a format version from 1 to 1"};
+        QTest::newRow("newer version") << with(m, "version", 7)
+                                       << QStringList{f +
+                                                      "version: file was written by a newer COMET Explorer (format version 7); this build "
+                                                      "reads versions up to 2"};
+        QTest::newRow("version zero") << with(m, "version", 0) << QStringList{f + "version = 0: must be a format version from 1 to 2"};
         QTest::newRow("version string") << with(m, "version", "1")
                                         << QStringList{f + "version: expected an integer, got string \"1\""};
         QTest::newRow("wrong format") << with(m, "format", "comet-sweep")
@@ -795,8 +820,10 @@ private slots:
         }
         // 1 (top level) + 63 arrays is allowed and then reported as an unknown key; 1 + 64 is not.
         const QByteArray ok_depth = with_raw(minimal_json, "extra", QByteArray("[").repeated(63) + QByteArray("]").repeated(63));
-        QCOMPARE(lines_of(parse(ok_depth)), QStringList{label + ": extra: unknown key (allowed keys: format, version, "
-                                                                "name, description, model, node, cluster, training, strategy, cost, comparison)"});
+        QCOMPARE(lines_of(parse(ok_depth)),
+                 QStringList{label + ": extra: unknown key (allowed keys: format, version, "
+                                     "name, description, workload, model, node, cluster, training, strategy, cost, "
+                                     "comparison)"});
         const QByteArray too_deep = with_raw(minimal_json, "extra", QByteArray("[").repeated(64) + QByteArray("]").repeated(64));
         QVERIFY(lines_of(parse(too_deep)).join('\n').contains("nested deeper than 64 levels"));
     }
@@ -940,6 +967,189 @@ private slots:
         QVERIFY2(QString::fromStdString(message).contains("Permission denied"), message.c_str());
         QCOMPARE(read_all(target), QByteArray("old contents"));
         QCOMPARE(dir_entries(sub), QStringList{"s.comet.json"});
+    }
+
+    // ---- DLRM (format version 2) ----------------------------------------------------------------
+
+    // A DLRM scenario: the "dlrm" section instead of "model", a strategy of dp and the tables'
+    // keys; it saves and loads back equal, with every DLRM key written.
+    void dlrmRoundTrips() {
+        Scenario s = full_scenario();
+        s.designs.clear();
+        switch_workload(s.config, Workload::dlrm);
+        s.model_info = {"DLRM-DCNv2", "MLPerf Training"};
+        s.config.strategy.emb_sharding = EmbeddingSharding::row_wise;
+        s.config.strategy.emb_placement = EmbeddingPlacement::cached;
+        s.config.strategy.emb_cache_fraction = 0.25;
+        s.config.strategy.emb_cache_hit_rate = 0.75;
+        s.config.strategy.emb_state = EmbeddingStateTier::hbm;
+        s.config.dlrm.unique_rows_fraction = 0.5;
+        s.config.dlrm.embedding_dtype = EmbeddingDtype::fp16;
+        s.config.dlrm.table_optimizer = EmbeddingOptimizer::adam;
+        s.config.training.global_batch = 65536;
+        QVERIFY(check_config(s.config).empty());
+        const std::string text = scenario_to_json(s);
+        const QJsonObject o = object_of(QByteArray::fromStdString(text));
+        QCOMPARE(o.value("version").toInt(), 2);
+        QCOMPARE(o.value("workload").toString(), QStringLiteral("dlrm"));
+        QVERIFY(!o.contains("model"));
+        QCOMPARE(o.value("dlrm").toObject().value("tables").toArray().size(), 26);
+        QCOMPARE(o.value("strategy").toObject().value("emb_placement").toString(), QStringLiteral("cached"));
+        QVERIFY(!o.value("strategy").toObject().contains("microbatch"));  // neutral: left out
+        const Loaded<Scenario> back = parse(QByteArray::fromStdString(text));
+        QVERIFY2(back.ok(), back.error_text().c_str());
+        // The transformer's shape is not part of a DLRM file; the rest comes back equal.
+        Config expected = s.config;
+        expected.model = ModelSpec{};
+        QCOMPARE(back.value->config, expected);
+        QCOMPARE(back.value->model_info.name, s.model_info.name);
+        QCOMPARE(scenario_to_json(*back.value), text);
+    }
+
+    // The smallest DLRM file, and a table group whose rows are a range: 10 tables spread
+    // geometrically from 1e3 to 1e7 rows become 8 groups (2, 2, 1 x 6 tables).
+    void dlrmMinimalFileAndRowRanges() {
+        const QByteArray dlrm = R"({
+          "format": "comet-scenario", "version": 2, "workload": "dlrm",
+          "dlrm": { "tables": [ {"count": 10, "rows": {"from": 1000, "to": 10000000}, "dim": 64, "pooling": 4},
+                                {"rows": 500, "dim": 64} ],
+                    "dense_features": 13, "bottom_mlp": [128, 64], "top_mlp": [256, 1] },
+          "node": { "accelerators": 8, "matrix_fp16_tflops": 312, "vector_tflops": 78,
+                    "hbm_capacity_gib": 80, "hbm_bandwidth_gbps": 2039,
+                    "scale_up": { "domain_size": 8, "bandwidth_gbps": 300 }, "scale_out": { "bandwidth_gbps": 25 } },
+          "cluster": { "nodes": 1 }, "training": { "global_batch": 8192 }, "strategy": { "dp": 8 } })";
+        const Loaded<Scenario> l = parse(dlrm);
+        QVERIFY2(l.ok(), l.error_text().c_str());
+        const DlrmSpec& d = l.value->config.dlrm;
+        QCOMPARE(l.value->config.workload, Workload::dlrm);
+        QCOMPARE(d.table_groups, 9);
+        QCOMPARE(d.tables[0].count, 2);
+        QCOMPARE(d.tables[2].count, 1);
+        QCOMPARE(dlrm_table_count(d), 11.0);
+        QCOMPARE(d.tables[0].rows, std::round(1000 * std::pow(1e4, 0.5 / 8)));
+        QCOMPARE(d.tables[7].rows, std::round(1000 * std::pow(1e4, 7.5 / 8)));
+        QCOMPARE(d.tables[8].rows, 500.0);
+        QCOMPARE(d.tables[8].pooling, 1.0);  // defaults: count 1, pooling 1
+        QCOMPARE(d.interaction, DlrmInteraction::dot);
+        QCOMPARE(l.value->config.strategy.tp, 1);
+        QVERIFY(evaluate(l.value->config).feasible);
+    }
+
+    // Version 1 files are transformers and load unchanged; they are written back as version 2.
+    // A version 1 file cannot say "workload" (it did not exist).
+    void versionOneMigrates() {
+        const Loaded<Scenario> v1 = parse(minimal_json);
+        QVERIFY2(v1.ok(), v1.error_text().c_str());
+        QCOMPARE(v1.value->config.workload, Workload::transformer);
+        const QJsonObject saved = object_of(QByteArray::fromStdString(scenario_to_json(*v1.value)));
+        QCOMPARE(saved.value("version").toInt(), 2);
+        QCOMPARE(saved.value("workload").toString(), QStringLiteral("transformer"));
+        const Loaded<Scenario> again = parse(QByteArray::fromStdString(scenario_to_json(*v1.value)));
+        QVERIFY(again.ok());
+        QCOMPARE(again.value->config, v1.value->config);
+        QCOMPARE(lines_of(parse(with(minimal_json, "workload", "dlrm"))),
+                 QStringList{label + ": workload: needs format version 2 (this file says version 1)"});
+        // Every shipped version 1 scenario still loads.
+        for (const auto& e : std::filesystem::directory_iterator(presets_dir() / "scenarios")) {
+            const Loaded<Scenario> l = load_scenario_file(e.path());
+            QVERIFY2(l.ok(), l.error_text().c_str());
+        }
+    }
+
+    // Hostile DLRM input: every problem named by its key path, with what is allowed.
+    void dlrmErrorsNameTheKey_data() {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("expected");
+        const QByteArray base = QByteArray::fromStdString([] {
+            Scenario s = full_scenario();
+            s.designs.clear();
+            switch_workload(s.config, Workload::dlrm);
+            s.config.dlrm.table_groups = 2;
+            s.config.training.global_batch = 65536;
+            return scenario_to_json(s);
+        }());
+        const QString f = label + ": ";
+        QTest::newRow("workload unknown") << with(base, "workload", "gnn") << f + "workload = \"gnn\": must be one of transformer, dlrm";
+        QTest::newRow("model in a dlrm") << with(base, "model", QJsonObject{})
+                                         << f + "model: a DLRM scenario describes its model in \"dlrm\"";
+        QTest::newRow("dlrm in a transformer") << with(full_text(), "dlrm", QJsonObject{}) << f + "dlrm: only with \"workload\": \"dlrm\"";
+        QTest::newRow("dlrm missing") << without(base, "dlrm") << f + "dlrm: missing (required)";
+        QTest::newRow("tables not a list") << with(base, "dlrm.tables", 3) << f + "dlrm.tables = 3: must be a list of 1 to 32 table groups";
+        QTest::newRow("tables empty") << with(base, "dlrm.tables", QJsonArray{})
+                                      << f + "dlrm.tables = an empty list: must be a list of 1 to 32";
+        QJsonArray many;
+        for (int i = 0; i < 33; ++i) many.append(QJsonObject{{"rows", 10}, {"dim", 128}});
+        QTest::newRow("33 groups") << with(base, "dlrm.tables", many) << f + "dlrm.tables = a list of 33 items: must be a list of 1 to 32";
+        QJsonArray ranges;
+        for (int i = 0; i < 5; ++i)
+            ranges.append(QJsonObject{{"count", 8}, {"rows", QJsonObject{{"from", 10}, {"to", 1000}}}, {"dim", 128}});
+        QTest::newRow("ranges over 32") << with(base, "dlrm.tables", ranges)
+                                        << f + "dlrm.tables: 40 table groups after spreading the row ranges; at most 32";
+        QTest::newRow("group not object")
+            << with(base, "dlrm.tables", QJsonArray{7})
+            << f + "dlrm.tables[0]: expected a table group {\"count\", \"rows\", \"dim\", \"pooling\"}, got 7";
+        QTest::newRow("rows missing") << with(base, "dlrm.tables", QJsonArray{QJsonObject{{"dim", 8}}})
+                                      << f + "dlrm.tables[0].rows: missing";
+        QTest::newRow("rows text") << with(base, "dlrm.tables", QJsonArray{QJsonObject{{"rows", "many"}, {"dim", 8}}})
+                                   << f + "dlrm.tables[0].rows: expected a number, got string \"many\"";
+        QTest::newRow("rows zero") << with(base, "dlrm.tables", QJsonArray{QJsonObject{{"rows", 0}, {"dim", 128}}})
+                                   << f + "dlrm.tables[0].rows = 0: must be a whole number of rows from 1 to 1e13";
+        QTest::newRow("rows range backwards")
+            << with(base, "dlrm.tables", QJsonArray{QJsonObject{{"rows", QJsonObject{{"from", 100}, {"to", 10}}}, {"dim", 128}}})
+            << f + "dlrm.tables[0].rows = {from 100";
+        QTest::newRow("rows range key") << with(base, "dlrm.tables",
+                                                QJsonArray{QJsonObject{{"rows", QJsonObject{{"from", 1}}}, {"dim", 128}}})
+                                        << f + "dlrm.tables[0].rows.to: missing (required)";
+        QTest::newRow("dim fraction") << with(base, "dlrm.tables", QJsonArray{QJsonObject{{"rows", 10}, {"dim", 1.5}}})
+                                      << f + "dlrm.tables[0].dim: expected an integer";
+        QTest::newRow("pooling negative") << with(base, "dlrm.tables", QJsonArray{QJsonObject{{"rows", 10}, {"dim", 128}, {"pooling", -1}}})
+                                          << f + "dlrm.tables[0].pooling = -1: must be > 0";
+        QTest::newRow("group unknown key") << with(base, "dlrm.tables", QJsonArray{QJsonObject{{"rows", 10}, {"dim", 128}, {"hot", 2}}})
+                                           << f + "dlrm.tables[0].hot: unknown key";
+        QTest::newRow("bottom not list") << with(base, "dlrm.bottom_mlp", "512")
+                                         << f + "dlrm.bottom_mlp = string \"512\": must be a list of 0 to 8";
+        QTest::newRow("bottom fraction") << with(base, "dlrm.bottom_mlp", QJsonArray{512, 2.5, 128})
+                                         << f + "dlrm.bottom_mlp[1] = 2.5: must be an integer width from 1 to 1e7";
+        QTest::newRow("bottom zero") << with(base, "dlrm.bottom_mlp", QJsonArray{512, 0, 128})
+                                     << f + "dlrm.bottom_mlp[1] = 0: must be an integer width from 1 to 1e7";
+        QTest::newRow("top missing") << without(base, "dlrm.top_mlp") << f + "dlrm.top_mlp: missing (a list of 1 to 8 layer widths)";
+        QTest::newRow("top empty") << with(base, "dlrm.top_mlp", QJsonArray{})
+                                   << f + "dlrm.top_mlp = an empty list: must be a list of 1 to 8";
+        QTest::newRow("top nine") << with(base, "dlrm.top_mlp", QJsonArray{1, 1, 1, 1, 1, 1, 1, 1, 1})
+                                  << f + "dlrm.top_mlp = a list of 9 items: must be a list of 1 to 8";
+        QTest::newRow("interaction") << with(base, "dlrm.interaction", "cross")
+                                     << f + "dlrm.interaction = \"cross\": must be one of dot, dcn";
+        QTest::newRow("dtype") << with(base, "dlrm.embedding_dtype", "int8")
+                               << f + "dlrm.embedding_dtype = \"int8\": must be one of fp32, fp16, bf16";
+        QTest::newRow("optimizer") << with(base, "dlrm.table_optimizer", "lamb")
+                                   << f + "dlrm.table_optimizer = \"lamb\": must be one of sgd, rowwise_adagrad, adagrad, adam";
+        QTest::newRow("unique") << with(base, "dlrm.unique_rows_fraction", 2)
+                                << f + "dlrm.unique_rows_fraction = 2: must be a fraction > 0 and <= 1";
+        QTest::newRow("cross layers") << with(base, "dlrm.cross_layers", -1)
+                                      << f + "dlrm.cross_layers = -1: must be an integer from 0 to 64";
+        QTest::newRow("sharding") << with(base, "strategy.emb_sharding", "tablewise")
+                                  << f + "strategy.emb_sharding = \"tablewise\": must be one of table_wise, row_wise, column_wise";
+        QTest::newRow("placement") << with(base, "strategy.emb_placement", "ssd")
+                                   << f + "strategy.emb_placement = \"ssd\": must be one of hbm, expanded, cached";
+        QTest::newRow("state") << with(base, "strategy.emb_state", "host")
+                               << f + "strategy.emb_state = \"host\": must be one of with_rows, hbm, expanded";
+        QTest::newRow("hit rate") << with(base, "strategy.emb_cache_hit_rate", -0.5)
+                                  << f + "strategy.emb_cache_hit_rate = -0.5: must be a fraction";
+        QTest::newRow("cache share text") << with(base, "strategy.emb_cache_fraction", "10%")
+                                          << f + "strategy.emb_cache_fraction: expected a number, got string \"10%\"";
+        QTest::newRow("tp in a dlrm") << with(base, "strategy.tp", 2) << f + "strategy.tp = 2: must be 1 for a DLRM";
+        QTest::newRow("dp missing") << without(base, "strategy.dp") << f + "strategy.dp: missing (required)";
+        QTest::newRow("dlrm preset unknown") << with(base, "dlrm", "dlrm-nonesuch")
+                                             << f + "dlrm = \"dlrm-nonesuch\": no DLRM model preset of that name";
+        QTest::newRow("transformer preset as dlrm") << with(base, "dlrm", "llama3-8b") << f + "dlrm = \"llama3-8b\": no DLRM model preset";
+    }
+    void dlrmErrorsNameTheKey() {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, expected);
+        const Loaded<Scenario> l = parse(text);
+        QVERIFY(!l.ok());
+        QVERIFY2(has_line_starting(lines_of(l), expected),
+                 qPrintable("expected a line starting with: " + expected + "\ngot:\n" + lines_of(l).join('\n')));
     }
 
     void errorTextJoinsLines() {

@@ -646,7 +646,7 @@ void TestSweepIo::embeddedScenarioErrorsCarryThePrefix() {
     check(R"("format": "comet-scenario")", R"("format": "comet-sweep")",
           R"(scenario.format = "comet-sweep": must be "comet-scenario" (not a COMET Explorer scenario file))");
     check(R"("version": 1)", R"("version": 9)",
-          "scenario.version: file was written by a newer COMET Explorer (format version 9); this build reads versions up to 1");
+          "scenario.version: file was written by a newer COMET Explorer (format version 9); this build reads versions up to 2");
     check(R"("heads": 160)", R"("heads": 0)", "scenario.model.heads = 0: must be an integer from 1 to 65536");
 }
 

@@ -11,21 +11,25 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSet>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTextDocumentFragment>
 #include <QtTest>
 #include <algorithm>
 #include <memory>
 
+#include "comet/dlrm.hpp"
 #include "comet/evaluate.hpp"
 #include "comet/presets.hpp"
 #include "comet/report.hpp"
 #include "comet/workload.hpp"
 #include "common/metrics.hpp"
 #include "common/scenario_document.hpp"
+#include "forms/dlrm_tables_editor.hpp"
 #include "forms/field_table.hpp"
 #include "forms/parameter_panel.hpp"
 
@@ -173,15 +177,22 @@ private Q_SLOTS:
         every.config.node.scale_out.leaf_domains = 16;
         every.config.node.scale_out.oversubscription = 2;
         every.config.node.scale_out.spine_latency_us = 1.5;
+        // A DLRM's fields live in a DLRM scenario: its shape, and the tables' strategy keys
+        // (a transformer's file writes them only when they differ from their neutral values).
+        Scenario dlrm = every;
+        switch_workload(dlrm.config, Workload::dlrm);
+        dlrm.config.dlrm.cross_rank = 256;
+        dlrm.config.strategy.emb_placement = EmbeddingPlacement::cached;
         for (const FieldSpec& f : all_fields()) {
-            const QJsonValue v = json_at(every, f.path);
+            const Scenario& every_of = field_for_workload(f, Workload::transformer) ? every : dlrm;
+            const QJsonValue v = json_at(every_of, f.path);
             QVERIFY2(!v.isUndefined(), f.path);
-            if (f.kind == FieldKind::boolean) QCOMPARE(v.toBool(), f.get(every.config) != 0);
-            if (f.kind == FieldKind::integer || f.kind == FieldKind::real) QCOMPARE(v.toDouble(), f.get(every.config));
+            if (f.kind == FieldKind::boolean) QCOMPARE(v.toBool(), f.get(every_of.config) != 0);
+            if (f.kind == FieldKind::integer || f.kind == FieldKind::real) QCOMPARE(v.toDouble(), f.get(every_of.config));
             if (f.kind != FieldKind::choice) continue;
             QSet<QString> names;  // each item writes a different enumeration value at the path
             for (qsizetype i = 0; i < f.choices.size(); ++i) {
-                Scenario s = every;
+                Scenario s = every_of;
                 f.set(s.config, double(i));
                 names << (v.isString() ? json_at(s, f.path).toString() : QString::number(json_at(s, f.path).toInt()));
             }
@@ -219,9 +230,13 @@ private Q_SLOTS:
     void tabOrderFollowsTheForm() {
         std::vector<QWidget*> expected{panel_->nodePresetPicker()};
         for (const FieldSpec& f : all_fields()) {
-            if (f.group == FieldGroup::model && f.path == std::string_view("model.layers"))
-                expected.push_back(panel_->modelPresetPicker());
+            if (f.group == FieldGroup::model && f.path == std::string_view("workload")) expected.push_back(panel_->modelPresetPicker());
             expected.push_back(panel_->editorFor(QString::fromLatin1(f.path)));
+            // The DLRM's list editors follow its last field.
+            if (f.path == std::string_view("dlrm.unique_rows_fraction")) {
+                const DlrmTablesEditor* t = panel_->dlrmTablesEditor();
+                expected.insert(expected.end(), {t->table(), t->addButton(), t->removeButton(), t->bottomMlp(), t->topMlp()});
+            }
         }
         for (std::size_t i = 1; i < expected.size(); ++i) {
             QWidget* next = expected[i - 1]->nextInFocusChain();

@@ -1,5 +1,7 @@
 #include "forms/field_table.hpp"
 
+#include "comet/dlrm.hpp"
+
 #include <QCoreApplication>
 #include <algorithm>
 #include <array>
@@ -66,6 +68,14 @@ void set_kv_lora_rank(Config& c, double v) noexcept {
         m.qk_rope_head_dim = d / 2;
     }
     if (m.v_head_dim < 1) m.v_head_dim = d;
+}
+
+// The workload switch keeps the accelerators and gives the other workload a strategy it can run
+// (switch_workload in core): a DLRM starts from the MLPerf DLRM-DCNv2 shape when it has none.
+void set_workload(Config& c, double v) noexcept {
+    Workload w = c.workload;
+    assign(w, v);
+    switch_workload(c, w);
 }
 
 using Get = double (*)(const Config&) noexcept;
@@ -239,6 +249,12 @@ std::vector<FieldSpec> node_fields() {
 
 std::vector<FieldSpec> model_fields() {
     return {
+        choice(
+            "workload", G::model, "Workload",
+            "What the cluster trains: a decoder-only transformer, or a DLRM-style recommendation model "
+            "(embedding tables with bottom and top MLPs). Switching keeps the accelerators and gives the "
+            "other workload a strategy it can run; a DLRM starts from the MLPerf DLRM-DCNv2 shape.",
+            {"Transformer", "Recommendation model (DLRM)"}, [](const Config& c) noexcept { return to_double(c.workload); }, set_workload),
         integer("model.layers", G::model, "Layers", "", "Transformer layers. Pipeline stages × interleaving must divide them.", 1,
                 COMET_ACCESS(model.layers)),
         integer("model.hidden", G::model, "Hidden size", "", "Width of the residual stream. Parameters and FLOPs grow with its square.",
@@ -358,6 +374,66 @@ std::vector<FieldSpec> moe_fields() {
                                 "and a second host sync per MoE forward. 0 = no clamp; also 0 for a clamped SwiGLU, which "
                                 "Megatron-Core fuses.",
                                 1, 0.5, COMET_ACCESS(model.glu_clamp))),
+    };
+}
+
+std::vector<FieldSpec> dlrm_fields() {
+    return {
+        integer("dlrm.dense_features", G::dlrm, "Dense features", "",
+                "Continuous input features per sample, the bottom MLP's input (Criteo: 13).", 1, COMET_ACCESS(dlrm.dense_features)),
+        choice("dlrm.interaction", G::dlrm, "Interaction",
+               "How the bottom MLP's output meets the pooled embeddings: pairwise dot products of all the "
+               "vectors (DLRM; every table as wide as the bottom MLP's output), or DCNv2 cross layers over "
+               "their concatenation (the MLPerf DLRM-DCNv2 benchmark).",
+               {"Dot products", "DCNv2 cross layers"}, COMET_ACCESS(dlrm.interaction)),
+        integer("dlrm.cross_layers", G::dlrm, "Cross layers", "",
+                "DCNv2 cross layers, each x0 × (U Vᵀ x + b) + x over the concatenated features "
+                "(MLPerf: 3).",
+                1, COMET_ACCESS(dlrm.cross_layers)),
+        zero_means("full rank", integer("dlrm.cross_rank", G::dlrm, "Cross rank", "",
+                                        "Rank of each cross layer's U Vᵀ (MLPerf: 512); 0 = a full-rank square matrix.", adaptive,
+                                        COMET_ACCESS(dlrm.cross_rank))),
+        choice("dlrm.embedding_dtype", G::dlrm, "Row data type",
+               "Data type of the embedding rows: FP32 (TorchRec's default) or 16-bit, which halves the "
+               "tables' memory and lookup traffic.",
+               {"FP32", "FP16", "BF16"}, COMET_ACCESS(dlrm.embedding_dtype)),
+        choice("dlrm.table_optimizer", G::dlrm, "Table optimizer",
+               "Optimizer fused into the embedding backward; its state per row: none (SGD), one fp32 "
+               "(row-wise AdaGrad), one fp32 per column (AdaGrad) or two (Adam). The state lives with "
+               "the rows unless the placement says otherwise.",
+               {"SGD", "Row-wise AdaGrad", "AdaGrad", "Adam"}, COMET_ACCESS(dlrm.table_optimizer)),
+        real("dlrm.unique_rows_fraction", G::dlrm, "Distinct rows per lookup", "",
+             "Distinct rows a batch updates per lookup: FBGEMM sorts the batch's indices and updates each "
+             "row once. 1 = every lookup a different row; skewed (power-law) data repeats rows.",
+             3, 0.05, COMET_ACCESS(dlrm.unique_rows_fraction)),
+    };
+}
+
+std::vector<FieldSpec> embedding_fields() {
+    return {
+        choice("strategy.emb_sharding", G::embeddings, "Table sharding",
+               "How the tables are split over the accelerators (TorchRec's sharding types): whole tables "
+               "per accelerator (balanced greedily), every table's rows over all of them (partial sums "
+               "reduce-scattered), or every table's columns over all of them (dp must divide the dim).",
+               {"Table-wise", "Row-wise", "Column-wise"}, COMET_ACCESS(strategy.emb_sharding)),
+        choice("strategy.emb_placement", G::embeddings, "Row placement",
+               "Where the rows live: HBM; the expanded tier, read and written over its link (TorchRec's "
+               "UVM); or the expanded tier with a hot-row cache in HBM (the cache's share and hit rate "
+               "below). The last two need an expanded tier.",
+               {"HBM", "Expanded tier", "Expanded tier, HBM cache"}, COMET_ACCESS(strategy.emb_placement)),
+        real("strategy.emb_cache_fraction", G::embeddings, "Cache share of rows", "",
+             "With the HBM cache: the share of each accelerator's rows (and their optimizer state) the "
+             "cache holds in HBM.",
+             3, 0.01, COMET_ACCESS(strategy.emb_cache_fraction)),
+        real("strategy.emb_cache_hit_rate", G::embeddings, "Cache hit rate", "",
+             "With the HBM cache: the share of lookups its rows serve. Missed rows are fetched over the "
+             "expanded tier's link before the lookup and evicted rows written back, behind the rest of "
+             "the iteration.",
+             3, 0.01, COMET_ACCESS(strategy.emb_cache_hit_rate)),
+        choice("strategy.emb_state", G::embeddings, "Optimizer state",
+               "Where the tables' optimizer state lives: with its rows (and in the cache with them), "
+               "always in HBM, or always in the expanded tier.",
+               {"With the rows", "HBM", "Expanded tier"}, COMET_ACCESS(strategy.emb_state)),
     };
 }
 
@@ -498,16 +574,16 @@ std::vector<FieldSpec> strategy_fields() {
 const std::vector<FieldSpec>& table() {
     static const std::vector<FieldSpec> fields = [] {
         std::vector<FieldSpec> all = node_fields();
-        for (auto* part : {model_fields, mla_fields, moe_fields, training_fields, strategy_fields})
+        for (auto* part : {model_fields, mla_fields, moe_fields, dlrm_fields, training_fields, strategy_fields, embedding_fields})
             for (FieldSpec& f : part()) all.push_back(std::move(f));
         return all;
     }();
     return fields;
 }
 
-constexpr std::array groups{G::node_compute, G::attention_kernel, G::expanded_memory, G::scale_up,
-                            G::scale_out,    G::cluster,          G::model,           G::mla,
-                            G::moe,          G::training,         G::strategy};
+constexpr std::array groups{
+    G::node_compute, G::attention_kernel, G::expanded_memory, G::scale_up,  G::scale_out, G::cluster, G::model, G::mla, G::moe,
+    G::dlrm,         G::training,         G::strategy,        G::embeddings};
 
 }  // namespace
 
@@ -528,6 +604,10 @@ QString group_title(FieldGroup g) {
     case G::moe: return tr("Mixture of experts");
     case G::training: return tr("Training");
     case G::strategy: return tr("Strategy");
+    case G::dlrm:
+        return tr("Recommendation model (DLRM)");
+    case G::embeddings:
+        return tr("Embedding tables");
     }
     return {};
 }
@@ -539,6 +619,25 @@ bool field_applies(const FieldSpec& f, const Config& c) {
     if (path == "model.full_attention_interval") return c.model.sliding_window > 0;
     if (path == "strategy.recompute_layers") return c.strategy.recompute == Recompute::full;
     return true;
+}
+
+bool group_for_workload(FieldGroup g, Workload w) {
+    if (g == G::mla || g == G::moe || g == G::attention_kernel) return w == Workload::transformer;
+    if (g == G::dlrm || g == G::embeddings) return w == Workload::dlrm;
+    return true;
+}
+
+bool field_for_workload(const FieldSpec& f, Workload w) {
+    if (!group_for_workload(f.group, w)) return false;
+    const std::string_view path(f.path);
+    if (path == "workload") return true;
+    if (w == Workload::transformer) return true;
+    // A DLRM: no transformer shape, and of the strategy only the data-parallel size and overlap
+    // (the tables' knobs are in their own group); of the training settings no attention kernel
+    // or dropout.
+    if (path.rfind("model.", 0) == 0) return false;
+    if (path.rfind("strategy.", 0) == 0) return path == "strategy.dp" || path == "strategy.dp_overlap";
+    return path != "training.attention" && path != "training.dropout";
 }
 
 const FieldSpec* find_field(const QString& path) {

@@ -14,7 +14,19 @@
 namespace comet::ui {
 
 enum class FieldGroup {
-    node_compute, attention_kernel, expanded_memory, scale_up, scale_out, cluster, model, mla, moe, training, strategy
+    node_compute,
+    attention_kernel,
+    expanded_memory,
+    scale_up,
+    scale_out,
+    cluster,
+    model,
+    mla,
+    moe,
+    dlrm,
+    training,
+    strategy,
+    embeddings
 };
 enum class FieldKind { integer, real, boolean, choice };
 
@@ -42,6 +54,10 @@ struct FieldSpec {
 // other than the KV latent rank without it (kv_lora_rank == 0), the full-attention interval
 // without a sliding window.
 [[nodiscard]] bool field_applies(const FieldSpec& f, const Config& c);
+// Whether a field belongs to the configuration's workload at all: the transformer's shape and
+// model-parallel knobs are hidden for a DLRM, the DLRM's shape and tables for a transformer.
+[[nodiscard]] bool field_for_workload(const FieldSpec& f, Workload w);
+[[nodiscard]] bool group_for_workload(FieldGroup g, Workload w);
 
 [[nodiscard]] const FieldSpec* find_field(const QString& path);
 // The range rule of a field, nullptr for booleans and enumerations.

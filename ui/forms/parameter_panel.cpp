@@ -27,6 +27,11 @@
 #include "common/metrics.hpp"
 #include "common/scenario_document.hpp"
 #include "common/validation_status.hpp"
+#include "forms/dlrm_tables_editor.hpp"
+
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTableWidget>
 #include "forms/field_table.hpp"
 #include "forms/preset_picker.hpp"
 
@@ -294,6 +299,17 @@ void ParameterPanel::buildGroups(QVBoxLayout* column) {
             chain.push_back(w);
         }
         if (g == FieldGroup::strategy) addStagesRow(gi);
+        if (g == FieldGroup::dlrm) {
+            dlrm_tables_ = new DlrmTablesEditor;
+            dlrm_tables_->setObjectName(QStringLiteral("dlrmTablesEditor"));
+            connect(dlrm_tables_, &DlrmTablesEditor::edited, this, &ParameterPanel::onDlrmEdited);
+            groups_[static_cast<std::size_t>(gi)].form->addRow(dlrm_tables_);
+            chain.push_back(dlrm_tables_->table());
+            chain.push_back(dlrm_tables_->addButton());
+            chain.push_back(dlrm_tables_->removeButton());
+            chain.push_back(dlrm_tables_->bottomMlp());
+            chain.push_back(dlrm_tables_->topMlp());
+        }
     }
     for (std::size_t i = 1; i < chain.size(); ++i) QWidget::setTabOrder(chain[i - 1], chain[i]);
 }
@@ -560,6 +576,7 @@ void ParameterPanel::refresh() {
     showApplicable(c);
     parameters_->setText(parametersText());
     if (stages_) stages_->setText(format_stage_layout(c.model, c.strategy));
+    if (dlrm_tables_) dlrm_tables_->setSpec(c.dlrm);
     refreshPresetPickers();
     setMarks(marksFor(c));
 }
@@ -567,12 +584,40 @@ void ParameterPanel::refresh() {
 QString ParameterPanel::validationText() const { return validation_label_ ? validation_label_->text() : QString(); }
 
 QString ParameterPanel::parametersText() const {
-    const ModelSpec& m = doc_->config().model;
+    const Config& c = doc_->config();
+    if (c.workload == Workload::dlrm) return QString::fromStdString(format_dlrm_size(c.dlrm));
+    const ModelSpec& m = c.model;
     return format_parameters(total_parameters(m), active_parameters(m));
+}
+
+// The table editor's whole spec, checked like a field edit: applied when valid, else its
+// problems shown under it (and nothing changes).
+void ParameterPanel::onDlrmEdited(const DlrmSpec& spec) {
+    Config candidate = doc_->config();
+    candidate.dlrm = spec;
+    QStringList problems;
+    for (const FieldError& e : check_config(candidate))
+        if (e.path.rfind("dlrm.", 0) == 0) problems << QString::fromStdString(e.message());
+    if (!problems.isEmpty()) {
+        dlrm_tables_->showError(problems.join(u'\n'));
+        dlrm_tables_->setSpec(doc_->config().dlrm);
+        Q_EMIT editRejected(QStringLiteral("dlrm.tables"), problems.join(u'\n'));
+        return;
+    }
+    dlrm_tables_->showError({});
+    doc_->setConfig(candidate, tr("Change embedding tables"));
 }
 
 // Fields a configuration ignores (the expert fields of a dense model) are greyed out with their labels.
 void ParameterPanel::showApplicable(const Config& c) {
+    // Fields and groups of the other workload are hidden (a DLRM has no heads, a transformer no tables).
+    for (std::size_t g = 0; g < groups_.size(); ++g) groups_[g].box->setVisible(group_for_workload(all_groups()[g], c.workload));
+    for (const Editor& e : editors_) {
+        const bool shown = field_for_workload(*e.field, c.workload);
+        QFormLayout* form = groups_[static_cast<std::size_t>(e.group)].form;
+        if (form->indexOf(e.widget) >= 0) form->setRowVisible(e.widget, shown);
+    }
+    if (stages_) stages_->setVisible(c.workload == Workload::transformer);
     for (const Editor& e : editors_) {
         const bool applies = field_applies(*e.field, c);
         if (e.widget->isEnabled() == applies) continue;

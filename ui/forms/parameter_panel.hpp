@@ -25,6 +25,7 @@ struct ValidationRun;
 
 namespace comet::ui {
 
+class DlrmTablesEditor;
 class ScenarioDocument;
 struct FieldSpec;
 enum class FieldGroup;
@@ -58,6 +59,8 @@ public:
     void reloadPresets();
     [[nodiscard]] QComboBox* nodePresetPicker() const noexcept { return node_picker_; }
     [[nodiscard]] QComboBox* modelPresetPicker() const noexcept { return model_picker_; }
+    // The DLRM's table groups and MLP widths (shown with the DLRM group).
+    [[nodiscard]] DlrmTablesEditor* dlrmTablesEditor() const noexcept { return dlrm_tables_; }
     // What the last preset pick changed ("precision fp16 → bf16, ..."), under its picker, while
     // that pick is the latest undo step; empty otherwise.
     [[nodiscard]] QString presetNote(bool node) const;
@@ -115,6 +118,7 @@ private:
     void showApplicable(const Config& c);
     void refreshPresetPickers();
     void onEdited(int index);
+    void onDlrmEdited(const DlrmSpec& spec);
     void rejectEdit(int index, const std::vector<FieldError>& errors);
     void pickNodePreset(int item);
     void pickModelPreset(int item);
@@ -136,6 +140,7 @@ private:
     QLabel* parameters_ = nullptr;
     QLabel* validation_label_ = nullptr;  // how the node preset validates
     QLabel* stages_ = nullptr;            // layers per pipeline stage
+    DlrmTablesEditor* dlrm_tables_ = nullptr;
     const ValidationRun* validation_ = nullptr;  // shipped_validation(), once computed
     QLabel* node_note_ = nullptr;   // what the last node preset changed
     QLabel* model_note_ = nullptr;  // what the last model preset changed

@@ -24,6 +24,9 @@ struct ComputeRates {
 // multiprocessors and HBM bandwidth (Calculon assumes 15 % of the processor for NVLink
 // collectives). The hidden part of a collective costs this fraction of its duration.
 inline constexpr double overlap_contention = 0.15;
+// Communication of which `overlap` (0..1) hides behind `window` of compute: what is not hidden,
+// plus overlap_contention of what is.
+[[nodiscard]] double exposed_comm_s(double comm, double window, double overlap) noexcept;
 
 // Dense tensor peak for the GEMMs of this precision (fp8 and mxfp8 share the FP8 peak, fp4
 // has its own).

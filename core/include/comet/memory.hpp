@@ -15,6 +15,11 @@ struct StateBytes {
     double optimizer = 12; // fp32 master weights + Adam moments
 };
 [[nodiscard]] StateBytes state_bytes_per_parameter(const TrainingSpec& t) noexcept;
+// HBM bytes per parameter of the optimizer step: it streams the local model states once (reads
+// the gradient, reads and writes the states, writes the new 16-bit weights).
+[[nodiscard]] constexpr double optimizer_step_bytes_per_parameter(const StateBytes& sb) noexcept {
+    return sb.gradients + 2.0 * sb.optimizer + sb.weights;
+}
 
 // HBM per accelerator that training cannot use: the runtime's reservation plus the caching
 // allocator's margin (NodeSpec::hbm_allocator_margin of the capacity).

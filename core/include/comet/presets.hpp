@@ -37,13 +37,17 @@ struct TrainingPreset {
     AttentionKernel attention = AttentionKernel::fused;
     bool dropout = false;
     long long batch_tokens = 0;  // global batch in tokens; 0 = keep the scenario's batch
+    long long batch_samples = 0;  // a DLRM's global batch in samples; 0 = keep the scenario's batch
     std::string source;
 };
 
+// A model: a transformer (`model`) or, with workload dlrm, a recommendation model (`dlrm`).
 struct ModelPreset {
     std::string id;
     Provenance info;
+    Workload workload = Workload::transformer;
     ModelSpec model;
+    DlrmSpec dlrm;
     std::optional<TrainingPreset> training;
 };
 
@@ -52,6 +56,9 @@ struct ModelPreset {
 // settings (the batch in tokens becomes sequences at the preset's sequence length). Returns what
 // changed, one entry per field, e.g. "precision fp16 -> bf16"; empty when nothing did.
 [[nodiscard]] std::vector<std::string> apply_node_preset(Scenario& s, const NodePreset& p);
+// A preset of the other workload switches the scenario's workload; the strategy then becomes one
+// that workload can run (a DLRM: every accelerator data-parallel; a transformer: tp 1, pp 1 over
+// every accelerator, microbatch 1), and the returned list says so.
 [[nodiscard]] std::vector<std::string> apply_model_preset(Scenario& s, const ModelPreset& p);
 
 // The presets folder: $COMET_PRESETS_DIR if set, else <prefix>/share/comet-explorer/presets

@@ -79,7 +79,12 @@ struct NodePreset;      // comet/presets.hpp
 // checks; cases whose id contains `detail` (when not empty) with their full breakdown.
 [[nodiscard]] std::string format_validation_text(const ValidationRun& run, const std::vector<NodePreset>& nodes, const std::string& detail);
 
-// One-line strategy summary, e.g. "tp8 pp64 dp6 mb1 v2 full-recompute zero0".
+// One-line strategy summary, e.g. "tp8 pp64 dp6 mb1 v2 full-recompute zero0"; a DLRM's names
+// its data-parallel ranks and where its tables are: "dp64 table-wise rows=hbm",
+// "dp8 row-wise rows=cached(10 % of rows, 90 % hits) state=hbm".
 [[nodiscard]] std::string format_strategy(const Strategy& s);
+[[nodiscard]] std::string format_strategy(const Strategy& s, Workload w);
+// A DLRM's size: "26 tables, 204.2 M rows, 97.3 GiB of rows; MLPs 12.5 M parameters".
+[[nodiscard]] std::string format_dlrm_size(const DlrmSpec& d);
 
 }  // namespace comet

@@ -10,28 +10,29 @@ namespace comet {
 // message needs (for example the bytes needed and the bytes available).
 enum class Infeasible : std::uint8_t {
     none = 0,
-    invalid_input,           // a field is out of range (see check_config for the message)
-    too_many_accelerators,   // tp*cp*pp*dp > accelerators in the cluster
-    tp_heads,                // tp does not divide the attention heads
-    tp_kv_heads,             // tp does not divide the KV heads
-    tp_ffn,                  // tp does not divide the MLP width
-    pp_layers,               // pp*interleave does not divide the layers
-    batch_split,             // global batch not divisible by dp*microbatch
-    interleave_needs_pp,     // interleaving with one pipeline stage
-    interleave_microbatches, // interleaving needs the microbatch count to be a multiple of pp
-    sequence_parallel_seq,   // sequence parallelism: tp does not divide seq_len
-    fp8_unsupported,         // fp8 precision on a node without fp8 throughput
-    offload_without_tier,    // offload selected but the node has no expanded tier
-    hbm_capacity,            // per-accelerator HBM overflows
-    expanded_capacity,       // expanded tier overflows
-    no_feasible_strategy,    // a search found nothing that fits (detail_a: most common reason)
-    cp_seq,                  // context parallelism: 2*cp (times tp with sequence parallelism) does not divide seq_len
-    ep_dense_model,          // expert parallelism > 1 on a model without experts
-    ep_experts,              // ep does not divide the routed experts
-    ep_group,                // ep*etp does not divide tp*cp*dp
-    etp_ffn,                 // etp does not divide the expert MLP width
-    zero_shard_group,        // the ZeRO sharding group does not divide dp*cp
-    fp4_unsupported,         // fp4 precision on a node without fp4 throughput
+    invalid_input,            // a field is out of range (see check_config for the message)
+    too_many_accelerators,    // tp*cp*pp*dp > accelerators in the cluster
+    tp_heads,                 // tp does not divide the attention heads
+    tp_kv_heads,              // tp does not divide the KV heads
+    tp_ffn,                   // tp does not divide the MLP width
+    pp_layers,                // pp*interleave does not divide the layers
+    batch_split,              // global batch not divisible by dp*microbatch
+    interleave_needs_pp,      // interleaving with one pipeline stage
+    interleave_microbatches,  // interleaving needs the microbatch count to be a multiple of pp
+    sequence_parallel_seq,    // sequence parallelism: tp does not divide seq_len
+    fp8_unsupported,          // fp8 precision on a node without fp8 throughput
+    offload_without_tier,     // offload selected but the node has no expanded tier
+    hbm_capacity,             // per-accelerator HBM overflows
+    expanded_capacity,        // expanded tier overflows
+    no_feasible_strategy,     // a search found nothing that fits (detail_a: most common reason)
+    cp_seq,                   // context parallelism: 2*cp (times tp with sequence parallelism) does not divide seq_len
+    ep_dense_model,           // expert parallelism > 1 on a model without experts
+    ep_experts,               // ep does not divide the routed experts
+    ep_group,                 // ep*etp does not divide tp*cp*dp
+    etp_ffn,                  // etp does not divide the expert MLP width
+    zero_shard_group,         // the ZeRO sharding group does not divide dp*cp
+    fp4_unsupported,          // fp4 precision on a node without fp4 throughput
+    dlrm_column_split,        // DLRM column-wise sharding: dp does not divide a table's dim
     count_
 };
 
@@ -50,10 +51,12 @@ struct TimeBreakdown {
     double other_s = 0;          // embedding gradient sync between first and last stage
     double ep_comm_s = 0;        // exposed expert-parallel all-to-all (and expert-TP gathers)
     double cp_comm_s = 0;        // exposed context-parallel (ring attention) key/value exchange
+    double lookup_s = 0;         // DLRM: embedding lookups and row updates in HBM
+    double emb_comm_s = 0;       // DLRM: exposed embedding all-to-all (indices, pooled vectors, gradients)
 
     [[nodiscard]] constexpr double total() const noexcept {
-        return compute_s + bubble_s + tp_comm_s + pp_comm_s + dp_comm_s + memory_s + optimizer_s +
-               other_s + ep_comm_s + cp_comm_s;
+        return compute_s + bubble_s + tp_comm_s + pp_comm_s + dp_comm_s + memory_s + optimizer_s + other_s + ep_comm_s + cp_comm_s +
+               lookup_s + emb_comm_s;
     }
 };
 
@@ -81,6 +84,7 @@ struct CommVolume {
     double dp_microbatch_s = 0;  // ZeRO-3 / FSDP gathers and reduce-scatter of one microbatch (part of dp_s)
     double ep_s = 0;      // expert-parallel all-to-all and expert-TP collectives
     double cp_s = 0;      // context-parallel key/value exchange
+    double emb_s = 0;     // DLRM: embedding index, pooled-vector and gradient exchanges
 };
 
 struct Result {
@@ -100,7 +104,7 @@ struct Result {
     double active_parameters = 0;  // touched by one token (== parameters for a dense model)
     double model_flops = 0;      // per iteration, fwd+bwd, no recompute
     double hardware_flops = 0;   // per iteration, including recompute
-    double tokens_per_s = 0;
+    double tokens_per_s = 0;     // tokens (DLRM: samples) per second
     double model_tflops_per_gpu = 0;     // model_flops / (time * gpus)
     double hardware_tflops_per_gpu = 0;  // hardware_flops / (time * gpus), as Megatron-LM reports
     double mfu = 0;                      // model_tflops_per_gpu / peak

@@ -14,7 +14,9 @@
 
 namespace comet {
 
-inline constexpr int scenario_format_version = 1;
+// Version 2 added the workload kind and the DLRM section; version 1 files (transformers) load
+// unchanged and are written back as version 2.
+inline constexpr int scenario_format_version = 2;
 inline constexpr std::string_view scenario_format_name = "comet-scenario";
 
 struct Provenance {
@@ -46,7 +48,7 @@ inline constexpr int max_designs = 4;
 struct Scenario {
     std::string name;
     std::string description;
-    Provenance model_info;
+    Provenance model_info;  // the transformer's or the DLRM's name and source
     Provenance node_info;
     Config config;
     CostInputs cost;              // prices for cost, energy and Pareto (docs/economics.md)
@@ -101,5 +103,9 @@ std::string Loaded<T>::error_text() const {
 [[nodiscard]] std::string_view to_string(Optimizer v) noexcept;
 [[nodiscard]] std::string_view to_string(GradDtype v) noexcept;
 [[nodiscard]] std::string_view to_string(ExpandedAttach v) noexcept;
+[[nodiscard]] std::string_view to_string(Workload v) noexcept;
+[[nodiscard]] std::string_view to_string(EmbeddingSharding v) noexcept;
+[[nodiscard]] std::string_view to_string(EmbeddingPlacement v) noexcept;
+[[nodiscard]] std::string_view to_string(EmbeddingStateTier v) noexcept;
 
 }  // namespace comet

@@ -3,6 +3,7 @@
 // These structs hold no strings and no heap memory, so a configuration can be copied and
 // evaluated millions of times per second. Names and provenance live in Scenario (scenario.hpp).
 
+#include <array>
 #include <cstdint>
 
 namespace comet {
@@ -36,6 +37,10 @@ enum class ExpandedAttach : std::uint8_t { per_accelerator, per_node, pooled };
 // HybridEP) sends a token across the scale-out network once per remote scale-up domain that
 // holds any of its experts and fans it out inside the domain.
 enum class EpDispatch : std::uint8_t { all_to_all, hierarchical };
+
+// What a configuration trains: a decoder-only transformer (ModelSpec) or a DLRM-style
+// recommendation model (DlrmSpec). The other spec is ignored.
+enum class Workload : std::uint8_t { transformer, dlrm };
 
 // A decoder-only transformer.
 struct ModelSpec {
@@ -107,6 +112,60 @@ struct ModelSpec {
     [[nodiscard]] constexpr bool is_moe() const noexcept { return experts > 0; }
     [[nodiscard]] constexpr bool is_mla() const noexcept { return kv_lora_rank > 0; }
     bool operator==(const ModelSpec&) const = default;
+};
+
+// DLRM (Naumov et al. 2019, arXiv 1906.00091; DCNv2, Wang et al. 2021, arXiv 2008.13535): dense
+// features through a bottom MLP, categorical features through embedding tables (each sample
+// looks up `pooling` rows per table and sums them), an interaction of the bottom MLP's output
+// with the pooled embeddings (pairwise dot products, or DCNv2 cross layers), and a top MLP.
+enum class DlrmInteraction : std::uint8_t { dot, dcn };
+// Data type of the embedding rows (and of their gradients' accumulation).
+enum class EmbeddingDtype : std::uint8_t { fp32, fp16, bf16 };
+[[nodiscard]] constexpr double embedding_dtype_bytes(EmbeddingDtype d) noexcept { return d == EmbeddingDtype::fp32 ? 4.0 : 2.0; }
+// The tables' optimizer, fused into the embedding backward (FBGEMM's TBE): its state per row of
+// `dim` elements is 0 (SGD), one fp32 (row-wise AdaGrad), dim fp32 (AdaGrad) or 2 dim fp32 (Adam).
+enum class EmbeddingOptimizer : std::uint8_t { sgd, rowwise_adagrad, adagrad, adam };
+[[nodiscard]] constexpr double embedding_state_bytes_per_row(EmbeddingOptimizer o, double dim) noexcept {
+    return o == EmbeddingOptimizer::rowwise_adagrad ? 4.0
+           : o == EmbeddingOptimizer::adagrad       ? 4.0 * dim
+           : o == EmbeddingOptimizer::adam          ? 8.0 * dim
+                                                    : 0.0;
+}
+
+// `count` identical tables of `rows` rows of `dim` elements; a sample looks up `pooling` rows of
+// each (the multi-hot size; 1 = one-hot) and sums them.
+struct EmbeddingTableGroup {
+    int count = 0;
+    double rows = 0;
+    int dim = 0;
+    double pooling = 1;
+    bool operator==(const EmbeddingTableGroup&) const = default;
+};
+
+struct DlrmSpec {
+    static constexpr int max_table_groups = 32;
+    static constexpr int max_mlp_layers = 8;
+    std::array<EmbeddingTableGroup, max_table_groups> tables{};
+    int table_groups = 0;  // entries of `tables` in use
+    int dense_features = 0;
+    // Layer widths; the bottom MLP starts from dense_features, the top MLP from the
+    // interaction's output and ends with the logit (a last width of 1).
+    std::array<int, max_mlp_layers> bottom_mlp{};
+    int bottom_layers = 0;
+    std::array<int, max_mlp_layers> top_mlp{};
+    int top_layers = 0;
+    DlrmInteraction interaction = DlrmInteraction::dot;
+    // DCNv2: cross layers over the concatenated features, each x_{l+1} = x0 * (U (V^T x_l) + b) + x_l
+    // with U, V of width x rank (0 = a full-rank width x width matrix).
+    int cross_layers = 0;
+    int cross_rank = 0;
+    EmbeddingDtype embedding_dtype = EmbeddingDtype::fp32;
+    EmbeddingOptimizer table_optimizer = EmbeddingOptimizer::rowwise_adagrad;
+    // Distinct rows a batch touches per lookup (FBGEMM sorts the indices and updates each distinct
+    // row once): 1 = every lookup a different row; skewed (power-law) data repeats rows.
+    double unique_rows_fraction = 1.0;
+
+    bool operator==(const DlrmSpec&) const = default;
 };
 
 // Achievable throughput of a GEMM on this accelerator. A kernel reaches at most
@@ -226,6 +285,10 @@ struct TrainingSpec {
     bool operator==(const TrainingSpec&) const = default;
 };
 
+enum class EmbeddingSharding : std::uint8_t { table_wise, row_wise, column_wise };
+enum class EmbeddingPlacement : std::uint8_t { hbm, expanded, cached };
+enum class EmbeddingStateTier : std::uint8_t { with_rows, hbm, expanded };
+
 struct Strategy {
     int tp = 1;
     int pp = 1;
@@ -279,6 +342,22 @@ struct Strategy {
     // 0 = every layer.
     int recompute_layers = 0;
 
+    // DLRM only (Config::workload == dlrm): the MLPs are data-parallel over all `dp` ranks and
+    // the embedding tables are split over them (TorchRec's sharding types):
+    // table_wise: whole tables per rank; row_wise: every table's rows split over all ranks;
+    // column_wise: every table's columns split over all ranks (dp divides every table's dim).
+    EmbeddingSharding emb_sharding = EmbeddingSharding::table_wise;
+    // Where the rows live: HBM; the expanded tier (read and written over its link, as TorchRec's
+    // UVM placement); or the expanded tier with a hot-row cache in HBM holding
+    // `emb_cache_fraction` of each shard's rows and serving `emb_cache_hit_rate` of the lookups
+    // (missed rows are fetched into it before the lookup and evicted rows written back).
+    EmbeddingPlacement emb_placement = EmbeddingPlacement::hbm;
+    double emb_cache_fraction = 0.1;
+    double emb_cache_hit_rate = 0.9;
+    // Where the tables' optimizer state lives: with its rows (and in the cache with them), or
+    // always in HBM, or always in the expanded tier.
+    EmbeddingStateTier emb_state = EmbeddingStateTier::with_rows;
+
     bool operator==(const Strategy&) const = default;
 };
 
@@ -297,7 +376,9 @@ struct CostInputs {
 
 // Everything needed to evaluate one training configuration.
 struct Config {
-    ModelSpec model;
+    Workload workload = Workload::transformer;
+    DlrmSpec dlrm;    // the DLRM's shape when workload == dlrm
+    ModelSpec model;  // the transformer's shape when workload == transformer
     NodeSpec node;
     ClusterSpec cluster;
     TrainingSpec training;

@@ -105,6 +105,14 @@ inline constexpr double attention_tile = 128.0;
 // Keys a query attends to on average in a fused kernel (causal, tile-granular; within the window).
 [[nodiscard]] double attended_keys(const ModelSpec& m, bool sliding) noexcept;
 
+// The two kinds of op every workload is built from (docs/model.md, "Workload"): a GEMM
+// C[M,N] = A[M,K] B[K,N] repeated `batch` times, with `in_bytes` per operand element and 16-bit
+// outputs, whose backward is an input-gradient and a weight-gradient GEMM of the same size (the
+// weight gradient accumulating in fp32 when `weight`); and an element-wise kernel over
+// `elements` values moving the given bytes per element in forward and backward.
+[[nodiscard]] Op gemm_op(double batch, double m, double n, double k, bool weight, double in_bytes = 2.0) noexcept;
+[[nodiscard]] Op elementwise_op(double elements, double fwd_bytes_per_elem, double bwd_bytes_per_elem, double flops_per_elem) noexcept;
+
 // One block; `moe` selects the MoE block (ignored for a dense model), `sliding` the
 // sliding-window attention (ignored without a window).
 [[nodiscard]] LayerWork layer_work(const ModelSpec& m, const TrainingSpec& t, WorkShape s, bool moe = false,
