@@ -55,6 +55,8 @@ int cmd_export(Args args) {
         std::fprintf(stderr, "%s\n", loaded.error_text().c_str());
         return exit_bad_input;
     }
+    if (loaded.value->config.workload == Workload::dlrm)
+        return bad(file + " trains a DLRM: Calculon's application files describe transformers only");
     const std::filesystem::path out(dir);
     std::error_code ec;
     if (!std::filesystem::is_directory(out, ec) && !std::filesystem::create_directory(out, ec))

@@ -59,6 +59,10 @@ int cmd_fsdp(Args args) {
         return exit_bad_input;
     }
     const Scenario& sc = *loaded.value;
+    if (sc.config.workload == Workload::dlrm)
+        return bad(file +
+                   " trains a DLRM: the FSDP balance weighs a transformer's ZeRO-3 weight gathers against the tokens "
+                   "HBM holds, and a DLRM's MLPs are replicated (its tables are sharded instead)");
     if (dps.empty()) dps = fsdp_default_dps(sc.config);
     const std::vector<FsdpPoint> points = fsdp_balance(sc.config, dps);
     const std::string out = json ? format_fsdp_json(sc, points) : csv ? format_fsdp_csv(points) : format_fsdp_text(sc, points);

@@ -54,7 +54,7 @@ CostReport cost_report(const Config& config, const Result& result, const CostInp
         r.amortised = true;
         r.gpu_hour_price_usd = in.purchase_price_per_gpu_usd / (in.lifetime_years * hours_per_year);
     }
-    r.tokens_per_iteration = static_cast<double>(config.training.global_batch) * config.model.seq_len;
+    r.tokens_per_iteration = items_per_iteration(config);  // a DLRM's samples
     r.gpu_hours_per_iteration = static_cast<double>(gpus) * t / 3600.0;
     r.gpu_cost_per_iteration_usd = r.gpu_hours_per_iteration * r.gpu_hour_price_usd;
     r.energy_per_iteration_kwh = config.node.power_kw * static_cast<double>(r.nodes_powered) * (t / 3600.0) * in.pue;

@@ -19,6 +19,12 @@ long long accelerators_used(const Strategy& s) noexcept {
     return static_cast<long long>(s.tp) * s.cp * s.pp * s.dp;
 }
 
+double items_per_iteration(const Config& c) noexcept {
+    return static_cast<double>(c.training.global_batch) * (c.workload == Workload::dlrm ? 1.0 : static_cast<double>(c.model.seq_len));
+}
+
+const char* item_name(Workload w) noexcept { return w == Workload::dlrm ? "samples" : "tokens"; }
+
 long long accelerators_available(const Config& c) noexcept {
     return static_cast<long long>(c.cluster.nodes) * c.node.accelerators;
 }

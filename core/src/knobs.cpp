@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "comet/dlrm.hpp"
+#include "comet/units.hpp"
+
 namespace comet {
 namespace {
 
@@ -27,7 +30,13 @@ constexpr std::array<KnobInfo, static_cast<std::size_t>(Knob::count_)> knobs{{
     {Knob::ep, "ep", "expert parallelism", "", KnobKind::strategy, true, 1, 65536},
     {Knob::etp, "etp", "expert tensor parallelism", "", KnobKind::strategy, true, 1, 65536},
     {Knob::zero_shard, "zero_shard", "ZeRO sharding group (0 = all of dp x cp)", "", KnobKind::strategy, true, 0, 1e7},
+    {Knob::emb_sharding, "emb_sharding", "table sharding (0 table-wise, 1 row-wise, 2 column-wise)", "", KnobKind::strategy, true, 0, 2},
+    {Knob::emb_placement, "emb_placement", "row placement (0 HBM, 1 expanded tier, 2 expanded with HBM cache)", "", KnobKind::strategy,
+     true, 0, 2},
+    {Knob::emb_state, "emb_state", "table optimizer state (0 with the rows, 1 HBM, 2 expanded)", "", KnobKind::strategy, true, 0, 2},
     {Knob::ep_overlap, "ep_overlap", "EP all-to-all overlap", "fraction", KnobKind::strategy, false, 0, 1},
+    {Knob::emb_cache_fraction, "emb_cache_fraction", "HBM cache share of the rows", "fraction", KnobKind::strategy, false, 0, 1},
+    {Knob::emb_cache_hit_rate, "emb_cache_hit_rate", "HBM cache hit rate", "fraction", KnobKind::strategy, false, 0, 1},
     {Knob::matrix_tflops, "matrix_tflops", "matrix throughput (fp16)", "TFLOP/s", KnobKind::hardware, false, 1e-3, 1e6},
     {Knob::vector_tflops, "vector_tflops", "vector throughput", "TFLOP/s", KnobKind::hardware, false, 1e-3, 1e6},
     {Knob::hbm_gib, "hbm_gib", "HBM capacity", "GiB", KnobKind::hardware, false, 1e-3, 1e6},
@@ -39,8 +48,10 @@ constexpr std::array<KnobInfo, static_cast<std::size_t>(Knob::count_)> knobs{{
     {Knob::scale_up_domain, "scale_up_domain", "scale-up domain size", "accelerators", KnobKind::hardware, true, 1, 1e6},
     {Knob::scale_out_gbps, "scale_out_gbps", "scale-out bandwidth", "GB/s", KnobKind::hardware, false, 1e-3, 1e7},
     {Knob::scale_out_latency_us, "scale_out_latency_us", "scale-out latency", "us", KnobKind::hardware, false, 0, 1e6},
-    {Knob::scale_out_oversubscription, "scale_out_oversubscription", "spine oversubscription (leaf : spine)", "x", KnobKind::hardware, false, 1, 64},
-    {Knob::scale_out_leaf_domains, "scale_out_leaf_domains", "scale-up domains per leaf (0 = one tier)", "domains", KnobKind::hardware, true, 0, 1e7},
+    {Knob::scale_out_oversubscription, "scale_out_oversubscription", "spine oversubscription (leaf : spine)", "x", KnobKind::hardware,
+     false, 1, 64},
+    {Knob::scale_out_leaf_domains, "scale_out_leaf_domains", "scale-up domains per leaf (0 = one tier)", "domains", KnobKind::hardware,
+     true, 0, 1e7},
     {Knob::scale_out_rail_only, "scale_out_rail_only", "rail-only fabric (0 any-to-any, 1 rail-only)", "", KnobKind::hardware, true, 0, 1},
     {Knob::accelerators_per_node, "accelerators_per_node", "accelerators per node", "", KnobKind::hardware, true, 1, 65536},
     {Knob::nodes, "nodes", "nodes", "", KnobKind::hardware, true, 1, 1e7},
@@ -48,6 +59,7 @@ constexpr std::array<KnobInfo, static_cast<std::size_t>(Knob::count_)> knobs{{
     {Knob::global_batch, "global_batch", "global batch", "sequences", KnobKind::workload, true, 1, huge},
     {Knob::layers, "layers", "layers", "", KnobKind::workload, true, 1, 100000},
     {Knob::hidden, "hidden", "hidden size", "", KnobKind::workload, true, 1, 1048576},
+    {Knob::embedding_gib, "embedding_gib", "embedding tables (all rows)", "GiB", KnobKind::workload, false, 1e-6, 1e9},
 }};
 
 int to_int(double v) noexcept {
@@ -96,6 +108,21 @@ void set_knob(Config& c, Knob k, double v) noexcept {
     case Knob::etp: s.etp = to_int(v); break;
     case Knob::zero_shard: s.zero_shard = to_int(v); break;
     case Knob::ep_overlap: s.ep_overlap = v; break;
+    case Knob::emb_sharding:
+        s.emb_sharding = static_cast<EmbeddingSharding>(std::clamp(to_int(v), 0, 2));
+        break;
+    case Knob::emb_placement:
+        s.emb_placement = static_cast<EmbeddingPlacement>(std::clamp(to_int(v), 0, 2));
+        break;
+    case Knob::emb_state:
+        s.emb_state = static_cast<EmbeddingStateTier>(std::clamp(to_int(v), 0, 2));
+        break;
+    case Knob::emb_cache_fraction:
+        s.emb_cache_fraction = v;
+        break;
+    case Knob::emb_cache_hit_rate:
+        s.emb_cache_hit_rate = v;
+        break;
     case Knob::matrix_tflops: {
         // The FP8 and FP4 peaks keep their ratio to the 16-bit one (the same tensor cores).
         const double ratio = n.matrix_fp16_tflops > 0 ? n.matrix_fp8_tflops / n.matrix_fp16_tflops : 0.0;
@@ -123,6 +150,9 @@ void set_knob(Config& c, Knob k, double v) noexcept {
     case Knob::seq_len: c.model.seq_len = to_int(v); break;
     case Knob::global_batch: c.training.global_batch = to_int(v); break;
     case Knob::layers: c.model.layers = to_int(v); break;
+    case Knob::embedding_gib:
+        dlrm_scale_embedding_bytes(c.dlrm, units::gib_to_bytes(v));
+        break;
     case Knob::hidden: {
         ModelSpec& m = c.model;
         const int h = to_int(v);
@@ -158,6 +188,16 @@ double get_knob(const Config& c, Knob k) noexcept {
     case Knob::etp: return s.etp;
     case Knob::zero_shard: return s.zero_shard;
     case Knob::ep_overlap: return s.ep_overlap;
+    case Knob::emb_sharding:
+        return static_cast<double>(s.emb_sharding);
+    case Knob::emb_placement:
+        return static_cast<double>(s.emb_placement);
+    case Knob::emb_state:
+        return static_cast<double>(s.emb_state);
+    case Knob::emb_cache_fraction:
+        return s.emb_cache_fraction;
+    case Knob::emb_cache_hit_rate:
+        return s.emb_cache_hit_rate;
     case Knob::matrix_tflops: return n.matrix_fp16_tflops;
     case Knob::vector_tflops: return n.vector_tflops;
     case Knob::hbm_gib: return n.hbm_capacity_gib;
@@ -178,9 +218,33 @@ double get_knob(const Config& c, Knob k) noexcept {
     case Knob::global_batch: return static_cast<double>(c.training.global_batch);
     case Knob::layers: return c.model.layers;
     case Knob::hidden: return c.model.hidden;
+    case Knob::embedding_gib:
+        return units::bytes_to_gib(dlrm_embedding_bytes(c.dlrm));
     case Knob::count_: break;
     }
     return 0;
+}
+
+bool knob_for_workload(Knob k, Workload w) noexcept {
+    switch (k) {
+        case Knob::dp:
+        case Knob::dp_overlap:
+        case Knob::global_batch:
+            return true;
+        case Knob::emb_sharding:
+        case Knob::emb_placement:
+        case Knob::emb_state:
+        case Knob::emb_cache_fraction:
+        case Knob::emb_cache_hit_rate:
+        case Knob::embedding_gib:
+            return w == Workload::dlrm;
+        case Knob::seq_len:
+        case Knob::layers:
+        case Knob::hidden:
+            return w == Workload::transformer;
+        default:
+            return knob_info(k).kind == KnobKind::hardware || w == Workload::transformer;
+    }
 }
 
 }  // namespace comet

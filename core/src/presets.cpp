@@ -10,6 +10,7 @@
 #include "comet/config.hpp"
 #include "comet/dlrm.hpp"
 #include "comet/evaluate.hpp"
+#include "comet/workload.hpp"
 #include "comet/report.hpp"
 #include "json_reader.hpp"
 #include "scenario_sections.hpp"
@@ -363,10 +364,14 @@ void switch_workload(Scenario& s, Workload w, std::vector<std::string>& out) {
     const Strategy before = s.config.strategy;
     switch_workload(s.config, w);
     out.push_back("workload " + std::string(to_string(was)) + " \u2192 " + std::string(to_string(w)));
-    out.push_back("strategy " + format_strategy(before) + " \u2192 " + format_strategy(s.config.strategy) +
+    out.push_back("strategy " + format_strategy(before, was) + " \u2192 " + format_strategy(s.config.strategy, w) +
                   (w == Workload::dlrm ? " (a DLRM's MLPs are data-parallel; its tables are sharded)" : ""));
 }
 }  // namespace
+
+double preset_parameters(const ModelPreset& p) noexcept {
+    return p.workload == Workload::dlrm ? dlrm_embedding_parameters(p.dlrm) + dlrm_mlp_parameters(p.dlrm) : total_parameters(p.model);
+}
 
 std::vector<std::string> apply_model_preset(Scenario& s, const ModelPreset& p) {
     std::vector<std::string> out;

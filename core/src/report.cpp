@@ -161,11 +161,12 @@ std::string explain_lead(const Result& better, const Result& worse) {
     const TimeBreakdown& a = better.time;
     const TimeBreakdown& b = worse.time;
     const std::pair<const char*, double> parts[] = {
-        {"compute", a.compute_s - b.compute_s},     {"pipeline bubble", a.bubble_s - b.bubble_s},
-        {"exposed TP", a.tp_comm_s - b.tp_comm_s},  {"exposed PP", a.pp_comm_s - b.pp_comm_s},
-        {"exposed DP", a.dp_comm_s - b.dp_comm_s},  {"exposed memory", a.memory_s - b.memory_s},
-        {"optimizer", a.optimizer_s - b.optimizer_s}, {"other", a.other_s - b.other_s},
-        {"exposed EP", a.ep_comm_s - b.ep_comm_s},  {"exposed CP", a.cp_comm_s - b.cp_comm_s}};
+        {"compute", a.compute_s - b.compute_s},         {"pipeline bubble", a.bubble_s - b.bubble_s},
+        {"exposed TP", a.tp_comm_s - b.tp_comm_s},      {"exposed PP", a.pp_comm_s - b.pp_comm_s},
+        {"exposed DP", a.dp_comm_s - b.dp_comm_s},      {"exposed memory", a.memory_s - b.memory_s},
+        {"optimizer", a.optimizer_s - b.optimizer_s},   {"other", a.other_s - b.other_s},
+        {"exposed EP", a.ep_comm_s - b.ep_comm_s},      {"exposed CP", a.cp_comm_s - b.cp_comm_s},
+        {"embedding lookups", a.lookup_s - b.lookup_s}, {"exposed embedding all-to-all", a.emb_comm_s - b.emb_comm_s}};
     std::vector<std::pair<const char*, double>> gains(std::begin(parts), std::end(parts));
     std::sort(gains.begin(), gains.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
     std::string text = seconds(lead) + " (" + format_printf("%.1f", 100.0 * lead / worse.iteration_s) + " %) faster:";
@@ -220,6 +221,9 @@ std::string explain(const Result& r) {
     case Infeasible::batch_split:
         text += ": dp x microbatch = " + format_printf("%.0f", r.detail_a) + ", global batch = " + format_printf("%.0f", r.detail_b);
         break;
+    case Infeasible::dlrm_column_split:
+        text += ": dp " + format_printf("%.0f", r.detail_a) + ", a table's dim " + format_printf("%.0f", r.detail_b);
+        break;
     case Infeasible::no_feasible_strategy: {
         const auto why = static_cast<std::size_t>(r.detail_a);
         if (why < static_cast<std::size_t>(Infeasible::count_) && r.detail_b > 0)
@@ -240,14 +244,18 @@ std::string format_result_text(const Scenario& sc, const Result& r) {
     const Config& c = sc.config;
     std::string o;
     o += "Scenario    " + (sc.name.empty() ? std::string("(unnamed)") : sc.name) + "\n";
-    o += "Model       " + (sc.model_info.name.empty() ? std::string("(unnamed)") : sc.model_info.name) + ", " +
-         format_printf("%.1f", total_parameters(c.model) / 1e9) + " B parameters" +
-         (c.model.is_moe() ? " (" + format_printf("%.1f", active_parameters(c.model) / 1e9) + " B active per token)" : "") +
-         "\n";
+    const bool dlrm = c.workload == Workload::dlrm;
+    if (dlrm)
+        o += "Model       " + (sc.model_info.name.empty() ? std::string("(unnamed)") : sc.model_info.name) + " (DLRM), " +
+             format_dlrm_size(c.dlrm) + "\n";
+    else
+        o += "Model       " + (sc.model_info.name.empty() ? std::string("(unnamed)") : sc.model_info.name) + ", " +
+             format_printf("%.1f", total_parameters(c.model) / 1e9) + " B parameters" +
+             (c.model.is_moe() ? " (" + format_printf("%.1f", active_parameters(c.model) / 1e9) + " B active per token)" : "") + "\n";
     o += "Cluster     " + std::to_string(c.cluster.nodes) + " x " +
          (sc.node_info.name.empty() ? std::string("node") : sc.node_info.name) + " (" +
          std::to_string(accelerators_available(c)) + " accelerators)\n";
-    o += "Strategy    " + format_strategy(c.strategy) + "\n";
+    o += "Strategy    " + format_strategy(c.strategy, c.workload) + "\n";
     if (r.reason == Infeasible::invalid_input || (!r.feasible && r.iteration_s <= 0)) {
         o += "Result      INFEASIBLE: " + explain(r) + "\n";
         return o;
@@ -264,24 +272,39 @@ std::string format_result_text(const Scenario& sc, const Result& r) {
         std::snprintf(buf, sizeof buf, "  %s%12s  %s\n", name, seconds(v).c_str(), percent(v, T).c_str());
         o += buf;
     };
-    row("compute               ", r.time.compute_s);
-    row("pipeline bubble       ", r.time.bubble_s);
-    row("exposed TP comm       ", r.time.tp_comm_s);
-    row("exposed PP comm       ", r.time.pp_comm_s);
-    row("exposed DP comm       ", r.time.dp_comm_s);
-    row("exposed memory        ", r.time.memory_s);
-    row("optimizer step        ", r.time.optimizer_s);
-    row("other                 ", r.time.other_s);
-    if (c.model.is_moe() || r.time.ep_comm_s > 0) row("exposed EP all-to-all ", r.time.ep_comm_s);
-    if (c.strategy.cp > 1 || r.time.cp_comm_s > 0) row("exposed CP ring       ", r.time.cp_comm_s);
-    o += "\nThroughput              " + format_printf("%.0f", r.tokens_per_s) + " tokens/s\n";
-    o += "Model TFLOP/s per GPU   " + format_printf("%.1f", r.model_tflops_per_gpu) + "  (MFU " + format_printf("%.1f", 100 * r.mfu) + " %)\n";
-    o += "Hardware TFLOP/s per GPU " + format_printf("%.1f", r.hardware_tflops_per_gpu) + "  (incl. recompute)\n";
-    o += "Microbatches / pipeline " + std::to_string(r.microbatches) + "\n";
+    if (dlrm) {
+        // A DLRM's parts: the MLPs and the interaction, the embedding lookups and row updates in
+        // HBM, the exchanges of indices, pooled vectors and their gradients, the expanded tier.
+        row("MLPs & interaction    ", r.time.compute_s);
+        row("embedding lookups     ", r.time.lookup_s);
+        row("exposed embedding a2a ", r.time.emb_comm_s);
+        row("exposed DP comm       ", r.time.dp_comm_s);
+        row("exposed memory        ", r.time.memory_s);
+        row("optimizer step        ", r.time.optimizer_s);
+        o += "\nThroughput              " + format_printf("%.0f", r.tokens_per_s) + " samples/s\n";
+        o += "Model TFLOP/s per GPU   " + format_printf("%.1f", r.model_tflops_per_gpu) + "  (MFU " + format_printf("%.1f", 100 * r.mfu) +
+             " %, MLPs and interaction)\n";
+    } else {
+        row("compute               ", r.time.compute_s);
+        row("pipeline bubble       ", r.time.bubble_s);
+        row("exposed TP comm       ", r.time.tp_comm_s);
+        row("exposed PP comm       ", r.time.pp_comm_s);
+        row("exposed DP comm       ", r.time.dp_comm_s);
+        row("exposed memory        ", r.time.memory_s);
+        row("optimizer step        ", r.time.optimizer_s);
+        row("other                 ", r.time.other_s);
+        if (c.model.is_moe() || r.time.ep_comm_s > 0) row("exposed EP all-to-all ", r.time.ep_comm_s);
+        if (c.strategy.cp > 1 || r.time.cp_comm_s > 0) row("exposed CP ring       ", r.time.cp_comm_s);
+        o += "\nThroughput              " + format_printf("%.0f", r.tokens_per_s) + " tokens/s\n";
+        o += "Model TFLOP/s per GPU   " + format_printf("%.1f", r.model_tflops_per_gpu) + "  (MFU " + format_printf("%.1f", 100 * r.mfu) +
+             " %)\n";
+        o += "Hardware TFLOP/s per GPU " + format_printf("%.1f", r.hardware_tflops_per_gpu) + "  (incl. recompute)\n";
+        o += "Microbatches / pipeline " + std::to_string(r.microbatches) + "\n";
+    }
     auto mem = [&](const char* tier, const MemoryFootprint& m) {
         o += std::string("\n") + tier + "  " + gib(m.used_bytes()) + " of " + gib(m.capacity_bytes) + " per accelerator\n";
-        o += "  weights " + gib(m.weights_bytes) + ", gradients " + gib(m.gradients_bytes) + ", optimizer " +
-             gib(m.optimizer_bytes) + ", activations " + gib(m.activations_bytes) + ", other " + gib(m.other_bytes) +
+        o += std::string(dlrm ? "  rows and weights " : "  weights ") + gib(m.weights_bytes) + ", gradients " + gib(m.gradients_bytes) +
+             ", optimizer " + gib(m.optimizer_bytes) + ", activations " + gib(m.activations_bytes) + ", other " + gib(m.other_bytes) +
              (m.margin_bytes > 0 ? ", allocator margin " + gib(m.margin_bytes) : std::string()) + "\n";
     };
     mem("HBM     ", r.hbm);
@@ -302,9 +325,10 @@ void put_result(nlohmann::ordered_json& j, const Result& r) {
                        {"tp_comm", r.time.tp_comm_s},     {"pp_comm", r.time.pp_comm_s},
                        {"dp_comm", r.time.dp_comm_s},     {"memory", r.time.memory_s},
                        {"optimizer", r.time.optimizer_s}, {"other", r.time.other_s},
-                       {"ep_comm", r.time.ep_comm_s},     {"cp_comm", r.time.cp_comm_s}};
-        j["comm_total_s"] = {{"tp", r.comm.tp_s},         {"pp", r.comm.pp_s}, {"dp", r.comm.dp_s},
-                             {"memory", r.comm.memory_s}, {"ep", r.comm.ep_s}, {"cp", r.comm.cp_s}};
+                       {"ep_comm", r.time.ep_comm_s},     {"cp_comm", r.time.cp_comm_s},
+                       {"lookup", r.time.lookup_s},       {"emb_comm", r.time.emb_comm_s}};
+        j["comm_total_s"] = {{"tp", r.comm.tp_s}, {"pp", r.comm.pp_s}, {"dp", r.comm.dp_s},  {"memory", r.comm.memory_s},
+                             {"ep", r.comm.ep_s}, {"cp", r.comm.cp_s}, {"emb", r.comm.emb_s}};
         j["tokens_per_s"] = r.tokens_per_s;
         j["model_tflops_per_gpu"] = r.model_tflops_per_gpu;
         j["hardware_tflops_per_gpu"] = r.hardware_tflops_per_gpu;
@@ -321,7 +345,8 @@ void put_result(nlohmann::ordered_json& j, const Result& r) {
 std::string format_result_json(const Scenario& sc, const Result& r) {
     nlohmann::ordered_json j;
     j["scenario"] = sc.name;
-    j["strategy"] = format_strategy(sc.config.strategy);
+    j["workload"] = std::string(to_string(sc.config.workload));
+    j["strategy"] = format_strategy(sc.config.strategy, sc.config.workload);
     put_result(j, r);
     return j.dump(2) + "\n";
 }
@@ -342,10 +367,10 @@ std::string format_comparison_text(const Comparison& c) {
             std::snprintf(buf, sizeof buf, "%-3s %-28s %7d %6lld  INFEASIBLE: %s\n", (std::to_string(i) + mark).c_str(),
                           name.c_str(), d.config.cluster.nodes, gpus, explain(r).c_str());
         } else {
-            std::snprintf(buf, sizeof buf, "%-3s %-28s %7d %6lld %12s %8.2fx %6.1f%% %10.1f  %s%s\n",
-                          (std::to_string(i) + mark).c_str(), name.c_str(), d.config.cluster.nodes, gpus,
-                          seconds(r.iteration_s).c_str(), d.speedup, 100 * r.mfu, units::bytes_to_gib(r.hbm.used_bytes()),
-                          d.best_strategy ? "best: " : "", format_strategy(d.config.strategy).c_str());
+            std::snprintf(buf, sizeof buf, "%-3s %-28s %7d %6lld %12s %8.2fx %6.1f%% %10.1f  %s%s\n", (std::to_string(i) + mark).c_str(),
+                          name.c_str(), d.config.cluster.nodes, gpus, seconds(r.iteration_s).c_str(), d.speedup, 100 * r.mfu,
+                          units::bytes_to_gib(r.hbm.used_bytes()), d.best_strategy ? "best: " : "",
+                          format_strategy(d.config.strategy, d.config.workload).c_str());
         }
         o += buf;
     }
@@ -371,8 +396,8 @@ std::string format_comparison_csv(const Comparison& c) {
         const Result& r = d.result;
         o += csv_quoted(d.name) + "," + (static_cast<int>(i) == c.baseline ? "1" : "0") + "," + std::to_string(d.config.cluster.nodes) +
              "," + std::to_string(static_cast<long long>(d.config.cluster.nodes) * d.config.node.accelerators) + "," +
-             (d.best_strategy ? "1" : "0") + "," + csv_quoted(format_strategy(d.config.strategy)) + "," + (r.feasible ? "1" : "0") +
-             "," + csv_quoted(r.feasible ? std::string() : explain(r));
+             (d.best_strategy ? "1" : "0") + "," + csv_quoted(format_strategy(d.config.strategy, d.config.workload)) + "," +
+             (r.feasible ? "1" : "0") + "," + csv_quoted(r.feasible ? std::string() : explain(r));
         if (r.feasible) {
             o += "," + num(r.iteration_s) + "," + num(d.speedup) + "," + num(r.mfu) + "," + num(r.tokens_per_s) + "," +
                  num(units::bytes_to_gib(r.hbm.used_bytes())) + "," + num(units::bytes_to_gib(r.hbm.capacity_bytes)) + "," +
@@ -419,7 +444,7 @@ std::string format_comparison_json(const Comparison& c) {
         dj["nodes"] = d.config.cluster.nodes;
         dj["accelerators"] = static_cast<long long>(d.config.cluster.nodes) * d.config.node.accelerators;
         dj["best_strategy"] = d.best_strategy;
-        dj["strategy"] = format_strategy(d.config.strategy);
+        dj["strategy"] = format_strategy(d.config.strategy, d.config.workload);
         dj["speedup"] = d.speedup;
         put_result(dj, d.result);
         dj["cost"] = cost_report_json(d.cost);

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "comet/economics.hpp"
+#include "comet/evaluate.hpp"
 #include "comet/knobs.hpp"
 #include "comet/report.hpp"
 #include "comet/scenario.hpp"
@@ -24,21 +25,23 @@ std::string value_text(double v, std::string_view unit) { return format_printf("
 
 std::string cost_text(const Scenario& sc, const Result& r, const CostReport& c, const CostInputs& in) {
     std::string o = "Scenario    " + (sc.name.empty() ? std::string("(unnamed)") : sc.name) + "\n";
-    o += "Strategy    " + format_strategy(sc.config.strategy) + "\n\n";
+    o += "Strategy    " + format_strategy(sc.config.strategy, sc.config.workload) + "\n\n";
     o += "Cost and energy of the scenario as given\n";
     if (!r.feasible) return o + "  INFEASIBLE: " + explain(r) + " (no cost)\n";
     o += "  Iteration time           " + format_duration(r.iteration_s) + "\n";
     o += "  GPUs / nodes powered     " + std::to_string(c.gpus) + " / " + std::to_string(c.nodes_powered) + "\n";
     o += "  GPU-hour price           " + format_usd(c.gpu_hour_price_usd) +
          (c.amortised ? " (purchase price amortised over " + format_printf("%g", in.lifetime_years) + " years)" : "") + "\n";
-    o += "  Tokens per iteration     " + format_printf("%.0f", c.tokens_per_iteration) + "\n";
+    const bool dlrm = sc.config.workload == Workload::dlrm;
+    o += std::string(dlrm ? "  Samples per iteration    " : "  Tokens per iteration     ") + format_printf("%.0f", c.tokens_per_iteration) +
+         "\n";
     o += "  Per iteration            " + format_printf("%.4g", c.gpu_hours_per_iteration) + " GPU-h, " +
          format_usd(c.cost_per_iteration_usd) + ", " + format_kwh(c.energy_per_iteration_kwh) + "\n";
-    o += "  Per million tokens       " + format_duration(c.time_per_million_tokens_s) + ", " + format_usd(c.cost_per_million_tokens_usd) +
-         ", " + format_kwh(c.energy_per_million_tokens_kwh) + "\n";
+    o += std::string(dlrm ? "  Per million samples      " : "  Per million tokens       ") + format_duration(c.time_per_million_tokens_s) +
+         ", " + format_usd(c.cost_per_million_tokens_usd) + ", " + format_kwh(c.energy_per_million_tokens_kwh) + "\n";
     if (in.tokens_to_train > 0)
-        o += "  To train " + format_printf("%.3g", in.tokens_to_train) + " tokens  " + format_duration(c.time_to_train_s) + ", " +
-             format_usd(c.cost_to_train_usd) + ", " + format_kwh(c.energy_to_train_kwh) + "\n";
+        o += "  To train " + format_printf("%.3g", in.tokens_to_train) + (dlrm ? " samples  " : " tokens  ") +
+             format_duration(c.time_to_train_s) + ", " + format_usd(c.cost_to_train_usd) + ", " + format_kwh(c.energy_to_train_kwh) + "\n";
     return o;
 }
 
@@ -70,11 +73,12 @@ std::string tornado_text(const std::vector<SensitivityBar>& bars, double fractio
     return o + "  x = no feasible strategy; Change = largest |time change| relative to the base\n";
 }
 
-std::string pareto_text(const std::vector<ParetoPoint>& points, const CostInputs& in) {
+std::string pareto_text(const std::vector<ParetoPoint>& points, const CostInputs& in, Workload w) {
     const bool totals = in.tokens_to_train > 0;
+    const std::string items = item_name(w);
     std::string o = "\nDesigns and cluster sizes: " +
-                    (totals ? "time and cost to train " + format_printf("%.3g", in.tokens_to_train) + " tokens"
-                            : std::string("time and cost per million tokens (no --tokens)")) +
+                    (totals ? "time and cost to train " + format_printf("%.3g", in.tokens_to_train) + " " + items
+                            : "time and cost per million " + items + " (no --tokens)") +
                     "\n";
     int width = 7;
     for (const ParetoPoint& p : points) width = std::max(width, static_cast<int>(std::min<std::size_t>(p.label.size(), 60)));
@@ -84,7 +88,7 @@ std::string pareto_text(const std::vector<ParetoPoint>& points, const CostInputs
     for (const ParetoPoint& p : points) {
         std::snprintf(buf, sizeof buf, "  %-*s %14s %14s %6s  %s\n", width, p.label.substr(0, 60).c_str(),
                       p.feasible ? format_duration(p.time_to_train_s).c_str() : "x", p.feasible ? format_usd(p.cost_usd).c_str() : "x",
-                      p.on_front ? "*" : "", p.feasible ? format_strategy(p.strategy).c_str() : "(no feasible strategy)");
+                      p.on_front ? "*" : "", p.feasible ? format_strategy(p.strategy, w).c_str() : "(no feasible strategy)");
         o += buf;
     }
     return o + "  * = on the Pareto front (nothing else is both faster and cheaper)\n";
@@ -103,7 +107,7 @@ std::string format_analysis_text(const Scenario& sc, const Result& r, const Cost
                                  double fraction, const std::vector<ParetoPoint>& points) {
     const CostInputs& in = sc.cost;
     std::string out = cost_text(sc, r, cost, in) + tornado_text(bars, fraction);
-    if (!points.empty()) out += pareto_text(points, in);
+    if (!points.empty()) out += pareto_text(points, in, sc.config.workload);
     return out;
 }
 
@@ -113,7 +117,7 @@ std::string format_analysis_json(const Scenario& sc, const Result& r, const Cost
     using nlohmann::ordered_json;
     ordered_json j;
     j["scenario"] = sc.name;
-    j["strategy"] = format_strategy(sc.config.strategy);
+    j["strategy"] = format_strategy(sc.config.strategy, sc.config.workload);
     j["cost"] = cost_json(r, cost);
     j["fraction"] = fraction;
     ordered_json tornado = ordered_json::array();
@@ -136,7 +140,7 @@ std::string format_analysis_json(const Scenario& sc, const Result& r, const Cost
         pareto.push_back({{"nodes", p.nodes},
                           {"label", p.label},
                           {"feasible", p.feasible},
-                          {"strategy", p.feasible ? format_strategy(p.strategy) : std::string()},
+                          {"strategy", p.feasible ? format_strategy(p.strategy, sc.config.workload) : std::string()},
                           {"time_s", p.time_to_train_s},
                           {"cost_usd", p.cost_usd},
                           {"on_front", p.on_front}});

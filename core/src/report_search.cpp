@@ -44,7 +44,8 @@ std::string stats_text(const SearchStats& st) {
 std::string format_search_text(const Scenario& sc, const SearchOptions& opt, const SearchResult& sr) {
     std::string o;
     o += "Scenario    " + (sc.name.empty() ? std::string("(unnamed)") : sc.name) + "\n";
-    const std::string knobs = (opt.knobs & all_strategy_knobs) == all_strategy_knobs ? "every strategy knob" : knob_names(opt.knobs);
+    const KnobSet own = sc.config.workload == Workload::dlrm ? dlrm_strategy_knobs : transformer_strategy_knobs;
+    const std::string knobs = (opt.knobs & own) == own ? "every strategy knob" : knob_names(opt.knobs & own);
     o += "Search      " + knobs + "; objective " + (opt.objective == Objective::time ? "time" : "mfu") + (opt.prune ? "" : "; no pruning") +
          "\n\n";
     if (!sr.found()) {
@@ -52,15 +53,16 @@ std::string format_search_text(const Scenario& sc, const SearchOptions& opt, con
         return o + stats_text(sr.stats);
     }
     std::size_t width = 8;
-    for (const Candidate& c : sr.top) width = std::max(width, format_strategy(c.strategy).size());
+    const Workload w = sc.config.workload;
+    for (const Candidate& c : sr.top) width = std::max(width, format_strategy(c.strategy, w).size());
     char buf[512];
     std::snprintf(buf, sizeof buf, "%4s  %-*s  %12s  %12s  %7s  %9s\n", "Rank", static_cast<int>(width), "Strategy", "Iteration",
-                  "Tokens/s", "MFU", "HBM used");
+                  w == Workload::dlrm ? "Samples/s" : "Tokens/s", "MFU", "HBM used");
     o += buf;
     for (std::size_t i = 0; i < sr.top.size(); ++i) {
         const Candidate& c = sr.top[i];
         std::snprintf(buf, sizeof buf, "%4zu  %-*s  %12s  %12.0f  %5.1f %%  %5.1f GiB\n", i + 1, static_cast<int>(width),
-                      format_strategy(c.strategy).c_str(), format_seconds(c.result.iteration_s).c_str(), c.result.tokens_per_s,
+                      format_strategy(c.strategy, w).c_str(), format_seconds(c.result.iteration_s).c_str(), c.result.tokens_per_s,
                       100 * c.result.mfu, units::bytes_to_gib(c.result.hbm.used_bytes()));
         o += buf;
     }
@@ -85,8 +87,8 @@ std::string format_search_json(const Scenario& sc, const SearchOptions& opt, con
     for (std::size_t i = 0; i < sr.top.size(); ++i) {
         const Candidate& c = sr.top[i];
         top.push_back({{"rank", i + 1},
-                       {"strategy", format_strategy(c.strategy)},
-                       {"settings", ordered_json::parse(strategy_to_json(c.strategy))},
+                       {"strategy", format_strategy(c.strategy, sc.config.workload)},
+                       {"settings", ordered_json::parse(strategy_to_json(c.strategy, sc.config.workload))},
                        {"iteration_s", c.result.iteration_s},
                        {"tokens_per_s", c.result.tokens_per_s},
                        {"mfu", c.result.mfu},

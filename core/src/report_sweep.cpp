@@ -42,7 +42,7 @@ std::string header_text(const SweepFile& f) {
         o += std::string("Strategy    best found in every cell (objective ") +
              (f.spec.search_options.objective == Objective::time ? "time" : "mfu") + ")\n";
     else
-        o += "Strategy    as the scenario gives it: " + format_strategy(f.scenario.config.strategy) + "\n";
+        o += "Strategy    as the scenario gives it: " + format_strategy(f.scenario.config.strategy, f.scenario.config.workload) + "\n";
     return o + "\n";
 }
 
@@ -71,13 +71,14 @@ const SweepCell* best_cell(const SweepResult& r, Objective objective) {
 std::string one_axis_table(const SweepFile& f, const SweepResult& r) {
     const KnobInfo& xk = knob_info(f.spec.x.knob);
     std::vector<std::vector<std::string>> rows;
-    rows.push_back({std::string(xk.id), "Iteration", "Tokens/s", "MFU", "HBM used", f.spec.search ? "Strategy" : ""});
+    rows.push_back({std::string(xk.id), "Iteration", f.scenario.config.workload == Workload::dlrm ? "Samples/s" : "Tokens/s", "MFU",
+                    "HBM used", f.spec.search ? "Strategy" : ""});
     for (const SweepCell& c : r.cells) {
         const Result& res = c.result;
         if (res.feasible)
             rows.push_back({value_text(c.x), format_seconds(res.iteration_s), format_printf("%.0f", res.tokens_per_s),
                             format_printf("%.1f %%", 100 * res.mfu), format_printf("%.1f GiB", units::bytes_to_gib(res.hbm.used_bytes())),
-                            f.spec.search ? format_strategy(c.strategy) : ""});
+                            f.spec.search ? format_strategy(c.strategy, f.scenario.config.workload) : ""});
         else
             rows.push_back({value_text(c.x), "x", "", "", "", "infeasible: " + explain(res)});
     }
@@ -149,7 +150,7 @@ std::string format_sweep_text(const SweepFile& f, const SweepResult& r) {
         o += "\nBest cell   " + std::string(knob_info(f.spec.x.knob).id) + " = " + value_text(best->x);
         if (f.spec.y) o += ", " + std::string(knob_info(f.spec.y->knob).id) + " = " + value_text(best->y);
         o += ": " + format_seconds(best->result.iteration_s) + ", MFU " + format_printf("%.1f %%", 100 * best->result.mfu) + ", " +
-             format_strategy(best->strategy) + "\n";
+             format_strategy(best->strategy, f.scenario.config.workload) + "\n";
     } else {
         o += "\nNo cell has a feasible configuration.\n";
     }

@@ -356,9 +356,7 @@ Loaded<Scenario> load_scenario_file(const std::filesystem::path& file) {
     return parse_scenario(text, file.string());
 }
 
-std::string strategy_to_json(const Strategy& s) {
-    return strategy_json(s).dump(2);
-}
+std::string strategy_to_json(const Strategy& s, Workload w) { return strategy_json(s, w).dump(2); }
 
 std::string scenario_to_json(const Scenario& s) {
     const Config& c = s.config;

@@ -953,7 +953,78 @@ Candidate best_or_reason(const Config& base, const SearchResult& sr) {
     return out;
 }
 
+namespace {
+// A DLRM's strategy space is small: the data-parallel ranks (all accelerators, or with
+// all_accelerators off every divisor of them that splits the batch), the tables' sharding, where
+// the rows and their optimizer state live (the expanded tier only when the node has one) and the
+// overlap of the MLPs' all-reduce. Each candidate is one evaluate(); unsearched knobs keep the
+// base value; ties go to the first in enumeration order.
+SearchResult search_dlrm(const Config& base, const SearchOptions& options, const SearchControl& control) {
+    SearchResult out;
+    const long long total = accelerators_available(base);
+    std::vector<int> dps{base.strategy.dp};
+    if (searched(options, Knob::dp) && total > 0 && total <= 10'000'000) {
+        dps = {static_cast<int>(total)};
+        if (!options.all_accelerators) dps = divisors(total);
+    }
+    const bool tier = base.node.expanded.capacity_gib > 0;
+    auto values = [&](Knob k, int count, bool needs_tier_above_zero) {
+        std::vector<int> v;
+        if (!searched(options, k)) return std::vector<int>{static_cast<int>(get_knob(base, k))};
+        for (int i = 0; i < count; ++i)
+            if (i == 0 || !needs_tier_above_zero || tier) v.push_back(i);
+        return v;
+    };
+    const std::vector<int> shardings = values(Knob::emb_sharding, 3, false);
+    const std::vector<int> placements = values(Knob::emb_placement, 3, true);
+    const std::vector<int> states = values(Knob::emb_state, 3, false);
+    const std::vector<int> overlaps =
+        searched(options, Knob::dp_overlap) ? std::vector<int>{1, 0} : std::vector<int>{base.strategy.dp_overlap ? 1 : 0};
+    out.stats.space = dps.size() * shardings.size() * placements.size() * states.size() * overlaps.size();
+    TopK top(static_cast<std::size_t>(std::max(1, options.top_k)));
+    std::uint64_t index = 0;
+    for (const int dp : dps)
+        for (const int sharding : shardings)
+            for (const int placement : placements)
+                for (const int state : states)
+                    for (const int overlap : overlaps) {
+                        if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
+                            out.cancelled = true;
+                            out.top = std::move(top.items);
+                            return out;
+                        }
+                        // Where "with the rows" already puts the state, the other choice names
+                        // the same placement (state in HBM beside rows in HBM, in the tier beside
+                        // rows in the tier): searched, only the first is tried.
+                        const bool dup = (state == static_cast<int>(EmbeddingStateTier::hbm) &&
+                                          placement == static_cast<int>(EmbeddingPlacement::hbm)) ||
+                                         (state == static_cast<int>(EmbeddingStateTier::expanded) &&
+                                          (!tier || placement == static_cast<int>(EmbeddingPlacement::expanded)));
+                        if (searched(options, Knob::emb_state) && dup) continue;
+                        Config c = base;
+                        c.strategy.dp = dp;
+                        set_knob(c, Knob::emb_sharding, sharding);
+                        set_knob(c, Knob::emb_placement, placement);
+                        set_knob(c, Knob::emb_state, state);
+                        c.strategy.dp_overlap = overlap != 0;
+                        const Result r = evaluate(c);
+                        ++out.stats.evaluated;
+                        if (control.progress) control.progress(out.stats.evaluated, out.stats.space);
+                        if (!r.feasible) {
+                            ++out.stats.infeasible[static_cast<std::size_t>(r.reason)];
+                            ++index;
+                            continue;
+                        }
+                        ++out.stats.feasible;
+                        top.offer(c.strategy, r, objective_score(r, options.objective), index++);
+                    }
+    out.top = std::move(top.items);
+    return out;
+}
+}  // namespace
+
 SearchResult search(const Config& base, const SearchOptions& options, const SearchControl& control) {
+    if (base.workload == Workload::dlrm) return search_dlrm(base, options, control);
     SearchEngine engine(base, options);
     if (!engine.invalid() && !engine.prepare(control)) {
         SearchResult r;

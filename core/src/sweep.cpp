@@ -118,6 +118,29 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
     options.knobs &= ~knob_bit(spec.x.knob);
     if (spec.y) options.knobs &= ~knob_bit(spec.y->knob);
 
+    // A DLRM's search is a few evaluate() calls per cell (search_dlrm): no engine to share.
+    if (base.workload == Workload::dlrm) {
+        tbb::parallel_for(std::size_t{0}, out.cells.size(), [&](std::size_t i) {
+            if (stop()) return;
+            SweepCell& cell = out.cells[i];
+            const Config c = enter_cell(base, spec, out.nx, i, cell);
+            const SearchResult sr = search(c, options);
+            const Candidate best = best_or_reason(c, sr);
+            cell.strategy = best.strategy;
+            cell.result = best.result;
+            if (sr.top.size() > 1) {
+                cell.has_runner_up = true;
+                cell.runner_up_strategy = sr.top[1].strategy;
+                cell.runner_up_iteration_s = sr.top[1].result.iteration_s;
+            }
+            cell.evaluated = sr.stats.evaluated;
+            cell.infeasible = sr.stats.infeasible_total();
+            tick();
+        });
+        out.cancelled = cancelled.load();
+        return out;
+    }
+
     // Sort the cells into classes that can share one prepared engine; each class's engine is
     // built from its first cell.
     std::vector<ClassKey> keys;

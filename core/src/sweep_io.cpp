@@ -374,6 +374,16 @@ private:
 
 // ---- result rows -------------------------------------------------------------------------
 
+// The names of the enumerations a row holds, as files spell them.
+inline constexpr const auto& names_of(Recompute) { return sections::recompute_names; }
+inline constexpr const auto& names_of(EmbeddingSharding) { return sections::emb_sharding_names; }
+inline constexpr const auto& names_of(EmbeddingPlacement) { return sections::emb_placement_names; }
+inline constexpr const auto& names_of(EmbeddingStateTier) { return sections::emb_state_names; }
+template <class E>
+concept RowEnum = std::is_enum_v<E> && requires(E e) {
+    names_of(e);
+};
+
 // Every column in order, for writing (const row) and reading (mutable row) alike.
 template <class Row, class F>
 void for_each_field(Row& row, bool two_axes, F&& f) {
@@ -395,6 +405,8 @@ void for_each_field(Row& row, bool two_axes, F&& f) {
     f("other_s", row.other_s);
     f("ep_comm_s", row.ep_comm_s);
     f("cp_comm_s", row.cp_comm_s);
+    f("lookup_s", row.lookup_s);
+    f("emb_comm_s", row.emb_comm_s);
     f("tokens_per_s", row.tokens_per_s);
     f("mfu", row.mfu);
     f("model_tflops_per_gpu", row.model_tflops_per_gpu);
@@ -419,6 +431,11 @@ void for_each_field(Row& row, bool two_axes, F&& f) {
     f("etp", row.strategy.etp);
     f("ep_overlap", row.strategy.ep_overlap);
     f("zero_shard", row.strategy.zero_shard);
+    f("emb_sharding", row.strategy.emb_sharding);
+    f("emb_placement", row.strategy.emb_placement);
+    f("emb_cache_fraction", row.strategy.emb_cache_fraction);
+    f("emb_cache_hit_rate", row.strategy.emb_cache_hit_rate);
+    f("emb_state", row.strategy.emb_state);
     f("runner_up", row.runner_up);
     f("runner_up_iteration_s", row.runner_up_iteration_s);
     f("evaluated", row.evaluated);
@@ -476,9 +493,10 @@ struct CsvCell {
         sep();
         out += std::to_string(v);
     }
-    void operator()(std::string_view, Recompute v) {
+    template <RowEnum E>
+    void operator()(std::string_view, E v) {
         sep();
-        out += sections::name_of(sections::recompute_names, v);
+        out += sections::name_of(names_of(v), v);
     }
 };
 
@@ -497,8 +515,9 @@ struct JsonCell {
     void operator()(std::string_view name, const std::string& v) { out[std::string(name)] = v; }
     void operator()(std::string_view name, int v) { out[std::string(name)] = v; }
     void operator()(std::string_view name, std::uint64_t v) { out[std::string(name)] = v; }
-    void operator()(std::string_view name, Recompute v) {
-        out[std::string(name)] = sections::name_of(sections::recompute_names, v);
+    template <RowEnum E>
+    void operator()(std::string_view name, E v) {
+        out[std::string(name)] = sections::name_of(names_of(v), v);
     }
 };
 
@@ -527,7 +546,10 @@ struct JsonCellReader {
         if (n < 0) o.error(name, "must be 0 or more, got " + std::to_string(n));
         else v = static_cast<std::uint64_t>(n);
     }
-    void operator()(std::string_view name, Recompute& v) { o.required_enum(name, v, sections::recompute_names); }
+    template <RowEnum E>
+    void operator()(std::string_view name, E& v) {
+        o.required_enum(name, v, names_of(v));
+    }
 };
 
 template <class T>
@@ -602,6 +624,8 @@ std::vector<SweepRow> sweep_rows(const SweepFile& sweep, const SweepResult& resu
         row.other_s = r.time.other_s;
         row.ep_comm_s = r.time.ep_comm_s;
         row.cp_comm_s = r.time.cp_comm_s;
+        row.lookup_s = r.time.lookup_s;
+        row.emb_comm_s = r.time.emb_comm_s;
         row.tokens_per_s = r.tokens_per_s;
         row.mfu = r.mfu;
         row.model_tflops_per_gpu = r.model_tflops_per_gpu;
@@ -611,7 +635,7 @@ std::vector<SweepRow> sweep_rows(const SweepFile& sweep, const SweepResult& resu
         row.strategy = c.strategy;
         row.strategy.pp_scatter_gather = Strategy{}.pp_scatter_gather;  // not written
         if (c.has_runner_up) {
-            row.runner_up = format_strategy(c.runner_up_strategy);
+            row.runner_up = format_strategy(c.runner_up_strategy, sweep.scenario.config.workload);
             row.runner_up_iteration_s = c.runner_up_iteration_s;
         }
         row.evaluated = c.evaluated;

@@ -13,7 +13,11 @@
 #include "comet/compute.hpp"
 #include "comet/dlrm.hpp"
 #include "comet/evaluate.hpp"
+#include "comet/compare.hpp"
+#include "comet/presets.hpp"
 #include "comet/report.hpp"
+#include "comet/search.hpp"
+#include "comet/sweep.hpp"
 #include "comet/units.hpp"
 #include "fixtures.hpp"
 
@@ -393,6 +397,94 @@ private slots:
         QCOMPARE(c.strategy.dp, 32);
         QCOMPARE(c.strategy.microbatch, 1);
         QCOMPARE(c.dlrm, mlperf_dcnv2_dlrm());  // kept for switching back
+    }
+
+    // The search tries every sharding, placement and state tier (and both overlaps): its best is
+    // the fastest feasible evaluate() of them; tables too large for HBM go to the expanded tier,
+    // and without a tier nothing fits, with the reason.
+    void searchFindsTheFastestPlacement() {
+        Config c = dlrm_config(8, 3.5e8, 64, 10);  // 89.6 GB per table: more than 80 GiB of HBM
+        c.node.expanded = {4096, 64, 1, ExpandedAttach::per_accelerator, 1};
+        const SearchResult sr = search(c);
+        QVERIFY(sr.found());
+        double best = 1e300;
+        for (int sh = 0; sh < 3; ++sh)
+            for (int pl = 0; pl < 3; ++pl)
+                for (int st = 0; st < 3; ++st)
+                    for (const bool ovl : {true, false}) {
+                        Config x = c;
+                        set_knob(x, Knob::emb_sharding, sh);
+                        set_knob(x, Knob::emb_placement, pl);
+                        set_knob(x, Knob::emb_state, st);
+                        x.strategy.dp_overlap = ovl;
+                        const Result r = evaluate(x);
+                        if (r.feasible) best = std::min(best, r.iteration_s);
+                    }
+        QCOMPARE(sr.top.front().result.iteration_s, best);
+        QVERIFY(sr.top.front().strategy.emb_placement != EmbeddingPlacement::hbm);
+        QCOMPARE(QString::fromStdString(format_strategy(sr.top.front().strategy, Workload::dlrm)).left(3), QStringLiteral("dp8"));
+        c.node.expanded = {};
+        const SearchResult none = search(c);
+        QVERIFY(!none.found());
+        const Candidate why = best_or_reason(c, none);
+        QCOMPARE(why.result.reason, Infeasible::no_feasible_strategy);
+        QCOMPARE(static_cast<Infeasible>(why.result.detail_a), Infeasible::hbm_capacity);
+        // Without all_accelerators the search also tries fewer ranks (divisors that split the batch).
+        SearchOptions few;
+        few.all_accelerators = false;
+        c.node.expanded = {4096, 64, 1, ExpandedAttach::per_accelerator, 1};
+        QVERIFY(search(c, few).stats.evaluated > search(c).stats.evaluated);
+    }
+
+    // A sweep of a DLRM over the tables' size and the tier's bandwidth: every cell is the search of
+    // that cell's configuration; bigger tables never run faster, a faster tier never slower.
+    void sweepOverTableSizeAndTierBandwidth() {
+        Config c = dlrm_config(8, 1e8, 64, 10);
+        c.node.expanded = {8192, 32, 1, ExpandedAttach::per_accelerator, 1};
+        SweepSpec spec;
+        spec.x = {Knob::embedding_gib, {100, 400, 1600}};
+        spec.y = Axis{Knob::expanded_gbps, {16, 64, 256}};
+        spec.search = true;
+        const SweepResult r = run_sweep(c, spec);
+        for (int iy = 0; iy < 3; ++iy)
+            for (int ix = 0; ix < 3; ++ix) {
+                Config x = c;
+                set_knob(x, Knob::embedding_gib, spec.x.values[static_cast<std::size_t>(ix)]);
+                set_knob(x, Knob::expanded_gbps, spec.y->values[static_cast<std::size_t>(iy)]);
+                const Candidate best = best_or_reason(x, search(x));
+                QCOMPARE(r.at(ix, iy).result.iteration_s, best.result.iteration_s);
+                QCOMPARE(r.at(ix, iy).strategy, best.strategy);
+                if (ix > 0) QVERIFY(r.at(ix, iy).result.iteration_s >= r.at(ix - 1, iy).result.iteration_s);
+                if (iy > 0) QVERIFY(r.at(ix, iy).result.iteration_s <= r.at(ix, iy - 1).result.iteration_s);
+            }
+        QVERIFY(r.at(0, 0).result.feasible);
+        QCOMPARE(r.at(0, 0).strategy.emb_placement, EmbeddingPlacement::hbm);   // 100 GiB fits in 8 x 80 GiB
+        QVERIFY(r.at(2, 0).strategy.emb_placement != EmbeddingPlacement::hbm);  // 1600 GiB does not
+    }
+
+    // The shipped MLPerf preset is the built-in shape (the workload switch's starting point), and
+    // the 2 TB case study answers its question: with the CXL tier, 4 nodes come within 15 % of 8
+    // HBM-only nodes, which 4 HBM-only nodes cannot hold at all.
+    void presetsAndTheCaseStudy() {
+        const auto preset = load_model_preset(presets_dir() / "models" / "dlrm-dcnv2-mlperf.json");
+        QVERIFY2(preset.ok(), preset.error_text().c_str());
+        QCOMPARE(preset.value->workload, Workload::dlrm);
+        QCOMPARE(preset.value->dlrm, mlperf_dcnv2_dlrm());
+        const auto big = load_model_preset(presets_dir() / "models" / "dlrm-synthetic-2tb.json");
+        QVERIFY2(big.ok(), big.error_text().c_str());
+        QVERIFY(units::bytes_to_gib(dlrm_embedding_bytes(big.value->dlrm)) > 1500);
+        const auto sc = load_scenario_file(presets_dir() / "scenarios" / "dlrm-2tb-memory-expansion.comet.json");
+        QVERIFY2(sc.ok(), sc.error_text().c_str());
+        QCOMPARE(sc.value->config.dlrm, big.value->dlrm);
+        const Comparison cmp = compare_designs(*sc.value);
+        QCOMPARE(cmp.designs.size(), std::size_t{4});
+        const Result& cxl4 = cmp.designs[1].result;
+        const Result& hbm4 = cmp.designs[2].result;
+        const Result& hbm8 = cmp.designs[3].result;
+        QVERIFY(cxl4.feasible && hbm8.feasible);
+        QVERIFY(!hbm4.feasible);
+        QVERIFY2(cxl4.iteration_s < 1.15 * hbm8.iteration_s, qPrintable(QString::number(cxl4.iteration_s / hbm8.iteration_s)));
+        QVERIFY(cmp.designs[1].config.strategy.emb_placement != EmbeddingPlacement::hbm);
     }
 
     // Growing the tables to a byte total keeps their proportions (the sweeps' table-size axis).

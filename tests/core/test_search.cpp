@@ -12,6 +12,8 @@
 #include <random>
 #include <sstream>
 #include <nlohmann/json.hpp>
+
+#include "comet/dlrm.hpp"
 #include <tbb/global_control.h>
 
 #include "comet/evaluate.hpp"
@@ -345,38 +347,51 @@ void TestSearch::invalidBaseIsReported() {
 }
 
 void TestSearch::everyAxisKnobMovesItsField() {
-    for (const KnobInfo& k : all_knobs()) {
-        Config base = small_config();
-        base.node.expanded = {256, 64, 1, ExpandedAttach::per_node, 1};
-        base.strategy = {2, 2, 8, 1, 1, Recompute::selective, true, 1, false, false, false, true, false, true};
-        // Two valid values of the knob near the base.
-        double a = get_knob(base, k.knob), b = a;
-        if (k.integer) b = std::min(k.max, std::max(k.min, a == k.min ? a + 1 : a - 1));
-        else b = a * 1.5 > 0 ? a * 1.5 : 1.0;
-        SweepSpec spec;
-        spec.x = {k.knob, {a, b}};
-        const SweepResult r = run_sweep(base, spec);
-        QCOMPARE(r.cells.size(), std::size_t{2});
-        Config moved = base;
-        set_knob(moved, k.knob, b);
-        QVERIFY2(get_knob(moved, k.knob) == b, std::string(k.id).c_str());
-        QCOMPARE(r.cells[1].x, b);
-        // The cell is the evaluation of exactly that configuration.
-        const Result direct = evaluate(moved);
-        QCOMPARE(r.cells[1].result.feasible, direct.feasible);
-        QCOMPARE(r.cells[1].result.reason, direct.reason);
-        QCOMPARE(r.cells[1].result.iteration_s, direct.iteration_s);
-        if (k.kind == KnobKind::strategy) {
-            spec.search = true;
-            const SweepResult s = run_sweep(base, spec);
-            for (const SweepCell& cell : s.cells)
-                if (cell.result.feasible) {
-                    Config c = base;
-                    c.strategy = cell.strategy;
-                    QVERIFY2(get_knob(c, k.knob) == cell.x, std::string(k.id).c_str());  // the axis knob is not searched
-                }
+    // Each knob on a configuration of a workload it belongs to (a DLRM's tables on a DLRM).
+    for (const KnobInfo& k : all_knobs())
+        for (const Workload w : {Workload::transformer, Workload::dlrm}) {
+            if (!knob_for_workload(k.knob, w) || (w == Workload::dlrm && knob_for_workload(k.knob, Workload::transformer))) continue;
+            Config base = small_config();
+            base.node.expanded = {256, 64, 1, ExpandedAttach::per_node, 1};
+            base.strategy = {2, 2, 8, 1, 1, Recompute::selective, true, 1, false, false, false, true, false, true};
+            if (w == Workload::dlrm) {
+                switch_workload(base, w);
+                base.dlrm.tables[0].rows = 1000;  // small tables: every cell fits
+                base.dlrm.tables[9].rows = 1000;
+                base.training.global_batch = 1024;
+            }
+            // Two valid values of the knob near the base.
+            double a = get_knob(base, k.knob), b = a;
+            if (k.integer)
+                b = std::min(k.max, std::max(k.min, a == k.min ? a + 1 : a - 1));
+            else
+                b = a * 1.5 > 0 ? a * 1.5 : 1.0;
+            SweepSpec spec;
+            spec.x = {k.knob, {a, b}};
+            const SweepResult r = run_sweep(base, spec);
+            QCOMPARE(r.cells.size(), std::size_t{2});
+            Config moved = base;
+            set_knob(moved, k.knob, b);
+            // The tables' size lands on whole rows: within a part in a thousand of the value.
+            const double got = get_knob(moved, k.knob);
+            QVERIFY2(k.knob == Knob::embedding_gib ? std::abs(got / b - 1) < 1e-3 : got == b, std::string(k.id).c_str());
+            QCOMPARE(r.cells[1].x, b);
+            // The cell is the evaluation of exactly that configuration.
+            const Result direct = evaluate(moved);
+            QCOMPARE(r.cells[1].result.feasible, direct.feasible);
+            QCOMPARE(r.cells[1].result.reason, direct.reason);
+            QCOMPARE(r.cells[1].result.iteration_s, direct.iteration_s);
+            if (k.kind == KnobKind::strategy) {
+                spec.search = true;
+                const SweepResult s = run_sweep(base, spec);
+                for (const SweepCell& cell : s.cells)
+                    if (cell.result.feasible) {
+                        Config c = base;
+                        c.strategy = cell.strategy;
+                        QVERIFY2(get_knob(c, k.knob) == cell.x, std::string(k.id).c_str());  // the axis knob is not searched
+                    }
+            }
         }
-    }
 }
 
 void TestSearch::searchingSweepEqualsPerCellSearch() {

@@ -478,7 +478,7 @@ void TestSweepIo::shippedExampleLoads() {
     QCOMPARE(static_cast<int>(s.y->knob), static_cast<int>(Knob::scale_out_gbps));
     QCOMPARE(s.y->values, (std::vector<double>{6.25, 12.5, 25, 50, 100}));
     QVERIFY(s.search);
-    QCOMPARE(s.search_options.knobs, all_strategy_knobs);
+    QCOMPARE(s.search_options.knobs, transformer_strategy_knobs);  // every knob a transformer has
     QCOMPARE(l.value->scenario.config.cluster.nodes, 384);
 }
 
@@ -746,15 +746,59 @@ void TestSweepIo::columnsAreStable() {
     const auto two = sweep_columns(true);
     const auto one = sweep_columns(false);
     QCOMPARE(two.size(), one.size() + 2);
-    const std::vector<std::string_view> expected = {
-        "x_knob", "y_knob", "x", "y", "feasible", "reason", "reason_text", "iteration_s", "compute_s", "bubble_s",
-        "tp_comm_s", "pp_comm_s", "dp_comm_s", "memory_s", "optimizer_s", "other_s", "ep_comm_s", "cp_comm_s",
-        "tokens_per_s", "mfu",
-        "model_tflops_per_gpu", "hbm_used_gib", "hbm_capacity_gib", "expanded_used_gib", "tp", "pp", "dp",
-        "microbatch", "interleave", "recompute", "sequence_parallel", "zero_stage", "offload_optimizer",
-        "offload_weights", "offload_activations", "dp_overlap", "tp_overlap", "cp", "ep", "etp", "ep_overlap",
-        "zero_shard", "runner_up", "runner_up_iteration_s",
-        "evaluated", "infeasible"};
+    const std::vector<std::string_view> expected = {"x_knob",
+                                                    "y_knob",
+                                                    "x",
+                                                    "y",
+                                                    "feasible",
+                                                    "reason",
+                                                    "reason_text",
+                                                    "iteration_s",
+                                                    "compute_s",
+                                                    "bubble_s",
+                                                    "tp_comm_s",
+                                                    "pp_comm_s",
+                                                    "dp_comm_s",
+                                                    "memory_s",
+                                                    "optimizer_s",
+                                                    "other_s",
+                                                    "ep_comm_s",
+                                                    "cp_comm_s",
+                                                    "lookup_s",
+                                                    "emb_comm_s",
+                                                    "tokens_per_s",
+                                                    "mfu",
+                                                    "model_tflops_per_gpu",
+                                                    "hbm_used_gib",
+                                                    "hbm_capacity_gib",
+                                                    "expanded_used_gib",
+                                                    "tp",
+                                                    "pp",
+                                                    "dp",
+                                                    "microbatch",
+                                                    "interleave",
+                                                    "recompute",
+                                                    "sequence_parallel",
+                                                    "zero_stage",
+                                                    "offload_optimizer",
+                                                    "offload_weights",
+                                                    "offload_activations",
+                                                    "dp_overlap",
+                                                    "tp_overlap",
+                                                    "cp",
+                                                    "ep",
+                                                    "etp",
+                                                    "ep_overlap",
+                                                    "zero_shard",
+                                                    "emb_sharding",
+                                                    "emb_placement",
+                                                    "emb_cache_fraction",
+                                                    "emb_cache_hit_rate",
+                                                    "emb_state",
+                                                    "runner_up",
+                                                    "runner_up_iteration_s",
+                                                    "evaluated",
+                                                    "infeasible"};
     QVERIFY(two == expected);
     QVERIFY(one.front() == "x_knob" && one[1] == "x" && one[2] == "feasible");
 }

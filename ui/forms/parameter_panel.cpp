@@ -470,9 +470,8 @@ QComboBox* ParameterPanel::makeModelPicker() {
     std::vector<std::string> errors;
     model_presets_ = load_model_presets(errors);
     for (const std::string& e : errors) qWarning("%s", e.c_str());
-    std::stable_sort(model_presets_.begin(), model_presets_.end(), [](const ModelPreset& a, const ModelPreset& b) {
-        return total_parameters(a.model) < total_parameters(b.model);
-    });
+    std::stable_sort(model_presets_.begin(), model_presets_.end(),
+                     [](const ModelPreset& a, const ModelPreset& b) { return preset_parameters(a) < preset_parameters(b); });
     model_picker_ = new_preset_picker(QStringLiteral("modelPresetPicker"), tr("Model preset…"), model_presets_);
     model_picker_->installEventFilter(this);
     connect(model_picker_, &QComboBox::currentIndexChanged, this, &ParameterPanel::pickModelPreset);
@@ -631,9 +630,8 @@ void ParameterPanel::reloadPresets() {
     node_presets_ = load_node_presets(errors);
     model_presets_ = load_model_presets(errors);
     for (const std::string& e : errors) qWarning("%s", e.c_str());
-    std::stable_sort(model_presets_.begin(), model_presets_.end(), [](const ModelPreset& a, const ModelPreset& b) {
-        return total_parameters(a.model) < total_parameters(b.model);
-    });
+    std::stable_sort(model_presets_.begin(), model_presets_.end(),
+                     [](const ModelPreset& a, const ModelPreset& b) { return preset_parameters(a) < preset_parameters(b); });
     auto refill = [](QComboBox* picker, const auto& presets) {
         const QSignalBlocker block(picker);
         while (picker->count() > 1) picker->removeItem(picker->count() - 1);

@@ -10,6 +10,12 @@ namespace comet {
 
 [[nodiscard]] Result evaluate(const Config& config) noexcept;
 
+// What an iteration trains on: tokens (global batch x sequence length) for a transformer, samples
+// (the global batch) for a DLRM. Throughput, cost per million and totals to train count these.
+[[nodiscard]] double items_per_iteration(const Config& c) noexcept;
+// "tokens" or "samples".
+[[nodiscard]] const char* item_name(Workload w) noexcept;
+
 // Accelerators the strategy uses (tp * pp * dp) and the cluster has.
 [[nodiscard]] long long accelerators_used(const Strategy& s) noexcept;
 [[nodiscard]] long long accelerators_available(const Config& c) noexcept;

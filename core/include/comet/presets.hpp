@@ -56,6 +56,9 @@ struct ModelPreset {
 // settings (the batch in tokens becomes sequences at the preset's sequence length). Returns what
 // changed, one entry per field, e.g. "precision fp16 -> bf16"; empty when nothing did.
 [[nodiscard]] std::vector<std::string> apply_node_preset(Scenario& s, const NodePreset& p);
+// A model preset's parameters as its source counts them (a DLRM's: its rows' elements and the MLPs').
+[[nodiscard]] double preset_parameters(const ModelPreset& p) noexcept;
+
 // A preset of the other workload switches the scenario's workload; the strategy then becomes one
 // that workload can run (a DLRM: every accelerator data-parallel; a transformer: tp 1, pp 1 over
 // every accelerator, microbatch 1), and the returned list says so.

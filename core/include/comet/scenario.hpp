@@ -90,7 +90,7 @@ std::string Loaded<T>::error_text() const {
 // The "strategy" object of a scenario file as scenario_to_json() writes it (one JSON object,
 // indented by 2): pasted over a scenario's "strategy" it reads back to the same Strategy.
 // The one strategy-to-JSON writer (comet-cli search --json uses it for its "settings").
-[[nodiscard]] std::string strategy_to_json(const Strategy& s);
+[[nodiscard]] std::string strategy_to_json(const Strategy& s, Workload w = Workload::transformer);
 // Atomic save: write a temporary file beside the target, flush, then rename over it.
 // Returns an empty string on success, otherwise the reason.
 [[nodiscard]] std::string save_text_atomically(const std::filesystem::path& file, std::string_view text);

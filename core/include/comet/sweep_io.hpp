@@ -57,7 +57,9 @@ struct SweepRow {
     double other_s = 0;
     double ep_comm_s = 0;
     double cp_comm_s = 0;
-    double tokens_per_s = 0;
+    double lookup_s = 0;      // DLRM
+    double emb_comm_s = 0;    // DLRM
+    double tokens_per_s = 0;  // DLRM: samples per second
     double mfu = 0;
     double model_tflops_per_gpu = 0;
     double hbm_used_gib = 0;
