@@ -150,6 +150,7 @@ void AnalysisPage::buildLayout() {
         doc_->setScenario(s, tr("Change tokens to train"));
     });
     form->addRow(tr("Tokens to train:"), tokens_);
+    tokens_form_ = form;
     power_ = new QLabel(prices);
     power_->setToolTip(tr("The node's power at load, from the node form (Node power)."));
     form->addRow(tr("Node power:"), power_);
@@ -243,6 +244,9 @@ void AnalysisPage::showInputs() {
         box->setValue(s.cost.*cost_fields[i].member);
     }
     if (!tokens_->hasFocus()) tokens_->setText(tokens_text(s.cost.tokens_to_train));
+    // A DLRM's budget counts samples (the same cost field: what the iterations train on).
+    if (auto* label = qobject_cast<QLabel*>(tokens_form_->labelForField(tokens_)))
+        label->setText(s.config.workload == Workload::dlrm ? tr("Samples to train:") : tr("Tokens to train:"));
     power_->setText(s.config.node.power_kw > 0 ? tr("%1 kW per node").arg(s.config.node.power_kw)
                                                : tr("unknown (0): no energy counted; set Node power in the node form"));
 }
@@ -304,8 +308,12 @@ void AnalysisPage::show(ui::ReportData a) {
     shown_ = std::move(a);
     tornado_->setBars(shown_->tornado, shown_->options.fraction);
     pareto_->setPoints(shown_->pareto);
-    pareto_->setTitle(shown_->scenario.cost.tokens_to_train > 0 ? tr("Time and cost to train %1 tokens").arg(tokens_text(doc_->scenario().cost.tokens_to_train))
-                                            : tr("Time and cost per million tokens (no token budget)"));
+    const bool dlrm = shown_->scenario.config.workload == Workload::dlrm;
+    pareto_->setTitle(shown_->scenario.cost.tokens_to_train > 0
+                          ? (dlrm ? tr("Time and cost to train %1 samples") : tr("Time and cost to train %1 tokens"))
+                                .arg(tokens_text(doc_->scenario().cost.tokens_to_train))
+                          : (dlrm ? tr("Time and cost per million samples (no sample budget)")
+                                  : tr("Time and cost per million tokens (no token budget)")));
     summary_->setText(costSummaryHtml());
     Q_EMIT analysed();
 }
@@ -325,8 +333,14 @@ QString AnalysisPage::costSummaryHtml() const {
     };
     const QStringList given = column(a.current, a.cost);
     const QStringList best = a.best ? column(a.best->result, a.best_cost) : QStringList{};
-    const QStringList rows = {tr("Iteration time"), tr("Cost per iteration"), tr("Energy per iteration"), tr("Cost per M tokens"),
-                              tr("Energy per M tokens"), tr("Time to train"), tr("Cost, energy to train")};
+    const bool samples = shown_ && shown_->scenario.config.workload == Workload::dlrm;  // a DLRM trains on samples
+    const QStringList rows = {tr("Iteration time"),
+                              tr("Cost per iteration"),
+                              tr("Energy per iteration"),
+                              samples ? tr("Cost per M samples") : tr("Cost per M tokens"),
+                              samples ? tr("Energy per M samples") : tr("Energy per M tokens"),
+                              tr("Time to train"),
+                              tr("Cost, energy to train")};
     QString html = QStringLiteral("<b>%1</b><table cellspacing='0' cellpadding='3'><tr><th></th><th align='right'>%2</th><th align='right'>%3</th></tr>")
                        .arg(tr("Cost and energy"), tr("as given"), tr("best strategy"));
     for (int i = 0; i < rows.size(); ++i)
@@ -340,7 +354,9 @@ QString AnalysisPage::costSummaryHtml() const {
                          c.amortised ? tr(" (purchase price amortised)") : QString()) +
                 QStringLiteral("</p>");
     if (a.best && a.best->result.feasible)
-        html += QStringLiteral("<p>") + tr("Best strategy: %1").arg(QString::fromStdString(format_strategy(a.best->strategy)).toHtmlEscaped()) +
+        html += QStringLiteral("<p>") +
+                tr("Best strategy: %1")
+                    .arg(QString::fromStdString(format_strategy(a.best->strategy, doc_->config().workload)).toHtmlEscaped()) +
                 QStringLiteral("</p>");
     return html;
 }

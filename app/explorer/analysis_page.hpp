@@ -17,6 +17,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QScrollArea;
 class QSplitter;
+class QFormLayout;
 class QLineEdit;
 class QSpinBox;
 
@@ -69,6 +70,7 @@ private:
     ui::WhileShown* analyse_ = nullptr;
     std::vector<QDoubleSpinBox*> cost_fields_;
     QLineEdit* tokens_ = nullptr;
+    QFormLayout* tokens_form_ = nullptr;  // the prices form (its "Tokens to train" label follows the workload)
     QLabel* power_ = nullptr;
     QSpinBox* fraction_ = nullptr;
     QLineEdit* nodes_ = nullptr;

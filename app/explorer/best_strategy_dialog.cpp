@@ -140,7 +140,7 @@ void BestStrategyDialog::show_result(SearchResult r, const Config& searched) {
         const Candidate& c = sr.top[static_cast<std::size_t>(row)];
         constexpr Qt::Alignment right = Qt::AlignRight | Qt::AlignVCenter;
         table_->setItem(row, col_rank, cell(QString::number(row + 1), right));
-        table_->setItem(row, col_strategy, cell(qs(format_strategy(c.strategy))));
+        table_->setItem(row, col_strategy, cell(qs(format_strategy(c.strategy, searched.workload))));
         table_->setItem(row, col_time, cell(ui::format_seconds(c.result.iteration_s), right));
         table_->setItem(row, col_mfu, cell(ui::format_metric(100.0 * c.result.mfu, ui::Metric::mfu), right));
         table_->setItem(row, col_memory, cell(tr("%1 of %2 GiB").arg(units::bytes_to_gib(c.result.hbm.used_bytes() - reserved), 0, 'f', 1)
@@ -180,7 +180,7 @@ void BestStrategyDialog::applyRow(int row) {
         return;
     }
     c.strategy = s;
-    const QString what = tr("Use best strategy #%1 (%2)").arg(row + 1).arg(qs(format_strategy(s)));
+    const QString what = tr("Use best strategy #%1 (%2)").arg(row + 1).arg(qs(format_strategy(s, c.workload)));
     doc_->setConfig(c, what);
     Q_EMIT applied(what);
 }

@@ -232,7 +232,8 @@ bool ComparePage::addCurrent(bool best_strategy) {
     const Scenario& s = doc_->scenario();
     if (s.designs.size() >= static_cast<std::size_t>(max_designs)) return false;
     Design d = design_from_scenario(s, {}, best_strategy);
-    std::string base = design_label(d).toStdString() + (best_strategy ? ", best strategy" : ", " + format_strategy(d.strategy).substr(0, 24));
+    std::string base = design_label(d).toStdString() +
+                       (best_strategy ? ", best strategy" : ", " + format_strategy(d.strategy, s.config.workload).substr(0, 24));
     std::vector<Design> designs = s.designs;
     d.name = unique_name(designs, base);
     designs.push_back(std::move(d));
@@ -416,8 +417,9 @@ void ComparePage::fillTable() {
         table_->setItem(row, col_node, node);
         table_->setItem(row, col_nodes, item(QString::number(d.nodes), true, right));
         const DesignOutcome* o = results ? &shown_->designs[static_cast<std::size_t>(row)] : nullptr;
-        QString strategy = d.best_strategy ? tr("best") : qs(format_strategy(d.strategy));
-        if (d.best_strategy && o && o->result.feasible) strategy = tr("best: %1").arg(qs(format_strategy(o->config.strategy)));
+        const Workload w = doc_->config().workload;
+        QString strategy = d.best_strategy ? tr("best") : qs(format_strategy(d.strategy, w));
+        if (d.best_strategy && o && o->result.feasible) strategy = tr("best: %1").arg(qs(format_strategy(o->config.strategy, w)));
         auto* st = item(strategy, false);
         st->setToolTip(strategy);
         st->setFlags(st->flags() | Qt::ItemIsUserCheckable);

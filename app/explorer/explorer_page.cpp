@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QStandardItemModel>
 #include <QFileInfo>
 #include <QImage>
 #include <QGridLayout>
@@ -207,6 +208,13 @@ void ExplorerPage::setView(const View& v) {
 void ExplorerPage::schedule() {
     const View v = view();
     const Config& c = doc_->config();
+    // Knobs of the other workload (a transformer's layers on a DLRM, a DLRM's tables on a
+    // transformer) would draw flat maps: they are offered only for their own workload.
+    for (QComboBox* box : {x_knob_, y_knob_})
+        if (auto* model = qobject_cast<QStandardItemModel*>(box->model()))
+            for (int i = 0; i < box->count(); ++i)
+                if (QStandardItem* item = model->item(i))
+                    item->setEnabled(knob_for_workload(static_cast<Knob>(box->itemData(i).toInt()), c.workload));
     controller_.request(c, ui::sweep_around(c, v.x, v.y, v.steps, v.search), v.metric);
 }
 
@@ -235,12 +243,15 @@ void ExplorerPage::show(const ui::Evaluation& e) {
 
     QString status;
     if (e.current.feasible)
-        status = tr("%1: %2 per iteration, MFU %3 %, %4 tokens/s")
-                     .arg(QString::fromStdString(format_strategy(e.config.strategy)), ui::format_seconds(e.current.iteration_s),
-                          QString::number(100 * e.current.mfu, 'f', 1), QString::number(e.current.tokens_per_s, 'f', 0));
+        status = (e.config.workload == Workload::dlrm ? tr("%1: %2 per iteration, MFU %3 %, %4 samples/s")
+                                                      : tr("%1: %2 per iteration, MFU %3 %, %4 tokens/s"))
+                     .arg(QString::fromStdString(format_strategy(e.config.strategy, e.config.workload)),
+                          ui::format_seconds(e.current.iteration_s), QString::number(100 * e.current.mfu, 'f', 1),
+                          QString::number(e.current.tokens_per_s, 'f', 0));
     else
-        status = tr("%1: infeasible — %2").arg(QString::fromStdString(format_strategy(e.config.strategy)),
-                                                 QString::fromStdString(explain(e.current)));
+        status = tr("%1: infeasible — %2")
+                     .arg(QString::fromStdString(format_strategy(e.config.strategy, e.config.workload)),
+                          QString::fromStdString(explain(e.current)));
     std::uint64_t configurations = 0;
     for (const SweepCell& cell : e.grid.cells) configurations += cell.evaluated;
     status += tr("   |   %1 × %2 grid, %3 configurations in %4 ms")
@@ -335,7 +346,8 @@ void ExplorerPage::updateCharts() {
     // Short labels for rows too short for the whole one (presentation mode with pins): the
     // heatmap's markers say which cell is which.
     if (e.current.iteration_s > 0)
-        bars.push_back({tr("Current: %1").arg(QString::fromStdString(format_strategy(e.config.strategy))), e.current.time, tr("Current")});
+        bars.push_back({tr("Current: %1").arg(QString::fromStdString(format_strategy(e.config.strategy, e.config.workload))),
+                        e.current.time, tr("Current")});
     const Result* memory_of = &e.current;
     QString summary;
     QString memory_title = tr("Memory per GPU — current");
@@ -346,11 +358,11 @@ void ExplorerPage::updateCharts() {
             memory_of = &cell.result;
             memory_title = tr("Memory per GPU — selected %1").arg(cellLabel(*selected_));
         }
-        summary =
-            tr("Selected %1: %2")
-                .arg(cellLabel(*selected_), cell.result.feasible ? QString::fromStdString(format_strategy(cell.strategy)) +
-                                                                       QStringLiteral(", ") + ui::format_seconds(cell.result.iteration_s)
-                                                                 : cellWhy(*selected_));
+        summary = tr("Selected %1: %2")
+                      .arg(cellLabel(*selected_), cell.result.feasible
+                                                      ? QString::fromStdString(format_strategy(cell.strategy, e.config.workload)) +
+                                                            QStringLiteral(", ") + ui::format_seconds(cell.result.iteration_s)
+                                                      : cellWhy(*selected_));
     } else {
         summary = tr("Click a cell to compare it with the current configuration; right-click to pin it.");
     }
@@ -361,9 +373,9 @@ void ExplorerPage::updateCharts() {
     // from the charts), or instead of the hint, which moves to the tooltip.
     summary_->setToolTip({});
     if (presentation_ && e.current.iteration_s > 0) {
-        const QString current =
-            tr("Current: %1, %2")
-                .arg(QString::fromStdString(format_strategy(e.config.strategy)), ui::format_seconds(e.current.iteration_s));
+        const QString current = tr("Current: %1, %2")
+                                    .arg(QString::fromStdString(format_strategy(e.config.strategy, e.config.workload)),
+                                         ui::format_seconds(e.current.iteration_s));
         if (selected_) {
             summary = current + QStringLiteral(" · ") + summary;
         } else {

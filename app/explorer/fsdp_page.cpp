@@ -97,7 +97,9 @@ void FsdpPage::computeBalance() {
     ui::run_latest<Balance>(
         job_,
         [c = doc_->config()](const std::atomic<bool>&) {
-            Balance b{c, fsdp_default_dps(c), {}};
+            Balance b{c, {}, {}};
+            if (c.workload == Workload::dlrm) return b;  // a DLRM has no ZeRO-3 to balance
+            b.dps = fsdp_default_dps(c);
             b.points = fsdp_balance(c, b.dps);
             return b;
         },
@@ -115,6 +117,21 @@ void FsdpPage::waitForResults() {
 void FsdpPage::show(Balance b) {
     shown_ = std::move(b);
     const Strategy& s = shown_->config.strategy;
+    if (shown_->config.workload == Workload::dlrm) {
+        intro_->setText(
+            tr("The FSDP balance weighs a transformer's ZeRO-3 weight gathers against the tokens per GPU HBM "
+               "holds. This scenario trains a DLRM: its MLPs are replicated and its tables sharded, so there is no "
+               "FSDP traffic to hide. The Explore page's breakdown shows its embedding exchanges."));
+        chart_->setPoints({});
+        fillTable();
+        chart_->widget()->setVisible(false);  // an empty chart would only say "No data"
+        table_->setVisible(false);
+        summary_->setText(tr("Not applicable to a DLRM."));
+        Q_EMIT computed();
+        return;
+    }
+    chart_->widget()->setVisible(true);
+    table_->setVisible(true);
     intro_->setText(tr("With ZeRO-3 (FSDP), every microbatch gathers the weights and reduce-scatters the gradients; that "
                        "traffic does not grow with the microbatch, the compute that hides it does. So FSDP is hidden where "
                        "HBM leaves room for at least the tokens per GPU needed. The strategy's tp %1, cp %2, pp %3 stay; dp "

@@ -187,7 +187,8 @@ void MainWindow::buildMenus() {
     for (int i = 0; i < tabs_->count(); ++i) {
         // "Cost && &Sensitivity" -> "Cost && Sensitivity" (shown "Cost & Sensitivity"): drop only the mnemonic marks.
         QString name = tabs_->tabText(i);
-        name.remove(QRegularExpression(QStringLiteral("(?<!&)&(?!&)")));
+        static const QRegularExpression mnemonic(QStringLiteral("(?<!&)&(?!&)"));
+        name.remove(mnemonic);
         QAction* page = view->addAction(name, this,
                                         [this, i] { tabs_->setCurrentIndex(i); });
         page->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
@@ -535,11 +536,12 @@ void MainWindow::showImport(const QString& what, const std::vector<std::string>&
     const Config& c = doc_->config();
     const Result r = evaluate(c);
     const bool search_now = !r.feasible;
-    const QString verdict = r.feasible
-                                ? tr("The imported strategy %1 runs: %2 per iteration. Find Best Strategy searches for a faster one.")
-                                      .arg(QString::fromStdString(format_strategy(c.strategy)), ui::format_seconds(r.iteration_s))
-                                : tr("The imported strategy %1 cannot run (%2): the best strategy is being searched and applied "
-                                     "(undoable).").arg(QString::fromStdString(format_strategy(c.strategy)), QString::fromStdString(explain(r)));
+    const QString verdict =
+        r.feasible ? tr("The imported strategy %1 runs: %2 per iteration. Find Best Strategy searches for a faster one.")
+                         .arg(QString::fromStdString(format_strategy(c.strategy, c.workload)), ui::format_seconds(r.iteration_s))
+                   : tr("The imported strategy %1 cannot run (%2): the best strategy is being searched and applied "
+                        "(undoable).")
+                         .arg(QString::fromStdString(format_strategy(c.strategy, c.workload)), QString::fromStdString(explain(r)));
     auto* box = new ImportSummaryDialog(what, mapped, warnings, verdict, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     connect(box, &ImportSummaryDialog::findBestRequested, this, &MainWindow::findBestStrategy);

@@ -151,6 +151,7 @@ std::vector<ParetoPoint> pareto_over_cluster_sizes(const Config& base, const std
     for (int n : node_counts) {
         ParetoPoint p;
         p.nodes = n;
+        p.workload = base.workload;
         Config c = base;
         set_knob(c, Knob::nodes, n);
         const long long gpus = static_cast<long long>(c.cluster.nodes) * c.node.accelerators;

@@ -80,6 +80,7 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
     SweepResult out;
     out.nx = static_cast<int>(spec.x.values.size());
     out.ny = spec.y ? static_cast<int>(spec.y->values.size()) : 1;
+    out.workload = base.workload;
     out.cells.resize(static_cast<std::size_t>(out.nx) * static_cast<std::size_t>(out.ny));
     if (out.cells.empty()) return out;
 

@@ -258,7 +258,7 @@ private Q_SLOTS:
         QCOMPARE(m.axis.title, QString("Iteration time (s)"));
         QCOMPARE(m.bar_count(), std::size_t{2});
         QCOMPARE(m.bar_labels[1], QString("tp4 (pinned)"));
-        QCOMPARE(m.series.size(), std::size_t{10});
+        QCOMPARE(m.series.size(), std::size_t{12});  // with a DLRM's lookups and embedding all-to-all
         QCOMPARE(m.series[0].name, QString("Compute"));
         QCOMPARE(m.series[0].values[0], 87.162);
         QCOMPARE(m.series[0].values[1], 60.0);
@@ -318,8 +318,15 @@ private Q_SLOTS:
         const auto m = build_breakdown_model({{"tp8 pp64 dp6", big_iteration()}});
         QCOMPARE(segment_tooltip(m, 4, 0), QString("tp8 pp64 dp6\nDP comm: 0.56 s (0.5 %)"));
         QCOMPARE(segment_tooltip(m, 9, 0), QString("tp8 pp64 dp6\nOther: 30.31 ms (< 0.1 %)"));
-        QVERIFY(segment_tooltip(m, 10, 0).isEmpty());
+        QVERIFY(segment_tooltip(m, 12, 0).isEmpty());
         QVERIFY(segment_tooltip(m, 0, 1).isEmpty());
+        TimeBreakdown dlrm;
+        dlrm.compute_s = 0.010;
+        dlrm.lookup_s = 0.003;
+        dlrm.emb_comm_s = 0.007;
+        const auto d = build_breakdown_model({{"dp16 table-wise rows=hbm", dlrm}});
+        QCOMPARE(segment_tooltip(d, 10, 0), QString("dp16 table-wise rows=hbm\nEmbedding lookups: 3 ms (15.0 %)"));
+        QCOMPARE(segment_tooltip(d, 11, 0), QString("dp16 table-wise rows=hbm\nEmbedding all-to-all: 7 ms (35.0 %)"));
     }
 
     void niceAxisRoundsUp() {
@@ -460,7 +467,7 @@ private Q_SLOTS:
         t.tp_comm_s = 0.1;
         for (int i = 0; i < 20; ++i) view->setBars({{"other", t}});
         QCOMPARE(chart->series().size(), series_count);
-        QCOMPARE(bars_of(chart)->barSets().size(), 10);
+        QCOMPARE(bars_of(chart)->barSets().size(), 12);
         QCOMPARE(set_named(chart, "Compute")->count(), 1);
         QCOMPARE(set_named(chart, "Compute")->at(0), 300.0);  // now in ms
         QCOMPARE(set_named(chart, "TP comm")->at(0), 100.0);
@@ -630,12 +637,13 @@ private Q_SLOTS:
     // The two new parts are far from every other colour (and from each other), not just different.
     void timeCategoriesHaveDistinctColours() {
         const auto cats = time_categories();
-        QCOMPARE(cats.size(), std::size_t{10});
+        QCOMPARE(cats.size(), std::size_t{12});
+        const auto added = [](std::size_t k) { return k == 5 || k == 6 || k == 10 || k == 11; };  // EP, CP; a DLRM's two
         for (std::size_t i = 0; i < cats.size(); ++i)
             for (std::size_t j = i + 1; j < cats.size(); ++j) {
                 const QColor a = cats[i].color, b = cats[j].color;
                 QVERIFY2(a != b, qPrintable(cats[i].name + " vs " + cats[j].name));
-                if (i != 5 && i != 6 && j != 5 && j != 6) continue;
+                if (!added(i) && !added(j)) continue;
                 const int distance = std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
                 QVERIFY2(distance >= 120, qPrintable(cats[i].name + " vs " + cats[j].name));
             }

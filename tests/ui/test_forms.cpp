@@ -517,6 +517,66 @@ private Q_SLOTS:
         QCOMPARE(editor<QSpinBox>("model.layers")->value(), doc_->config().model.layers);
     }
 
+    // The workload switch: a DLRM hides the transformer's shape and model-parallel knobs and shows
+    // its own group with the table editor; one undo step goes back.
+    void workloadSwitchShowsTheDlrmForms() {
+        const auto visible = [&](const char* path) { return panel_->editorFor(QString::fromLatin1(path))->isVisibleTo(panel_.get()); };
+        QVERIFY(visible("model.layers") && visible("strategy.tp") && !visible("dlrm.dense_features") && !visible("strategy.emb_sharding"));
+        QVERIFY(!panel_->dlrmTablesEditor()->isVisibleTo(panel_.get()));
+        editor<QComboBox>("workload")->setCurrentIndex(1);
+        QCOMPARE(undo_count(), 1);
+        QCOMPARE(doc_->config().workload, Workload::dlrm);
+        QCOMPARE(doc_->config().dlrm, mlperf_dcnv2_dlrm());
+        QCOMPARE(doc_->config().strategy.dp, 384 * 8);
+        QVERIFY(!visible("model.layers") && !visible("strategy.tp") && !visible("strategy.microbatch"));
+        QVERIFY(visible("dlrm.dense_features") && visible("strategy.emb_sharding") && visible("strategy.dp"));
+        QVERIFY(panel_->dlrmTablesEditor()->isVisibleTo(panel_.get()));
+        QCOMPARE(panel_->dlrmTablesEditor()->table()->rowCount(), 26);
+        QCOMPARE(editor<QSpinBox>("training.global_batch")->suffix(), QStringLiteral(" samples"));
+        QVERIFY(panel_->parametersText().startsWith(QStringLiteral("26 tables, 204.2 M rows")));
+        doc_->undoStack()->undo();
+        QCOMPARE(doc_->config().workload, Workload::transformer);
+        QVERIFY(visible("model.layers"));
+    }
+
+    // The table editor: a valid cell edit is one undoable change; text that is not a number, or a
+    // value the range rules refuse, changes nothing and says why.
+    void dlrmTableEditsAreCheckedAndUndoable() {
+        Scenario s = base_;
+        switch_workload(s.config, Workload::dlrm);
+        s.config.training.global_batch = 65536;
+        reset(s);
+        DlrmTablesEditor* t = panel_->dlrmTablesEditor();
+        t->table()->item(0, 1)->setText(QStringLiteral("80,000,000"));  // rows of the first table
+        QCOMPARE(undo_count(), 1);
+        QCOMPARE(doc_->config().dlrm.tables[0].rows, 8e7);
+        QCOMPARE(t->table()->item(0, 1)->text(), QStringLiteral("80000000"));
+        t->table()->item(0, 2)->setText(QStringLiteral("wide"));
+        QCOMPARE(undo_count(), 1);
+        QVERIFY2(t->errorText().contains(QStringLiteral("Table group 1, dim: “wide” is not a whole number")), qPrintable(t->errorText()));
+        QCOMPARE(t->table()->item(0, 2)->text(), QStringLiteral("128"));
+        t->table()->item(1, 3)->setText(QStringLiteral("0"));  // pooling 0
+        QCOMPARE(undo_count(), 1);
+        QVERIFY2(t->errorText().contains(QStringLiteral("dlrm.tables[1].pooling = 0: must be > 0")), qPrintable(t->errorText()));
+        t->bottomMlp()->setText(QStringLiteral("512, 256.5"));
+        Q_EMIT t->bottomMlp()->editingFinished();
+        QVERIFY2(t->errorText().contains(QStringLiteral("Bottom MLP: “256.5” is not a whole number")), qPrintable(t->errorText()));
+        t->bottomMlp()->setText(QStringLiteral("1024, 256, 128"));
+        Q_EMIT t->bottomMlp()->editingFinished();
+        QCOMPARE(undo_count(), 2);
+        QCOMPARE(doc_->config().dlrm.bottom_mlp[0], 1024);
+        QVERIFY(t->errorText().isEmpty());
+        t->addButton()->click();
+        QCOMPARE(doc_->config().dlrm.table_groups, 27);
+        t->table()->setCurrentCell(26, 0);
+        t->removeButton()->click();
+        QCOMPARE(doc_->config().dlrm.table_groups, 26);
+        doc_->undoStack()->undo();
+        doc_->undoStack()->undo();
+        doc_->undoStack()->undo();
+        QCOMPARE(doc_->config().dlrm.bottom_mlp[0], 512);
+    }
+
     void focusFieldScrollsAndFocuses() {
         QScrollArea area;  // as in the main window
         area.setWidgetResizable(true);

@@ -26,6 +26,9 @@ const QColor oi_grey{0x99, 0x99, 0x99};
 // Two more, darker than any of the above, from Paul Tol's colour-blind safe "muted" scheme.
 const QColor tol_wine{0x88, 0x22, 0x55};
 const QColor tol_indigo{0x33, 0x22, 0x88};
+// A DLRM's two parts, far (>= 120 in summed RGB distance) from every colour above and from each other.
+const QColor dlrm_brown{0x66, 0x33, 0x00};  // embedding lookups
+const QColor dlrm_pink{0xFF, 0xBB, 0xCC};   // embedding all-to-all
 
 // Room past the longest bar for its total label.
 constexpr double total_label_headroom = 1.15;
@@ -58,9 +61,9 @@ void for_nice_steps(double span, int max_intervals, Fits fits) {
 }
 
 // In time_categories() order: the communication parts side by side.
-std::array<double, 10> time_parts(const TimeBreakdown& t) {
-    return {t.compute_s, t.bubble_s,  t.tp_comm_s,   t.pp_comm_s, t.dp_comm_s,
-            t.ep_comm_s, t.cp_comm_s, t.memory_s, t.optimizer_s, t.other_s};
+std::array<double, 12> time_parts(const TimeBreakdown& t) {
+    return {t.compute_s, t.bubble_s, t.tp_comm_s,   t.pp_comm_s, t.dp_comm_s, t.ep_comm_s,
+            t.cp_comm_s, t.memory_s, t.optimizer_s, t.other_s,   t.lookup_s,  t.emb_comm_s};
 }
 
 std::array<double, 6> memory_parts(const MemoryFootprint& m) {
@@ -100,7 +103,7 @@ QString percent_text(double part, double whole) {
 }  // namespace
 
 std::span<const StackCategory> time_categories() {
-    static const std::array<StackCategory, 10> cats{{
+    static const std::array<StackCategory, 12> cats{{
         {QStringLiteral("Compute"), oi_blue},
         {QStringLiteral("Pipeline bubble"), oi_grey},
         {QStringLiteral("TP comm"), oi_orange},
@@ -111,6 +114,8 @@ std::span<const StackCategory> time_categories() {
         {QStringLiteral("Memory"), oi_purple},
         {QStringLiteral("Optimizer"), oi_yellow},
         {QStringLiteral("Other"), oi_vermillion},
+        {QStringLiteral("Embedding lookups"), dlrm_brown},
+        {QStringLiteral("Embedding all-to-all"), dlrm_pink},
     }};
     return cats;
 }
@@ -378,9 +383,8 @@ QString pareto_tooltip(const ParetoPoint& p, const ParetoModel& m, QPointF pos) 
     if (!p.design.empty() && p.design != p.label) lines << QStringLiteral("Design: ") + QString::fromStdString(p.design);
     lines << QStringLiteral("Time to train: ") + format_amount(pos.x()) + QStringLiteral(" ") + m.time_unit
           << QStringLiteral("Cost: ") + format_amount(pos.y()) + QStringLiteral(" ") + m.cost_unit
-          << QStringLiteral("Strategy: ") + QString::fromStdString(format_strategy(p.strategy))
-          << (p.on_front ? QStringLiteral("On the Pareto front")
-                         : QStringLiteral("Dominated: another point is no slower and no dearer"));
+          << QStringLiteral("Strategy: ") + QString::fromStdString(format_strategy(p.strategy, p.workload))
+          << (p.on_front ? QStringLiteral("On the Pareto front") : QStringLiteral("Dominated: another point is no slower and no dearer"));
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -62,6 +62,17 @@ Axis default_axis(Knob knob, const Config& c, int steps) {
         axis.values = shard_groups(static_cast<long long>(std::max(1, c.strategy.dp)) * std::max(1, c.strategy.cp));
         break;
     case Knob::ep_overlap: axis.values = {0, 0.25, 0.5, 0.75, 0.9, 1}; break;
+    case Knob::emb_sharding:
+    case Knob::emb_placement:
+    case Knob::emb_state:
+        axis.values = {0, 1, 2};
+        break;
+    case Knob::emb_cache_hit_rate:
+        axis.values = {0.5, 0.7, 0.8, 0.9, 0.95, 0.99};
+        break;
+    case Knob::emb_cache_fraction:
+        axis.values = {0.01, 0.02, 0.05, 0.1, 0.2, 0.5};
+        break;
     case Knob::interleave: axis.values = powers_of_two(1, 16); break;
     case Knob::microbatch: {
         const double replica = static_cast<double>(c.training.global_batch) / std::max(1, c.strategy.dp);
@@ -103,7 +114,9 @@ Axis default_axis(Knob knob, const Config& c, int steps) {
         for (double& x : axis.values) x = std::round(x);
         axis.values.erase(std::unique(axis.values.begin(), axis.values.end()), axis.values.end());
     }
-    if (now >= info.min && now <= info.max && (info.integer || knob == Knob::nodes || knob == Knob::ep_overlap))
+    if (now >= info.min && now <= info.max &&
+        (info.integer || knob == Knob::nodes || knob == Knob::ep_overlap || knob == Knob::emb_cache_hit_rate ||
+         knob == Knob::emb_cache_fraction))
         ensure_contains(axis.values, now);
     if (axis.values.empty()) axis.values = {now};
     return axis;

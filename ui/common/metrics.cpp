@@ -43,7 +43,7 @@ double metric_value(const Result& r, Metric m) {
     case Metric::tokens_per_s: return r.tokens_per_s;
     case Metric::mfu: return 100.0 * r.mfu;
     case Metric::exposed_comm_share:
-        return 100.0 * (r.time.tp_comm_s + r.time.pp_comm_s + r.time.dp_comm_s + r.time.ep_comm_s + r.time.cp_comm_s) /
+        return 100.0 * (r.time.tp_comm_s + r.time.pp_comm_s + r.time.dp_comm_s + r.time.ep_comm_s + r.time.cp_comm_s + r.time.emb_comm_s) /
                r.iteration_s;
     case Metric::exposed_memory_share: return 100.0 * r.time.memory_s / r.iteration_s;
     case Metric::hbm_use: break;

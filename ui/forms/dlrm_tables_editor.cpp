@@ -45,8 +45,11 @@ DlrmTablesEditor::DlrmTablesEditor(QWidget* parent) : QWidget(parent) {
     table_ = new QTableWidget(0, column_count, this);
     table_->setObjectName(QStringLiteral("dlrmTables"));
     table_->setHorizontalHeaderLabels({tr("Tables"), tr("Rows"), tr("Dim"), tr("Pooling")});
+    // The panel is narrow: the columns share its width, and the table never widens the panel.
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    table_->horizontalHeader()->setSectionResizeMode(rows_column, QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setMinimumSectionSize(24);
+    table_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -68,11 +71,13 @@ DlrmTablesEditor::DlrmTablesEditor(QWidget* parent) : QWidget(parent) {
     layout->addLayout(buttons);
     auto* widths = new QFormLayout;
     bottom_ = new QLineEdit(this);
+    bottom_->setMinimumWidth(60);
     bottom_->setObjectName(QStringLiteral("dlrm.bottom_mlp"));
     bottom_->setToolTip(
         tr("Widths of the bottom MLP's layers, from the dense features up, separated by commas (MLPerf "
            "DLRM-DCNv2: 512, 256, 128). Empty = no bottom MLP."));
     top_ = new QLineEdit(this);
+    top_->setMinimumWidth(60);
     top_->setObjectName(QStringLiteral("dlrm.top_mlp"));
     top_->setToolTip(
         tr("Widths of the top MLP's layers, from the interaction to the logit, separated by commas (MLPerf "

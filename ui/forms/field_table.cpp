@@ -618,6 +618,9 @@ bool field_applies(const FieldSpec& f, const Config& c) {
     if (f.group == G::mla) return c.model.is_mla() || path == "model.kv_lora_rank";
     if (path == "model.full_attention_interval") return c.model.sliding_window > 0;
     if (path == "strategy.recompute_layers") return c.strategy.recompute == Recompute::full;
+    if (path == "strategy.emb_cache_fraction" || path == "strategy.emb_cache_hit_rate")
+        return c.strategy.emb_placement == EmbeddingPlacement::cached;
+    if (path == "dlrm.cross_layers" || path == "dlrm.cross_rank") return c.dlrm.interaction == DlrmInteraction::dcn;
     return true;
 }
 
@@ -636,7 +639,8 @@ bool field_for_workload(const FieldSpec& f, Workload w) {
     // (the tables' knobs are in their own group); of the training settings no attention kernel
     // or dropout.
     if (path.rfind("model.", 0) == 0) return false;
-    if (path.rfind("strategy.", 0) == 0) return path == "strategy.dp" || path == "strategy.dp_overlap";
+    if (path.rfind("strategy.", 0) == 0)
+        return path == "strategy.dp" || path == "strategy.dp_overlap" || path.rfind("strategy.emb_", 0) == 0;
     return path != "training.attention" && path != "training.dropout";
 }
 

@@ -318,6 +318,7 @@ void ParameterPanel::buildGroups(QVBoxLayout* column) {
 void ParameterPanel::addParametersRow(int group) {
     parameters_ = new QLabel;
     parameters_->setObjectName(QStringLiteral("modelParameters"));
+    parameters_->setWordWrap(true);  // a DLRM's size is a sentence
     parameters_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     parameters_->setToolTip(tr("Parameters of the whole model and, for a mixture of experts, those one token touches "
                                "(attention, dense layers, shared experts and its top-k routed experts)."));
@@ -617,6 +618,9 @@ void ParameterPanel::showApplicable(const Config& c) {
         if (form->indexOf(e.widget) >= 0) form->setRowVisible(e.widget, shown);
     }
     if (stages_) stages_->setVisible(c.workload == Workload::transformer);
+    // A DLRM's batch counts samples.
+    if (auto* batch = qobject_cast<QSpinBox*>(editorFor(QStringLiteral("training.global_batch"))))
+        batch->setSuffix(c.workload == Workload::dlrm ? tr(" samples") : tr(" sequences"));
     for (const Editor& e : editors_) {
         const bool applies = field_applies(*e.field, c);
         if (e.widget->isEnabled() == applies) continue;

@@ -43,6 +43,9 @@ void append_breakdown(QStringList& lines, const Result& r) {
     // Only models and strategies that have them (experts, context parallelism) show these.
     if (t.ep_comm_s > 0) lines << share_line(QStringLiteral("  Exposed EP all-to-all"), t.ep_comm_s, T);
     if (t.cp_comm_s > 0) lines << share_line(QStringLiteral("  Exposed CP ring exchange"), t.cp_comm_s, T);
+    // A DLRM's parts.
+    if (t.lookup_s > 0) lines << share_line(QStringLiteral("  Embedding lookups"), t.lookup_s, T);
+    if (t.emb_comm_s > 0) lines << share_line(QStringLiteral("  Exposed embedding all-to-all"), t.emb_comm_s, T);
     lines << share_line(QStringLiteral("  Exposed memory"), t.memory_s, T);
     lines << share_line(QStringLiteral("  Optimizer step"), t.optimizer_s, T);
     lines << share_line(QStringLiteral("  Other"), t.other_s, T);
@@ -81,8 +84,8 @@ QStringList axis_lines(const SweepSpec& spec, double x, double y) {
     return lines;
 }
 
-QString tooltip_of(const SweepSpec& spec, QStringList lines, const SweepCell& cell, const HeatmapCell& hc,
-                   Metric metric) {
+QString tooltip_of(const SweepSpec& spec, QStringList lines, const SweepCell& cell, const HeatmapCell& hc, Metric metric,
+                   Workload workload) {
     const bool breakdown = hc.feasible && std::isfinite(hc.value);
     // The breakdown starts with the iteration time: no need to repeat it.
     if (std::isfinite(hc.value) && !(breakdown && metric == Metric::iteration_time))
@@ -92,11 +95,11 @@ QString tooltip_of(const SweepSpec& spec, QStringList lines, const SweepCell& ce
         if (spec.search && cell.evaluated > 0)
             lines << QStringLiteral("Searched %1 strategies, none fits").arg(cell.evaluated);
         else if (!spec.search)
-            lines << QStringLiteral("Strategy: ") + QString::fromStdString(format_strategy(cell.strategy));
+            lines << QStringLiteral("Strategy: ") + QString::fromStdString(format_strategy(cell.strategy, workload));
         append_hbm(lines, cell.result);
         return lines.join(QLatin1Char('\n'));
     }
-    lines << QStringLiteral("Strategy: ") + QString::fromStdString(format_strategy(cell.strategy));
+    lines << QStringLiteral("Strategy: ") + QString::fromStdString(format_strategy(cell.strategy, workload));
     append_breakdown(lines, cell.result);
     append_hbm(lines, cell.result);
     return lines.join(QLatin1Char('\n'));
@@ -111,7 +114,7 @@ HeatmapCell make_cell(const SweepSpec& spec, const SweepResult& result, const Sw
     if (never_evaluated(result, cell))
         hc.tooltip = (axes << hc.reason).join(QLatin1Char('\n'));
     else
-        hc.tooltip = tooltip_of(spec, std::move(axes), cell, hc, metric);
+        hc.tooltip = tooltip_of(spec, std::move(axes), cell, hc, metric, result.workload);
     return hc;
 }
 

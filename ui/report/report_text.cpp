@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "charts/chart_model.hpp"
+#include "comet/dlrm.hpp"
 #include "comet/report.hpp"
 #include "comet/units.hpp"
 #include "comet/workload.hpp"
@@ -21,7 +22,7 @@ QString g(double v) { return QString::number(v, 'g', 4); }
 QString pct(double fraction) { return num(100 * fraction, 1) + QStringLiteral(" %"); }
 QString gib(double bytes) { return num(units::bytes_to_gib(bytes), 1) + QStringLiteral(" GiB"); }
 QString integer(long long n) { return QLocale::c().toString(n); }
-QString strategy_text(const Strategy& s) { return esc(format_strategy(s)); }
+QString strategy_text(const Strategy& s, Workload w) { return esc(format_strategy(s, w)); }
 
 struct Row {
     QString label;
@@ -184,17 +185,36 @@ QString scenario_html(const ReportData& d, const QDateTime& when) {
     o += rows_table({{QStringLiteral("Report date"), when.toString(QStringLiteral("yyyy-MM-dd HH:mm"))}});
 
     o += heading(QStringLiteral("Model"));
-    o += rows_table({
-        {QStringLiteral("Name"), esc(s.model_info.name)},
-        {QStringLiteral("Parameters"), format_parameters(total_parameters(m), active_parameters(m))},
-        {QStringLiteral("Layers × hidden"), QString::number(m.layers) + QStringLiteral(" × ") + QString::number(m.hidden) +
-                                                 QStringLiteral(" (MLP ") + QString::number(m.ffn_hidden) +
-                                                 (m.gated_mlp ? QStringLiteral(", gated)") : QStringLiteral(")"))},
-        {QStringLiteral("Attention heads"), QString::number(m.heads) + QStringLiteral(" (KV ") + QString::number(m.kv_heads) +
-                                                 QStringLiteral(", dim ") + QString::number(m.head_dim) + QStringLiteral(")")},
-        {QStringLiteral("Sequence, vocabulary"), QString::number(m.seq_len) + QStringLiteral(" tokens, ") + QString::number(m.vocab)},
-        {QStringLiteral("Experts"), experts_text(m)},
-    });
+    if (s.config.workload == Workload::dlrm) {
+        const DlrmSpec& dl = s.config.dlrm;
+        QStringList mlp;
+        for (int i = 0; i < dl.bottom_layers; ++i) mlp << QString::number(dl.bottom_mlp[static_cast<std::size_t>(i)]);
+        QStringList top;
+        for (int i = 0; i < dl.top_layers; ++i) top << QString::number(dl.top_mlp[static_cast<std::size_t>(i)]);
+        o += rows_table({
+            {QStringLiteral("Name"), esc(s.model_info.name)},
+            {QStringLiteral("Kind"), QStringLiteral("recommendation model (DLRM)")},
+            {QStringLiteral("Size"), esc(format_dlrm_size(dl))},
+            {QStringLiteral("Lookups per sample"), g(dlrm_lookups_per_sample(dl))},
+            {QStringLiteral("MLPs"), QStringLiteral("bottom ") + QString::number(dl.dense_features) + QStringLiteral("-") + mlp.join(u'-') +
+                                         QStringLiteral(", top ") + top.join(u'-')},
+            {QStringLiteral("Interaction"), dl.interaction == DlrmInteraction::dot
+                                                ? QStringLiteral("pairwise dot products")
+                                                : QStringLiteral("DCNv2, ") + QString::number(dl.cross_layers) +
+                                                      QStringLiteral(" cross layers of rank ") + QString::number(dl.cross_rank)},
+        });
+    } else
+        o += rows_table({
+            {QStringLiteral("Name"), esc(s.model_info.name)},
+            {QStringLiteral("Parameters"), format_parameters(total_parameters(m), active_parameters(m))},
+            {QStringLiteral("Layers × hidden"), QString::number(m.layers) + QStringLiteral(" × ") + QString::number(m.hidden) +
+                                                    QStringLiteral(" (MLP ") + QString::number(m.ffn_hidden) +
+                                                    (m.gated_mlp ? QStringLiteral(", gated)") : QStringLiteral(")"))},
+            {QStringLiteral("Attention heads"), QString::number(m.heads) + QStringLiteral(" (KV ") + QString::number(m.kv_heads) +
+                                                    QStringLiteral(", dim ") + QString::number(m.head_dim) + QStringLiteral(")")},
+            {QStringLiteral("Sequence, vocabulary"), QString::number(m.seq_len) + QStringLiteral(" tokens, ") + QString::number(m.vocab)},
+            {QStringLiteral("Experts"), experts_text(m)},
+        });
 
     o += heading(QStringLiteral("Node"));
     o += rows_table({
@@ -214,13 +234,17 @@ QString scenario_html(const ReportData& d, const QDateTime& when) {
     o += heading(QStringLiteral("Cluster and training"));
     o += rows_table({
         {QStringLiteral("Cluster"), integer(s.config.cluster.nodes) + QStringLiteral(" nodes × ") + QString::number(n.accelerators) +
-                                         QStringLiteral(" = ") + integer(gpus) + QStringLiteral(" accelerators")},
-        {QStringLiteral("Global batch"), integer(s.config.training.global_batch) + QStringLiteral(" sequences (") +
-                                              format_count(tokens_per_iteration) + QStringLiteral(" tokens)")},
+                                        QStringLiteral(" = ") + integer(gpus) + QStringLiteral(" accelerators")},
+        {QStringLiteral("Global batch"), s.config.workload == Workload::dlrm
+                                             ? QString(integer(s.config.training.global_batch) + QStringLiteral(" samples"))
+                                             : QString(integer(s.config.training.global_batch) + QStringLiteral(" sequences (") +
+                                                       format_count(tokens_per_iteration) + QStringLiteral(" tokens)"))},
         {QStringLiteral("Training"), precision_text(s.config.training)},
-        {QStringLiteral("Strategy as given"), strategy_text(s.config.strategy)},
-        {QStringLiteral("Pipeline stages"), esc(format_stage_layout(s.config.model, s.config.strategy).remove(QStringLiteral("Stages: ")))},
+        {QStringLiteral("Strategy as given"), strategy_text(s.config.strategy, s.config.workload)},
     });
+    if (s.config.workload == Workload::transformer)
+        o += rows_table({{QStringLiteral("Pipeline stages"),
+                          esc(format_stage_layout(s.config.model, s.config.strategy).remove(QStringLiteral("Stages: ")))}});
     return o;
 }
 
@@ -248,9 +272,10 @@ QString result_html(const ReportData& d) {
                                ? QStringLiteral(" (") + format_speedup(r.iteration_s / b.iteration_s) + QStringLiteral(" faster than the strategy as given)")
                                : QString();
     o += rows_table({
-        {QStringLiteral("Strategy"), strategy_text(d.best->strategy)},
+        {QStringLiteral("Strategy"), strategy_text(d.best->strategy, d.scenario.config.workload)},
         {QStringLiteral("Iteration time"), QStringLiteral("<b>") + format_seconds(b.iteration_s) + QStringLiteral("</b>") + faster},
-        {QStringLiteral("MFU, HBM used"), pct(b.mfu) + QStringLiteral(", ") + gib(b.hbm.used_bytes()) + QStringLiteral(" of ") + gib(b.hbm.capacity_bytes)},
+        {QStringLiteral("MFU, HBM used"),
+         pct(b.mfu) + QStringLiteral(", ") + gib(b.hbm.used_bytes()) + QStringLiteral(" of ") + gib(b.hbm.capacity_bytes)},
     });
     return o;
 }
@@ -299,8 +324,9 @@ QString comparison_html(const ReportData& d) {
             row << QStringLiteral("<span style=\"color:#b00020\">infeasible</span>") << QString() << QString() << QString()
                 << esc(explain(r)) << QString() << QString() << QString();
         } else {
-            row << format_seconds(r.iteration_s) << format_speedup(o.speedup) << pct(r.mfu) << num(units::bytes_to_gib(r.hbm.used_bytes()), 1)
-                << (o.best_strategy ? QStringLiteral("best: ") : QString()) + strategy_text(o.config.strategy)
+            row << format_seconds(r.iteration_s) << format_speedup(o.speedup) << pct(r.mfu)
+                << num(units::bytes_to_gib(r.hbm.used_bytes()), 1)
+                << (o.best_strategy ? QStringLiteral("best: ") : QString()) + strategy_text(o.config.strategy, o.config.workload)
                 << format_usd(o.cost.cost_per_million_tokens_usd)
                 << (totals ? format_duration(o.cost.time_to_train_s) : format_duration(o.cost.time_per_million_tokens_s))
                 << (totals ? format_usd(o.cost.cost_to_train_usd) : g(o.cost.energy_per_million_tokens_kwh) + QStringLiteral(" kWh"));
@@ -319,14 +345,17 @@ QString cost_html(const ReportData& d) {
     const CostInputs& in = d.scenario.cost;
     const bool totals = in.tokens_to_train > 0;
     const auto column = [&](const CostReport& c, const Result& r, const Strategy& s) {
-        if (!c.valid) return QStringList{strategy_text(s), r.feasible ? QStringLiteral("no cost (invalid inputs)") : esc(explain(r))};
-        QStringList col{strategy_text(s),
-                        format_seconds(r.iteration_s),
-                        integer(c.gpus) + QStringLiteral(" / ") + integer(c.nodes_powered),
-                        format_usd(c.gpu_hour_price_usd) + (c.amortised ? QStringLiteral(" (amortised)") : QString()),
-                        format_usd(c.cost_per_iteration_usd) + QStringLiteral(", ") + g(c.energy_per_iteration_kwh) + QStringLiteral(" kWh"),
-                        format_duration(c.time_per_million_tokens_s) + QStringLiteral(", ") + format_usd(c.cost_per_million_tokens_usd) +
-                            QStringLiteral(", ") + g(c.energy_per_million_tokens_kwh) + QStringLiteral(" kWh")};
+        if (!c.valid)
+            return QStringList{strategy_text(s, d.scenario.config.workload),
+                               r.feasible ? QStringLiteral("no cost (invalid inputs)") : esc(explain(r))};
+        QStringList col{
+            strategy_text(s, d.scenario.config.workload),
+            format_seconds(r.iteration_s),
+            integer(c.gpus) + QStringLiteral(" / ") + integer(c.nodes_powered),
+            format_usd(c.gpu_hour_price_usd) + (c.amortised ? QStringLiteral(" (amortised)") : QString()),
+            format_usd(c.cost_per_iteration_usd) + QStringLiteral(", ") + g(c.energy_per_iteration_kwh) + QStringLiteral(" kWh"),
+            format_duration(c.time_per_million_tokens_s) + QStringLiteral(", ") + format_usd(c.cost_per_million_tokens_usd) +
+                QStringLiteral(", ") + g(c.energy_per_million_tokens_kwh) + QStringLiteral(" kWh")};
         if (totals)
             col << format_duration(c.time_to_train_s) + QStringLiteral(", ") + format_usd(c.cost_to_train_usd) + QStringLiteral(", ") +
                        format_count(c.energy_to_train_kwh) + QStringLiteral(" kWh");
@@ -352,11 +381,13 @@ QString cost_html(const ReportData& d) {
 }
 
 QString strategies_caption_html(const ReportData& d) {
-    QString o = QStringLiteral("<p class=\"note\"><b>As given:</b> ") + strategy_text(d.scenario.config.strategy);
+    QString o =
+        QStringLiteral("<p class=\"note\"><b>As given:</b> ") + strategy_text(d.scenario.config.strategy, d.scenario.config.workload);
     if (!d.current.feasible) o += QStringLiteral(" (infeasible: ") + esc(explain(d.current)) + QStringLiteral(")");
     if (d.best && d.best->result.feasible)
-        o += QStringLiteral("<br><b>Best strategy:</b> ") + strategy_text(d.best->strategy) +
-             QStringLiteral(" (searched on the same ") + integer(static_cast<long long>(d.scenario.config.cluster.nodes) * d.scenario.config.node.accelerators) +
+        o += QStringLiteral("<br><b>Best strategy:</b> ") + strategy_text(d.best->strategy, d.scenario.config.workload) +
+             QStringLiteral(" (searched on the same ") +
+             integer(static_cast<long long>(d.scenario.config.cluster.nodes) * d.scenario.config.node.accelerators) +
              QStringLiteral(" accelerators)");
     return o + QStringLiteral("</p>");
 }

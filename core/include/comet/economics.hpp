@@ -78,6 +78,7 @@ struct ParetoPoint {
     std::string design;    // the design's name (pareto_over_designs)
     int nodes = 0;         // set by pareto_over_cluster_sizes
     Strategy strategy;     // the best strategy found (pareto_over_cluster_sizes)
+    Workload workload = Workload::transformer;  // what the strategy trains (for its rendering)
 };
 
 // Marks the points no other feasible point dominates (minimise both; a point dominates another

@@ -45,6 +45,7 @@ struct SweepResult {
     int nx = 0;
     int ny = 1;
     std::vector<SweepCell> cells;  // row-major: cell (ix, iy) at iy * nx + ix
+    Workload workload = Workload::transformer;  // what the cells' strategies train (for their rendering)
     bool cancelled = false;
     [[nodiscard]] const SweepCell& at(int ix, int iy) const {
         return cells[static_cast<std::size_t>(iy) * static_cast<std::size_t>(nx) + static_cast<std::size_t>(ix)];
