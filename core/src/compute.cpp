@@ -35,6 +35,15 @@ ComputeRates compute_rates(const NodeSpec& node, Precision precision) noexcept {
     return r;
 }
 
+ComputeRates compute_rates(const NodeSpec& node, const TrainingSpec& training) noexcept {
+    ComputeRates r = compute_rates(node, training.precision);
+    if (training.cuda_graphs) {
+        r.host_op_s = 0.0;
+        r.host_issues = false;
+    }
+    return r;
+}
+
 namespace {
 // The compute side of a kernel's roofline (pass_time_s() is its max with the memory side, plus
 // the launches).
@@ -63,6 +72,7 @@ double exposed_comm_s(double comm, double window, double overlap) noexcept {
 }
 
 double host_issue_s(const PassCost& cost, const ComputeRates& r) noexcept {
+    if (!r.host_issues) return 0.0;
     return cost.kernels * r.host_op_s + cost.helper_kernels * r.launch_s;
 }
 
@@ -101,7 +111,8 @@ double TimeSplit::lower_bound(const RateSpeedups& s) const noexcept {
 
 RateSpeedups rate_speedups(const ComputeRates& a, const ComputeRates& b) noexcept {
     RateSpeedups s;
-    if (a.attention_backward != b.attention_backward || a.softmax_head_dim != b.softmax_head_dim) return s;
+    if (a.attention_backward != b.attention_backward || a.softmax_head_dim != b.softmax_head_dim || a.host_issues != b.host_issues)
+        return s;
     // How much faster `to` is than `from` at one rate (a duration: the other way round); a rate
     // (or a cost) of zero on one side only is an unbounded speedup, on both sides none.
     constexpr double unbounded = std::numeric_limits<double>::infinity();

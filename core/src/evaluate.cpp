@@ -273,7 +273,7 @@ LayerCompute layer_compute(const Config& c, LayerSplit* split) noexcept {
     const TrainingSpec& tr = c.training;
     const Strategy& s = c.strategy;
     LayerCompute w;
-    const ComputeRates rates = compute_rates(c.node, tr.precision);
+    const ComputeRates rates = compute_rates(c.node, tr);
     const WorkShape shape = work_shape(s);
     const LayerWork lw = layer_work(m, tr, shape);
     const EndsWork ends = ends_work(m, tr, shape);
@@ -343,7 +343,7 @@ RankCompute rank_compute(const Config& c, const RankCompute* memory, const Layer
     // Every field below the memory part is assigned, never accumulated, so a memory part that
     // carries another evaluation's times is fully overwritten.
     RankCompute w = memory ? *memory : rank_memory(c);
-    const ComputeRates rates = compute_rates(c.node, c.training.precision);
+    const ComputeRates rates = compute_rates(c.node, c.training);
     w.hbm_bytes_per_s = rates.hbm_bytes_per_s;
     w.launch_s = rates.launch_s;
     const LayerCompute lc = layers ? *layers : layer_compute(c);

@@ -686,6 +686,7 @@ std::string export_calculon_execution(const Scenario& s, std::vector<std::string
     if (t.attention == AttentionKernel::fused)
         add(w, "training.attention = fused: Calculon has no fused (FlashAttention) kernel: exported unfused");
     if (!t.dropout) add(w, "training.dropout = false: not expressible in Calculon");
+    if (t.cuda_graphs) add(w, "training.cuda_graphs = true: Calculon has no host issue time to remove");
     return dump(j);
 }
 

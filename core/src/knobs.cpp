@@ -60,6 +60,7 @@ constexpr std::array<KnobInfo, static_cast<std::size_t>(Knob::count_)> knobs{{
     {Knob::layers, "layers", "layers", "", KnobKind::workload, true, 1, 100000},
     {Knob::hidden, "hidden", "hidden size", "", KnobKind::workload, true, 1, 1048576},
     {Knob::embedding_gib, "embedding_gib", "embedding tables (all rows)", "GiB", KnobKind::workload, false, 1e-6, 1e9},
+    {Knob::cuda_graphs, "cuda_graphs", "CUDA graphs (0 eager, 1 captured)", "", KnobKind::workload, true, 0, 1},
 }};
 
 int to_int(double v) noexcept {
@@ -149,6 +150,9 @@ void set_knob(Config& c, Knob k, double v) noexcept {
     case Knob::nodes: c.cluster.nodes = to_int(v); refill_dp(c); break;
     case Knob::seq_len: c.model.seq_len = to_int(v); break;
     case Knob::global_batch: c.training.global_batch = to_int(v); break;
+    case Knob::cuda_graphs:
+        c.training.cuda_graphs = v >= 0.5;
+        break;
     case Knob::layers: c.model.layers = to_int(v); break;
     case Knob::embedding_gib:
         dlrm_scale_embedding_bytes(c.dlrm, units::gib_to_bytes(v));
@@ -216,6 +220,8 @@ double get_knob(const Config& c, Knob k) noexcept {
     case Knob::nodes: return c.cluster.nodes;
     case Knob::seq_len: return c.model.seq_len;
     case Knob::global_batch: return static_cast<double>(c.training.global_batch);
+    case Knob::cuda_graphs:
+        return c.training.cuda_graphs ? 1.0 : 0.0;
     case Knob::layers: return c.model.layers;
     case Knob::hidden: return c.model.hidden;
     case Knob::embedding_gib:
@@ -230,6 +236,7 @@ bool knob_for_workload(Knob k, Workload w) noexcept {
         case Knob::dp:
         case Knob::dp_overlap:
         case Knob::global_batch:
+        case Knob::cuda_graphs:
             return true;
         case Knob::emb_sharding:
         case Knob::emb_placement:

@@ -128,6 +128,7 @@ void read_training(ObjectReader& o, TrainingSpec& t) {
     o.optional_enum("grad_reduce", t.grad_reduce, grad_dtype_names);
     o.optional_enum("attention", t.attention, attention_names);
     o.optional_bool("dropout", t.dropout);
+    o.optional_bool("cuda_graphs", t.cuda_graphs);
 }
 
 void read_strategy(ObjectReader& o, Strategy& s, Workload w) {
@@ -439,6 +440,7 @@ ordered_json training_json(const TrainingSpec& t) {
     j["grad_reduce"] = to_string(t.grad_reduce);
     j["attention"] = to_string(t.attention);
     j["dropout"] = t.dropout;
+    j["cuda_graphs"] = t.cuda_graphs;
     return j;
 }
 

@@ -286,6 +286,7 @@ MeasuredCase read_case(const json& jc, const std::string& where, const std::vect
         throw std::runtime_error(where + ".attention = \"" + att + "\": must be fused or unfused");
     tr.attention = att == "fused" ? AttentionKernel::fused : AttentionKernel::unfused;
     tr.dropout = opt_bool(jc, "dropout", where, tr.dropout);
+    tr.cuda_graphs = opt_bool(jc, "cuda_graphs", where, tr.cuda_graphs);
 
     const auto meas = jc.find("measured");
     if (meas == jc.end() || !meas->is_object()) throw std::runtime_error(where + ".measured: missing or not an object");

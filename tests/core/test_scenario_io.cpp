@@ -206,6 +206,7 @@ void compare_scenarios(const Scenario& a, const Scenario& b) {
     SAME_ENUM(config.training.grad_reduce);
     SAME_ENUM(config.training.attention);
     SAME(config.training.dropout);
+    SAME(config.training.cuda_graphs);
     SAME(config.strategy.tp);
     SAME(config.strategy.pp);
     SAME(config.strategy.dp);
@@ -427,6 +428,7 @@ private slots:
                                "\"cluster\"",
                                "\"training\"",
                                "\"dropout\"",
+                               "\"cuda_graphs\"",
                                "\"strategy\"",
                                "\"tp\"",
                                "\"pp_scatter_gather\"",
@@ -441,7 +443,7 @@ private slots:
         }
         QStringList leaves, sections;
         collect_paths(object_of(QByteArray::fromStdString(text)), {}, leaves, sections);
-        QCOMPARE(leaves.size(), 73);
+        QCOMPARE(leaves.size(), 74);  // training.cuda_graphs joined the 73
         QCOMPARE(sections.size(), 10);
     }
 
@@ -593,6 +595,12 @@ private slots:
                                               << QStringList{f + "strategy.pp_overlap: expected true or false"};
         QTest::newRow("pp overlap as null") << with(m, "strategy.pp_overlap", QJsonValue::Null)
                                             << QStringList{f + "strategy.pp_overlap: expected true or false"};
+        QTest::newRow("cuda graphs as text") << with(m, "training.cuda_graphs", "yes")
+                                             << QStringList{f + "training.cuda_graphs: expected true or false, got string \"yes\""};
+        QTest::newRow("cuda graphs as number") << with(m, "training.cuda_graphs", 1)
+                                               << QStringList{f + "training.cuda_graphs: expected true or false, got 1"};
+        QTest::newRow("cuda graphs as null") << with(m, "training.cuda_graphs", QJsonValue::Null)
+                                             << QStringList{f + "training.cuda_graphs: expected true or false"};
         QTest::newRow("rail only as text") << with(m, "node.scale_out.rail_only", "yes")
                                            << QStringList{f + "node.scale_out.rail_only: expected true or false"};
         QTest::newRow("rail only as number") << with(m, "node.scale_out.rail_only", 1)

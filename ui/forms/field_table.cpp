@@ -441,27 +441,32 @@ std::vector<FieldSpec> training_fields() {
     return {
         integer("training.global_batch", G::training, "Global batch", " sequences",
                 "Sequences per iteration over all data-parallel replicas. Must be a multiple of "
-                "dp × microbatch; larger batches shrink the pipeline bubble.", adaptive,
-                COMET_ACCESS(training.global_batch)),
+                "dp × microbatch; larger batches shrink the pipeline bubble.",
+                adaptive, COMET_ACCESS(training.global_batch)),
         choice("training.precision", G::training, "Precision",
                "Number format of GEMMs and activations. FP8 runs at the FP8 tensor peak and needs a "
                "node that has one; MXFP8 uses 32-element block scaling (Blackwell). FP4 (NVFP4, 16-element "
                "blocks) runs the block's GEMMs at the FP4 peak; attention, master weights and optimizer "
-               "stay in higher precision.", {"FP16", "BF16", "FP8", "MXFP8", "FP4"},
-               COMET_ACCESS(training.precision)),
+               "stay in higher precision.",
+               {"FP16", "BF16", "FP8", "MXFP8", "FP4"}, COMET_ACCESS(training.precision)),
         choice("training.optimizer", G::training, "Optimizer",
                "Adam keeps two fp32 moments per parameter; SGD needs less optimizer memory and a "
-               "lighter step.", {"Adam", "SGD"}, COMET_ACCESS(training.optimizer)),
+               "lighter step.",
+               {"Adam", "SGD"}, COMET_ACCESS(training.optimizer)),
         choice("training.grad_reduce", G::training, "Gradient reduction",
-               "Data type of the data-parallel gradient reduction; BF16 halves its traffic.",
-               {"FP32", "BF16"}, COMET_ACCESS(training.grad_reduce)),
+               "Data type of the data-parallel gradient reduction; BF16 halves its traffic.", {"FP32", "BF16"},
+               COMET_ACCESS(training.grad_reduce)),
         choice("training.attention", G::training, "Attention kernel",
                "A fused (FlashAttention-style) kernel does not store the attention scores, saving "
-               "activation memory and HBM traffic.", {"Unfused", "Fused (FlashAttention)"},
-               COMET_ACCESS(training.attention)),
-        boolean("training.dropout", G::training, "Dropout",
-                "Attention and hidden dropout; their masks cost activation memory and traffic.",
+               "activation memory and HBM traffic.",
+               {"Unfused", "Fused (FlashAttention)"}, COMET_ACCESS(training.attention)),
+        boolean("training.dropout", G::training, "Dropout", "Attention and hidden dropout; their masks cost activation memory and traffic.",
                 COMET_ACCESS(training.dropout)),
+        boolean("training.cuda_graphs", G::training, "CUDA graphs",
+                "The step runs as captured CUDA graphs: the host replays them instead of issuing "
+                "every kernel, so the node's host time per kernel no longer slows small kernels. "
+                "Off = eager PyTorch.",
+                COMET_ACCESS(training.cuda_graphs)),
     };
 }
 

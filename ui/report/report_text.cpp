@@ -112,9 +112,10 @@ QString infeasible_text(const Result& r) {
 }
 
 QString precision_text(const TrainingSpec& t) {
-    return esc(to_string(t.precision)) + QStringLiteral(", ") + esc(to_string(t.optimizer)) + QStringLiteral(" optimizer, gradients reduced in ") +
-           esc(to_string(t.grad_reduce)) + QStringLiteral(", ") + esc(to_string(t.attention)) + QStringLiteral(" attention") +
-           (t.dropout ? QStringLiteral(", dropout") : QString());
+    return esc(to_string(t.precision)) + QStringLiteral(", ") + esc(to_string(t.optimizer)) +
+           QStringLiteral(" optimizer, gradients reduced in ") + esc(to_string(t.grad_reduce)) + QStringLiteral(", ") +
+           esc(to_string(t.attention)) + QStringLiteral(" attention") + (t.dropout ? QStringLiteral(", dropout") : QString()) +
+           (t.cuda_graphs ? QStringLiteral(", CUDA graphs") : QString());
 }
 
 QString node_compute_text(const NodeSpec& n) {

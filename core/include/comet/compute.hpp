@@ -18,6 +18,9 @@ struct ComputeRates {
     double launch_s = 0;
     double host_op_s = 0;  // NodeSpec::host_op_us
     double tile_overhead_k = 0;
+    // false: the step runs as CUDA graphs and the host issues nothing per kernel (host_op_s is
+    // then 0 as well, and helper kernels cost no host launch).
+    bool host_issues = true;
 };
 
 // Communication overlapped with computation is not free: NCCL's kernels occupy streaming
@@ -36,6 +39,9 @@ inline constexpr double overlap_contention = 0.15;
 [[nodiscard]] double gemm_max_fraction(const NodeSpec& node, Precision precision) noexcept;
 
 [[nodiscard]] ComputeRates compute_rates(const NodeSpec& node, Precision precision) noexcept;
+// The rates a training run sees: its precision's, and no host issue time per kernel when the
+// step runs as CUDA graphs (TrainingSpec::cuda_graphs). The model's stages use this one.
+[[nodiscard]] ComputeRates compute_rates(const NodeSpec& node, const TrainingSpec& training) noexcept;
 [[nodiscard]] double pass_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noexcept;
 // The host's time to issue a pass's kernels: host_op_s per framework kernel, a launch per helper
 // kernel (PassCost::helper_kernels).

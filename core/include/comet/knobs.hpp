@@ -60,6 +60,7 @@ enum class Knob : std::uint8_t {
     layers,
     hidden,
     embedding_gib,  // a DLRM's tables in all (every table's rows scaled alike)
+    cuda_graphs,    // the step as captured CUDA graphs (0 eager, 1 captured)
     count_
 };
 

@@ -281,6 +281,12 @@ struct TrainingSpec {
     GradDtype grad_reduce = GradDtype::fp32;  // data-type of the data-parallel gradient reduction
     AttentionKernel attention = AttentionKernel::unfused;
     bool dropout = true;  // attention and hidden dropout (masks cost memory and traffic)
+    // The step runs as captured CUDA graphs (Megatron-Core's full-iteration graphs, HugeCTR,
+    // NVIDIA's MLPerf submissions): the host replays them instead of issuing each kernel, so
+    // NodeSpec::host_op_us stops bounding the passes (the accelerator still pays each kernel's
+    // launch). A captured step cannot wait for the host: a dropless MoE's routing sync rules
+    // it out (check.cpp). false = eager PyTorch, every kernel issued by the host.
+    bool cuda_graphs = false;
 
     bool operator==(const TrainingSpec&) const = default;
 };
