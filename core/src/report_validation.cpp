@@ -27,6 +27,10 @@ namespace {
     return out;
 }
 
+// A measured or predicted iteration time in the table's 10 columns: seconds with three
+// decimals, or, below 0.1 s (a DLRM's steps), milliseconds with three.
+std::string step_time(double s) { return s < 0.1 ? strf("%8.3fms", 1e3 * s) : strf("%9.3fs", s); }
+
 }  // namespace
 
 std::string format_validation_text(const ValidationRun& run, const std::vector<NodePreset>& nodes, const std::string& detail) {
@@ -52,11 +56,13 @@ std::string format_validation_text(const ValidationRun& run, const std::vector<N
             if (!mc.inexpressible.empty()) {
                 out += strf("  %-46s %6lld  cannot be expressed: %s\n", mc.id.c_str(), gpus, mc.inexpressible.c_str());
             } else if (!p.result.feasible) {
-                out += strf("  %-46s %6lld  %-50s %9.3fs  infeasible: %s\n", mc.id.c_str(), gpus, format_strategy(p.strategy).c_str(),
-                            mc.measured_iteration_s, explain(p.result).c_str());
+                out += strf("  %-46s %6lld  %-50s %s  infeasible: %s\n", mc.id.c_str(), gpus,
+                            format_strategy(p.strategy, mc.config.workload).c_str(), step_time(mc.measured_iteration_s).c_str(),
+                            explain(p.result).c_str());
             } else {
-                out += strf("  %-46s %6lld  %-50s %9.3fs %9.3fs %+7.1f%%  %s\n", mc.id.c_str(), gpus, format_strategy(p.strategy).c_str(),
-                            mc.measured_iteration_s, p.result.iteration_s, 100 * p.error(), knobs.c_str());
+                out += strf("  %-46s %6lld  %-50s %s %s %+7.1f%%  %s\n", mc.id.c_str(), gpus,
+                            format_strategy(p.strategy, mc.config.workload).c_str(), step_time(mc.measured_iteration_s).c_str(),
+                            step_time(p.result.iteration_s).c_str(), 100 * p.error(), knobs.c_str());
             }
             if (!detail.empty() && mc.id.find(detail) != std::string::npos) {
                 Scenario sc;

@@ -194,8 +194,97 @@ void read_erratum(const json& jc, const json& strategy, const std::string& where
     }
 }
 
+// The measurement and the verdict on what the model can take, shared by both kinds of row.
+void read_measured(const json& jc, const std::string& where, MeasuredCase& mc) {
+    const auto meas = jc.find("measured");
+    if (meas == jc.end() || !meas->is_object()) throw std::runtime_error(where + ".measured: missing or not an object");
+    const char* key = meas->contains("iteration_time_s_derived") ? "iteration_time_s_derived" : "iteration_time_s";
+    mc.measured_iteration_s = get_positive(*meas, key, where + ".measured");
+    mc.measured_tflops_per_gpu =
+        meas->contains("model_tflops_per_gpu") ? get_positive(*meas, "model_tflops_per_gpu", where + ".measured") : 0.0;
+    // A field out of range is a row the model cannot take, not a broken file.
+    if (const auto errs = check_config(mc.config); !errs.empty() && errs.front().path.rfind("node.", 0) != 0)
+        mc.inexpressible = errs.front().message();
+}
+
+// A DLRM row (docs/model.md, "Validation"): `"workload": "dlrm"`, the model as a DLRM preset
+// named by `model_name` (its `dlrm` object may override the tables' data type and optimizer),
+// `gpus`, `global_batch` (samples), `precision` of the MLPs, `cuda_graphs`, and a `strategy`
+// with `dp` (all GPUs) and, where the source publishes them, `emb_sharding`, `emb_placement`
+// and `emb_state`; what it does not publish is searched (predict_case).
+MeasuredCase read_dlrm_case(const json& jc, const std::string& where, const std::vector<ModelPreset>& models) {
+    MeasuredCase mc;
+    mc.id = opt_string(jc, "id", where, where);
+    mc.hardware = opt_string(jc, "hardware", where, "");
+    Config& c = mc.config;
+    c.workload = Workload::dlrm;
+    const std::string name = opt_string(jc, "model_name", where, "");
+    const ModelPreset* preset = nullptr;
+    for (const auto& p : models)
+        if (p.workload == Workload::dlrm && !name.empty() && (folded(p.id) == folded(name) || folded(p.info.name) == folded(name)))
+            preset = &p;
+    if (!preset) throw std::runtime_error(where + ".model_name = \"" + name + "\": names no DLRM model preset (a DLRM row needs one)");
+    c.dlrm = preset->dlrm;
+    if (const auto dit = jc.find("dlrm"); dit != jc.end()) {
+        const std::string dw = where + ".dlrm";
+        if (!dit->is_object()) throw std::runtime_error(dw + ": expected an object");
+        for (const auto& item : dit->items())
+            if (item.key() != "embedding_dtype" && item.key() != "table_optimizer")
+                throw std::runtime_error(dw + "." + item.key() + ": unknown key (allowed: embedding_dtype, table_optimizer)");
+        if (dit->contains("embedding_dtype"))
+            c.dlrm.embedding_dtype =
+                parse_named(sections::embedding_dtype_names, opt_string(*dit, "embedding_dtype", dw, ""), dw, "embedding_dtype");
+        if (dit->contains("table_optimizer"))
+            c.dlrm.table_optimizer =
+                parse_named(sections::embedding_optimizer_names, opt_string(*dit, "table_optimizer", dw, ""), dw, "table_optimizer");
+    }
+    TrainingSpec& tr = c.training;
+    tr.global_batch = get_int(jc, "global_batch", where);
+    tr.precision = parse_precision(opt_string(jc, "precision", where, "fp16"), where);
+    tr.cuda_graphs = opt_bool(jc, "cuda_graphs", where, false);
+    const int gpus = get_int(jc, "gpus", where);
+    Strategy& s = c.strategy;
+    s = Strategy{};
+    s.dp = gpus;
+    if (const auto sit = jc.find("strategy"); sit != jc.end()) {
+        const std::string sw = where + ".strategy";
+        if (!sit->is_object()) throw std::runtime_error(sw + ": expected an object");
+        for (const auto& item : sit->items())
+            if (item.key() != "dp" && item.key() != "emb_sharding" && item.key() != "emb_placement" && item.key() != "emb_state" &&
+                item.key() != "dp_overlap")
+                throw std::runtime_error(sw + "." + item.key() +
+                                         ": not a DLRM strategy key (allowed: dp, emb_sharding, emb_placement, emb_state, dp_overlap)");
+        s.dp = opt_int(*sit, "dp", sw, gpus);
+        if (s.dp != gpus)
+            throw std::runtime_error(sw + ".dp = " + std::to_string(s.dp) + " differs from gpus = " + std::to_string(gpus) +
+                                     " (a DLRM runs every GPU data-parallel)");
+        s.dp_overlap = opt_bool(*sit, "dp_overlap", sw, true);
+        if (sit->contains("emb_sharding")) {
+            s.emb_sharding = parse_named(sections::emb_sharding_names, opt_string(*sit, "emb_sharding", sw, ""), sw, "emb_sharding");
+            mc.emb_sharding_published = true;
+        }
+        if (sit->contains("emb_placement")) {
+            s.emb_placement = parse_named(sections::emb_placement_names, opt_string(*sit, "emb_placement", sw, ""), sw, "emb_placement");
+            mc.emb_placement_published = true;
+        }
+        if (sit->contains("emb_state")) {
+            s.emb_state = parse_named(sections::emb_state_names, opt_string(*sit, "emb_state", sw, ""), sw, "emb_state");
+            mc.emb_state_published = true;
+        }
+    }
+    for (const char* key : {"tp", "pp", "dp", "microbatch", "erratum", "model"})
+        if (jc.contains(key))
+            throw std::runtime_error(where + "." + key + ": not a DLRM row's key (the strategy object holds dp and the tables' placement)");
+    read_measured(jc, where, mc);
+    return mc;
+}
+
 MeasuredCase read_case(const json& jc, const std::string& where, const std::vector<ModelPreset>& models) {
     if (!jc.is_object()) throw std::runtime_error(where + ": expected an object");
+    if (const std::string workload = opt_string(jc, "workload", where, "transformer"); workload == "dlrm")
+        return read_dlrm_case(jc, where, models);
+    else if (workload != "transformer")
+        throw std::runtime_error(where + ".workload = \"" + workload + "\": must be transformer or dlrm");
     MeasuredCase mc;
     mc.id = opt_string(jc, "id", where, where);
     mc.hardware = opt_string(jc, "hardware", where, "");
@@ -287,17 +376,7 @@ MeasuredCase read_case(const json& jc, const std::string& where, const std::vect
     tr.attention = att == "fused" ? AttentionKernel::fused : AttentionKernel::unfused;
     tr.dropout = opt_bool(jc, "dropout", where, tr.dropout);
     tr.cuda_graphs = opt_bool(jc, "cuda_graphs", where, tr.cuda_graphs);
-
-    const auto meas = jc.find("measured");
-    if (meas == jc.end() || !meas->is_object()) throw std::runtime_error(where + ".measured: missing or not an object");
-    const char* key = meas->contains("iteration_time_s_derived") ? "iteration_time_s_derived" : "iteration_time_s";
-    mc.measured_iteration_s = get_positive(*meas, key, where + ".measured");
-    mc.measured_tflops_per_gpu = meas->contains("model_tflops_per_gpu")
-                                     ? get_positive(*meas, "model_tflops_per_gpu", where + ".measured")
-                                     : 0.0;
-    // A field out of range is a row the model cannot take, not a broken file.
-    if (const auto errs = check_config(mc.config); !errs.empty() && errs.front().path.rfind("node.", 0) != 0)
-        mc.inexpressible = errs.front().message();
+    read_measured(jc, where, mc);
     return mc;
 }
 
@@ -337,6 +416,52 @@ Loaded<MeasurementSet> load_measurements(const std::filesystem::path& file, cons
     return out;
 }
 
+namespace {
+// A DLRM row: the tables' sharding, placement and state tier the source does not publish are
+// searched, each taking the value the model finds fastest among feasible ones (the rule of
+// every row); the cache's share and hit rate keep their defaults (used only with `cached`).
+Prediction predict_dlrm_case(Prediction best, Config c) {
+    const MeasuredCase& mc = best.measured;
+    std::vector<EmbeddingSharding> shardings{mc.config.strategy.emb_sharding};
+    std::vector<EmbeddingPlacement> placements{mc.config.strategy.emb_placement};
+    std::vector<EmbeddingStateTier> states{mc.config.strategy.emb_state};
+    if (!mc.emb_sharding_published) {
+        best.searched_knobs.emplace_back("emb_sharding");
+        shardings = {EmbeddingSharding::table_wise, EmbeddingSharding::row_wise, EmbeddingSharding::column_wise};
+    }
+    if (!mc.emb_placement_published) {
+        best.searched_knobs.emplace_back("emb_placement");
+        placements = {EmbeddingPlacement::hbm};
+        if (c.node.expanded.capacity_gib > 0)
+            placements.insert(placements.end(), {EmbeddingPlacement::expanded, EmbeddingPlacement::cached});
+    }
+    if (!mc.emb_state_published) {
+        best.searched_knobs.emplace_back("emb_state");
+        states = {EmbeddingStateTier::with_rows, EmbeddingStateTier::hbm};
+        if (c.node.expanded.capacity_gib > 0) states.push_back(EmbeddingStateTier::expanded);
+    }
+    bool found = false;
+    for (const EmbeddingSharding sh : shardings)
+        for (const EmbeddingPlacement pl : placements)
+            for (const EmbeddingStateTier st : states) {
+                c.strategy.emb_sharding = sh;
+                c.strategy.emb_placement = pl;
+                c.strategy.emb_state = st;
+                const Result r = evaluate(c);
+                ++best.searched;
+                if (r.feasible && (!found || r.iteration_s < best.result.iteration_s)) {
+                    found = true;
+                    best.result = r;
+                    best.strategy = c.strategy;
+                } else if (!found && best.searched == 1) {
+                    best.result = r;
+                    best.strategy = c.strategy;
+                }
+            }
+    return best;
+}
+}  // namespace
+
 Prediction predict_case(const MeasuredCase& mc, const NodeSpec& node) {
     Prediction best;
     best.measured = mc;
@@ -349,6 +474,7 @@ Prediction predict_case(const MeasuredCase& mc, const NodeSpec& node) {
         best.result = infeasible(Infeasible::invalid_input);
         return best;
     }
+    if (c.workload == Workload::dlrm) return predict_dlrm_case(std::move(best), c);
     const long long per_replica = c.training.global_batch / c.strategy.dp;
     std::vector<int> mbs, vs;
     if (mc.microbatch_published) {

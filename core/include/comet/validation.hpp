@@ -1,7 +1,10 @@
 #pragma once
 // Published measurements and the model's predictions for them (`comet-cli validate`).
 //
-// Two table formats are read (docs/model.md, "Validation"):
+// Three kinds of row are read (docs/model.md, "Validation"):
+// - DLRM rows (`"workload": "dlrm"`): a DLRM model preset by `model_name`, gpus (all
+//   data-parallel), global_batch in samples, precision, cuda_graphs, and the tables' sharding,
+//   placement and state tier where published (else searched);
 // - flat rows (Narayanan et al. 2021): tp, pp, dp, recompute, precision at the case's top level;
 //   read as Megatron-LM of 2021: unfused attention with dropout, no sequence parallelism, ZeRO 0.
 // - rows with a `strategy` object (tp, pp, cp, ep, vp, microbatch, fsdp, dp), as NVIDIA
@@ -33,6 +36,10 @@ struct MeasuredCase {
     bool interleave_published = false;
     bool recompute_published = false;
     bool tp_overlap_published = false;
+    // A DLRM row's table layout, where its source publishes it (else searched).
+    bool emb_sharding_published = false;
+    bool emb_placement_published = false;
+    bool emb_state_published = false;
     double measured_iteration_s = 0;
     double measured_tflops_per_gpu = 0;
     // Why the model cannot express this row at all (empty when it can); such a row is
