@@ -393,6 +393,8 @@ void ComparePage::fillTable() {
     filling_ = true;
     const int keep = table_->currentRow();
     table_->setRowCount(static_cast<int>(s.designs.size()));
+    // The cost column counts the workload's items: a DLRM trains on samples, not tokens.
+    table_->horizontalHeaderItem(col_cost)->setText(s.config.workload == Workload::dlrm ? tr("$ / M samples") : tr("$ / M tokens"));
     const bool results = shown_ && shown_->designs.size() == s.designs.size();
     for (int row = 0; row < static_cast<int>(s.designs.size()); ++row) {
         const Design& d = s.designs[static_cast<std::size_t>(row)];

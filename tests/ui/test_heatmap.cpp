@@ -528,6 +528,24 @@ private Q_SLOTS:
         QVERIFY(!outside.current);
     }
 
+    // Throughput counts the workload's items: a DLRM sweep's cells, tooltips and summary say
+    // samples/s, a transformer's tokens/s.
+    void throughputSpeaksTheWorkloadsItems() {
+        HandSweep h = hand_sweep();
+        QCOMPARE(format_metric(2.5e6, Metric::tokens_per_s), QStringLiteral("2.50 M tokens/s"));
+        QCOMPARE(format_metric(2.5e6, Metric::tokens_per_s, Workload::dlrm), QStringLiteral("2.50 M samples/s"));
+        QCOMPARE(format_metric(2500, Metric::tokens_per_s, Workload::dlrm), QStringLiteral("2.5 k samples/s"));
+        QCOMPARE(format_metric(25, Metric::tokens_per_s, Workload::dlrm), QStringLiteral("25 samples/s"));
+        const HeatmapData tokens = make_heatmap_data(h.spec, h.result, Metric::tokens_per_s, std::nullopt);
+        QCOMPARE(tokens.workload, Workload::transformer);
+        QVERIFY(tokens.at(0, 1).tooltip.contains(QStringLiteral("tokens/s")));
+        h.result.workload = Workload::dlrm;
+        const HeatmapData samples = make_heatmap_data(h.spec, h.result, Metric::tokens_per_s, std::nullopt);
+        QCOMPARE(samples.workload, Workload::dlrm);
+        QVERIFY2(samples.at(0, 1).tooltip.contains(QStringLiteral("samples/s")), qPrintable(samples.at(0, 1).tooltip));
+        QVERIFY(!samples.at(0, 1).tooltip.contains(QStringLiteral("tokens")));
+    }
+
     void infeasibleCellsAreNaNWithAReason() {
         const HandSweep h = hand_sweep();
         const HeatmapData d = make_heatmap_data(h.spec, h.result, Metric::iteration_time, std::nullopt);

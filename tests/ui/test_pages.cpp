@@ -141,6 +141,22 @@ private Q_SLOTS:
         QCoreApplication::setApplicationName(QStringLiteral("test_pages"));
     }
 
+    // A DLRM's comparison counts its cost per million samples, not tokens, and its strategies
+    // as a DLRM's.
+    void compareSpeaksSamplesForADlrm() {
+        app::MainWindow w;
+        w.resize(1500, 950);
+        w.start(QString::fromStdString((presets_dir() / "scenarios" / "dlrm-2tb-memory-expansion.comet.json").string()), false);
+        w.show();
+        w.compare()->waitForResults();
+        QTableWidget* t = w.compare()->table();
+        QCOMPARE(t->horizontalHeaderItem(app::ComparePage::col_cost)->text(), QStringLiteral("$ / M samples"));
+        QCOMPARE(t->rowCount(), 4);
+        QVERIFY2(cell(t, 0, app::ComparePage::col_strategy).contains(QStringLiteral("table-wise")),
+                 qPrintable(cell(t, 0, app::ComparePage::col_strategy)));
+        QVERIFY(!cell(t, 0, app::ComparePage::col_strategy).contains(QStringLiteral("tp")));
+    }
+
     // Speedups, times and strategies on screen are the core's: the same comparison computed
     // directly, and each speedup the ratio of the baseline's iteration time to the design's.
     void compareShowsTheCoresRatios() {
@@ -154,6 +170,7 @@ private Q_SLOTS:
         const double base = direct.designs[static_cast<std::size_t>(s.baseline_design)].result.iteration_s;
         QTableWidget* t = win.w.compare()->table();
         QCOMPARE(t->rowCount(), 4);
+        QCOMPARE(t->horizontalHeaderItem(app::ComparePage::col_cost)->text(), QStringLiteral("$ / M tokens"));
         for (std::size_t i = 0; i < direct.designs.size(); ++i) {
             const DesignOutcome& a = shown->designs[i];
             const DesignOutcome& b = direct.designs[i];

@@ -58,14 +58,16 @@ QString display_unit(std::string_view unit) {
 
 QString format_seconds(double s) { return QString::fromStdString(comet::format_seconds(s)); }
 
-QString format_metric(double v, Metric m) {
+QString format_metric(double v, Metric m, Workload w) {
     if (!std::isfinite(v)) return QStringLiteral("–");
     switch (m) {
     case Metric::iteration_time: return format_seconds(v);
-    case Metric::tokens_per_s:
-        if (v >= 1e6) return QString::number(v / 1e6, 'f', 2) + QStringLiteral(" M tokens/s");
-        if (v >= 1e3) return QString::number(v / 1e3, 'f', 1) + QStringLiteral(" k tokens/s");
-        return QString::number(v, 'f', 0) + QStringLiteral(" tokens/s");
+    case Metric::tokens_per_s: {
+        const QString per_s = w == Workload::dlrm ? QStringLiteral("samples/s") : QStringLiteral("tokens/s");
+        if (v >= 1e6) return QString::number(v / 1e6, 'f', 2) + QStringLiteral(" M ") + per_s;
+        if (v >= 1e3) return QString::number(v / 1e3, 'f', 1) + QStringLiteral(" k ") + per_s;
+        return QString::number(v, 'f', 0) + QLatin1Char(' ') + per_s;
+    }
     case Metric::mfu:
     case Metric::exposed_comm_share:
     case Metric::exposed_memory_share: return QString::number(v, 'f', 1) + QStringLiteral(" %");

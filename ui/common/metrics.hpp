@@ -28,7 +28,8 @@ struct MetricInfo {
 [[nodiscard]] double metric_value(const Result& r, Metric m);
 
 // "12.3 s", "61.2 k tokens/s", "41.5 %", "57.6 GiB".
-[[nodiscard]] QString format_metric(double value, Metric m);
+// Throughput counts the workload's items: tokens/s for a transformer, samples/s for a DLRM.
+[[nodiscard]] QString format_metric(double value, Metric m, Workload w = Workload::transformer);
 
 // A unit as files spell it ("us") as people read it ("µs").
 [[nodiscard]] QString display_unit(std::string_view unit);

@@ -89,7 +89,7 @@ QString tooltip_of(const SweepSpec& spec, QStringList lines, const SweepCell& ce
     const bool breakdown = hc.feasible && std::isfinite(hc.value);
     // The breakdown starts with the iteration time: no need to repeat it.
     if (std::isfinite(hc.value) && !(breakdown && metric == Metric::iteration_time))
-        lines << metric_info(metric).label + QStringLiteral(": ") + format_metric(hc.value, metric);
+        lines << metric_info(metric).label + QStringLiteral(": ") + format_metric(hc.value, metric, workload);
     if (!breakdown) {
         lines << QStringLiteral("Infeasible: ") + hc.reason;
         if (spec.search && cell.evaluated > 0)
@@ -175,14 +175,14 @@ QString summarize(const HeatmapData& d) {
              .arg(feasible)
              .arg(static_cast<qsizetype>(d.cells.size()) - feasible);
     if (lo <= hi)
-        s += QStringLiteral(" Values from ") + format_metric(lo, d.metric) + QStringLiteral(" to ") +
-             format_metric(hi, d.metric) +
+        s += QStringLiteral(" Values from ") + format_metric(lo, d.metric, d.workload) + QStringLiteral(" to ") +
+             format_metric(hi, d.metric, d.workload) +
              (info.higher_is_better ? QStringLiteral("; higher is better.") : QStringLiteral("; lower is better."));
     if (d.best)
-        s += QStringLiteral(" Best: ") + format_metric(d.at(d.best->ix, d.best->iy).value, d.metric) +
-             QStringLiteral(" at ") + cell_position(d, *d.best) + QLatin1Char('.');
+        s += QStringLiteral(" Best: ") + format_metric(d.at(d.best->ix, d.best->iy).value, d.metric, d.workload) + QStringLiteral(" at ") +
+             cell_position(d, *d.best) + QLatin1Char('.');
     if (d.current)
-        s += QStringLiteral(" Current: ") + format_metric(d.at(d.current->ix, d.current->iy).value, d.metric) +
+        s += QStringLiteral(" Current: ") + format_metric(d.at(d.current->ix, d.current->iy).value, d.metric, d.workload) +
              QStringLiteral(" at ") + cell_position(d, *d.current) + QLatin1Char('.');
     return s;
 }
@@ -231,6 +231,7 @@ HeatmapData make_heatmap_data(const SweepSpec& spec, const SweepResult& result, 
     d.nx = result.nx;
     d.ny = result.ny;
     d.metric = metric;
+    d.workload = result.workload;
     d.x_values = axis_values(spec.x, d.nx);
     d.y_values = axis_values(spec.y, d.ny);
     d.x_label = axis_title(spec.x.knob);

@@ -40,6 +40,7 @@ struct HeatmapData {
     bool y_continuous = false;
     std::vector<HeatmapCell> cells;  // row-major: (ix, iy) at iy * nx + ix
     Metric metric = Metric::iteration_time;
+    Workload workload = Workload::transformer;  // what the cells train (throughput in tokens or samples)
     std::optional<CellIndex> current;  // the configuration being edited, when on the grid
     std::optional<CellIndex> best;     // best feasible cell for the metric
 

@@ -233,7 +233,7 @@ HeatmapGeometry HeatmapWidget::layoutFor(QSizeF size) const {
     // The tick set depends on the bar's height, which depends on this width: reserve the widest.
     for (int n = 2; n <= 12 && !scale_.empty(); ++n)
         for (double v : scale_.ticks(n))
-            in.bar_label_width = std::max(in.bar_label_width, fm.horizontalAdvance(format_metric(v, data_.metric)));
+            in.bar_label_width = std::max(in.bar_label_width, fm.horizontalAdvance(format_metric(v, data_.metric, data_.workload)));
     in.legend_width = legendWidth();
     in.x_title = !data_.x_label.isEmpty();
     in.y_title = !data_.y_label.isEmpty();
@@ -582,7 +582,7 @@ void HeatmapWidget::paintColorBar(QPainter& p, const HeatmapGeometry& g) const {
     std::vector<double> values;
     std::vector<QString> labels;
     for (double v : barTicks(g)) {
-        const QString s = format_metric(v, data_.metric);
+        const QString s = format_metric(v, data_.metric, data_.workload);
         if (!labels.empty() && labels.back() == s) continue;  // rounding made two ticks read the same
         values.push_back(v);
         labels.push_back(s);

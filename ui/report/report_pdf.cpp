@@ -217,8 +217,9 @@ void paint_sensitivity_and_cost(QPainter& p, const ReportData& d, const QRectF& 
         return;
     }
     const auto pareto = make_pareto_chart(nullptr);
-    pareto->setTitle(d.scenario.cost.tokens_to_train > 0 ? QStringLiteral("Time to train vs cost")
-                                                         : QStringLiteral("Time vs cost per million tokens (no token budget)"));
+    pareto->setTitle(d.scenario.cost.tokens_to_train > 0            ? QStringLiteral("Time to train vs cost")
+                     : d.scenario.config.workload == Workload::dlrm ? QStringLiteral("Time vs cost per million samples (no sample budget)")
+                                                                    : QStringLiteral("Time vs cost per million tokens (no token budget)"));
     pareto->setPoints(d.pareto);
     // Smaller text than the other charts: its point labels need room not to collide.
     draw_chart(p, *pareto, rest, 0.7);

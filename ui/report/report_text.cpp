@@ -148,7 +148,11 @@ QString experts_text(const ModelSpec& m) {
     return o;
 }
 
-QString tokens_text(double tokens) { return tokens > 0 ? format_count(tokens) + QStringLiteral(" tokens") : QStringLiteral("not given"); }
+// A training budget in the workload's items: tokens for a transformer, samples for a DLRM.
+QString tokens_text(double tokens, Workload w = Workload::transformer) {
+    return tokens > 0 ? format_count(tokens) + (w == Workload::dlrm ? QStringLiteral(" samples") : QStringLiteral(" tokens"))
+                      : QStringLiteral("not given");
+}
 
 }  // namespace
 
@@ -255,8 +259,9 @@ QString result_html(const ReportData& d) {
     if (r.feasible) {
         o += rows_table({
             {QStringLiteral("Iteration time"), QStringLiteral("<b>") + format_seconds(r.iteration_s) + QStringLiteral("</b>")},
-            {QStringLiteral("Throughput"), format_metric(r.tokens_per_s, Metric::tokens_per_s)},
-            {QStringLiteral("MFU"), pct(r.mfu) + QStringLiteral(" (") + num(r.model_tflops_per_gpu, 1) + QStringLiteral(" model TFLOP/s per GPU)")},
+            {QStringLiteral("Throughput"), format_metric(r.tokens_per_s, Metric::tokens_per_s, d.scenario.config.workload)},
+            {QStringLiteral("MFU"),
+             pct(r.mfu) + QStringLiteral(" (") + num(r.model_tflops_per_gpu, 1) + QStringLiteral(" model TFLOP/s per GPU)")},
         });
     } else {
         o += infeasible_text(r);
@@ -286,22 +291,24 @@ QString assumptions_html(const ReportData& d) {
     const NodeSpec& n = s.config.node;
     QString o = heading(QStringLiteral("Assumptions"));
     o += rows_table({
-        {QStringLiteral("Validation"), d.validation.isEmpty() ? QStringLiteral("not computed")
-                                                               : esc(d.validation) +
-                                                                     QStringLiteral(" (iteration time against presets/validation; docs/model.md, \"Validation\")")},
+        {QStringLiteral("Validation"),
+         d.validation.isEmpty()
+             ? QStringLiteral("not computed")
+             : esc(d.validation) + QStringLiteral(" (iteration time against presets/validation; docs/model.md, \"Validation\")")},
         {QStringLiteral("Node source"), s.node_info.source.empty() ? QStringLiteral("not given") : clipped(s.node_info.source)},
         {QStringLiteral("Model source"), s.model_info.source.empty() ? QStringLiteral("not given") : clipped(s.model_info.source)},
         {QStringLiteral("GEMM calibration"), QStringLiteral("at most ") + pct(n.gemm.max_fraction) + QStringLiteral(" of peak; ") +
-                                                  g(n.gemm.tile_overhead_k) + QStringLiteral(" K-steps of fill per output tile; ") +
-                                                  g(n.gemm.launch_overhead_us) + QStringLiteral(" µs per kernel launch")},
+                                                 g(n.gemm.tile_overhead_k) + QStringLiteral(" K-steps of fill per output tile; ") +
+                                                 g(n.gemm.launch_overhead_us) + QStringLiteral(" µs per kernel launch")},
         {QStringLiteral("NCCL efficiency"), pct(n.scale_up.efficiency) + QStringLiteral(" of scale-up, ") + pct(n.scale_out.efficiency) +
-                                                 QStringLiteral(" of scale-out bandwidth")},
+                                                QStringLiteral(" of scale-out bandwidth")},
         {QStringLiteral("HBM"), pct(n.hbm_efficiency) + QStringLiteral(" of bandwidth for streaming kernels; ") + g(n.hbm_reserved_gib) +
-                                     QStringLiteral(" GiB reserved per accelerator")},
+                                    QStringLiteral(" GiB reserved per accelerator")},
         {QStringLiteral("Cost inputs"), gpu_price_text(s.cost) + QStringLiteral("; electricity ") + format_usd(s.cost.price_per_kwh_usd) +
-                                             QStringLiteral(" per kWh at PUE ") + g(s.cost.pue) + QStringLiteral("; training run ") +
-                                             tokens_text(s.cost.tokens_to_train)},
-        {QStringLiteral("Method"), QStringLiteral("COMET (Kadiyala et al., arXiv 2211.16648); formulas in docs/model.md and docs/economics.md")},
+                                            QStringLiteral(" per kWh at PUE ") + g(s.cost.pue) + QStringLiteral("; training run ") +
+                                            tokens_text(s.cost.tokens_to_train, s.config.workload)},
+        {QStringLiteral("Method"),
+         QStringLiteral("COMET (Kadiyala et al., arXiv 2211.16648); formulas in docs/model.md and docs/economics.md")},
     });
     return o;
 }
@@ -309,11 +316,19 @@ QString assumptions_html(const ReportData& d) {
 QString comparison_html(const ReportData& d) {
     const Comparison& c = d.comparison;
     const bool totals = d.scenario.cost.tokens_to_train > 0;
-    const QStringList header{QStringLiteral("#"), QStringLiteral("Design"), QStringLiteral("Nodes"), QStringLiteral("GPUs"),
-                             QStringLiteral("Iteration"), QStringLiteral("Speedup"), QStringLiteral("MFU"), QStringLiteral("HBM GiB"),
-                             QStringLiteral("Strategy"), QStringLiteral("Cost per M tokens"),
-                             totals ? QStringLiteral("Time to train") : QStringLiteral("Time per M tokens"),
-                             totals ? QStringLiteral("Cost to train") : QStringLiteral("Energy per M tokens")};
+    const QString items = d.scenario.config.workload == Workload::dlrm ? QStringLiteral("samples") : QStringLiteral("tokens");
+    const QStringList header{QStringLiteral("#"),
+                             QStringLiteral("Design"),
+                             QStringLiteral("Nodes"),
+                             QStringLiteral("GPUs"),
+                             QStringLiteral("Iteration"),
+                             QStringLiteral("Speedup"),
+                             QStringLiteral("MFU"),
+                             QStringLiteral("HBM GiB"),
+                             QStringLiteral("Strategy"),
+                             QStringLiteral("Cost per M ") + items,
+                             totals ? QStringLiteral("Time to train") : QStringLiteral("Time per M ") + items,
+                             totals ? QStringLiteral("Cost to train") : QStringLiteral("Energy per M ") + items};
     std::vector<QStringList> rows;
     for (std::size_t i = 0; i < c.designs.size(); ++i) {
         const DesignOutcome& o = c.designs[i];
@@ -338,7 +353,7 @@ QString comparison_html(const ReportData& d) {
     o += QStringLiteral("<p class=\"note\">* baseline. Speedup = baseline iteration time / design iteration time. "
                         "\"best:\" = the fastest strategy found on all of the design's accelerators. Costs use the "
                         "scenario's cost inputs, each design's node power and, when set, its own GPU-hour price");
-    if (totals) o += QStringLiteral("; training run of ") + tokens_text(d.scenario.cost.tokens_to_train);
+    if (totals) o += QStringLiteral("; training run of ") + tokens_text(d.scenario.cost.tokens_to_train, d.scenario.config.workload);
     return o + QStringLiteral(".</p>");
 }
 
@@ -362,10 +377,16 @@ QString cost_html(const ReportData& d) {
                        format_count(c.energy_to_train_kwh) + QStringLiteral(" kWh");
         return col;
     };
-    QStringList labels{QStringLiteral("Strategy"), QStringLiteral("Iteration time"), QStringLiteral("GPUs / nodes powered"),
-                       QStringLiteral("GPU-hour price"), QStringLiteral("Per iteration: cost, energy"),
-                       QStringLiteral("Per M tokens: time, cost, energy")};
-    if (totals) labels << QStringLiteral("To train ") + tokens_text(in.tokens_to_train) + QStringLiteral(": time, cost, energy");
+    QStringList labels{QStringLiteral("Strategy"),
+                       QStringLiteral("Iteration time"),
+                       QStringLiteral("GPUs / nodes powered"),
+                       QStringLiteral("GPU-hour price"),
+                       QStringLiteral("Per iteration: cost, energy"),
+                       d.scenario.config.workload == Workload::dlrm ? QStringLiteral("Per M samples: time, cost, energy")
+                                                                    : QStringLiteral("Per M tokens: time, cost, energy")};
+    if (totals)
+        labels << QStringLiteral("To train ") + tokens_text(in.tokens_to_train, d.scenario.config.workload) +
+                      QStringLiteral(": time, cost, energy");
     const QStringList given = column(d.cost, d.current, d.scenario.config.strategy);
     const QStringList best = d.best ? column(d.best_cost, d.best->result, d.best->strategy) : QStringList{QStringLiteral("not computed")};
     std::vector<QStringList> rows;
