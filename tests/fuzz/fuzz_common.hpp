@@ -97,8 +97,10 @@ inline void check_result(const Result& r, const Config& c, std::string_view wher
     if (!r.feasible && explain(r).empty()) fail("an infeasible result without an explanation", context());
     if (r.iteration_s > 0) {
         if (std::abs(r.time.total() - r.iteration_s) > 1e-9 * r.iteration_s) fail("breakdown does not add up", context());
-        const double tokens = static_cast<double>(c.training.global_batch) * c.model.seq_len;
-        if (std::abs(r.tokens_per_s * r.iteration_s - tokens) > 1e-9 * tokens) fail("tokens/s disagrees with the iteration time", context());
+        // Tokens for a transformer, samples for a DLRM (the field keeps its historical name).
+        const double items = items_per_iteration(c);
+        if (std::abs(r.tokens_per_s * r.iteration_s - items) > 1e-9 * items)
+            fail("throughput disagrees with the iteration time", context());
     }
     if (r.feasible) {
         if (!(r.iteration_s > 0)) fail("a feasible result without an iteration time", context());
