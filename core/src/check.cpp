@@ -191,6 +191,14 @@ void visit_dlrm_violations(const Config& c, Report&& report) {
             report(d.bottom_layers > 0 ? "dlrm.bottom_mlp" : "dlrm.dense_features", d.bottom_layers > 0 ? d.bottom_layers - 1 : -1, "",
                    bottom, "the tables' dim with the dot interaction (the bottom MLP's output is one of the vectors)"))
             return;
+        // The dot interaction pairs the vectors: one vector alone leaves the top MLP no input.
+        double tables = 0;
+        for (int g = 0; g < d.table_groups; ++g) tables += d.tables[static_cast<std::size_t>(g)].count;
+        if (tables + (bottom > 0 ? 1.0 : 0.0) < 2 &&
+            report("dlrm.tables", 0, "count", tables,
+                   "at least 2 tables with the dot interaction and no dense features (it pairs the vectors: one vector gives "
+                   "the top MLP no input; add dense features or use the dcn interaction)"))
+            return;
     }
     // The MLPs are data-parallel over every rank: no model parallelism beyond the tables.
     const std::pair<const char*, int> ones[] = {{"strategy.tp", s.tp}, {"strategy.pp", s.pp},   {"strategy.cp", s.cp},

@@ -383,6 +383,21 @@ private slots:
         x = c;
         x.dlrm.bottom_mlp[1] = 128;
         QVERIFY2(message(x).starts_with("dlrm.bottom_mlp[1] = 128: must be the tables' dim"), message(x).c_str());
+        // The dot interaction of a single vector (one table, no dense features) has nothing to
+        // pair: refused, where it used to give the top MLP an empty input and a NaN time.
+        x = c;
+        x.dlrm.interaction = DlrmInteraction::dot;
+        x.dlrm.table_groups = 1;
+        x.dlrm.tables[0] = {1, 10, 16, 1};
+        x.dlrm.dense_features = 0;
+        x.dlrm.bottom_layers = 0;
+        QVERIFY2(message(x).starts_with("dlrm.tables[0].count = 1: must be at least 2 tables with the dot interaction"),
+                 message(x).c_str());
+        QCOMPARE(evaluate(x).reason, Infeasible::invalid_input);
+        x.dlrm.tables[0].count = 2;  // two vectors: one pair
+        QVERIFY2(message(x).empty(), message(x).c_str());
+        const Result two = evaluate(x);
+        QVERIFY2(two.feasible && std::isfinite(two.iteration_s) && two.iteration_s > 0, explain(two).c_str());
         x = c;
         x.dlrm.unique_rows_fraction = 0;
         QVERIFY(message(x).starts_with("dlrm.unique_rows_fraction = 0: must be a fraction > 0"));
