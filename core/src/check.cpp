@@ -5,6 +5,7 @@
 #include <string_view>
 #include <utility>
 
+#include "comet/dlrm.hpp"
 #include "comet/memory.hpp"
 #include "comet/units.hpp"
 
@@ -192,10 +193,8 @@ void visit_dlrm_violations(const Config& c, Report&& report) {
                    bottom, "the tables' dim with the dot interaction (the bottom MLP's output is one of the vectors)"))
             return;
         // The dot interaction pairs the vectors: one vector alone leaves the top MLP no input.
-        double tables = 0;
-        for (int g = 0; g < d.table_groups; ++g) tables += d.tables[static_cast<std::size_t>(g)].count;
-        if (tables + (bottom > 0 ? 1.0 : 0.0) < 2 &&
-            report("dlrm.tables", 0, "count", tables,
+        if (!(dlrm_interaction_width(d) > 0) &&
+            report("dlrm.tables", 0, "count", dlrm_table_count(d),
                    "at least 2 tables with the dot interaction and no dense features (it pairs the vectors: one vector gives "
                    "the top MLP no input; add dense features or use the dcn interaction)"))
             return;
