@@ -115,6 +115,14 @@ public:
         return read_enum(key, out, names, false);
     }
 
+    // A string that must be one of `names`: its index in `names` (the enumeration's value).
+    bool required_choice(std::string_view key, std::size_t& out, std::span<const std::string_view> names) {
+        return read_choice_into(key, out, names, true);
+    }
+    bool optional_choice(std::string_view key, std::size_t& out, std::span<const std::string_view> names) {
+        return read_choice_into(key, out, names, false);
+    }
+
     // A nested object: `read` reads its keys, then its unknown keys are reported.
     bool required_object(std::string_view key, const JsonReader::Section& read) { return nested(key, read, true); }
     bool optional_object(std::string_view key, const JsonReader::Section& read) { return nested(key, read, false); }
@@ -146,6 +154,12 @@ private:
     // Index of the value's string in `names`, or nullopt after recording an error.
     std::optional<std::size_t> read_choice(std::string_view key, std::span<const std::string_view> names,
                                            bool required);
+
+    bool read_choice_into(std::string_view key, std::size_t& out, std::span<const std::string_view> names, bool required) {
+        const auto i = read_choice(key, names, required);
+        if (i) out = *i;
+        return i.has_value();
+    }
 
     template <std::integral T>
     bool read_int(std::string_view key, T& out, bool required) {

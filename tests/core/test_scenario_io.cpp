@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "comet/check.hpp"
+#include "comet/fields.hpp"
 #include "comet/scenario.hpp"
 #include "comet/presets.hpp"
 #include "comet/dlrm.hpp"
@@ -160,70 +161,15 @@ void compare_scenarios(const Scenario& a, const Scenario& b) {
     SAME_STR(model_info.source);
     SAME_STR(node_info.name);
     SAME_STR(node_info.source);
-    SAME(config.model.layers);
-    SAME(config.model.hidden);
-    SAME(config.model.heads);
-    SAME(config.model.kv_heads);
-    SAME(config.model.head_dim);
-    SAME(config.model.ffn_hidden);
-    SAME(config.model.gated_mlp);
-    SAME(config.model.seq_len);
-    SAME(config.model.vocab);
-    SAME(config.model.tied_embeddings);
-    SAME(config.model.bias);
-    SAME(config.model.learned_position_embeddings);
-    SAME(config.node.accelerators);
-    SAME(config.node.matrix_fp16_tflops);
-    SAME(config.node.matrix_fp8_tflops);
-    SAME(config.node.vector_tflops);
-    SAME(config.node.gemm.max_fraction);
-    SAME(config.node.gemm.tile_overhead_k);
-    SAME(config.node.gemm.launch_overhead_us);
-    SAME(config.node.hbm_capacity_gib);
-    SAME(config.node.hbm_bandwidth_gbps);
-    SAME(config.node.hbm_efficiency);
-    SAME(config.node.hbm_reserved_gib);
-    SAME(config.node.hbm_allocator_margin);
-    SAME(config.node.expanded.capacity_gib);
-    SAME(config.node.expanded.bandwidth_gbps);
-    SAME(config.node.expanded.latency_us);
-    SAME_ENUM(config.node.expanded.attach);
-    SAME(config.node.expanded.pool_nodes);
-    SAME(config.node.scale_up.domain_size);
-    SAME(config.node.scale_up.bandwidth_gbps);
-    SAME(config.node.scale_up.latency_us);
-    SAME(config.node.scale_up.efficiency);
-    SAME(config.node.scale_out.bandwidth_gbps);
-    SAME(config.node.scale_out.latency_us);
-    SAME(config.node.scale_out.efficiency);
-    SAME(config.node.scale_out.leaf_domains);
-    SAME(config.node.scale_out.oversubscription);
-    SAME(config.node.scale_out.spine_latency_us);
-    SAME(config.cluster.nodes);
-    SAME(config.training.global_batch);
-    SAME_ENUM(config.training.precision);
-    SAME_ENUM(config.training.optimizer);
-    SAME_ENUM(config.training.grad_reduce);
-    SAME_ENUM(config.training.attention);
-    SAME(config.training.dropout);
-    SAME(config.training.cuda_graphs);
-    SAME(config.strategy.tp);
-    SAME(config.strategy.pp);
-    SAME(config.strategy.dp);
-    SAME(config.strategy.microbatch);
-    SAME(config.strategy.interleave);
-    SAME_ENUM(config.strategy.recompute);
-    SAME(config.strategy.sequence_parallel);
-    SAME(config.strategy.zero_stage);
-    SAME(config.strategy.offload_optimizer);
-    SAME(config.strategy.offload_weights);
-    SAME(config.strategy.offload_activations);
-    SAME(config.strategy.dp_overlap);
-    SAME(config.strategy.tp_overlap);
-    SAME(config.strategy.pp_scatter_gather);
-    SAME(config.strategy.pp_overlap);
-    SAME_ENUM(config.strategy.ep_dispatch);
-    SAME(config.node.power_kw);
+    // Every field of the registry, exactly (its getter gives each as a double: exact for every
+    // integer a file may hold).
+    for (const FieldDesc& f : all_fields()) {
+        if (f.type == FieldType::list) continue;  // dlrmRoundTrips compares the lists
+        QVERIFY2(f.get(a.config) == f.get(b.config), qPrintable(QStringLiteral("%1: %2 vs %3")
+                                                                    .arg(QString::fromUtf8(f.path.data(), static_cast<int>(f.path.size())))
+                                                                    .arg(f.get(a.config), 0, 'g', 17)
+                                                                    .arg(f.get(b.config), 0, 'g', 17)));
+    }
     SAME(cost.price_per_gpu_hour_usd);
     SAME(cost.purchase_price_per_gpu_usd);
     SAME(cost.lifetime_years);
@@ -283,6 +229,64 @@ void expect_failure(const Loaded<Scenario>& l) {
 
 }  // namespace
 
+// Values to try for a field other than `now`, all inside its range: for switches the other one,
+// for enumerations the next, for numbers a few inside the range.
+std::vector<double> other_values(const FieldDesc& f, double now) {
+    if (f.type == FieldType::boolean) return {now != 0 ? 0.0 : 1.0};
+    if (f.type == FieldType::choice) return {std::fmod(now + 1, f.max + 1), std::fmod(now + 2, f.max + 1)};
+    const double lo = f.min_exclusive ? f.min + 1e-3 : f.min;
+    std::vector<double> out{now + 1, now * 2, now - 1, lo, f.max, (lo + f.max) / 2, now / 2, now * 1.5 + 0.125};
+    if (f.type == FieldType::real) out.insert(out.begin(), {now * 0.75 + 0.0625 * (f.max - lo), lo + (f.max - lo) * 0.3});
+    std::vector<double> in;
+    for (double v : out) {
+        if (f.type == FieldType::integer) v = std::round(v);
+        if (v >= lo && v <= f.max && v != now) in.push_back(v);
+    }
+    return in;
+}
+
+// full_scenario() with every conditional group on, so that a file writes each of its keys:
+// experts, latent attention, a sliding window, multi-token prediction, an own attention model.
+Scenario all_on_scenario() {
+    Scenario s = full_scenario();
+    ModelSpec& m = s.config.model;
+    m.experts = 16;
+    m.experts_per_token = 2;
+    m.expert_ffn_hidden = 4096;
+    m.shared_experts = 1;
+    m.dense_layers = 2;
+    m.moe_layer_interval = 2;
+    m.capacity_factor = 1.25;
+    m.q_lora_rank = 1536;
+    m.kv_lora_rank = 512;
+    m.qk_nope_head_dim = 128;
+    m.qk_rope_head_dim = 64;
+    m.v_head_dim = 128;
+    m.sliding_window = 4096;
+    m.full_attention_interval = 4;
+    m.mtp_layers = 1;
+    m.rope_mscale = 1.5;
+    m.glu_clamp = 7;
+    NodeSpec& n = s.config.node;
+    n.attention = {0.625, 24, 0.75};
+    n.gemm.fp8_max_fraction = 0.25;
+    n.gemm.fp4_max_fraction = 0.125;
+    n.matrix_fp4_tflops = 3957.8;
+    n.host_op_us = 12.5;
+    s.config.strategy.ep = 2;
+    s.config.strategy.ep_overlap = 0.5;
+    return s;
+}
+
+// A DLRM scenario from the shipped DCNv2 preset shape (for the DLRM's own fields).
+Scenario dlrm_scenario() {
+    Scenario s = full_scenario();
+    switch_workload(s.config, Workload::dlrm);
+    s.config.training.global_batch = 4096;
+    s.config.strategy.dp = 8;
+    return s;
+}
+
 class TestScenarioIo : public QObject {
     Q_OBJECT
 
@@ -300,6 +304,40 @@ private slots:
         compare_scenarios(*loaded.value, original);
         QCOMPARE(scenario_to_json(*loaded.value), scenario_to_json(original));
         QCOMPARE(dir_entries(dir.path()), QStringList{"x.comet.json"});
+    }
+
+    // Each field of the registry, set alone to another allowed value, survives a save and a load
+    // exactly, and a file writes it whenever its value differs from the default (unless its key
+    // is written only under a condition the value does not meet).
+    void everyRegistryFieldRoundTrips() {
+        QVERIFY(check_config(all_on_scenario().config).empty());
+        QVERIFY(check_config(dlrm_scenario().config).empty());
+        int checked = 0;
+        for (const FieldDesc& f : all_fields()) {
+            if (f.type == FieldType::list || f.path == "workload") continue;
+            const QString path = QString::fromUtf8(f.path.data(), static_cast<int>(f.path.size()));
+            Scenario s = f.for_workload(Workload::transformer) ? all_on_scenario() : dlrm_scenario();
+            const double now = f.get(s.config);
+            bool changed = false;
+            for (const double v : other_values(f, now)) {
+                Scenario t = s;
+                f.set(t.config, v);
+                if (f.get(t.config) == now || !check_config(t.config).empty()) continue;
+                s = t;
+                changed = true;
+                break;
+            }
+            QVERIFY2(changed, qPrintable(path + ": no other allowed value found"));
+            const Loaded<Scenario> loaded = parse_scenario(scenario_to_json(s), "x.comet.json");
+            QVERIFY2(loaded.ok(), qPrintable(path + ": " + QString::fromStdString(loaded.error_text())));
+            QVERIFY2(
+                f.get(loaded.value->config) == f.get(s.config),
+                qPrintable(
+                    path +
+                    QStringLiteral(": wrote %1, read %2").arg(f.get(s.config), 0, 'g', 17).arg(f.get(loaded.value->config), 0, 'g', 17)));
+            ++checked;
+        }
+        QVERIFY(checked > 100);
     }
 
     void comparisonAndCostRoundTrip() {

@@ -1,6 +1,7 @@
 #include "forms/field_table.hpp"
 
 #include "comet/dlrm.hpp"
+#include "comet/fields.hpp"
 
 #include <QCoreApplication>
 #include <algorithm>
@@ -16,37 +17,17 @@ namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("comet::ui::FieldTable", text); }
 
-template <class T>
-double to_double(T v) noexcept {
-    if constexpr (std::is_enum_v<T>)
-        return static_cast<double>(static_cast<int>(v));
-    else
-        return static_cast<double>(v);
+// Sets a field through the registry's setter (rounding as files do).
+void set_field(Config& c, const char* path, double v) noexcept {
+    if (const FieldDesc* d = comet::find_field(path)) d->set(c, v);
 }
-
-template <class T>
-void assign(T& field, double v) noexcept {
-    if constexpr (std::is_same_v<T, double>)
-        field = v;
-    else if constexpr (std::is_same_v<T, bool>)
-        field = v != 0;
-    else if constexpr (std::is_enum_v<T>)
-        field = static_cast<T>(std::lround(v));
-    else
-        field = static_cast<T>(std::llround(v));
-}
-
-// The getter and setter of one Config member, as the two last arguments of a table row.
-#define COMET_ACCESS(member)                                                    \
-    [](const Config& c) noexcept { return to_double(c.member); },               \
-    [](Config& c, double v) noexcept { assign(c.member, v); }
 
 // Turning a dense model into a mixture of experts also fills in what a dense model leaves
 // unset: top-2 routing and experts as wide as the dense MLP, so that the edit is valid at once.
 void set_experts(Config& c, double v) noexcept {
     ModelSpec& m = c.model;
     const bool was_dense = !m.is_moe();
-    assign(m.experts, v);
+    set_field(c, "model.experts", v);
     if (!was_dense || !m.is_moe()) return;
     if (m.experts_per_token <= 0) m.experts_per_token = std::min(2, m.experts);
     if (m.expert_ffn_hidden <= 0) m.expert_ffn_hidden = m.ffn_hidden;
@@ -60,7 +41,7 @@ void set_experts(Config& c, double v) noexcept {
 void set_kv_lora_rank(Config& c, double v) noexcept {
     ModelSpec& m = c.model;
     const bool was_mha = !m.is_mla();
-    assign(m.kv_lora_rank, v);
+    set_field(c, "model.kv_lora_rank", v);
     if (!was_mha || !m.is_mla()) return;
     const int d = std::max(1, m.head_dim);
     if (m.qk_nope_head_dim + m.qk_rope_head_dim < 1) {
@@ -73,9 +54,9 @@ void set_kv_lora_rank(Config& c, double v) noexcept {
 // The workload switch keeps the accelerators and gives the other workload a strategy it can run
 // (switch_workload in core): a DLRM starts from the MLPerf DLRM-DCNv2 shape when it has none.
 void set_workload(Config& c, double v) noexcept {
-    Workload w = c.workload;
-    assign(w, v);
-    switch_workload(c, w);
+    Config chosen = c;
+    set_field(chosen, "workload", v);
+    switch_workload(c, chosen.workload);
 }
 
 using Get = double (*)(const Config&) noexcept;
@@ -83,14 +64,22 @@ using Set = void (*)(Config&, double) noexcept;
 using G = FieldGroup;
 constexpr double adaptive = 0;
 
-FieldSpec integer(const char* path, G g, const char* label, const char* unit, const char* tip, double step,
-                  Get get, Set set) {
-    return {path, g, tr(label), QString::fromUtf8(unit), tr(tip), FieldKind::integer, 0, step, {}, get, set};
+// A field's accessors come from the core's registry (comet/fields.hpp), by path.
+Get getter(const char* path) {
+    const FieldDesc* d = comet::find_field(path);
+    return d != nullptr ? d->get : nullptr;
+}
+Set setter(const char* path) {
+    const FieldDesc* d = comet::find_field(path);
+    return d != nullptr ? d->set : nullptr;
 }
 
-FieldSpec real(const char* path, G g, const char* label, const char* unit, const char* tip, int decimals,
-               double step, Get get, Set set) {
-    return {path, g, tr(label), QString::fromUtf8(unit), tr(tip), FieldKind::real, decimals, step, {}, get, set};
+FieldSpec integer(const char* path, G g, const char* label, const char* unit, const char* tip, double step) {
+    return {path, g, tr(label), QString::fromUtf8(unit), tr(tip), FieldKind::integer, 0, step, {}, getter(path), setter(path)};
+}
+
+FieldSpec real(const char* path, G g, const char* label, const char* unit, const char* tip, int decimals, double step) {
+    return {path, g, tr(label), QString::fromUtf8(unit), tr(tip), FieldKind::real, decimals, step, {}, getter(path), setter(path)};
 }
 
 FieldSpec zero_means(const char* text, FieldSpec f) {
@@ -98,314 +87,310 @@ FieldSpec zero_means(const char* text, FieldSpec f) {
     return f;
 }
 
-FieldSpec boolean(const char* path, G g, const char* label, const char* tip, Get get, Set set) {
-    return {path, g, tr(label), {}, tr(tip), FieldKind::boolean, 0, 1, {}, get, set};
+// A form that also fills in what the edit needs to stay valid (set_experts, ...).
+FieldSpec with_setter(Set set, FieldSpec f) {
+    f.set = set;
+    return f;
 }
 
-FieldSpec choice(const char* path, G g, const char* label, const char* tip, std::initializer_list<const char*> items,
-                 Get get, Set set) {
+FieldSpec boolean(const char* path, G g, const char* label, const char* tip) {
+    return {path, g, tr(label), {}, tr(tip), FieldKind::boolean, 0, 1, {}, getter(path), setter(path)};
+}
+
+FieldSpec choice(const char* path, G g, const char* label, const char* tip, std::initializer_list<const char*> items) {
     QStringList labels;
     for (const char* item : items) labels << tr(item);
-    return {path, g, tr(label), {}, tr(tip), FieldKind::choice, 0, 1, labels, get, set};
+    return {path, g, tr(label), {}, tr(tip), FieldKind::choice, 0, 1, labels, getter(path), setter(path)};
 }
 
 std::vector<FieldSpec> node_fields() {
     return {
         integer("node.accelerators", G::node_compute, "Accelerators", "",
                 "Accelerators (GPUs) in one node. With the node count it sets how many accelerators "
-                "tp × pp × dp can use.", 1, COMET_ACCESS(node.accelerators)),
+                "tp × pp × dp can use.",
+                1),
         real("node.matrix_fp16_tflops", G::node_compute, "FP16/BF16 tensor peak", " TFLOP/s",
              "Dense fp16/bf16 tensor-core peak of one accelerator (datasheet). GEMM time scales "
-             "inversely with it until HBM traffic bounds it.", 1, adaptive, COMET_ACCESS(node.matrix_fp16_tflops)),
+             "inversely with it until HBM traffic bounds it.",
+             1, adaptive),
         zero_means("none", real("node.matrix_fp8_tflops", G::node_compute, "FP8 tensor peak", " TFLOP/s",
-             "Dense fp8 tensor-core peak of one accelerator; 0 means no fp8 support. Used when the "
-             "training precision is FP8.", 1, adaptive, COMET_ACCESS(node.matrix_fp8_tflops))),
+                                "Dense fp8 tensor-core peak of one accelerator; 0 means no fp8 support. Used when the "
+                                "training precision is FP8.",
+                                1, adaptive)),
         zero_means("none", real("node.matrix_fp4_tflops", G::node_compute, "FP4 tensor peak", " TFLOP/s",
-             "Dense fp4 (NVFP4/MXFP4) tensor-core peak of one accelerator; 0 means no fp4 support "
-             "(Blackwell and later have one). Used when the training precision is FP4.", 1, adaptive,
-             COMET_ACCESS(node.matrix_fp4_tflops))),
+                                "Dense fp4 (NVFP4/MXFP4) tensor-core peak of one accelerator; 0 means no fp4 support "
+                                "(Blackwell and later have one). Used when the training precision is FP4.",
+                                1, adaptive)),
         real("node.vector_tflops", G::node_compute, "Vector peak", " TFLOP/s",
              "Non-tensor 16-bit throughput of one accelerator, for element-wise work such as norms, "
-             "activations and softmax.", 1, adaptive, COMET_ACCESS(node.vector_tflops)),
+             "activations and softmax.",
+             1, adaptive),
         real("node.gemm.max_fraction", G::node_compute, "GEMM peak fraction", "",
              "The largest fraction of the tensor peak a GEMM reaches (clocks under sustained load, "
-             "wave quantization). Scales the time of every GEMM.", 2, 0.01, COMET_ACCESS(node.gemm.max_fraction)),
+             "wave quantization). Scales the time of every GEMM.",
+             2, 0.01),
         real("node.gemm.tile_overhead_k", G::node_compute, "GEMM tile overhead", " steps",
              "Fixed cost of each output tile in inner-loop (K) steps: a GEMM with inner dimension K "
              "runs at K / (K + overhead) of the peak fraction. Penalises thin matrices, e.g. under "
-             "wide tensor parallelism.", 0, adaptive, COMET_ACCESS(node.gemm.tile_overhead_k)),
+             "wide tensor parallelism.",
+             0, adaptive),
         zero_means("as GEMM", real("node.gemm.fp8_max_fraction", G::node_compute, "FP8 GEMM peak fraction", "",
-             "The largest fraction of the FP8 tensor peak a large FP8 GEMM reaches; usually below the 16-bit "
-             "fraction (same power cap, same operand traffic per FLOP at half the bytes). 0 = the GEMM peak "
-             "fraction above. Used with FP8 and MXFP8 precision.", 2, 0.01,
-             COMET_ACCESS(node.gemm.fp8_max_fraction))),
+                                   "The largest fraction of the FP8 tensor peak a large FP8 GEMM reaches; usually below the 16-bit "
+                                   "fraction (same power cap, same operand traffic per FLOP at half the bytes). 0 = the GEMM peak "
+                                   "fraction above. Used with FP8 and MXFP8 precision.",
+                                   2, 0.01)),
         zero_means("as FP8", real("node.gemm.fp4_max_fraction", G::node_compute, "FP4 GEMM peak fraction", "",
-             "The largest fraction of the FP4 tensor peak a large FP4 GEMM reaches. 0 = the FP8 GEMM peak "
-             "fraction (then the GEMM peak fraction). Used with FP4 precision.", 2, 0.01,
-             COMET_ACCESS(node.gemm.fp4_max_fraction))),
+                                  "The largest fraction of the FP4 tensor peak a large FP4 GEMM reaches. 0 = the FP8 GEMM peak "
+                                  "fraction (then the GEMM peak fraction). Used with FP4 precision.",
+                                  2, 0.01)),
         real("node.gemm.launch_overhead_us", G::node_compute, "Kernel launch overhead", " µs",
-             "Fixed time every kernel pays. Matters with small microbatches and thin layers.", 1, adaptive,
-             COMET_ACCESS(node.gemm.launch_overhead_us)),
+             "Fixed time every kernel pays. Matters with small microbatches and thin layers.", 1, adaptive),
         zero_means("none", real("node.host_op_us", G::node_compute, "Host time per kernel", " µs",
-             "Host time the training framework needs to issue one kernel (Python, autograd, library "
-             "dispatch). A pass cannot run faster than its kernels are issued, so layers of many small "
-             "kernels (narrow experts) become host-bound. 0 = the host always keeps ahead.", 1, adaptive,
-             COMET_ACCESS(node.host_op_us))),
+                                "Host time the training framework needs to issue one kernel (Python, autograd, library "
+                                "dispatch). A pass cannot run faster than its kernels are issued, so layers of many small "
+                                "kernels (narrow experts) become host-bound. 0 = the host always keeps ahead.",
+                                1, adaptive)),
         real("node.hbm_capacity_gib", G::node_compute, "HBM capacity", " GiB",
              "HBM of one accelerator. Weights, gradients, optimizer states and activations must fit "
-             "in it, less the reserve, unless offloaded.", 1, adaptive, COMET_ACCESS(node.hbm_capacity_gib)),
+             "in it, less the reserve, unless offloaded.",
+             1, adaptive),
         real("node.hbm_bandwidth_gbps", G::node_compute, "HBM bandwidth", " GB/s",
              "Peak HBM bandwidth of one accelerator. Bounds memory-bound kernels: element-wise work, "
-             "thin GEMMs, the optimizer step.", 1, adaptive, COMET_ACCESS(node.hbm_bandwidth_gbps)),
+             "thin GEMMs, the optimizer step.",
+             1, adaptive),
         real("node.hbm_efficiency", G::node_compute, "HBM efficiency", "",
-             "Achievable fraction of the HBM bandwidth for streaming kernels.", 2, 0.01,
-             COMET_ACCESS(node.hbm_efficiency)),
+             "Achievable fraction of the HBM bandwidth for streaming kernels.", 2, 0.01),
         real("node.hbm_reserved_gib", G::node_compute, "HBM reserved", " GiB",
              "HBM that training cannot use: runtime context, communication buffers. "
-             "Must stay below the capacity.", 1, adaptive, COMET_ACCESS(node.hbm_reserved_gib)),
+             "Must stay below the capacity.",
+             1, adaptive),
         real("node.hbm_allocator_margin", G::node_compute, "Allocator margin", "",
              "Fraction of the HBM capacity the caching allocator holds but cannot hand out "
-             "(fragmentation). 0 to 0.5; the shipped presets use 0.05.", 2, 0.01,
-             COMET_ACCESS(node.hbm_allocator_margin)),
+             "(fragmentation). 0 to 0.5; the shipped presets use 0.05.",
+             2, 0.01),
         zero_means("unknown", real("node.power_kw", G::node_compute, "Node power", " kW",
-             "Power of the whole node at load (accelerators, CPUs, NICs, fans), for energy and cost. "
-             "0 = unknown: no energy is counted.", 1, adaptive, COMET_ACCESS(node.power_kw))),
+                                   "Power of the whole node at load (accelerators, CPUs, NICs, fans), for energy and cost. "
+                                   "0 = unknown: no energy is counted.",
+                                   1, adaptive)),
 
         real("node.attention.max_fraction", G::attention_kernel, "Peak fraction", "",
              "The largest fraction of the 16-bit tensor peak a fused (FlashAttention-class) attention "
-             "kernel reaches in forward. Scales the time of the attention scores and their products.", 2, 0.01,
-             COMET_ACCESS(node.attention.max_fraction)),
+             "kernel reaches in forward. Scales the time of the attention scores and their products.",
+             2, 0.01),
         real("node.attention.softmax_head_dim", G::attention_kernel, "Softmax cost", " steps",
              "The exponentials and vector work per score that the kernel cannot overlap, in head-dimension "
-             "steps: heads of size d run at peak fraction × d / (d + this). Penalises small heads.", 0,
-             adaptive, COMET_ACCESS(node.attention.softmax_head_dim)),
+             "steps: heads of size d run at peak fraction × d / (d + this). Penalises small heads.",
+             0, adaptive),
         real("node.attention.backward_efficiency", G::attention_kernel, "Backward efficiency", "",
              "Fraction of the forward kernel's speed the attention backward reaches (atomic dQ "
-             "accumulation, five products per tile).", 2, 0.01, COMET_ACCESS(node.attention.backward_efficiency)),
+             "accumulation, five products per tile).",
+             2, 0.01),
 
         zero_means("none", real("node.expanded.capacity_gib", G::expanded_memory, "Capacity", " GiB",
-             "Second memory tier per attachment point: host DDR, CXL expanders or a pooled memory "
-             "box. 0 means no expanded tier; offloading needs one.", 1, adaptive,
-             COMET_ACCESS(node.expanded.capacity_gib))),
+                                "Second memory tier per attachment point: host DDR, CXL expanders or a pooled memory "
+                                "box. 0 means no expanded tier; offloading needs one.",
+                                1, adaptive)),
         real("node.expanded.bandwidth_gbps", G::expanded_memory, "Bandwidth", " GB/s",
              "Bandwidth per attachment point and direction, shared by the accelerators behind it. "
-             "Sets the time of offload traffic.", 1, adaptive, COMET_ACCESS(node.expanded.bandwidth_gbps)),
-        real("node.expanded.latency_us", G::expanded_memory, "Latency", " µs",
-             "Access latency of the expanded tier, paid per transfer.", 2, adaptive,
-             COMET_ACCESS(node.expanded.latency_us)),
+             "Sets the time of offload traffic.",
+             1, adaptive),
+        real("node.expanded.latency_us", G::expanded_memory, "Latency", " µs", "Access latency of the expanded tier, paid per transfer.", 2,
+             adaptive),
         choice("node.expanded.attach", G::expanded_memory, "Attached",
                "Where the tier attaches: to each accelerator, to each node (shared by its "
                "accelerators), or as a pool shared by several nodes.",
-               {"Per accelerator", "Per node", "Pooled"}, COMET_ACCESS(node.expanded.attach)),
+               {"Per accelerator", "Per node", "Pooled"}),
         integer("node.expanded.pool_nodes", G::expanded_memory, "Nodes per pool", "",
                 "For a pooled tier: how many nodes share one pool, dividing its capacity and "
-                "bandwidth among them.", 1, COMET_ACCESS(node.expanded.pool_nodes)),
+                "bandwidth among them.",
+                1),
 
         integer("node.scale_up.domain_size", G::scale_up, "Domain size", "",
                 "Accelerators that share the scale-up fabric (an NVLink domain). Collectives within "
-                "the domain use it; beyond it they cross the scale-out network.", 1,
-                COMET_ACCESS(node.scale_up.domain_size)),
+                "the domain use it; beyond it they cross the scale-out network.",
+                1),
         real("node.scale_up.bandwidth_gbps", G::scale_up, "Bandwidth", " GB/s",
              "Scale-up bandwidth per accelerator and direction. Sets the time of tensor-parallel "
-             "collectives inside the domain.", 1, adaptive, COMET_ACCESS(node.scale_up.bandwidth_gbps)),
+             "collectives inside the domain.",
+             1, adaptive),
         real("node.scale_up.latency_us", G::scale_up, "Latency", " µs",
-             "Per-message latency of the fabric; matters for many small collectives.", 1, adaptive,
-             COMET_ACCESS(node.scale_up.latency_us)),
-        real("node.scale_up.efficiency", G::scale_up, "Efficiency", "",
-             "Achievable fraction of the link bandwidth for large collectives.", 2, 0.01,
-             COMET_ACCESS(node.scale_up.efficiency)),
+             "Per-message latency of the fabric; matters for many small collectives.", 1, adaptive),
+        real("node.scale_up.efficiency", G::scale_up, "Efficiency", "", "Achievable fraction of the link bandwidth for large collectives.",
+             2, 0.01),
 
         real("node.scale_out.bandwidth_gbps", G::scale_out, "Bandwidth", " GB/s",
              "Network bandwidth per accelerator and direction (a 200 Gbit/s NIC is 25 GB/s). Sets the "
-             "time of data-parallel and cross-node pipeline traffic.", 1, adaptive,
-             COMET_ACCESS(node.scale_out.bandwidth_gbps)),
-        real("node.scale_out.latency_us", G::scale_out, "Latency", " µs",
-             "Per-message latency between nodes.", 1, adaptive, COMET_ACCESS(node.scale_out.latency_us)),
+             "time of data-parallel and cross-node pipeline traffic.",
+             1, adaptive),
+        real("node.scale_out.latency_us", G::scale_out, "Latency", " µs", "Per-message latency between nodes.", 1, adaptive),
         real("node.scale_out.efficiency", G::scale_out, "Efficiency", "",
-             "Achievable fraction of the network bandwidth for large transfers.", 2, 0.01,
-             COMET_ACCESS(node.scale_out.efficiency)),
+             "Achievable fraction of the network bandwidth for large transfers.", 2, 0.01),
         integer("node.scale_out.leaf_domains", G::scale_out, "Nodes per leaf", "",
                 "Scale-up domains (nodes) under one leaf switch or rail group at full bandwidth; traffic "
-                "between leaves crosses the spine. 0 = one non-blocking tier.", 1,
-                COMET_ACCESS(node.scale_out.leaf_domains)),
+                "between leaves crosses the spine. 0 = one non-blocking tier.",
+                1),
         real("node.scale_out.oversubscription", G::scale_out, "Spine oversubscription", " : 1",
              "Leaf downlink to spine uplink bandwidth (2 = a 2:1 spine). Slows all-to-alls that leave a "
-             "leaf, and rings with fewer members per leaf than the ratio.", 2, 0.5,
-             COMET_ACCESS(node.scale_out.oversubscription)),
-        real("node.scale_out.spine_latency_us", G::scale_out, "Spine latency", " µs",
-             "Extra latency per message that crosses the spine.", 1, adaptive,
-             COMET_ACCESS(node.scale_out.spine_latency_us)),
+             "leaf, and rings with fewer members per leaf than the ratio.",
+             2, 0.5),
+        real("node.scale_out.spine_latency_us", G::scale_out, "Spine latency", " µs", "Extra latency per message that crosses the spine.",
+             1, adaptive),
         boolean("node.scale_out.rail_only", G::scale_out, "Rail-only",
                 "Each NIC reaches only the accelerators of the same local rank in other nodes (no switch "
                 "between rails): all-to-all traffic for another rail is forwarded over the scale-up "
-                "fabric first. Rings and pipeline exchanges stay on their rail.",
-                COMET_ACCESS(node.scale_out.rail_only)),
+                "fabric first. Rings and pipeline exchanges stay on their rail."),
 
         integer("cluster.nodes", G::cluster, "Nodes", "",
-                "Nodes in the cluster. Nodes × accelerators per node is what tp × pp × dp may use.", 1,
-                COMET_ACCESS(cluster.nodes)),
+                "Nodes in the cluster. Nodes × accelerators per node is what tp × pp × dp may use.", 1),
     };
 }
 
 std::vector<FieldSpec> model_fields() {
     return {
-        choice(
-            "workload", G::model, "Workload",
-            "What the cluster trains: a decoder-only transformer, or a DLRM-style recommendation model "
-            "(embedding tables with bottom and top MLPs). Switching keeps the accelerators and gives the "
-            "other workload a strategy it can run; a DLRM starts from the MLPerf DLRM-DCNv2 shape.",
-            {"Transformer", "Recommendation model (DLRM)"}, [](const Config& c) noexcept { return to_double(c.workload); }, set_workload),
-        integer("model.layers", G::model, "Layers", "", "Transformer layers. Pipeline stages × interleaving must divide them.", 1,
-                COMET_ACCESS(model.layers)),
+        with_setter(set_workload, choice("workload", G::model, "Workload",
+                                         "What the cluster trains: a decoder-only transformer, or a DLRM-style recommendation model "
+                                         "(embedding tables with bottom and top MLPs). Switching keeps the accelerators and gives the "
+                                         "other workload a strategy it can run; a DLRM starts from the MLPerf DLRM-DCNv2 shape.",
+                                         {"Transformer", "Recommendation model (DLRM)"})),
+        integer("model.layers", G::model, "Layers", "", "Transformer layers. Pipeline stages × interleaving must divide them.", 1),
         integer("model.hidden", G::model, "Hidden size", "", "Width of the residual stream. Parameters and FLOPs grow with its square.",
-                adaptive, COMET_ACCESS(model.hidden)),
-        integer("model.heads", G::model, "Attention heads", "", "Attention heads. Tensor parallelism must divide them.", 1,
-                COMET_ACCESS(model.heads)),
+                adaptive),
+        integer("model.heads", G::model, "Attention heads", "", "Attention heads. Tensor parallelism must divide them.", 1),
         integer("model.kv_heads", G::model, "KV heads", "",
                 "Key/value heads: as many as the attention heads for multi-head attention, fewer for "
                 "grouped-query or multi-query attention. Must divide the attention heads.",
-                1, COMET_ACCESS(model.kv_heads)),
-        integer("model.head_dim", G::model, "Head dimension", "", "Width of one attention head, usually hidden size / heads.", 1,
-                COMET_ACCESS(model.head_dim)),
+                1),
+        integer("model.head_dim", G::model, "Head dimension", "", "Width of one attention head, usually hidden size / heads.", 1),
         integer("model.ffn_hidden", G::model, "MLP width", "",
                 "Width of the MLP (per matrix for gated MLPs), often 4 × hidden size. Tensor parallelism "
                 "must divide it.",
-                adaptive, COMET_ACCESS(model.ffn_hidden)),
-        boolean("model.gated_mlp", G::model, "Gated MLP (SwiGLU)", "SwiGLU-style MLP with three matrices instead of two, as in Llama.",
-                COMET_ACCESS(model.gated_mlp)),
+                adaptive),
+        boolean("model.gated_mlp", G::model, "Gated MLP (SwiGLU)", "SwiGLU-style MLP with three matrices instead of two, as in Llama."),
         integer("model.seq_len", G::model, "Sequence length", " tokens",
-                "Tokens per sequence. Activation memory grows with it, attention work with its square.", adaptive,
-                COMET_ACCESS(model.seq_len)),
-        integer("model.vocab", G::model, "Vocabulary", " tokens", "Vocabulary size: sets the embedding table and the logits.", adaptive,
-                COMET_ACCESS(model.vocab)),
+                "Tokens per sequence. Activation memory grows with it, attention work with its square.", adaptive),
+        integer("model.vocab", G::model, "Vocabulary", " tokens", "Vocabulary size: sets the embedding table and the logits.", adaptive),
         boolean("model.tied_embeddings", G::model, "Tied embeddings",
                 "Input and output embeddings share one weight matrix, whose gradients the first and "
-                "last pipeline stage then synchronise.",
-                COMET_ACCESS(model.tied_embeddings)),
-        boolean("model.bias", G::model, "Biases", "Biases in linear layers and norms (GPT-2/3); off for Llama-style models.",
-                COMET_ACCESS(model.bias)),
+                "last pipeline stage then synchronise."),
+        boolean("model.bias", G::model, "Biases", "Biases in linear layers and norms (GPT-2/3); off for Llama-style models."),
         boolean("model.learned_position_embeddings", G::model, "Learned position embeddings",
-                "A learned table of position embeddings (GPT); off for rotary embeddings (RoPE).",
-                COMET_ACCESS(model.learned_position_embeddings)),
+                "A learned table of position embeddings (GPT); off for rotary embeddings (RoPE)."),
         zero_means("off (full attention)",
                    integer("model.sliding_window", G::model, "Sliding window", " tokens",
                            "Sliding-window attention: a layer attends to at most this many preceding tokens, so its "
                            "attention work grows with the window instead of the sequence. 0 = every layer attends to "
                            "the whole sequence. GPT-OSS uses 128.",
-                           adaptive, COMET_ACCESS(model.sliding_window))),
+                           adaptive)),
         zero_means("none (all windowed)",
                    integer("model.full_attention_interval", G::model, "Full attention every", " layers",
                            "With a sliding window, every n-th layer (the last of each run of n) still attends to the "
                            "whole sequence: 2 = alternating windowed and full layers (GPT-OSS). 0 = every layer uses "
                            "the window.",
-                           1, COMET_ACCESS(model.full_attention_interval))),
+                           1)),
         zero_means("none", integer("model.mtp_layers", G::model, "Multi-token prediction", " modules",
                                    "Multi-token prediction (DeepSeek-V3: 1): each module projects the hidden state and the next "
                                    "token's embedding into one more layer and one more pass through the LM head and loss, on the "
                                    "last pipeline stage. 0 = none.",
-                                   1, COMET_ACCESS(model.mtp_layers))),
+                                   1)),
         real("model.rope_mscale", G::model, "RoPE attention scale", "",
              "YaRN's scale on the rotary embedding's cos and sin (GPT-OSS: 0.1 ln 32 + 1 = 1.35). 1 = plain "
              "RoPE. Megatron-Core's fused RoPE kernel takes no scale, so any other value runs the unfused "
              "RoPE: six passes over the queries and keys instead of one.",
-             4, 0.01, COMET_ACCESS(model.rope_mscale)),
+             4, 0.01),
     };
 }
 
 std::vector<FieldSpec> mla_fields() {
     return {
-        zero_means("off", integer("model.kv_lora_rank", G::mla, "KV latent rank", "",
-                "Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): keys and values are projected down "
-                "to a shared latent of this rank and up again per head, which shrinks the KV cache. 0 = "
-                "ordinary attention, where the other fields of this group are ignored; KV heads and head "
-                "dimension are ignored with it. Setting it starts with DeepSeek's head proportions.", adaptive,
-                [](const Config& c) noexcept { return to_double(c.model.kv_lora_rank); }, set_kv_lora_rank)),
+        zero_means("off", with_setter(set_kv_lora_rank,
+                                      integer("model.kv_lora_rank", G::mla, "KV latent rank", "",
+                                              "Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): keys and values are projected down "
+                                              "to a shared latent of this rank and up again per head, which shrinks the KV cache. 0 = "
+                                              "ordinary attention, where the other fields of this group are ignored; KV heads and head "
+                                              "dimension are ignored with it. Setting it starts with DeepSeek's head proportions.",
+                                              adaptive))),
         zero_means("direct", integer("model.q_lora_rank", G::mla, "Query latent rank", "",
-                "Queries go through a latent of this rank (DeepSeek-V3: 1536); 0 = a direct projection.",
-                adaptive, COMET_ACCESS(model.q_lora_rank))),
+                                     "Queries go through a latent of this rank (DeepSeek-V3: 1536); 0 = a direct projection.", adaptive)),
         integer("model.qk_nope_head_dim", G::mla, "Query/key head size", "",
-                "Per-head query and key width without rotary embedding (DeepSeek-V3: 128).", 1,
-                COMET_ACCESS(model.qk_nope_head_dim)),
+                "Per-head query and key width without rotary embedding (DeepSeek-V3: 128).", 1),
         integer("model.qk_rope_head_dim", G::mla, "RoPE head size", "",
                 "Width of the rotary part of each query head and of the one rotary key all heads share "
-                "(DeepSeek-V3: 64). Query/key heads are the two sizes together.", 1,
-                COMET_ACCESS(model.qk_rope_head_dim)),
+                "(DeepSeek-V3: 64). Query/key heads are the two sizes together.",
+                1),
         integer("model.v_head_dim", G::mla, "Value head size", "",
-                "Per-head value width (DeepSeek-V3: 128); at least 1 with multi-head latent attention.", 1,
-                COMET_ACCESS(model.v_head_dim)),
+                "Per-head value width (DeepSeek-V3: 128); at least 1 with multi-head latent attention.", 1),
     };
 }
 
 std::vector<FieldSpec> moe_fields() {
     return {
-        zero_means("none (dense)", integer(
-                                       "model.experts", G::moe, "Experts", "",
-                                       "Routed experts of each mixture-of-experts layer; 0 = a dense model, where every layer has "
-                                       "the MLP above and the other fields of this group are ignored. Setting it on a dense model "
-                                       "starts with top-2 routing and experts as wide as the dense MLP.",
-                                       1, [](const Config& c) noexcept { return to_double(c.model.experts); }, set_experts)),
+        zero_means(
+            "none (dense)",
+            with_setter(set_experts, integer("model.experts", G::moe, "Experts", "",
+                                             "Routed experts of each mixture-of-experts layer; 0 = a dense model, where every layer has "
+                                             "the MLP above and the other fields of this group are ignored. Setting it on a dense model "
+                                             "starts with top-2 routing and experts as wide as the dense MLP.",
+                                             1))),
         integer("model.experts_per_token", G::moe, "Experts per token", "",
                 "Routed experts each token visits (top-k). Compute and all-to-all traffic per token grow "
                 "with it; the weights do not.",
-                1, COMET_ACCESS(model.experts_per_token)),
+                1),
         integer("model.expert_ffn_hidden", G::moe, "Expert MLP width", "",
                 "Width of one expert's MLP (per matrix for gated MLPs), often narrower than a dense MLP. "
                 "Expert tensor parallelism must divide it.",
-                adaptive, COMET_ACCESS(model.expert_ffn_hidden)),
+                adaptive),
         integer("model.shared_experts", G::moe, "Shared experts", "",
                 "Experts every token visits besides the routed ones (DeepSeek-style); they need no "
                 "all-to-all.",
-                1, COMET_ACCESS(model.shared_experts)),
+                1),
         integer("model.dense_layers", G::moe, "Leading dense layers", "",
-                "The first layers keep the dense MLP (DeepSeek-V3 has 3); the experts start after them.", 1,
-                COMET_ACCESS(model.dense_layers)),
+                "The first layers keep the dense MLP (DeepSeek-V3 has 3); the experts start after them.", 1),
         integer("model.moe_layer_interval", G::moe, "MoE layer interval", "",
                 "Every n-th of the remaining layers is a mixture-of-experts layer, the others stay dense: "
                 "1 = all of them, 2 = every other layer.",
-                1, COMET_ACCESS(model.moe_layer_interval)),
+                1),
         real("model.capacity_factor", G::moe, "Capacity factor", "",
              "Expert buffers hold this many times the balanced share of routed tokens; compute and "
              "all-to-all traffic are sized by the buffers. 1 = perfectly balanced (dropless); 1.25 is a "
              "common setting.",
-             2, 0.05, COMET_ACCESS(model.capacity_factor)),
+             2, 0.05),
         zero_means("none", real("model.glu_clamp", G::moe, "Activation clamp", "",
                                 "GPT-OSS's clamped quick-GELU GLU (limit 7), as Megatron-Core runs it: the clamp outside the "
                                 "fused activation (three more passes over the up-projection output, forward and backward) "
                                 "and a second host sync per MoE forward. 0 = no clamp; also 0 for a clamped SwiGLU, which "
                                 "Megatron-Core fuses.",
-                                1, 0.5, COMET_ACCESS(model.glu_clamp))),
+                                1, 0.5)),
     };
 }
 
 std::vector<FieldSpec> dlrm_fields() {
     return {
         integer("dlrm.dense_features", G::dlrm, "Dense features", "",
-                "Continuous input features per sample, the bottom MLP's input (Criteo: 13).", 1, COMET_ACCESS(dlrm.dense_features)),
+                "Continuous input features per sample, the bottom MLP's input (Criteo: 13).", 1),
         choice("dlrm.interaction", G::dlrm, "Interaction",
                "How the bottom MLP's output meets the pooled embeddings: pairwise dot products of all the "
                "vectors (DLRM; every table as wide as the bottom MLP's output), or DCNv2 cross layers over "
                "their concatenation (the MLPerf DLRM-DCNv2 benchmark).",
-               {"Dot products", "DCNv2 cross layers"}, COMET_ACCESS(dlrm.interaction)),
+               {"Dot products", "DCNv2 cross layers"}),
         integer("dlrm.cross_layers", G::dlrm, "Cross layers", "",
                 "DCNv2 cross layers, each x0 × (U Vᵀ x + b) + x over the concatenated features "
                 "(MLPerf: 3).",
-                1, COMET_ACCESS(dlrm.cross_layers)),
+                1),
         zero_means("full rank", integer("dlrm.cross_rank", G::dlrm, "Cross rank", "",
-                                        "Rank of each cross layer's U Vᵀ (MLPerf: 512); 0 = a full-rank square matrix.", adaptive,
-                                        COMET_ACCESS(dlrm.cross_rank))),
+                                        "Rank of each cross layer's U Vᵀ (MLPerf: 512); 0 = a full-rank square matrix.", adaptive)),
         choice("dlrm.embedding_dtype", G::dlrm, "Row data type",
                "Data type of the embedding rows: FP32 (TorchRec's default) or 16-bit, which halves the "
                "tables' memory and lookup traffic.",
-               {"FP32", "FP16", "BF16"}, COMET_ACCESS(dlrm.embedding_dtype)),
+               {"FP32", "FP16", "BF16"}),
         choice("dlrm.table_optimizer", G::dlrm, "Table optimizer",
                "Optimizer fused into the embedding backward; its state per row: none (SGD), one fp32 "
                "(row-wise AdaGrad), one fp32 per column (AdaGrad) or two (Adam). The state lives with "
                "the rows unless the placement says otherwise.",
-               {"SGD", "Row-wise AdaGrad", "AdaGrad", "Adam"}, COMET_ACCESS(dlrm.table_optimizer)),
+               {"SGD", "Row-wise AdaGrad", "AdaGrad", "Adam"}),
         real("dlrm.unique_rows_fraction", G::dlrm, "Distinct rows per lookup", "",
              "Distinct rows a batch updates per lookup: FBGEMM sorts the batch's indices and updates each "
              "row once. 1 = every lookup a different row; skewed (power-law) data repeats rows.",
-             3, 0.05, COMET_ACCESS(dlrm.unique_rows_fraction)),
+             3, 0.05),
     };
 }
 
@@ -415,25 +400,25 @@ std::vector<FieldSpec> embedding_fields() {
                "How the tables are split over the accelerators (TorchRec's sharding types): whole tables "
                "per accelerator (balanced greedily), every table's rows over all of them (partial sums "
                "reduce-scattered), or every table's columns over all of them (dp must divide the dim).",
-               {"Table-wise", "Row-wise", "Column-wise"}, COMET_ACCESS(strategy.emb_sharding)),
+               {"Table-wise", "Row-wise", "Column-wise"}),
         choice("strategy.emb_placement", G::embeddings, "Row placement",
                "Where the rows live: HBM; the expanded tier, read and written over its link (TorchRec's "
                "UVM); or the expanded tier with a hot-row cache in HBM (the cache's share and hit rate "
                "below). The last two need an expanded tier.",
-               {"HBM", "Expanded tier", "Expanded tier, HBM cache"}, COMET_ACCESS(strategy.emb_placement)),
+               {"HBM", "Expanded tier", "Expanded tier, HBM cache"}),
         real("strategy.emb_cache_fraction", G::embeddings, "Cache share of rows", "",
              "With the HBM cache: the share of each accelerator's rows (and their optimizer state) the "
              "cache holds in HBM.",
-             3, 0.01, COMET_ACCESS(strategy.emb_cache_fraction)),
+             3, 0.01),
         real("strategy.emb_cache_hit_rate", G::embeddings, "Cache hit rate", "",
              "With the HBM cache: the share of lookups its rows serve. Missed rows are fetched over the "
              "expanded tier's link before the lookup and evicted rows written back, behind the rest of "
              "the iteration.",
-             3, 0.01, COMET_ACCESS(strategy.emb_cache_hit_rate)),
+             3, 0.01),
         choice("strategy.emb_state", G::embeddings, "Optimizer state",
                "Where the tables' optimizer state lives: with its rows (and in the cache with them), "
                "always in HBM, or always in the expanded tier.",
-               {"With the rows", "HBM", "Expanded tier"}, COMET_ACCESS(strategy.emb_state)),
+               {"With the rows", "HBM", "Expanded tier"}),
     };
 }
 
@@ -442,31 +427,29 @@ std::vector<FieldSpec> training_fields() {
         integer("training.global_batch", G::training, "Global batch", " sequences",
                 "Sequences per iteration over all data-parallel replicas. Must be a multiple of "
                 "dp × microbatch; larger batches shrink the pipeline bubble.",
-                adaptive, COMET_ACCESS(training.global_batch)),
+                adaptive),
         choice("training.precision", G::training, "Precision",
                "Number format of GEMMs and activations. FP8 runs at the FP8 tensor peak and needs a "
                "node that has one; MXFP8 uses 32-element block scaling (Blackwell). FP4 (NVFP4, 16-element "
                "blocks) runs the block's GEMMs at the FP4 peak; attention, master weights and optimizer "
                "stay in higher precision.",
-               {"FP16", "BF16", "FP8", "MXFP8", "FP4"}, COMET_ACCESS(training.precision)),
+               {"FP16", "BF16", "FP8", "MXFP8", "FP4"}),
         choice("training.optimizer", G::training, "Optimizer",
                "Adam keeps two fp32 moments per parameter; SGD needs less optimizer memory and a "
                "lighter step.",
-               {"Adam", "SGD"}, COMET_ACCESS(training.optimizer)),
+               {"Adam", "SGD"}),
         choice("training.grad_reduce", G::training, "Gradient reduction",
-               "Data type of the data-parallel gradient reduction; BF16 halves its traffic.", {"FP32", "BF16"},
-               COMET_ACCESS(training.grad_reduce)),
+               "Data type of the data-parallel gradient reduction; BF16 halves its traffic.", {"FP32", "BF16"}),
         choice("training.attention", G::training, "Attention kernel",
                "A fused (FlashAttention-style) kernel does not store the attention scores, saving "
                "activation memory and HBM traffic.",
-               {"Unfused", "Fused (FlashAttention)"}, COMET_ACCESS(training.attention)),
-        boolean("training.dropout", G::training, "Dropout", "Attention and hidden dropout; their masks cost activation memory and traffic.",
-                COMET_ACCESS(training.dropout)),
+               {"Unfused", "Fused (FlashAttention)"}),
+        boolean("training.dropout", G::training, "Dropout",
+                "Attention and hidden dropout; their masks cost activation memory and traffic."),
         boolean("training.cuda_graphs", G::training, "CUDA graphs",
                 "The step runs as captured CUDA graphs: the host replays them instead of issuing "
                 "every kernel, so the node's host time per kernel no longer slows small kernels. "
-                "Off = eager PyTorch.",
-                COMET_ACCESS(training.cuda_graphs)),
+                "Off = eager PyTorch."),
     };
 }
 
@@ -474,107 +457,107 @@ std::vector<FieldSpec> strategy_fields() {
     return {
         integer("strategy.tp", G::strategy, "Tensor parallel (tp)", "",
                 "Accelerators that split every layer's matrices. Must divide the heads, KV heads and "
-                "MLP width; its collectives are fast while tp fits in the scale-up domain.", 1,
-                COMET_ACCESS(strategy.tp)),
+                "MLP width; its collectives are fast while tp fits in the scale-up domain.",
+                1),
         integer("strategy.pp", G::strategy, "Pipeline parallel (pp)", "",
                 "Pipeline stages the layers are split into: less memory per accelerator, a larger "
-                "pipeline bubble.", 1, COMET_ACCESS(strategy.pp)),
+                "pipeline bubble.",
+                1),
         integer("strategy.dp", G::strategy, "Data parallel (dp)", "",
                 "Model replicas, each taking a share of the global batch; their gradients are reduced "
-                "every iteration.", 1, COMET_ACCESS(strategy.dp)),
+                "every iteration.",
+                1),
         integer("strategy.cp", G::strategy, "Context parallel (cp)", "",
                 "Accelerators that split every sequence (ring attention): each holds 1/cp of the tokens' "
                 "activations and passes key/value chunks around the ring while it computes attention. "
-                "2 × cp must divide the sequence length.", 1, COMET_ACCESS(strategy.cp)),
+                "2 × cp must divide the sequence length.",
+                1),
         integer("strategy.ep", G::strategy, "Expert parallel (ep)", "",
                 "Accelerators the routed experts are spread over (MoE models only): fewer expert weights "
                 "per accelerator, and tokens reach their experts by all-to-all. Must divide the experts; "
-                "ep × etp must divide tp × cp × dp.", 1, COMET_ACCESS(strategy.ep)),
+                "ep × etp must divide tp × cp × dp.",
+                1),
         integer("strategy.etp", G::strategy, "Expert TP (etp)", "",
                 "Expert tensor parallelism: accelerators that split each expert's matrices, like tp does "
-                "for the dense layers. Must divide the expert MLP width.", 1, COMET_ACCESS(strategy.etp)),
+                "for the dense layers. Must divide the expert MLP width.",
+                1),
         integer("strategy.microbatch", G::strategy, "Microbatch size", "",
                 "Sequences per microbatch. Smaller microbatches shrink the pipeline bubble but make "
-                "GEMMs less efficient.", 1, COMET_ACCESS(strategy.microbatch)),
+                "GEMMs less efficient.",
+                1),
         integer("strategy.interleave", G::strategy, "Interleaving", "",
                 "Virtual pipeline stages per rank (interleaved schedule): a smaller bubble for more "
                 "pipeline messages. Where pp × interleaving does not divide the layers, the first and last "
-                "stage take fewer.", 1, COMET_ACCESS(strategy.interleave)),
+                "stage take fewer.",
+                1),
         zero_means("automatic", integer("strategy.pipeline_first_layers", G::strategy, "First stage layers", "",
-                "Layers of the first pipeline stage (with the embedding); the middle stages share the rest "
-                "evenly. 0 = automatic: as even as possible, the first and last stage taking fewer where the "
-                "layers do not divide. A multiple of the interleaving.", 1,
-                COMET_ACCESS(strategy.pipeline_first_layers))),
+                                        "Layers of the first pipeline stage (with the embedding); the middle stages share the rest "
+                                        "evenly. 0 = automatic: as even as possible, the first and last stage taking fewer where the "
+                                        "layers do not divide. A multiple of the interleaving.",
+                                        1)),
         zero_means("automatic", integer("strategy.pipeline_last_layers", G::strategy, "Last stage layers", "",
-                "Layers of the last pipeline stage (with the LM head and the loss); 0 = automatic. A "
-                "multiple of the interleaving.", 1, COMET_ACCESS(strategy.pipeline_last_layers))),
+                                        "Layers of the last pipeline stage (with the LM head and the loss); 0 = automatic. A "
+                                        "multiple of the interleaving.",
+                                        1)),
         boolean("strategy.embedding_in_pipeline_split", G::strategy, "Embedding counts as a layer",
                 "Count the embedding as one layer when splitting the layers over the stages, so that the "
-                "first stage takes one layer less (Megatron-LM's account_for_embedding_in_pipeline_split).",
-                COMET_ACCESS(strategy.embedding_in_pipeline_split)),
+                "first stage takes one layer less (Megatron-LM's account_for_embedding_in_pipeline_split)."),
         boolean("strategy.loss_in_pipeline_split", G::strategy, "Loss counts as a layer",
                 "Count the LM head and the loss as one layer when splitting the layers, so that the last "
-                "stage takes one layer less (account_for_loss_in_pipeline_split).",
-                COMET_ACCESS(strategy.loss_in_pipeline_split)),
+                "stage takes one layer less (account_for_loss_in_pipeline_split)."),
         choice("strategy.recompute", G::strategy, "Recompute",
                "Activation recomputation: selective recomputes the attention core, full recomputes "
                "each layer's forward pass during backward. Trades compute for activation memory.",
-               {"None", "Selective", "Full"}, COMET_ACCESS(strategy.recompute)),
+               {"None", "Selective", "Full"}),
         zero_means("every layer", integer("strategy.recompute_layers", G::strategy, "Recomputed layers", " per stage",
-                "With full recomputation: how many layers of each virtual pipeline stage are recomputed; the "
-                "others keep their activations (Megatron-LM's recompute_num_layers). 0 = every layer.", 1,
-                COMET_ACCESS(strategy.recompute_layers))),
+                                          "With full recomputation: how many layers of each virtual pipeline stage are recomputed; the "
+                                          "others keep their activations (Megatron-LM's recompute_num_layers). 0 = every layer.",
+                                          1)),
         boolean("strategy.sequence_parallel", G::strategy, "Sequence parallelism",
                 "Split norms and dropout along the sequence across the tensor-parallel ranks, dividing "
-                "their activation memory by tp. Needs tp to divide the sequence length.",
-                COMET_ACCESS(strategy.sequence_parallel)),
+                "their activation memory by tp. Needs tp to divide the sequence length."),
         choice("strategy.zero_stage", G::strategy, "ZeRO stage",
                "Shard optimizer states (1), also gradients (2), also weights (3) across the "
                "data-parallel ranks: less memory, more data-parallel traffic.",
-               {"0 (off)", "1 (optimizer states)", "2 (+ gradients)", "3 (+ weights)"},
-               COMET_ACCESS(strategy.zero_stage)),
+               {"0 (off)", "1 (optimizer states)", "2 (+ gradients)", "3 (+ weights)"}),
         zero_means("whole DP group", integer("strategy.zero_shard", G::strategy, "ZeRO sharding group", "",
-                "Accelerators a ZeRO/FSDP shard spans. 0 = the whole data-parallel group (dp × cp); a "
-                "divisor g of dp × cp shards over g accelerators (within a node, say) and replicates over "
-                "the rest (hybrid sharding, HSDP): more memory, less cross-node traffic.", 1,
-                COMET_ACCESS(strategy.zero_shard))),
+                                             "Accelerators a ZeRO/FSDP shard spans. 0 = the whole data-parallel group (dp × cp); a "
+                                             "divisor g of dp × cp shards over g accelerators (within a node, say) and replicates over "
+                                             "the rest (hybrid sharding, HSDP): more memory, less cross-node traffic.",
+                                             1)),
         boolean("strategy.offload_optimizer", G::strategy, "Offload optimizer states",
-                "Keep optimizer states in the expanded memory tier. Needs an expanded tier.",
-                COMET_ACCESS(strategy.offload_optimizer)),
+                "Keep optimizer states in the expanded memory tier. Needs an expanded tier."),
         boolean("strategy.offload_weights", G::strategy, "Offload weights",
                 "Keep weights in the expanded memory tier and fetch each layer's weights when needed. "
-                "Needs an expanded tier.", COMET_ACCESS(strategy.offload_weights)),
+                "Needs an expanded tier."),
         boolean("strategy.offload_activations", G::strategy, "Offload activations",
                 "Move stored activations to the expanded memory tier between forward and backward. "
-                "Needs an expanded tier.", COMET_ACCESS(strategy.offload_activations)),
+                "Needs an expanded tier."),
         boolean("strategy.dp_overlap", G::strategy, "Overlap DP reduction",
                 "Overlap the data-parallel gradient reduction with the backward pass; only what does "
-                "not fit behind compute is exposed.", COMET_ACCESS(strategy.dp_overlap)),
+                "not fit behind compute is exposed."),
         boolean("strategy.tp_overlap", G::strategy, "Overlap TP communication",
-                "Overlap tensor-parallel collectives with the GEMMs that produce or consume them.",
-                COMET_ACCESS(strategy.tp_overlap)),
+                "Overlap tensor-parallel collectives with the GEMMs that produce or consume them."),
         real("strategy.ep_overlap", G::strategy, "EP all-to-all overlap", "",
              "Fraction of the expert-parallel all-to-all hidden behind the expert GEMMs. 0 = sequential "
              "(dispatch, compute, combine one after the other); about 0.9 = fine-grained tile-level "
-             "overlap as in Comet (Zhang et al., MLSys 2025); 1 = fully hidden.", 2, 0.05,
-             COMET_ACCESS(strategy.ep_overlap)),
+             "overlap as in Comet (Zhang et al., MLSys 2025); 1 = fully hidden.",
+             2, 0.05),
         choice("strategy.ep_dispatch", G::strategy, "EP dispatch",
                "How token copies reach their experts. All-to-all (Megatron-Core's default dispatcher) "
                "sends every copy to its expert's rank; hierarchical (DeepEP, HybridEP) sends a token "
                "across the scale-out network once per remote node or rack holding any of its experts "
                "and fans it out there over the scale-up links.",
-               {"All-to-all", "Hierarchical"}, COMET_ACCESS(strategy.ep_dispatch)),
+               {"All-to-all", "Hierarchical"}),
         boolean("strategy.pp_scatter_gather", G::strategy, "Pipeline scatter/gather",
                 "Split each pipeline message across the tensor-parallel ranks' links and gather it on "
-                "the next stage (Megatron-LM).", COMET_ACCESS(strategy.pp_scatter_gather)),
+                "the next stage (Megatron-LM)."),
         boolean("strategy.pp_overlap", G::strategy, "Overlap pipeline transfers",
                 "With interleaving, send and receive each chunk's activations while the next chunk "
                 "computes (Megatron-Core's default); off, every pipeline exchange blocks. No effect "
-                "without interleaving.", COMET_ACCESS(strategy.pp_overlap)),
+                "without interleaving."),
     };
 }
-
-#undef COMET_ACCESS
 
 const std::vector<FieldSpec>& table() {
     static const std::vector<FieldSpec> fields = [] {
@@ -637,16 +620,10 @@ bool group_for_workload(FieldGroup g, Workload w) {
 
 bool field_for_workload(const FieldSpec& f, Workload w) {
     if (!group_for_workload(f.group, w)) return false;
-    const std::string_view path(f.path);
-    if (path == "workload") return true;
-    if (w == Workload::transformer) return true;
-    // A DLRM: no transformer shape, and of the strategy only the data-parallel size and overlap
-    // (the tables' knobs are in their own group); of the training settings no attention kernel
-    // or dropout.
-    if (path.rfind("model.", 0) == 0) return false;
-    if (path.rfind("strategy.", 0) == 0)
-        return path == "strategy.dp" || path == "strategy.dp_overlap" || path.rfind("strategy.emb_", 0) == 0;
-    return path != "training.attention" && path != "training.dropout";
+    // The registry says which workloads a field means anything for (a DLRM has no transformer
+    // shape, no model parallelism, no attention kernel or dropout).
+    const FieldDesc* d = comet::find_field(f.path);
+    return d == nullptr || d->for_workload(w);
 }
 
 const FieldSpec* find_field(const QString& path) {

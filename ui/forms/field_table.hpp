@@ -1,7 +1,7 @@
 #pragma once
-// Every editable knob of a Config in one table: its key path (as in scenario files and in
-// check.cpp's field_rules()), where it appears in the forms, how it is labelled and explained,
-// and how to read and write it. Ranges are not restated here: they come from field_rules().
+// Every editable field of a Config as the forms show it: its key path (the core's field registry,
+// comet/fields.hpp, which gives its accessors and range), where it appears in the forms, how it is
+// labelled and explained, and its widget. Ranges are not restated here: they come from field_rules().
 
 #include <QString>
 #include <QStringList>

@@ -1,6 +1,6 @@
 #pragma once
-// Range rules for every numeric input, in one table: the JSON loader, the GUI and evaluate()
-// all use it, so a bad value is reported the same way everywhere.
+// Range rules for every numeric input, from the field registry (comet/fields.hpp): the JSON
+// loader, the GUI and evaluate() all use them, so a bad value is reported the same way everywhere.
 
 #include <cstddef>
 #include <string>

@@ -1,6 +1,7 @@
 #pragma once
-// Every knob a sweep axis or a search can move, and the one place that maps a knob to the
-// Config field(s) it sets.
+// Every knob a sweep axis or a search can move. A knob is an id, a label and the registry field it
+// moves (comet/fields.hpp gives its unit, range and accessors); set_knob() is the one place that
+// says which knobs also keep derived fields in step.
 
 #include <cstdint>
 #include <optional>
