@@ -9,6 +9,7 @@
 #include <vector>
 #include <nlohmann/json.hpp>
 
+#include "comet/breakdown.hpp"
 #include "comet/check.hpp"
 #include "comet/compare.hpp"
 #include "comet/evaluate.hpp"
@@ -19,6 +20,16 @@
 namespace comet {
 namespace {
 
+// Width of a part's name in the text breakdown: the longest label, "exposed embedding all-to-all".
+constexpr int label_width = 28;
+
+// "Exposed TP comm" as a row of the text breakdown reads it: "exposed TP comm".
+std::string lower_first(std::string_view label) {
+    std::string out(label);
+    if (!out.empty() && out[0] >= 'A' && out[0] <= 'Z' && !(out.size() > 1 && out[1] >= 'A' && out[1] <= 'Z'))
+        out[0] = static_cast<char>(out[0] - 'A' + 'a');
+    return out;
+}
 
 std::string gib(double bytes) { return format_printf("%.1f", units::bytes_to_gib(bytes)) + " GiB"; }
 
@@ -158,16 +169,8 @@ std::string format_dlrm_size(const DlrmSpec& d) {
 std::string explain_lead(const Result& better, const Result& worse) {
     const double lead = worse.iteration_s - better.iteration_s;
     if (!(lead > 1e-12 * worse.iteration_s)) return "ties with the next (same time; found first)";
-    const TimeBreakdown& a = better.time;
-    const TimeBreakdown& b = worse.time;
-    const std::pair<const char*, double> parts[] = {
-        {"compute", a.compute_s - b.compute_s},         {"pipeline bubble", a.bubble_s - b.bubble_s},
-        {"exposed TP", a.tp_comm_s - b.tp_comm_s},      {"exposed PP", a.pp_comm_s - b.pp_comm_s},
-        {"exposed DP", a.dp_comm_s - b.dp_comm_s},      {"exposed memory", a.memory_s - b.memory_s},
-        {"optimizer", a.optimizer_s - b.optimizer_s},   {"other", a.other_s - b.other_s},
-        {"exposed EP", a.ep_comm_s - b.ep_comm_s},      {"exposed CP", a.cp_comm_s - b.cp_comm_s},
-        {"embedding lookups", a.lookup_s - b.lookup_s}, {"exposed embedding all-to-all", a.emb_comm_s - b.emb_comm_s}};
-    std::vector<std::pair<const char*, double>> gains(std::begin(parts), std::end(parts));
+    std::vector<std::pair<std::string, double>> gains;
+    for (const TimePart& p : time_parts()) gains.emplace_back(lower_first(p.label), p.of(better.time) - p.of(worse.time));
     std::sort(gains.begin(), gains.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
     std::string text = seconds(lead) + " (" + format_printf("%.1f", 100.0 * lead / worse.iteration_s) + " %) faster:";
     int shown = 0;
@@ -264,37 +267,29 @@ std::string format_result_text(const Scenario& sc, const Result& r) {
     const double T = r.iteration_s;
     {
         char buf[160];
-        std::snprintf(buf, sizeof buf, "Iteration time          %12s\n", seconds(T).c_str());
+        std::snprintf(buf, sizeof buf, "%-*s%12s\n", label_width + 2, "Iteration time", seconds(T).c_str());
         o += buf;
     }
-    auto row = [&](const char* name, double v) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "  %s%12s  %s\n", name, seconds(v).c_str(), percent(v, T).c_str());
+    auto row = [&](const std::string& name, double v) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "  %-*s%12s  %s\n", label_width, name.c_str(), seconds(v).c_str(), percent(v, T).c_str());
         o += buf;
     };
+    // The parts of the breakdown (comet/breakdown.hpp) the workload has; EP and CP only where the
+    // model or the strategy has them (or they cost time).
+    for (const TimePart& p : time_parts()) {
+        if (!p.for_workload(c.workload)) continue;
+        const bool has = p.seconds == &TimeBreakdown::ep_comm_s   ? c.model.is_moe()
+                         : p.seconds == &TimeBreakdown::cp_comm_s ? c.strategy.cp > 1
+                                                                  : false;
+        if (p.optional && !has && !(p.of(r.time) > 0)) continue;
+        row(lower_first(time_part_label(p, c.workload)), p.of(r.time));
+    }
     if (dlrm) {
-        // A DLRM's parts: the MLPs and the interaction, the embedding lookups and row updates in
-        // HBM, the exchanges of indices, pooled vectors and their gradients, the expanded tier.
-        row("MLPs & interaction    ", r.time.compute_s);
-        row("embedding lookups     ", r.time.lookup_s);
-        row("exposed embedding a2a ", r.time.emb_comm_s);
-        row("exposed DP comm       ", r.time.dp_comm_s);
-        row("exposed memory        ", r.time.memory_s);
-        row("optimizer step        ", r.time.optimizer_s);
         o += "\nThroughput              " + format_printf("%.0f", r.tokens_per_s) + " samples/s\n";
         o += "Model TFLOP/s per GPU   " + format_printf("%.1f", r.model_tflops_per_gpu) + "  (MFU " + format_printf("%.1f", 100 * r.mfu) +
              " %, MLPs and interaction)\n";
     } else {
-        row("compute               ", r.time.compute_s);
-        row("pipeline bubble       ", r.time.bubble_s);
-        row("exposed TP comm       ", r.time.tp_comm_s);
-        row("exposed PP comm       ", r.time.pp_comm_s);
-        row("exposed DP comm       ", r.time.dp_comm_s);
-        row("exposed memory        ", r.time.memory_s);
-        row("optimizer step        ", r.time.optimizer_s);
-        row("other                 ", r.time.other_s);
-        if (c.model.is_moe() || r.time.ep_comm_s > 0) row("exposed EP all-to-all ", r.time.ep_comm_s);
-        if (c.strategy.cp > 1 || r.time.cp_comm_s > 0) row("exposed CP ring       ", r.time.cp_comm_s);
         o += "\nThroughput              " + format_printf("%.0f", r.tokens_per_s) + " tokens/s\n";
         o += "Model TFLOP/s per GPU   " + format_printf("%.1f", r.model_tflops_per_gpu) + "  (MFU " + format_printf("%.1f", 100 * r.mfu) +
              " %)\n";
@@ -321,12 +316,8 @@ void put_result(nlohmann::ordered_json& j, const Result& r) {
     j["reason_text"] = r.feasible ? std::string() : explain(r);
     if (r.reason != Infeasible::invalid_input && r.iteration_s > 0) {
         j["iteration_s"] = r.iteration_s;
-        j["time_s"] = {{"compute", r.time.compute_s},     {"pipeline_bubble", r.time.bubble_s},
-                       {"tp_comm", r.time.tp_comm_s},     {"pp_comm", r.time.pp_comm_s},
-                       {"dp_comm", r.time.dp_comm_s},     {"memory", r.time.memory_s},
-                       {"optimizer", r.time.optimizer_s}, {"other", r.time.other_s},
-                       {"ep_comm", r.time.ep_comm_s},     {"cp_comm", r.time.cp_comm_s},
-                       {"lookup", r.time.lookup_s},       {"emb_comm", r.time.emb_comm_s}};
+        j["time_s"] = nlohmann::ordered_json::object();
+        for (const TimePart& p : time_parts()) j["time_s"][std::string(p.id)] = p.of(r.time);
         j["comm_total_s"] = {{"tp", r.comm.tp_s}, {"pp", r.comm.pp_s}, {"dp", r.comm.dp_s},  {"memory", r.comm.memory_s},
                              {"ep", r.comm.ep_s}, {"cp", r.comm.cp_s}, {"emb", r.comm.emb_s}};
         j["tokens_per_s"] = r.tokens_per_s;

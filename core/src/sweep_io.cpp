@@ -1,5 +1,7 @@
 #include "comet/sweep_io.hpp"
 
+#include "comet/breakdown.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -395,18 +397,7 @@ void for_each_field(Row& row, bool two_axes, F&& f) {
     f("reason", row.reason);
     f("reason_text", row.reason_text);
     f("iteration_s", row.iteration_s);
-    f("compute_s", row.compute_s);
-    f("bubble_s", row.bubble_s);
-    f("tp_comm_s", row.tp_comm_s);
-    f("pp_comm_s", row.pp_comm_s);
-    f("dp_comm_s", row.dp_comm_s);
-    f("memory_s", row.memory_s);
-    f("optimizer_s", row.optimizer_s);
-    f("other_s", row.other_s);
-    f("ep_comm_s", row.ep_comm_s);
-    f("cp_comm_s", row.cp_comm_s);
-    f("lookup_s", row.lookup_s);
-    f("emb_comm_s", row.emb_comm_s);
+    for (const TimePart& p : time_parts()) f(p.column, row.time.*p.seconds);
     f("tokens_per_s", row.tokens_per_s);
     f("mfu", row.mfu);
     f("model_tflops_per_gpu", row.model_tflops_per_gpu);
@@ -614,18 +605,7 @@ std::vector<SweepRow> sweep_rows(const SweepFile& sweep, const SweepResult& resu
         row.reason = std::string(to_string(r.reason));
         row.reason_text = r.feasible ? std::string() : reason_text(sweep, r);
         row.iteration_s = r.iteration_s;
-        row.compute_s = r.time.compute_s;
-        row.bubble_s = r.time.bubble_s;
-        row.tp_comm_s = r.time.tp_comm_s;
-        row.pp_comm_s = r.time.pp_comm_s;
-        row.dp_comm_s = r.time.dp_comm_s;
-        row.memory_s = r.time.memory_s;
-        row.optimizer_s = r.time.optimizer_s;
-        row.other_s = r.time.other_s;
-        row.ep_comm_s = r.time.ep_comm_s;
-        row.cp_comm_s = r.time.cp_comm_s;
-        row.lookup_s = r.time.lookup_s;
-        row.emb_comm_s = r.time.emb_comm_s;
+        row.time = r.time;
         row.tokens_per_s = r.tokens_per_s;
         row.mfu = r.mfu;
         row.model_tflops_per_gpu = r.model_tflops_per_gpu;

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "comet/breakdown.hpp"
 #include "comet/check.hpp"
 #include "comet/collectives.hpp"
 #include "comet/compute.hpp"
@@ -349,6 +350,30 @@ class TestModel : public QObject {
     Q_OBJECT
 
 private slots:
+    // The breakdown's list covers every part of TimeBreakdown once (its sum is total()), with
+    // distinct ids, columns, labels and colours, and chart ranks that are a permutation.
+    void breakdownPartsCoverTheTimeOnce() {
+        TimeBreakdown t;
+        double v = 1;
+        for (const TimePart& p : time_parts()) t.*p.seconds = (v *= 2);  // distinct powers of two
+        double sum = 0;
+        for (const TimePart& p : time_parts()) sum += p.of(t);
+        QCOMPARE(sum, t.total());
+        QCOMPARE(t.total(), v * 2 - 2);  // every member set exactly once
+        std::vector<int> ranks;
+        for (std::size_t i = 0; i < time_parts().size(); ++i) {
+            const TimePart& a = time_parts()[i];
+            ranks.push_back(a.chart_rank);
+            for (std::size_t j = i + 1; j < time_parts().size(); ++j) {
+                const TimePart& b = time_parts()[j];
+                QVERIFY(a.id != b.id && a.column != b.column && a.label != b.label && a.rgb != b.rgb && a.seconds != b.seconds);
+            }
+        }
+        std::sort(ranks.begin(), ranks.end());
+        for (std::size_t i = 0; i < ranks.size(); ++i) QCOMPARE(ranks[i], static_cast<int>(i));
+        QCOMPARE(time_parts_by_chart_rank().size(), time_parts().size());
+        for (std::size_t i = 0; i < time_parts().size(); ++i) QCOMPARE(time_parts_by_chart_rank()[i]->chart_rank, static_cast<int>(i));
+    }
     void gptParameters_data();
     void gptParameters();
     void llamaParameters_data();

@@ -17,6 +17,7 @@
 
 #include "comet/report.hpp"
 #include "comet/scenario.hpp"
+#include "comet/breakdown.hpp"
 #include "comet/sweep_io.hpp"
 #include "comet/units.hpp"
 
@@ -183,14 +184,8 @@ void compare_rows(const SweepRow& a, const SweepRow& b) {
     SAME_STR(reason);
     SAME_STR(reason_text);
     SAME(iteration_s);
-    SAME(compute_s);
-    SAME(bubble_s);
-    SAME(tp_comm_s);
-    SAME(pp_comm_s);
-    SAME(dp_comm_s);
-    SAME(memory_s);
-    SAME(optimizer_s);
-    SAME(other_s);
+    for (const TimePart& p : time_parts())
+        QVERIFY2(p.of(a.time) == p.of(b.time), qPrintable(QString::fromUtf8(p.column.data(), static_cast<qsizetype>(p.column.size()))));
     SAME(tokens_per_s);
     SAME(mfu);
     SAME(model_tflops_per_gpu);
@@ -930,14 +925,7 @@ void TestSweepIo::csvHasHeaderAndOneLinePerCell() {
         b.reason = col("reason");
         b.reason_text = col("reason_text");
         b.iteration_s = to_double(col("iteration_s"));
-        b.compute_s = to_double(col("compute_s"));
-        b.bubble_s = to_double(col("bubble_s"));
-        b.tp_comm_s = to_double(col("tp_comm_s"));
-        b.pp_comm_s = to_double(col("pp_comm_s"));
-        b.dp_comm_s = to_double(col("dp_comm_s"));
-        b.memory_s = to_double(col("memory_s"));
-        b.optimizer_s = to_double(col("optimizer_s"));
-        b.other_s = to_double(col("other_s"));
+        for (const TimePart& p : time_parts()) b.time.*p.seconds = to_double(col(std::string(p.column)));
         b.tokens_per_s = to_double(col("tokens_per_s"));
         b.mfu = to_double(col("mfu"));
         b.model_tflops_per_gpu = to_double(col("model_tflops_per_gpu"));

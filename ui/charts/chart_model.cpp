@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "comet/breakdown.hpp"
 #include "comet/knobs.hpp"
 #include "comet/report.hpp"
 #include "comet/units.hpp"
@@ -18,17 +19,11 @@ namespace {
 const QColor oi_blue{0x00, 0x72, 0xB2};
 const QColor oi_sky{0x56, 0xB4, 0xE9};
 const QColor oi_green{0x00, 0x9E, 0x73};
-const QColor oi_orange{0xE6, 0x9F, 0x00};
 const QColor oi_yellow{0xF0, 0xE4, 0x42};
 const QColor oi_vermillion{0xD5, 0x5E, 0x00};
-const QColor oi_purple{0xCC, 0x79, 0xA7};
 const QColor oi_grey{0x99, 0x99, 0x99};
 // Two more, darker than any of the above, from Paul Tol's colour-blind safe "muted" scheme.
-const QColor tol_wine{0x88, 0x22, 0x55};
 const QColor tol_indigo{0x33, 0x22, 0x88};
-// A DLRM's two parts, far (>= 120 in summed RGB distance) from every colour above and from each other.
-const QColor dlrm_brown{0x66, 0x33, 0x00};  // embedding lookups
-const QColor dlrm_pink{0xFF, 0xBB, 0xCC};   // embedding all-to-all
 
 // Room past the longest bar for its total label.
 constexpr double total_label_headroom = 1.15;
@@ -60,10 +55,12 @@ void for_nice_steps(double span, int max_intervals, Fits fits) {
             if (fits(mant * std::pow(10.0, k), mant, k)) return;
 }
 
-// In time_categories() order: the communication parts side by side.
+// In time_categories() order (the breakdown's).
 std::array<double, 12> time_parts(const TimeBreakdown& t) {
-    return {t.compute_s, t.bubble_s, t.tp_comm_s,   t.pp_comm_s, t.dp_comm_s, t.ep_comm_s,
-            t.cp_comm_s, t.memory_s, t.optimizer_s, t.other_s,   t.lookup_s,  t.emb_comm_s};
+    std::array<double, 12> out{};
+    const auto parts = comet::time_parts_by_chart_rank();
+    for (std::size_t i = 0; i < out.size() && i < parts.size(); ++i) out[i] = parts[i]->of(t);
+    return out;
 }
 
 std::array<double, 6> memory_parts(const MemoryFootprint& m) {
@@ -103,20 +100,13 @@ QString percent_text(double part, double whole) {
 }  // namespace
 
 std::span<const StackCategory> time_categories() {
-    static const std::array<StackCategory, 12> cats{{
-        {QStringLiteral("Compute"), oi_blue},
-        {QStringLiteral("Pipeline bubble"), oi_grey},
-        {QStringLiteral("TP comm"), oi_orange},
-        {QStringLiteral("PP comm"), oi_sky},
-        {QStringLiteral("DP comm"), oi_green},
-        {QStringLiteral("EP all-to-all"), tol_wine},
-        {QStringLiteral("CP ring exchange"), tol_indigo},
-        {QStringLiteral("Memory"), oi_purple},
-        {QStringLiteral("Optimizer"), oi_yellow},
-        {QStringLiteral("Other"), oi_vermillion},
-        {QStringLiteral("Embedding lookups"), dlrm_brown},
-        {QStringLiteral("Embedding all-to-all"), dlrm_pink},
-    }};
+    // The breakdown's parts, legends and colours (comet/breakdown.hpp), in chart order.
+    static const std::array<StackCategory, 12> cats = [] {
+        std::array<StackCategory, 12> out;
+        const auto parts = comet::time_parts_by_chart_rank();
+        for (std::size_t i = 0; i < out.size() && i < parts.size(); ++i) out[i] = {qstr(parts[i]->legend), QColor::fromRgb(parts[i]->rgb)};
+        return out;
+    }();
     return cats;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "comet/breakdown.hpp"
 #include "comet/report.hpp"
 #include "comet/units.hpp"
 #include "common/metrics.hpp"
@@ -35,20 +36,14 @@ void append_breakdown(QStringList& lines, const Result& r) {
     const TimeBreakdown& t = r.time;
     const double T = r.iteration_s;
     lines << QStringLiteral("Iteration time: ") + format_seconds(T);
-    lines << share_line(QStringLiteral("  Compute"), t.compute_s, T);
-    lines << share_line(QStringLiteral("  Pipeline bubble"), t.bubble_s, T);
-    lines << share_line(QStringLiteral("  Exposed TP comm"), t.tp_comm_s, T);
-    lines << share_line(QStringLiteral("  Exposed PP comm"), t.pp_comm_s, T);
-    lines << share_line(QStringLiteral("  Exposed DP comm"), t.dp_comm_s, T);
-    // Only models and strategies that have them (experts, context parallelism) show these.
-    if (t.ep_comm_s > 0) lines << share_line(QStringLiteral("  Exposed EP all-to-all"), t.ep_comm_s, T);
-    if (t.cp_comm_s > 0) lines << share_line(QStringLiteral("  Exposed CP ring exchange"), t.cp_comm_s, T);
-    // A DLRM's parts.
-    if (t.lookup_s > 0) lines << share_line(QStringLiteral("  Embedding lookups"), t.lookup_s, T);
-    if (t.emb_comm_s > 0) lines << share_line(QStringLiteral("  Exposed embedding all-to-all"), t.emb_comm_s, T);
-    lines << share_line(QStringLiteral("  Exposed memory"), t.memory_s, T);
-    lines << share_line(QStringLiteral("  Optimizer step"), t.optimizer_s, T);
-    lines << share_line(QStringLiteral("  Other"), t.other_s, T);
+    // The breakdown's parts (comet/breakdown.hpp) in chart order: those every transformer has,
+    // and the others (EP, CP, a DLRM's) where they cost time.
+    for (const TimePart* p : time_parts_by_chart_rank()) {
+        const bool always = p->workloads == 3 || (p->workloads == 1 && !p->optional);
+        if (always || p->of(t) > 0)
+            lines << share_line(QStringLiteral("  ") + QString::fromUtf8(p->label.data(), static_cast<qsizetype>(p->label.size())),
+                                p->of(t), T);
+    }
 }
 
 void append_hbm(QStringList& lines, const Result& r) {

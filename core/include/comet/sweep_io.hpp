@@ -47,18 +47,7 @@ struct SweepRow {
     std::string reason;       // to_string(Infeasible): "none", "hbm_capacity", ...
     std::string reason_text;  // explain(); empty when feasible
     double iteration_s = 0;
-    double compute_s = 0;
-    double bubble_s = 0;
-    double tp_comm_s = 0;
-    double pp_comm_s = 0;
-    double dp_comm_s = 0;
-    double memory_s = 0;
-    double optimizer_s = 0;
-    double other_s = 0;
-    double ep_comm_s = 0;
-    double cp_comm_s = 0;
-    double lookup_s = 0;      // DLRM
-    double emb_comm_s = 0;    // DLRM
+    TimeBreakdown time;       // one column per part of the breakdown (comet/breakdown.hpp)
     double tokens_per_s = 0;  // DLRM: samples per second
     double mfu = 0;
     double model_tflops_per_gpu = 0;
