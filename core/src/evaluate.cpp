@@ -634,7 +634,7 @@ Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcep
     // direction. Scatter/gather (or sequence parallelism) sends 1/t of the message per TP rank.
     // A pipeline whose stages do not all share one scale-up domain crosses scale-out.
     if (p > 1) {
-        const bool split = sp || (s.pp_scatter_gather && t > 1);
+        const bool split = pp_message_split(s);
         const double msg = split ? w.pp_bytes / t : w.pp_bytes;
         const long long pp_stride = static_cast<long long>(t) * pl.cp * d;  // (tp x cp x dp fits: the split was checked)
         const bool same_domain = pp_stride * p <= placement_domain(node, c.cluster.nodes);
@@ -907,13 +907,6 @@ Result compose(const Config& c, const RankWork& w) noexcept {
     Result r;
     fits(c, w, pl, r);
     timing(c, w, pl, r);
-    return r;
-}
-
-Result compose_if_fits(const Config& c, const RankWork& w) noexcept {
-    const Placement pl = place(c, w);
-    Result r;
-    if (fits(c, w, pl, r)) timing(c, w, pl, r);
     return r;
 }
 

@@ -459,6 +459,41 @@ void SearchEngine::apply_group(Strategy& s, const Group& g) noexcept {
     s.recompute = g.recompute;
 }
 
+void SearchEngine::for_each_configuration(const std::function<void(const Strategy&)>& visit) const {
+    if (invalid_) return;
+    Strategy s = base_.strategy;
+    // The nesting of prepare() (interleaving, ZeRO stage, sharding group, offload) and of
+    // scan_group() (data-parallel overlap, then tensor-parallel overlap): enumeration order.
+    for (const Group& g : groups()) {
+        apply_group(s, g);
+        const long long replicas = static_cast<long long>(g.dp) * g.cp;
+        const bool zeros_all = replicas > 1 || !searched(options_, Knob::zero_stage);
+        const std::size_t n_dpo = replicas > 1 ? dp_overlap_.size() : 1;
+        const std::size_t n_tpo = g.tp > 1 ? tp_overlap_.size() : 1;
+        for (int v : interleaves_[g.pp_choice].vs) {
+            s.interleave = v;
+            for (std::size_t zi = 0; zi < (zeros_all ? zero_.size() : 1); ++zi) {
+                s.zero_stage = zeros_all ? zero_[zi] : 0;
+                for (int shard : shards_for(g, s.zero_stage)) {
+                    s.zero_shard = shard;
+                    for (int mask : offload_) {
+                        s.offload_optimizer = (mask & 1) != 0;
+                        s.offload_weights = (mask & 2) != 0;
+                        s.offload_activations = (mask & 4) != 0;
+                        for (std::size_t di = 0; di < n_dpo; ++di) {
+                            s.dp_overlap = dp_overlap_[di] != 0;
+                            for (std::size_t ti = 0; ti < n_tpo; ++ti) {
+                                s.tp_overlap = tp_overlap_[ti] != 0;
+                                visit(s);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 double SearchEngine::score_bound(double time_s, const Group& g) const noexcept {
     if (options_.objective == Objective::time) return time_s;
     // Upper bound of MFU from a lower bound of time, as Result::mfu is computed.
@@ -487,18 +522,29 @@ bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* mem
         apply_group(s, g);
         double a = 0, b = 0;
         p.problem = rank_problem(c, a, b);
-        if (p.problem == Infeasible::none && base_.training.global_batch % (static_cast<long long>(g.dp) * g.microbatch) != 0)
-            p.problem = Infeasible::batch_split;
         if (p.problem != Infeasible::none) {
             rej.evaluated += g.size;
             rej.infeasible[static_cast<std::size_t>(p.problem)] += g.size;
+            return;
+        }
+        const std::vector<int>& vs = interleaves_[g.pp_choice].vs;
+        if (base_.training.global_batch % (static_cast<long long>(g.dp) * g.microbatch) != 0) {
+            // No choice of the group splits the batch: skip the memory work, but count each
+            // interleaving's configurations under the reason evaluate() gives first (the
+            // layout's checks come before the batch split's).
+            p.problem = Infeasible::batch_split;
+            for (int v : vs) {
+                s.interleave = v;
+                const Infeasible why = split_layout_problem(c, a, b, nullptr);
+                rej.evaluated += g.per_v;
+                rej.infeasible[static_cast<std::size_t>(why)] += g.per_v;
+            }
             return;
         }
         // Structure and memory do not depend on what varies inside a class (networks,
         // HBM bandwidth) nor on the overlap switches: decide them once per inner choice.
         RankWork w;
         static_cast<RankCompute&>(w) = rank_memory(c);
-        const std::vector<int>& vs = interleaves_[g.pp_choice].vs;
         const bool zeros_all = static_cast<long long>(g.dp) * g.cp > 1 || !searched(options_, Knob::zero_stage);
         const std::size_t n_zero = zeros_all ? zero_.size() : 1;
         std::uint32_t offset = 0;
@@ -733,7 +779,7 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan, do
     // as timing() composes stages.
     double pp_one = 0;
     if (g.pp > 1) {
-        const bool split = s.sequence_parallel ? g.tp > 1 : (s.pp_scatter_gather && g.tp > 1);
+        const bool split = pp_message_split(s);
         const double msg = split ? w.pp_bytes / g.tp : w.pp_bytes;
         const long long stride = static_cast<long long>(g.tp) * g.cp * g.dp;
         pp_one = p2p_s(msg, stride * g.pp <= placement_domain(c.node, c.cluster.nodes), w.tp_group);
@@ -1022,6 +1068,14 @@ SearchResult search_dlrm(const Config& base, const SearchOptions& options, const
     return out;
 }
 }  // namespace
+
+std::vector<Strategy> search_space(const Config& base, const SearchOptions& options) {
+    std::vector<Strategy> out;
+    if (base.workload == Workload::dlrm) return out;
+    const SearchEngine engine(base, options);
+    engine.for_each_configuration([&](const Strategy& s) { out.push_back(s); });
+    return out;
+}
 
 SearchResult search(const Config& base, const SearchOptions& options, const SearchControl& control) {
     if (base.workload == Workload::dlrm) return search_dlrm(base, options, control);

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <new>
 #include <type_traits>
+#include <functional>
 #include <vector>
 
 #include "comet/search.hpp"
@@ -103,6 +104,10 @@ public:
                                    SearchFloors floors = {}) const;
 
     [[nodiscard]] std::uint64_t space_size() const noexcept { return space_; }
+    // Every configuration of the space in enumeration order (each group's strategy with its
+    // interleaving, ZeRO stage, sharding group, offload and overlap choice), neither checked nor
+    // evaluated: for tests that hold the search's counts to evaluate()'s.
+    void for_each_configuration(const std::function<void(const Strategy&)>& visit) const;
     [[nodiscard]] bool invalid() const noexcept { return invalid_; }
 
 private:

@@ -214,8 +214,12 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) 
 void timing(const Config& c, const RankWork& w, const Placement& pl, const Traffic& tf, Result& r) noexcept;
 
 [[nodiscard]] Result compose(const Config& c, const RankWork& w) noexcept;
-// The same, but skips the timing when the configuration does not fit (for the search).
-[[nodiscard]] Result compose_if_fits(const Config& c, const RankWork& w) noexcept;
 [[nodiscard]] Result infeasible(Infeasible why, double a = 0, double b = 0) noexcept;
+
+// Whether a pipeline message is split over the TP ranks' links (scatter/gather, or sequence
+// parallelism, whose activations are split already): each rank sends 1/tp of it.
+[[nodiscard]] constexpr bool pp_message_split(const Strategy& s) noexcept {
+    return s.tp > 1 && (s.sequence_parallel || s.pp_scatter_gather);
+}
 
 }  // namespace comet

@@ -212,6 +212,7 @@ private slots:
     void computeSpeedupBoundHoldsOnEvaluations();
     void sweepDeterministicAcrossThreads();
     void everyCandidateEqualsEvaluate();
+    void infeasibleCountsByReasonEqualEvaluate();
     void statisticsAreDeterministic();
     void sweepOverScaleUpDomainEqualsSearch();
     void searchingSweepOverEveryKnobEqualsSearch();
@@ -618,6 +619,50 @@ void TestSearch::everyCandidateEqualsEvaluate() {
     QVERIFY2(problems >= 5 && timed > 2000, (std::to_string(problems) + " problems, " + std::to_string(timed) + " candidates").c_str());
     QVERIFY2(offload > 0 && experts > 0 && cp > 0 && shard > 0,  // every kind of choice was compared
              (std::to_string(offload) + " " + std::to_string(experts) + " " + std::to_string(cp) + " " + std::to_string(shard)).c_str());
+}
+
+void TestSearch::infeasibleCountsByReasonEqualEvaluate() {
+    // Every configuration of the space (search_space(), the search's own enumeration) through
+    // evaluate(): as many feasible, and the infeasible ones under the same reason, as the
+    // search counts (it checks them in evaluate()'s order, even where it skips work early).
+    std::mt19937 rng(36);
+    std::vector<Config> cases{small_moe_config()};
+    for (int i = 0; i < 40; ++i) cases.push_back(random_config(rng));
+    int compared = 0;
+    std::uint64_t batch_split = 0, layout = 0;
+    for (const Config& c : cases) {
+        SearchOptions o;
+        o.prune = false;
+        o.min_tokens_per_cp_rank = 1024;
+        const std::vector<Strategy> space = search_space(c, o);
+        if (space.empty() || space.size() > 20000) continue;
+        const SearchResult sr = search(c, o);
+        QCOMPARE(std::uint64_t(space.size()), sr.stats.space);
+        std::array<std::uint64_t, static_cast<std::size_t>(Infeasible::count_)> counts{};
+        std::uint64_t feasible = 0;
+        for (const Strategy& s : space) {
+            Config x = c;
+            x.strategy = s;
+            const Result r = evaluate(x);
+            if (r.feasible)
+                ++feasible;
+            else
+                ++counts[static_cast<std::size_t>(r.reason)];
+        }
+        QCOMPARE(sr.stats.feasible, feasible);
+        for (std::size_t i = 0; i < counts.size(); ++i)
+            QVERIFY2(sr.stats.infeasible[i] == counts[i],
+                     (std::string(to_string(static_cast<Infeasible>(i))) + ": search " + std::to_string(sr.stats.infeasible[i]) +
+                      ", evaluate " + std::to_string(counts[i]))
+                         .c_str());
+        batch_split += counts[static_cast<std::size_t>(Infeasible::batch_split)];
+        layout +=
+            counts[static_cast<std::size_t>(Infeasible::pp_layers)] + counts[static_cast<std::size_t>(Infeasible::too_many_accelerators)];
+        ++compared;
+    }
+    // The cases reach the checks whose order mattered: the batch split and the layout's.
+    QVERIFY2(compared >= 10 && batch_split > 0 && layout > 0,
+             (std::to_string(compared) + " cases, " + std::to_string(batch_split) + " batch splits, " + std::to_string(layout)).c_str());
 }
 
 void TestSearch::statisticsAreDeterministic() {

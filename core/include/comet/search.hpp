@@ -63,6 +63,10 @@ struct SearchResult {
 [[nodiscard]] SearchResult search(const Config& base, const SearchOptions& options = {},
                                   const SearchControl& control = {});
 
+// Every strategy a search of a transformer's `base` considers, in its enumeration order, neither
+// checked nor evaluated (empty for a DLRM or invalid inputs): for tests and tools that hold the
+// search to evaluate(); the search itself does not call it.
+[[nodiscard]] std::vector<Strategy> search_space(const Config& base, const SearchOptions& options = {});
 // The best candidate of a search of `base`, or, when nothing fits, base's strategy with an
 // infeasible result: the reason of invalid input (naming the field), else no_feasible_strategy
 // with the most common reason in detail_a and its count in detail_b.
