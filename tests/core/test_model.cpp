@@ -400,6 +400,7 @@ private slots:
     void straddlingGroupsPayTheCrossing();
     void fp4RunsAsItsRecipe();
     void railOnlyForwardsAllToAllsOverScaleUp();
+    void allToAllPaysOneLatencyPerTier();
     void hierarchicalDispatchCrossesOncePerDomain();
     // One rendering of seconds, durations, money and energy for every front end.
     void quantitiesRenderOneWay();
@@ -1883,7 +1884,7 @@ void TestModel::leafSpineFabric() {
     QVERIFY(close_rel(dp.out.latency_s, out.latency_s + 3e-6, 1e-12));
     // Its all-to-all sends 28 of its 31 peers' shares through the spine: 2 x 28/31 slower.
     QVERIFY(close_rel(dp.a2a_slowdown, 2.0 * 28.0 / 31.0, 1e-12));
-    QVERIFY(close_rel(all_to_all_s(1e9, dp), 31.0 / 32.0 * 1e9 * dp.a2a_slowdown / out.bytes_per_s + 31 * dp.out.latency_s, 1e-12));
+    QVERIFY(close_rel(all_to_all_s(1e9, dp), 31.0 / 32.0 * 1e9 * dp.a2a_slowdown / out.bytes_per_s + dp.out.latency_s, 1e-12));
     // Members 8 nodes apart (a pipeline's stages): one per leaf, every flow crosses: 2x.
     const GroupSpan pp = span_group(16, 64, n, 0);
     QCOMPARE(pp.outer, 16);
@@ -2003,8 +2004,8 @@ void TestModel::railOnlyForwardsAllToAllsOverScaleUp() {
     QCOMPARE(ep.outer, 4);
     QVERIFY(close_rel(ep.rail_forward, 7.0 / 8.0, 1e-15));
     const double bytes = 256e6;
-    const double up_t = (7.0 / 32.0 * bytes + 7.0 / 8.0 * 24.0 / 32.0 * bytes) / up.bytes_per_s + 7 * up.latency_s;
-    const double out_t = 24.0 / 32.0 * bytes / out.bytes_per_s + 3 * out.latency_s;
+    const double up_t = (7.0 / 32.0 * bytes + 7.0 / 8.0 * 24.0 / 32.0 * bytes) / up.bytes_per_s + up.latency_s;
+    const double out_t = 24.0 / 32.0 * bytes / out.bytes_per_s + out.latency_s;
     QVERIFY(close_rel(all_to_all_s(bytes, ep), std::max(up_t, out_t), 1e-12));
     // Scale-out still bounds it on a DGX (NVLink is 12x the NIC): rail-only costs this group nothing.
     n.scale_out.rail_only = false;
@@ -2019,6 +2020,38 @@ void TestModel::railOnlyForwardsAllToAllsOverScaleUp() {
     QCOMPARE(span_group(2, 64, n, 16).rail_forward, 0.0);
     // Inside one node nothing leaves it.
     QCOMPARE(span_group(8, 1, n, 4).rail_forward, 0.0);
+}
+
+void TestModel::allToAllPaysOneLatencyPerTier() {
+    // NCCL posts every peer's send and receive of an all-to-all at once (one group of p2p
+    // operations, each peer on its own channel, all peers in one round), so each tier pays one
+    // latency, not one per peer: 64 ranks in one NVLink domain exchange a 64 KB buffer in
+    // 63/64 x 64 KB / bandwidth + 1 latency, not + 63 latencies (16 trays of 4 in an NVL72
+    // rack, the 64-GPU DLRM row's placement).
+    NodeSpec n = dgx_a100();
+    n.accelerators = 4;
+    n.scale_up.domain_size = 72;
+    const Link up = scale_up_link(n);
+    const double bytes = 65536;
+    const GroupSpan rack = span_group(64, 1, n, 16);
+    QCOMPARE(rack.inner, 64);
+    QCOMPARE(rack.outer, 1);
+    QVERIFY(close_rel(all_to_all_s(bytes, rack), 63.0 / 64.0 * bytes / up.bytes_per_s + up.latency_s, 1e-12));
+    QVERIFY(all_to_all_s(bytes, rack) < 2 * up.latency_s);
+    // Across domains each tier pays its own latency once and the slower tier bounds the
+    // exchange: 8 domains of 8 (a DGX each).
+    NodeSpec d = dgx_a100();
+    const GroupSpan eight = span_group(64, 1, d, 8);
+    QCOMPARE(eight.inner, 8);
+    QCOMPARE(eight.outer, 8);
+    const Link dup = scale_up_link(d), dout = scale_out_link(d);
+    const double up_t = 7.0 / 64.0 * bytes / dup.bytes_per_s + dup.latency_s;
+    const double out_t = 56.0 / 64.0 * bytes / dout.bytes_per_s + dout.latency_s;
+    QVERIFY(close_rel(all_to_all_s(bytes, eight), std::max(up_t, out_t), 1e-12));
+    // One member per domain: no scale-up part, one scale-out latency.
+    const GroupSpan spread = span_group(8, 8, d, 8);
+    QCOMPARE(spread.inner, 1);
+    QVERIFY(close_rel(all_to_all_s(bytes, spread), 7.0 / 8.0 * bytes / dout.bytes_per_s + dout.latency_s, 1e-12));
 }
 
 // DeepEP / HybridEP: a token crosses scale-out once per remote domain holding one of its
@@ -2082,7 +2115,7 @@ void TestModel::hierarchicalDispatchCrossesOncePerDomain() {
     QCOMPARE(ep.inner, 8);
     QCOMPARE(ep.outer, 2);
     const double bytes = 256e6, dedup = 0.25;
-    const double up_t = (7.0 / 16.0 + 8.0 / 16.0 * 7.0 / 8.0) * bytes / up.bytes_per_s + 7 * up.latency_s;
+    const double up_t = (7.0 / 16.0 + 8.0 / 16.0 * 7.0 / 8.0) * bytes / up.bytes_per_s + up.latency_s;
     const double out_t = 8.0 / 16.0 * bytes * dedup / out.bytes_per_s + out.latency_s;
     QVERIFY(close_rel(hierarchical_all_to_all_s(bytes, ep, dedup), std::max(up_t, out_t), 1e-12));
     QVERIFY(hierarchical_all_to_all_s(bytes, ep, dedup) < all_to_all_s(bytes, ep));
