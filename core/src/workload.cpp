@@ -12,7 +12,8 @@ constexpr double mask_bytes = 1.0;  // dropout masks are stored as bytes
 // A GEMM C[M,N] = A[M,K] * B[K,N], repeated `batch` times, with `in` bytes per operand
 // element (2 for 16-bit, 1 for FP8, 0.5625 for NVFP4) and 16-bit outputs. Backward is two GEMMs of the same
 // size (input gradient and weight gradient); a weight gradient accumulates into an fp32
-// main-gradient buffer when `weight` is set.
+// main-gradient buffer when `weight` is set, one K x N buffer per repetition (a grouped GEMM's
+// `batch` local experts each have their own weights: read and write of every expert's buffer).
 Op gemm(double batch, double m, double n, double k, bool weight, double in = activation_bytes) noexcept {
     const double e = activation_bytes;
     Op op;
@@ -20,7 +21,7 @@ Op gemm(double batch, double m, double n, double k, bool weight, double in = act
     const double flops = 2.0 * batch * m * n * k;
     op.fwd = {flops, batch * (in * (m * k + k * n) + e * m * n), 1.0, 1.0 / k};
     const double dgrad_bytes = batch * (in * (m * n + n * k) + e * m * k);
-    const double wgrad_bytes = weight ? batch * (in * (m * k + m * n)) + 2.0 * fp32_bytes * k * n
+    const double wgrad_bytes = weight ? batch * (in * (m * k + m * n) + 2.0 * fp32_bytes * k * n)
                                       : batch * (in * (m * k + m * n) + e * k * n);
     // Input gradient: inner dimension n; weight gradient: inner dimension m.
     op.bwd = {2.0 * flops, dgrad_bytes + wgrad_bytes, 2.0, 0.5 / n + 0.5 / m};

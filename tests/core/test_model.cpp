@@ -401,6 +401,7 @@ private slots:
     void fp4RunsAsItsRecipe();
     void railOnlyForwardsAllToAllsOverScaleUp();
     void allToAllPaysOneLatencyPerTier();
+    void groupedExpertGradientsKeepEveryMainGradient();
     void hierarchicalDispatchCrossesOncePerDomain();
     // One rendering of seconds, durations, money and energy for every front end.
     void quantitiesRenderOneWay();
@@ -2052,6 +2053,40 @@ void TestModel::allToAllPaysOneLatencyPerTier() {
     const GroupSpan spread = span_group(8, 8, d, 8);
     QCOMPARE(spread.inner, 1);
     QVERIFY(close_rel(all_to_all_s(bytes, spread), 7.0 / 8.0 * bytes / dout.bytes_per_s + dout.latency_s, 1e-12));
+}
+
+void TestModel::groupedExpertGradientsKeepEveryMainGradient() {
+    // Closed form: a grouped GEMM's weight gradient accumulates into every local expert's own
+    // fp32 main gradient (read and written: 8 B per weight). DeepSeek-V3 at ep 1 keeps all 256
+    // experts on a rank: the up projections' main gradients (7168 x 4096 per expert) move
+    // 256 x 7168 x 4096 x 8 B = 60.1 GB per layer and microbatch, not one expert's 235 MB.
+    const auto ds = find_model_preset("deepseek-v3");
+    QVERIFY(ds.has_value());
+    const ModelSpec& m = ds->model;
+    TrainingSpec tr;
+    tr.precision = Precision::bf16;
+    tr.attention = AttentionKernel::fused;
+    auto up_projection = [&](int ep) {
+        WorkShape w;
+        w.ep = ep;
+        const LayerWork lw = layer_work(m, tr, w, true);
+        for (int i = 0; i < lw.count; ++i)
+            if (lw.ops[static_cast<std::size_t>(i)].expert) return lw.ops[static_cast<std::size_t>(i)];
+        return Op{};
+    };
+    const double k = 7168, n = 2 * 2048;
+    for (const int ep : {1, 8, 256}) {
+        WorkShape w;
+        w.ep = ep;
+        const double local = 256.0 / ep;
+        const double per = routed_tokens_per_rank(m, w) / local;  // token copies per local expert
+        const double dgrad = local * (2 * (per * n + n * k) + 2 * per * k);
+        const double wgrad = local * (2 * (per * k + per * n) + 8 * k * n);
+        const Op up = up_projection(ep);
+        QVERIFY2(close_rel(up.bwd.bytes, dgrad + wgrad, 1e-12), num(up.bwd.bytes) + " vs " + num(dgrad + wgrad));
+    }
+    QVERIFY(up_projection(1).bwd.bytes > 256 * 8 * k * n);
+    QVERIFY(256 * 8 * k * n > 60e9);
 }
 
 // DeepEP / HybridEP: a token crosses scale-out once per remote domain holding one of its
