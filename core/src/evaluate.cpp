@@ -366,6 +366,7 @@ RankCompute rank_compute(const Config& c, const RankCompute* memory, const Layer
     const double fwd_flops = forward_gemm_flops_per_sequence(m);
     const double head_fwd = 2.0 * m.seq_len * static_cast<double>(m.hidden) * m.vocab;
     w.model_flops_per_sequence = 3.0 * fwd_flops;
+    w.model_flops_causal_per_sequence = 3.0 * forward_gemm_flops_per_sequence(m, KeyCount::causal);
     w.recompute_flops_per_sequence = 0;
     if (s.recompute == Recompute::full) w.recompute_flops_per_sequence = fwd_flops - head_fwd;
     if (s.recompute == Recompute::selective)
@@ -927,9 +928,12 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, const Traff
     r.model_flops = B * w.model_flops_per_sequence;
     r.hardware_flops = B * (w.model_flops_per_sequence + rshare * w.recompute_flops_per_sequence);
     r.tokens_per_s = B * m.seq_len / r.iteration_s;
+    r.model_flops_causal = B * w.model_flops_causal_per_sequence;
     r.model_tflops_per_gpu = units::flops_to_tflops(r.model_flops / (r.iteration_s * gpus));
     r.hardware_tflops_per_gpu = units::flops_to_tflops(r.hardware_flops / (r.iteration_s * gpus));
-    r.mfu = r.model_tflops_per_gpu / matrix_peak_tflops(c.node, tr.precision);
+    const double peak = matrix_peak_tflops(c.node, tr.precision);
+    r.mfu = model_flops_utilization(r.model_flops, r.iteration_s, gpus, peak);
+    r.mfu_causal = model_flops_utilization(r.model_flops_causal, r.iteration_s, gpus, peak);
 }
 
 void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) noexcept {

@@ -63,6 +63,7 @@ struct RankCompute {
     double act_layer = 0;       // activation bytes stored per (mean) layer and microbatch
     double act_layer_full = 0;  // the same without recomputation
     double model_flops_per_sequence = 0;
+    double model_flops_causal_per_sequence = 0;  // attention counted as causal kernels run it
     double recompute_flops_per_sequence = 0;
     double hbm_bytes_per_s = 0;
     double launch_s = 0;

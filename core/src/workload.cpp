@@ -494,22 +494,37 @@ double total_parameters(const ModelSpec& m) noexcept {
            lm_head_parameters(m) + final_norm_parameters(m);
 }
 
-double forward_gemm_flops_per_sequence(const ModelSpec& m) noexcept {
+double attention_core_flops_per_sequence(const ModelSpec& m, KeyCount count) noexcept {
+    const double s = m.seq_len;
+    const AttentionDims d = attention_dims(m);
+    const double sw = sliding_layer_share(m);
+    // A query at position i sees i + 1 keys, (s + 1) / 2 on average; in a window of w keys
+    // min(i + 1, w), w - w (w - 1) / 2s on average. Megatron-LM counts s (or w) for every query.
+    const double full_keys = count == KeyCount::megatron ? s : 0.5 * (s + 1.0);
+    double keys = full_keys;
+    if (sw > 0) {
+        const double w = std::min<double>(s, m.sliding_window);
+        const double window_keys = count == KeyCount::megatron ? w : w - w * (w - 1.0) / (2.0 * s);
+        keys = (1.0 - sw) * full_keys + sw * window_keys;
+    }
+    // Scores over the query/key head size, context over the value head size (MLA: d_nope +
+    // d_rope and d_v).
+    return 2.0 * s * keys * m.heads * (d.qk + d.v);
+}
+
+double forward_gemm_flops_per_sequence(const ModelSpec& m, KeyCount count) noexcept {
     const double s = m.seq_len;
     const double h = m.hidden;
     const AttentionDims d = attention_dims(m);
     const double f = m.ffn_hidden;
     const double up = m.gated_mlp ? 2.0 * f : f;
     // Projections: 2 FLOPs per weight and token (biases and norms aside); scores and context
-    // over every key a query attends to (the whole sequence, or the window), as Megatron-LM
-    // counts model FLOPs (no causal discount).
+    // over the keys a query attends to, counted as `count` says.
     ModelSpec nb = m;
     nb.bias = false;
     const double proj = 2.0 * s * (attention_parameters(nb) - 2.0 * final_norm_parameters(nb) -
                                    (m.is_mla() ? (d.q_latent > 0 ? d.q_latent : 0.0) + m.kv_lora_rank : 0.0));
-    const double sw = sliding_layer_share(m);
-    const double keys = sw > 0 ? (1.0 - sw) * s + sw * std::min<double>(s, m.sliding_window) : s;
-    const double attention = proj + 2.0 * s * keys * m.heads * (d.qk + d.v);
+    const double attention = proj + attention_core_flops_per_sequence(m, count);
     const double per_layer = attention + 2.0 * s * h * (up + f);  // + MLP
     // Multi-token prediction: per module its projection, one more layer and one more LM head.
     const double mtp_ends = m.mtp_layers * (2.0 * s * h * 2.0 * h + 2.0 * s * h * m.vocab);

@@ -34,6 +34,7 @@
 #include "comet/presets.hpp"
 #include "comet/report.hpp"
 #include "comet/result.hpp"
+#include "comet/scenario.hpp"
 #include "comet/spec.hpp"
 #include "comet/workload.hpp"
 #include "fixtures.hpp"
@@ -402,6 +403,7 @@ private slots:
     void railOnlyForwardsAllToAllsOverScaleUp();
     void allToAllPaysOneLatencyPerTier();
     void groupedExpertGradientsKeepEveryMainGradient();
+    void causalMfuBesideMegatronMfu();
     void hierarchicalDispatchCrossesOncePerDomain();
     // One rendering of seconds, durations, money and energy for every front end.
     void quantitiesRenderOneWay();
@@ -2087,6 +2089,50 @@ void TestModel::groupedExpertGradientsKeepEveryMainGradient() {
     }
     QVERIFY(up_projection(1).bwd.bytes > 256 * 8 * k * n);
     QVERIFY(256 * 8 * k * n > 60e9);
+}
+
+void TestModel::causalMfuBesideMegatronMfu() {
+    // Megatron-LM counts attention over every key of the sequence; a causal kernel runs a query
+    // against i + 1 keys, (s + 1) / 2 on average. Llama 3 70B at 128K tokens (the shipped
+    // scenario with its search's best strategy, tp8 pp2 dp4 cp8 v40, no recomputation, TP
+    // overlap): the two counts differ by 3 x 2 x s x (s - 1) / 2 x heads x 2 head_dim per layer
+    // and sequence, and only the causal MFU stays below what the model's GEMMs can reach.
+    const Loaded<Scenario> l = load_scenario_file(std::string(COMET_SOURCE_DIR) + "/presets/scenarios/llama3-70b-128k-512xh100.comet.json");
+    QVERIFY2(l.ok(), l.error_text().c_str());
+    Config c = l.value->config;
+    c.strategy.pp = 2;
+    c.strategy.dp = 4;
+    c.strategy.interleave = 40;
+    c.strategy.recompute = Recompute::none;
+    c.strategy.tp_overlap = true;
+    const Result r = evaluate(c);
+    QVERIFY2(r.feasible, explain(r).c_str());
+    const double s = c.model.seq_len, B = static_cast<double>(c.training.global_batch);
+    const double per_layer = 2.0 * s * (s - 1.0) / 2.0 * c.model.heads * 2.0 * c.model.head_dim;
+    QVERIFY(close_rel(r.model_flops - r.model_flops_causal, 3.0 * B * c.model.layers * per_layer, 1e-9));
+    const double gpus = static_cast<double>(accelerators_used(c.strategy));
+    QVERIFY(close_rel(r.mfu, r.model_flops / (r.iteration_s * gpus) / (c.node.matrix_fp16_tflops * 1e12), 1e-12));
+    QVERIFY(close_rel(r.mfu_causal, r.model_flops_causal / (r.iteration_s * gpus) / (c.node.matrix_fp16_tflops * 1e12), 1e-12));
+    QVERIFY2(r.mfu > c.node.gemm.max_fraction, num(r.mfu));  // the Megatron count passes the GEMM cap
+    QVERIFY2(r.mfu_causal < c.node.gemm.max_fraction, num(r.mfu_causal));
+    QCOMPARE(model_flops_utilization(1e15, 1.0, 2.0, 1000.0), 0.5);
+    QCOMPARE(model_flops_utilization(1e15, 0.0, 2.0, 1000.0), 0.0);
+    // A sliding window of w keys: min(i + 1, w) keys, w - w (w - 1) / 2s on average.
+    ModelSpec g = c.model;
+    g.seq_len = 4096;
+    g.sliding_window = 128;
+    g.full_attention_interval = 0;  // every layer slides
+    const double w = 128, sg = 4096;
+    QVERIFY(close_rel(attention_core_flops_per_sequence(g, KeyCount::causal),
+                      2.0 * sg * (w - w * (w - 1.0) / (2.0 * sg)) * g.heads * 2.0 * g.head_dim, 1e-12));
+    QVERIFY(close_rel(attention_core_flops_per_sequence(g, KeyCount::megatron), 2.0 * sg * w * g.heads * 2.0 * g.head_dim, 1e-12));
+    // A DLRM has no attention: the two are one.
+    const Loaded<Scenario> d = load_scenario_file(std::string(COMET_SOURCE_DIR) + "/presets/scenarios/dlrm-2tb-memory-expansion.comet.json");
+    QVERIFY2(d.ok(), d.error_text().c_str());
+    const Result dr = evaluate(d.value->config);
+    QVERIFY(dr.mfu > 0);
+    QCOMPARE(dr.mfu_causal, dr.mfu);
+    QCOMPARE(dr.model_flops_causal, dr.model_flops);
 }
 
 // DeepEP / HybridEP: a token crosses scale-out once per remote domain holding one of its
