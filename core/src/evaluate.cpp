@@ -369,8 +369,7 @@ RankCompute rank_compute(const Config& c, const RankCompute* memory, const Layer
     w.model_flops_causal_per_sequence = 3.0 * forward_gemm_flops_per_sequence(m, KeyCount::causal);
     w.recompute_flops_per_sequence = 0;
     if (s.recompute == Recompute::full) w.recompute_flops_per_sequence = fwd_flops - head_fwd;
-    if (s.recompute == Recompute::selective)
-        w.recompute_flops_per_sequence = m.layers * 4.0 * m.seq_len * double(m.seq_len) * m.heads * m.head_dim;
+    if (s.recompute == Recompute::selective) w.recompute_flops_per_sequence = selective_recompute_flops_per_sequence(m);
     return w;
 }
 

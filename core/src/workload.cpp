@@ -512,6 +512,10 @@ double attention_core_flops_per_sequence(const ModelSpec& m, KeyCount count) noe
     return 2.0 * s * keys * m.heads * (d.qk + d.v);
 }
 
+double selective_recompute_flops_per_sequence(const ModelSpec& m) noexcept {
+    return (m.layers + m.mtp_layers) * attention_core_flops_per_sequence(m, KeyCount::megatron);
+}
+
 double forward_gemm_flops_per_sequence(const ModelSpec& m, KeyCount count) noexcept {
     const double s = m.seq_len;
     const double h = m.hidden;

@@ -404,6 +404,7 @@ private slots:
     void allToAllPaysOneLatencyPerTier();
     void groupedExpertGradientsKeepEveryMainGradient();
     void causalMfuBesideMegatronMfu();
+    void selectiveRecomputeCountsMlaHeads();
     void hierarchicalDispatchCrossesOncePerDomain();
     // One rendering of seconds, durations, money and energy for every front end.
     void quantitiesRenderOneWay();
@@ -2133,6 +2134,38 @@ void TestModel::causalMfuBesideMegatronMfu() {
     QVERIFY(dr.mfu > 0);
     QCOMPARE(dr.mfu_causal, dr.mfu);
     QCOMPARE(dr.model_flops_causal, dr.model_flops);
+}
+
+void TestModel::selectiveRecomputeCountsMlaHeads() {
+    // Selective recomputation runs every layer's attention core again: scores over the
+    // query/key head size and context over the value head size. DeepSeek-V3 (MLA): 128 heads,
+    // d_nope + d_rope = 192 for scores, d_v = 128 for values, 61 layers and one MTP layer:
+    // 2 s^2 x 128 x (192 + 128) per layer and sequence (head_dim 192 for both would be 384).
+    const auto ds = find_model_preset("deepseek-v3");
+    QVERIFY(ds.has_value());
+    const ModelSpec& m = ds->model;
+    const double s = m.seq_len;
+    QVERIFY(close_rel(selective_recompute_flops_per_sequence(m), 62.0 * 2.0 * s * s * 128 * (192 + 128), 1e-12));
+    // A plain model: 4 s^2 a d per layer, as before.
+    ModelSpec g = gpt_model(4, 4096, 32);
+    g.seq_len = 2048;
+    QVERIFY(close_rel(selective_recompute_flops_per_sequence(g), 4.0 * 4.0 * 2048.0 * 2048.0 * 32 * g.head_dim, 1e-12));
+    // Through evaluate(): hardware FLOPs exceed model FLOPs by exactly that, per sequence.
+    Config c;
+    c.model = m;
+    c.node = find_node_preset("gb200-nvl72")->node;
+    c.cluster.nodes = 64;
+    c.training.global_batch = 256;
+    c.training.precision = Precision::bf16;
+    c.training.attention = AttentionKernel::fused;
+    c.training.dropout = false;
+    c.strategy.pp = 4;
+    c.strategy.dp = 64;
+    c.strategy.ep = 64;
+    c.strategy.recompute = Recompute::selective;
+    const Result r = evaluate(c);
+    QVERIFY2(r.reason == Infeasible::none || r.reason == Infeasible::hbm_capacity, explain(r).c_str());
+    QVERIFY(close_rel(r.hardware_flops - r.model_flops, 256.0 * selective_recompute_flops_per_sequence(m), 1e-9));
 }
 
 // DeepEP / HybridEP: a token crosses scale-out once per remote domain holding one of its

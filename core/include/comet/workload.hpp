@@ -147,6 +147,9 @@ enum class KeyCount : std::uint8_t { megatron, causal };
 // Forward FLOPs of one layer's attention core (scores and context) over one sequence, the
 // sliding-window layers in the model's proportion.
 [[nodiscard]] double attention_core_flops_per_sequence(const ModelSpec& m, KeyCount count) noexcept;
+// What selective recomputation executes again per sequence: every layer's attention core
+// (Megatron-LM's count, as hardware FLOPs are reported).
+[[nodiscard]] double selective_recompute_flops_per_sequence(const ModelSpec& m) noexcept;
 // FLOPs of the matrix multiplications of one forward pass over one sequence (the whole model,
 // no parallelism): the basis of model FLOPs and MFU.
 [[nodiscard]] double forward_gemm_flops_per_sequence(const ModelSpec& m, KeyCount count = KeyCount::megatron) noexcept;
