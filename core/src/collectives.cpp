@@ -58,14 +58,20 @@ namespace {
 // scale-out, of which `out_share` still leaves the domain; `forward_share` of the bytes that
 // cross scale-out also cross scale-up once more (to another rail, or to the expert's rank).
 // The two tiers work at the same time, so the slower one bounds the step.
+// Latency: NCCL posts the send and the receive to every peer at once (an all-to-all is one
+// group of ncclSend/ncclRecv pairs, or ncclAlltoAll, which enqueues the same pairs), each peer's
+// pair on its own channel, up to 8 pairs per channel batch; NCCL sizes the channels per peer so
+// that every peer fits in one round (src/enqueue.cc scheduleP2pTasksToPlan and
+// src/graph/paths.cc ncclTopoComputeP2pChannels at NVIDIA/nccl 5067397). So each tier pays its
+// latency once, not once per peer; the bytes per peer already share the link's bandwidth.
 double exchange_s(double bytes, const GroupSpan& g, double forward_share, double out_share) noexcept {
     const int n = g.size();
     if (n <= 1 || bytes <= 0) return 0.0;
     const double leaving = (n - g.inner) / static_cast<double>(n) * bytes;
     const double forwarded = g.outer > 1 ? forward_share * leaving : 0.0;
-    const double up = ((g.inner - 1.0) / n * bytes + forwarded) / g.up.bytes_per_s + (g.inner - 1.0) * g.up.latency_s;
-    const double out =
-        g.outer > 1 ? leaving * out_share * g.a2a_slowdown / g.out.bytes_per_s + (g.outer - 1.0) * g.out.latency_s : 0.0;
+    const double up_latency = g.inner > 1 ? g.up.latency_s : 0.0;
+    const double up = ((g.inner - 1.0) / n * bytes + forwarded) / g.up.bytes_per_s + up_latency;
+    const double out = g.outer > 1 ? leaving * out_share * g.a2a_slowdown / g.out.bytes_per_s + g.out.latency_s : 0.0;
     return std::max(up, out);
 }
 }  // namespace

@@ -603,13 +603,15 @@ Result evaluate_dlrm(const Config& c) noexcept {
         r.active_parameters += t.count * std::min(t.pooling, t.rows) * t.dim;
     }
     r.model_flops = 3.0 * batch * dlrm_forward_flops_per_sample(d);
+    r.model_flops_causal = r.model_flops;  // no attention
     r.hardware_flops = r.model_flops;
     if (r.iteration_s > 0) {
         r.tokens_per_s = batch / r.iteration_s;
         r.model_tflops_per_gpu = units::flops_to_tflops(r.model_flops / (r.iteration_s * n));
         r.hardware_tflops_per_gpu = r.model_tflops_per_gpu;
         const double peak = matrix_peak_tflops(node, c.training.precision);
-        r.mfu = peak > 0 ? r.model_tflops_per_gpu / peak : 0.0;
+        r.mfu = model_flops_utilization(r.model_flops, r.iteration_s, n, peak);
+        r.mfu_causal = r.mfu;
     }
     return r;
 }

@@ -183,10 +183,15 @@ PassTimes layer_times(const LayerWork& lw, Recompute rc, const ComputeRates& rat
         split->host_recompute += weight * hr;
     }
     const double fwd_synced = synced_forward_s(lw, rates);
+    const double kernels_fwd = p.fwd, kernels_bwd = p.bwd, kernels_rec = p.recompute;
     p.fwd = std::max({p.fwd, hf, fwd_synced});
     p.bwd = std::max(p.bwd, hb);
     const double rec_synced = rc == Recompute::full ? fwd_synced : 0.0;
     p.recompute = std::max({p.recompute, hr, rec_synced});
+    // What the host (or a host sync) adds to a pass the accelerator spends idle.
+    p.idle_fwd = p.fwd - kernels_fwd;
+    p.idle_bwd = p.bwd - kernels_bwd;
+    p.idle_recompute = p.recompute - kernels_rec;
     return p;
 }
 
@@ -200,7 +205,8 @@ PassTimes mean_layer(const PassTimes& dense, const PassTimes& moe, double nd, do
     for (double PassTimes::*f : {&PassTimes::fwd_flops, &PassTimes::bwd_flops, &PassTimes::recompute_flops, &PassTimes::fwd,
                                  &PassTimes::bwd, &PassTimes::recompute,
                                  &PassTimes::attention_fwd, &PassTimes::attention_bwd, &PassTimes::attention_recompute,
-                                 &PassTimes::expert_fwd, &PassTimes::expert_bwd, &PassTimes::expert_recompute})
+                                 &PassTimes::expert_fwd, &PassTimes::expert_bwd, &PassTimes::expert_recompute,
+                                 &PassTimes::idle_fwd, &PassTimes::idle_bwd, &PassTimes::idle_recompute})
         p.*f = mix(f);
     for (std::size_t k = 0; k < 4; ++k) {
         p.tp_window_fwd[k] = (nd * dense.tp_window_fwd[k] + nm * moe.tp_window_fwd[k]) / n;
@@ -360,10 +366,10 @@ RankCompute rank_compute(const Config& c, const RankCompute* memory, const Layer
     const double fwd_flops = forward_gemm_flops_per_sequence(m);
     const double head_fwd = 2.0 * m.seq_len * static_cast<double>(m.hidden) * m.vocab;
     w.model_flops_per_sequence = 3.0 * fwd_flops;
+    w.model_flops_causal_per_sequence = 3.0 * forward_gemm_flops_per_sequence(m, KeyCount::causal);
     w.recompute_flops_per_sequence = 0;
     if (s.recompute == Recompute::full) w.recompute_flops_per_sequence = fwd_flops - head_fwd;
-    if (s.recompute == Recompute::selective)
-        w.recompute_flops_per_sequence = m.layers * 4.0 * m.seq_len * double(m.seq_len) * m.heads * m.head_dim;
+    if (s.recompute == Recompute::selective) w.recompute_flops_per_sequence = selective_recompute_flops_per_sequence(m);
     return w;
 }
 
@@ -387,8 +393,16 @@ RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
     const double tp_bwd = 2.0 * w.tp_one;
     const double tp_rec = s.recompute == Recompute::full ? tp_fwd : 0.0;
     w.tp_layer_total = tp_fwd + tp_bwd;
-    w.tp_layer_exposed[0] = w.tp_layer_total;
-    w.tp_rec_total = w.tp_rec_exposed[0] = tp_rec;
+    w.tp_rec_total = tp_rec;
+    // What each pass's compute does not hide, per pass (forward, backward, recomputed forward),
+    // before the pass's idle accelerator time absorbs it (below); TP per tp_overlap choice.
+    struct PassExposure {
+        double tp[2][3] = {};
+        double ep[3] = {}, cp[3] = {};
+    } x;
+    x.tp[0][0] = x.tp[1][0] = tp_fwd;
+    x.tp[0][1] = x.tp[1][1] = tp_bwd;
+    x.tp[0][2] = x.tp[1][2] = tp_rec;
     // Overlapping TP collectives with GEMMs (as Transformer Engine's userbuffers do) needs the
     // peers' memory over the scale-up fabric: a TP group that leaves the domain cannot.
     const bool can_overlap = w.tp_group.outer == 1;
@@ -407,11 +421,9 @@ RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
             bwd += exposed(one, lt.tp_window_bwd[k], true);
             if (tp_rec > 0) rec += exposed(one, lt.tp_window_rec[k], true);
         }
-        w.tp_layer_exposed[1] = fwd + bwd;
-        w.tp_rec_exposed[1] = rec;
-    } else {
-        w.tp_layer_exposed[1] = w.tp_layer_total;
-        w.tp_rec_exposed[1] = tp_rec;
+        x.tp[1][0] = fwd;
+        x.tp[1][1] = bwd;
+        x.tp[1][2] = rec;
     }
 
     // Pipeline messages split across the TP ranks are all-gathered inside the TP group.
@@ -427,9 +439,10 @@ RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
         const double fwd = ring, bwd = 2.0 * ring;
         const double rec = s.recompute != Recompute::none ? ring : 0.0;
         w.cp_layer_total = fwd + bwd;
-        w.cp_layer_exposed = exposed(fwd, rc.layer.attention_fwd, true) + exposed(bwd, rc.layer.attention_bwd, true);
         w.cp_rec_total = rec;
-        w.cp_rec_exposed = exposed(rec, rc.layer.attention_recompute, true);
+        x.cp[0] = exposed(fwd, rc.layer.attention_fwd, true);
+        x.cp[1] = exposed(bwd, rc.layer.attention_bwd, true);
+        x.cp[2] = exposed(rec, rc.layer.attention_recompute, true);
     }
 
     // Expert parallelism: each MoE layer dispatches its routed token copies to the experts
@@ -449,10 +462,31 @@ RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
         }
         const double rec = s.recompute == Recompute::full ? pass : 0.0;
         w.ep_layer_total = 2.0 * pass;
-        w.ep_layer_exposed = partly_exposed(pass, rc.moe_expert_fwd, s.ep_overlap) +
-                             partly_exposed(pass, rc.moe_expert_bwd, s.ep_overlap);
         w.ep_rec_total = rec;
-        w.ep_rec_exposed = partly_exposed(rec, rc.moe_expert_recompute, s.ep_overlap);
+        x.ep[0] = partly_exposed(pass, rc.moe_expert_fwd, s.ep_overlap);
+        x.ep[1] = partly_exposed(pass, rc.moe_expert_bwd, s.ep_overlap);
+        x.ep[2] = partly_exposed(rec, rc.moe_expert_recompute, s.ep_overlap);
+    }
+
+    // A pass bound by host issue leaves the accelerator idle for `idle` of its time: its
+    // collectives (NCCL and userbuffers kernels, issued with the pass and not waited on by the
+    // host) run in that time before they delay the pass. Per pass the layer then takes
+    // max(kernels + exposed communication, host issue), never more because its kernels got
+    // faster (docs/model.md, "Host-bound kernels"). The pass's TP, EP (weighed by the MoE
+    // layers' share, as the mean layer's idle time is) and CP parts keep their proportions.
+    const double idle[3] = {rc.layer.idle_fwd, rc.layer.idle_bwd, rc.layer.idle_recompute};
+    for (int ov = 0; ov < 2; ++ov) {
+        double keep[3];
+        for (int k = 0; k < 3; ++k) {
+            const double e = x.tp[ov][k] + rc.moe_share * x.ep[k] + x.cp[k];
+            keep[k] = e > 0 ? std::max(0.0, e - idle[k]) / e : 0.0;
+        }
+        w.tp_layer_exposed[ov] = keep[0] * x.tp[ov][0] + keep[1] * x.tp[ov][1];
+        w.tp_rec_exposed[ov] = keep[2] * x.tp[ov][2];
+        w.ep_layer_exposed[ov] = keep[0] * x.ep[0] + keep[1] * x.ep[1];
+        w.ep_rec_exposed[ov] = keep[2] * x.ep[2];
+        w.cp_layer_exposed[ov] = keep[0] * x.cp[0] + keep[1] * x.cp[1];
+        w.cp_rec_exposed[ov] = keep[2] * x.cp[2];
     }
     return w;
 }
@@ -893,9 +927,12 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, const Traff
     r.model_flops = B * w.model_flops_per_sequence;
     r.hardware_flops = B * (w.model_flops_per_sequence + rshare * w.recompute_flops_per_sequence);
     r.tokens_per_s = B * m.seq_len / r.iteration_s;
+    r.model_flops_causal = B * w.model_flops_causal_per_sequence;
     r.model_tflops_per_gpu = units::flops_to_tflops(r.model_flops / (r.iteration_s * gpus));
     r.hardware_tflops_per_gpu = units::flops_to_tflops(r.hardware_flops / (r.iteration_s * gpus));
-    r.mfu = r.model_tflops_per_gpu / matrix_peak_tflops(c.node, tr.precision);
+    const double peak = matrix_peak_tflops(c.node, tr.precision);
+    r.mfu = model_flops_utilization(r.model_flops, r.iteration_s, gpus, peak);
+    r.mfu_causal = model_flops_utilization(r.model_flops_causal, r.iteration_s, gpus, peak);
 }
 
 void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) noexcept {

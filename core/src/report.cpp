@@ -292,7 +292,8 @@ std::string format_result_text(const Scenario& sc, const Result& r) {
     } else {
         o += "\nThroughput              " + format_printf("%.0f", r.tokens_per_s) + " tokens/s\n";
         o += "Model TFLOP/s per GPU   " + format_printf("%.1f", r.model_tflops_per_gpu) + "  (MFU " + format_printf("%.1f", 100 * r.mfu) +
-             " %)\n";
+             " %, Megatron count: attention over every key)\n";
+        o += "Causal MFU              " + format_printf("%.1f", 100 * r.mfu_causal) + " %  (attention counted as causal kernels run it)\n";
         o += "Hardware TFLOP/s per GPU " + format_printf("%.1f", r.hardware_tflops_per_gpu) + "  (incl. recompute)\n";
         o += "Microbatches / pipeline " + std::to_string(r.microbatches) + "\n";
     }
@@ -324,6 +325,8 @@ void put_result(nlohmann::ordered_json& j, const Result& r) {
         j["model_tflops_per_gpu"] = r.model_tflops_per_gpu;
         j["hardware_tflops_per_gpu"] = r.hardware_tflops_per_gpu;
         j["mfu"] = r.mfu;
+        j["mfu_causal"] = r.mfu_causal;
+        j["model_flops_causal"] = r.model_flops_causal;
         j["microbatches"] = r.microbatches;
         j["parameters"] = r.parameters;
         j["active_parameters"] = r.active_parameters;

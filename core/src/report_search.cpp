@@ -92,6 +92,7 @@ std::string format_search_json(const Scenario& sc, const SearchOptions& opt, con
                        {"iteration_s", c.result.iteration_s},
                        {"tokens_per_s", c.result.tokens_per_s},
                        {"mfu", c.result.mfu},
+                       {"mfu_causal", c.result.mfu_causal},
                        {"hbm_used_gib", units::bytes_to_gib(c.result.hbm.used_bytes())}});
     }
     j["top"] = std::move(top);

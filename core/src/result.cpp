@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "comet/units.hpp"
+
 namespace comet {
 namespace {
 struct ReasonText {
@@ -35,6 +37,11 @@ constexpr std::array<ReasonText, static_cast<std::size_t>(Infeasible::count_)> r
     {"dlrm_column_split", "column-wise sharding needs dp to divide every table's dim"},
 }};
 }  // namespace
+
+double model_flops_utilization(double flops, double seconds, double accelerators, double peak_tflops) noexcept {
+    if (!(seconds > 0) || !(accelerators > 0) || !(peak_tflops > 0)) return 0.0;
+    return units::flops_to_tflops(flops / (seconds * accelerators)) / peak_tflops;
+}
 
 std::string_view to_string(Infeasible reason) noexcept {
     const auto i = static_cast<std::size_t>(reason);

@@ -496,12 +496,14 @@ void SearchEngine::for_each_configuration(const std::function<void(const Strateg
 
 double SearchEngine::score_bound(double time_s, const Group& g) const noexcept {
     if (options_.objective == Objective::time) return time_s;
-    // Upper bound of MFU from a lower bound of time, as Result::mfu is computed.
+    // Upper bound of MFU from a lower bound of time, as Result::mfu is computed (no bound
+    // without a positive time).
+    if (!(time_s > 0)) return -std::numeric_limits<double>::infinity();
     const Config& c = base_;
     const double peak = matrix_peak_tflops(c.node, c.training.precision);
     const double gpus = static_cast<double>(g.tp) * g.cp * g.pp * g.dp;
     const double flops = static_cast<double>(c.training.global_batch) * 3.0 * forward_gemm_flops_per_sequence(c.model);
-    return -(flops / (time_s * gpus) * 1e-12 / peak);
+    return -model_flops_utilization(flops, time_s, gpus, peak);
 }
 
 bool SearchEngine::prepare(const SearchControl& control, const SearchEngine* memory_donor) {

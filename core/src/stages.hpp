@@ -38,6 +38,12 @@ struct PassTimes {
     double expert_fwd = 0;  // routed-expert GEMMs (what the EP all-to-all hides behind)
     double expert_bwd = 0;
     double expert_recompute = 0;
+    // The accelerator's idle time in each pass: the pass's time (fwd, bwd, recompute) less its
+    // kernels' time. A pass bound by host issue leaves the accelerator waiting for kernels, and
+    // the pass's collectives run in that time (rank_comm(), docs/model.md "Host-bound kernels").
+    double idle_fwd = 0;
+    double idle_bwd = 0;
+    double idle_recompute = 0;
 };
 
 // Compute side of stage 1: reads the model, the training setup, the node's compute and HBM
@@ -57,6 +63,7 @@ struct RankCompute {
     double act_layer = 0;       // activation bytes stored per (mean) layer and microbatch
     double act_layer_full = 0;  // the same without recomputation
     double model_flops_per_sequence = 0;
+    double model_flops_causal_per_sequence = 0;  // attention counted as causal kernels run it
     double recompute_flops_per_sequence = 0;
     double hbm_bytes_per_s = 0;
     double launch_s = 0;
@@ -77,17 +84,20 @@ struct RankCompute {
 struct RankWork : RankCompute {
     double tp_one = 0;  // one TP collective on the layer activation
     double tp_layer_total = 0;            // forward and backward
-    double tp_layer_exposed[2] = {0, 0};  // without / with tp_overlap
+    // Exposed parts, indexed by tp_overlap (off / on): what the paired compute does not hide,
+    // less what the pass's idle accelerator time absorbs (PassTimes::idle_fwd; a pass's TP, EP
+    // and CP collectives share its idle time in proportion to what each leaves exposed).
+    double tp_layer_exposed[2] = {0, 0};
     double tp_rec_total = 0;              // the recomputed forward's collectives
     double tp_rec_exposed[2] = {0, 0};
     double pp_gather = 0;  // all-gather of a scattered pipeline message in the TP group
     GroupSpan tp_group;
     double cp_layer_total = 0;    // CP ring exchange of one layer per microbatch (fwd + bwd)
-    double cp_layer_exposed = 0;  // what attention does not hide
-    double cp_rec_total = 0, cp_rec_exposed = 0;  // ... of the recomputed forward
+    double cp_layer_exposed[2] = {0, 0};  // what attention does not hide
+    double cp_rec_total = 0, cp_rec_exposed[2] = {0, 0};  // ... of the recomputed forward
     double ep_layer_total = 0;    // EP all-to-all (and ETP gathers) of one MoE layer per microbatch (fwd + bwd)
-    double ep_layer_exposed = 0;  // what the expert GEMMs do not hide at the strategy's ep_overlap
-    double ep_rec_total = 0, ep_rec_exposed = 0;  // ... of the recomputed forward
+    double ep_layer_exposed[2] = {0, 0};  // what the expert GEMMs do not hide at the strategy's ep_overlap
+    double ep_rec_total = 0, ep_rec_exposed[2] = {0, 0};  // ... of the recomputed forward
 };
 
 // The communication one layer leaves exposed per microbatch, with `rshare` of its forward
@@ -99,8 +109,8 @@ struct LayerExposure {
 [[nodiscard]] inline LayerExposure layer_exposure(const RankWork& w, double rshare, int tp_overlap) noexcept {
     LayerExposure e;
     e.tp = w.tp_layer_exposed[tp_overlap] + rshare * w.tp_rec_exposed[tp_overlap];
-    e.ep = w.ep_layer_exposed + rshare * w.ep_rec_exposed;
-    e.cp = w.cp_layer_exposed + rshare * w.cp_rec_exposed;
+    e.ep = w.ep_layer_exposed[tp_overlap] + rshare * w.ep_rec_exposed[tp_overlap];
+    e.cp = w.cp_layer_exposed[tp_overlap] + rshare * w.cp_rec_exposed[tp_overlap];
     e.total = e.tp + w.moe_share * e.ep + e.cp;
     return e;
 }

@@ -12,7 +12,8 @@ constexpr double mask_bytes = 1.0;  // dropout masks are stored as bytes
 // A GEMM C[M,N] = A[M,K] * B[K,N], repeated `batch` times, with `in` bytes per operand
 // element (2 for 16-bit, 1 for FP8, 0.5625 for NVFP4) and 16-bit outputs. Backward is two GEMMs of the same
 // size (input gradient and weight gradient); a weight gradient accumulates into an fp32
-// main-gradient buffer when `weight` is set.
+// main-gradient buffer when `weight` is set, one K x N buffer per repetition (a grouped GEMM's
+// `batch` local experts each have their own weights: read and write of every expert's buffer).
 Op gemm(double batch, double m, double n, double k, bool weight, double in = activation_bytes) noexcept {
     const double e = activation_bytes;
     Op op;
@@ -20,7 +21,7 @@ Op gemm(double batch, double m, double n, double k, bool weight, double in = act
     const double flops = 2.0 * batch * m * n * k;
     op.fwd = {flops, batch * (in * (m * k + k * n) + e * m * n), 1.0, 1.0 / k};
     const double dgrad_bytes = batch * (in * (m * n + n * k) + e * m * k);
-    const double wgrad_bytes = weight ? batch * (in * (m * k + m * n)) + 2.0 * fp32_bytes * k * n
+    const double wgrad_bytes = weight ? batch * (in * (m * k + m * n) + 2.0 * fp32_bytes * k * n)
                                       : batch * (in * (m * k + m * n) + e * k * n);
     // Input gradient: inner dimension n; weight gradient: inner dimension m.
     op.bwd = {2.0 * flops, dgrad_bytes + wgrad_bytes, 2.0, 0.5 / n + 0.5 / m};
@@ -493,22 +494,41 @@ double total_parameters(const ModelSpec& m) noexcept {
            lm_head_parameters(m) + final_norm_parameters(m);
 }
 
-double forward_gemm_flops_per_sequence(const ModelSpec& m) noexcept {
+double attention_core_flops_per_sequence(const ModelSpec& m, KeyCount count) noexcept {
+    const double s = m.seq_len;
+    const AttentionDims d = attention_dims(m);
+    const double sw = sliding_layer_share(m);
+    // A query at position i sees i + 1 keys, (s + 1) / 2 on average; in a window of w keys
+    // min(i + 1, w), w - w (w - 1) / 2s on average. Megatron-LM counts s (or w) for every query.
+    const double full_keys = count == KeyCount::megatron ? s : 0.5 * (s + 1.0);
+    double keys = full_keys;
+    if (sw > 0) {
+        const double w = std::min<double>(s, m.sliding_window);
+        const double window_keys = count == KeyCount::megatron ? w : w - w * (w - 1.0) / (2.0 * s);
+        keys = (1.0 - sw) * full_keys + sw * window_keys;
+    }
+    // Scores over the query/key head size, context over the value head size (MLA: d_nope +
+    // d_rope and d_v).
+    return 2.0 * s * keys * m.heads * (d.qk + d.v);
+}
+
+double selective_recompute_flops_per_sequence(const ModelSpec& m) noexcept {
+    return (m.layers + m.mtp_layers) * attention_core_flops_per_sequence(m, KeyCount::megatron);
+}
+
+double forward_gemm_flops_per_sequence(const ModelSpec& m, KeyCount count) noexcept {
     const double s = m.seq_len;
     const double h = m.hidden;
     const AttentionDims d = attention_dims(m);
     const double f = m.ffn_hidden;
     const double up = m.gated_mlp ? 2.0 * f : f;
     // Projections: 2 FLOPs per weight and token (biases and norms aside); scores and context
-    // over every key a query attends to (the whole sequence, or the window), as Megatron-LM
-    // counts model FLOPs (no causal discount).
+    // over the keys a query attends to, counted as `count` says.
     ModelSpec nb = m;
     nb.bias = false;
     const double proj = 2.0 * s * (attention_parameters(nb) - 2.0 * final_norm_parameters(nb) -
                                    (m.is_mla() ? (d.q_latent > 0 ? d.q_latent : 0.0) + m.kv_lora_rank : 0.0));
-    const double sw = sliding_layer_share(m);
-    const double keys = sw > 0 ? (1.0 - sw) * s + sw * std::min<double>(s, m.sliding_window) : s;
-    const double attention = proj + 2.0 * s * keys * m.heads * (d.qk + d.v);
+    const double attention = proj + attention_core_flops_per_sequence(m, count);
     const double per_layer = attention + 2.0 * s * h * (up + f);  // + MLP
     // Multi-token prediction: per module its projection, one more layer and one more LM head.
     const double mtp_ends = m.mtp_layers * (2.0 * s * h * 2.0 * h + 2.0 * s * h * m.vocab);

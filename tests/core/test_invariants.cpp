@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <initializer_list>
 #include <limits>
 #include <mutex>
@@ -34,9 +35,13 @@
 
 #include "comet/check.hpp"
 #include "comet/evaluate.hpp"
+#include "comet/presets.hpp"
 #include "comet/report.hpp"
 #include "comet/result.hpp"
+#include "comet/scenario.hpp"
+#include "comet/search.hpp"
 #include "comet/spec.hpp"
+#include "comet/validation.hpp"
 #include "comet/units.hpp"
 #include "fixtures.hpp"
 
@@ -57,8 +62,10 @@ constexpr std::uint64_t perturb_seed = 0x5CA1'AB1E'0DDBA11ULL;
 #endif
 #ifdef COMET_SANITIZED
 constexpr long long default_samples = 20000;
+constexpr int strategies_per_scenario = 8;  // fasterHardwareNeverSlowsShippedConfigurations
 #else
 constexpr long long default_samples = 500000;
+constexpr int strategies_per_scenario = 30;
 #endif
 constexpr long long coverage_samples = 100000;  // from this size on, every outcome must be reached
 constexpr double rel_breakdown = 1e-9;  // breakdown total vs iteration time
@@ -171,6 +178,8 @@ NodeSpec random_node(Rng& r) {
     n.scale_out.latency_us = r.chance(0.1) ? 0.0 : r.uniform(0, 30);
     n.scale_out.efficiency = r.uniform(0.4, 1.0);
     n.power_kw = r.chance(0.3) ? 0.0 : r.uniform(0.5, 15);
+    // Host issue time per kernel: none, or up to twice the presets' 45 us (host-bound passes).
+    n.host_op_us = r.chance(0.4) ? 0.0 : r.uniform(0, 90);
     return n;
 }
 
@@ -490,6 +499,151 @@ QByteArray result_problem(const Config& c, const Result& r) {
     return {};
 }
 
+// ---- Faster hardware never slows a shipped configuration (issue 37, "Hardware from
+// measurements", point 3). The random sample above leaves NodeSpec::host_op_us at 0, so it never
+// meets a pass bound by host issue; the shipped scenarios and validation rows do (45 us per
+// kernel). Each perturbation gives one resource more: x2 a peak or a bandwidth, x1/2 a latency or
+// a per-kernel overhead.
+constexpr double rel_law = 1e-9;
+
+struct Perturbation {
+    const char* name;
+    double& (*ref)(Config&);
+    double factor;
+};
+
+const std::vector<Perturbation>& hardware_perturbations() {
+    static const std::vector<Perturbation> p = {
+        {"matrix_fp16_tflops x2", [](Config& c) -> double& { return c.node.matrix_fp16_tflops; }, 2.0},
+        {"matrix_fp8_tflops x2", [](Config& c) -> double& { return c.node.matrix_fp8_tflops; }, 2.0},
+        {"matrix_fp4_tflops x2", [](Config& c) -> double& { return c.node.matrix_fp4_tflops; }, 2.0},
+        {"vector_tflops x2", [](Config& c) -> double& { return c.node.vector_tflops; }, 2.0},
+        {"hbm_bandwidth_gbps x2", [](Config& c) -> double& { return c.node.hbm_bandwidth_gbps; }, 2.0},
+        {"scale_up.bandwidth_gbps x2", [](Config& c) -> double& { return c.node.scale_up.bandwidth_gbps; }, 2.0},
+        {"scale_out.bandwidth_gbps x2", [](Config& c) -> double& { return c.node.scale_out.bandwidth_gbps; }, 2.0},
+        {"expanded.bandwidth_gbps x2", [](Config& c) -> double& { return c.node.expanded.bandwidth_gbps; }, 2.0},
+        {"scale_up.latency_us x1/2", [](Config& c) -> double& { return c.node.scale_up.latency_us; }, 0.5},
+        {"scale_out.latency_us x1/2", [](Config& c) -> double& { return c.node.scale_out.latency_us; }, 0.5},
+        {"scale_out.spine_latency_us x1/2", [](Config& c) -> double& { return c.node.scale_out.spine_latency_us; }, 0.5},
+        {"expanded.latency_us x1/2", [](Config& c) -> double& { return c.node.expanded.latency_us; }, 0.5},
+        {"host_op_us x1/2", [](Config& c) -> double& { return c.node.host_op_us; }, 0.5},
+        {"gemm.launch_overhead_us x1/2", [](Config& c) -> double& { return c.node.gemm.launch_overhead_us; }, 0.5},
+    };
+    return p;
+}
+
+// `c` with one resource perturbed; false when the resource is absent (0: no FP8 unit, no tier,
+// no spine, no host time), where scaling changes nothing.
+bool perturbed(const Config& c, const Perturbation& p, Config& out) {
+    out = c;
+    double& v = p.ref(out);
+    if (!(v > 0)) return false;
+    v *= p.factor;
+    return true;
+}
+
+std::filesystem::path source_path(const char* relative) { return std::filesystem::path(COMET_SOURCE_DIR) / relative; }
+
+// The two reproductions of issue 37: GPT 1.7B on one DGX H100 (tp8, sequence parallelism, TP
+// overlap, global batch 64, fused attention) and Qwen3-30B-A3B on two in FP8 (tp4 pp2 dp2 mb8 ep8
+// v8, ZeRO-1, TP overlap, EP overlap 0.9, global batch 1024), both host-bound.
+Config preset_config(const char* model, const char* node, int nodes) {
+    const auto m = load_model_preset(source_path("presets/models") / (std::string(model) + ".json"));
+    const auto n = load_node_preset(source_path("presets/nodes") / (std::string(node) + ".json"));
+    if (!m.ok() || !n.ok()) qFatal("%s%s", m.error_text().c_str(), n.error_text().c_str());
+    Config c;
+    c.model = m.value->model;
+    c.node = n.value->node;
+    c.cluster.nodes = nodes;
+    c.training.attention = AttentionKernel::fused;
+    c.training.dropout = false;
+    return c;
+}
+
+Config gpt_1p7b_host_bound() {
+    Config c = preset_config("gpt-1.7b", "dgx-h100", 1);
+    c.training.global_batch = 64;
+    c.training.precision = Precision::bf16;
+    c.strategy.tp = 8;
+    c.strategy.sequence_parallel = true;
+    c.strategy.tp_overlap = true;
+    return c;
+}
+
+Config qwen3_30b_host_bound() {
+    Config c = preset_config("qwen3-30b-a3b", "dgx-h100", 2);
+    c.training.global_batch = 1024;
+    c.training.precision = Precision::fp8;
+    Strategy& s = c.strategy;
+    s.tp = 4;
+    s.pp = 2;
+    s.dp = 2;
+    s.microbatch = 8;
+    s.ep = 8;
+    s.interleave = 8;
+    s.sequence_parallel = true;
+    s.zero_stage = 1;
+    s.tp_overlap = true;
+    s.ep_overlap = 0.9;
+    return c;
+}
+
+struct Shipped {
+    std::string name;
+    Config config;
+    int sample = strategies_per_scenario;  // strategies drawn from its search besides its own
+};
+
+// Every shipped scenario (its own configuration and each compared design's), the two
+// reproductions, and every validation row with the strategy the validation predicts for it.
+std::vector<Shipped> shipped_configurations() {
+    std::vector<Shipped> out;
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(source_path("presets/scenarios")))
+        if (e.path().string().ends_with(".comet.json")) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+        const Loaded<Scenario> l = load_scenario_file(f);
+        if (!l.ok()) qFatal("%s", l.error_text().c_str());
+        const std::string stem = f.filename().string();
+        out.push_back({stem, l.value->config});
+        for (const Design& d : l.value->designs) out.push_back({stem + " / " + d.name, design_config(l.value->config, d)});
+    }
+    out.push_back({"issue 37: GPT 1.7B on 1 DGX H100", gpt_1p7b_host_bound()});
+    out.push_back({"issue 37: Qwen3-30B-A3B FP8 on 2 DGX H100", qwen3_30b_host_bound()});
+    std::vector<std::string> errors;
+    const std::vector<NodePreset> nodes = load_node_presets(errors);
+    const std::vector<ModelPreset> models = load_model_presets(errors);
+    const ValidationRun run = run_validation(validation_files(source_path("presets/validation")), nodes, models);
+    for (const TableValidation& t : run.tables)
+        for (const Prediction& p : t.predictions) {
+            if (!p.result.feasible) continue;
+            const NodePreset* node = match_node_preset(nodes, p.measured.hardware);
+            if (!node) continue;
+            Config c = p.measured.config;
+            c.node = node->node;
+            c.strategy = p.strategy;
+            c.cluster.nodes = static_cast<int>((accelerators_used(c.strategy) + node->node.accelerators - 1) / node->node.accelerators);
+            out.push_back({t.file + " / " + p.measured.id, c, 0});
+        }
+    return out;
+}
+
+// A deterministic sample of a configuration's feasible strategies: its own, and `sample` of the
+// search's best 6 x `sample`, evenly spaced (so from the best to the middling).
+std::vector<Strategy> sampled_strategies(const Shipped& s) {
+    std::vector<Strategy> out{s.config.strategy};
+    const int want = s.sample;
+    if (want <= 0) return out;
+    SearchOptions o;
+    o.top_k = 6 * want;
+    const SearchResult r = search(s.config, o);
+    const std::size_t n = r.top.size();
+    const std::size_t stride = std::max<std::size_t>(1, n / static_cast<std::size_t>(want));
+    for (std::size_t i = 0; i < n; i += stride) out.push_back(r.top[i].strategy);
+    return out;
+}
+
 }  // namespace
 
 class TestInvariants : public QObject {
@@ -498,6 +652,8 @@ class TestInvariants : public QObject {
 private slots:
     void everyResultIsFiniteAndConsistent();
     void moreResourcesNeverHurt();
+    void fasterHardwareNeverSlowsShippedConfigurations();
+    void fasterHardwareNeverSlowsTheSearchesBest();
 };
 
 void TestInvariants::everyResultIsFiniteAndConsistent() {
@@ -586,6 +742,100 @@ void TestInvariants::moreResourcesNeverHurt() {
           t.configs, t.timed, t.feasible, t.checked, t.skipped, static_cast<double>(timer.elapsed()) / 1000.0);
     QVERIFY2(t.failure_count == 0, t.report());
     if (n >= coverage_samples) QVERIFY(t.checked >= 5 * n);
+}
+
+// Over every shipped configuration and a sample of each one's strategies: no resource made
+// faster slows the iteration (beyond rounding) or makes a feasible configuration infeasible.
+void TestInvariants::fasterHardwareNeverSlowsShippedConfigurations() {
+    QElapsedTimer timer;
+    timer.start();
+    const std::vector<Shipped> shipped = shipped_configurations();
+    const auto& perturbations = hardware_perturbations();
+    std::vector<std::pair<const Shipped*, Strategy>> cases;
+    for (const Shipped& s : shipped)
+        for (const Strategy& st : sampled_strategies(s)) cases.emplace_back(&s, st);
+    std::vector<long long> by_perturbation(perturbations.size(), 0);
+    long long checked = 0, timed_cases = 0, violations = 0, lost = 0;
+    QByteArray first;
+    int kept = 0;
+    for (const auto& [s, st] : cases) {
+        Config c = s->config;
+        c.strategy = st;
+        const Result base = evaluate(c);
+        if (!timed(base)) continue;
+        ++timed_cases;
+        for (std::size_t k = 0; k < perturbations.size(); ++k) {
+            Config x;
+            if (!perturbed(c, perturbations[k], x)) continue;
+            ++checked;
+            const Result after = evaluate(x);
+            QByteArray why;
+            if (base.feasible && !after.feasible) {
+                why = "made it infeasible: " + QByteArray::fromStdString(explain(after));
+                ++lost;
+            } else if (!timed(after)) {
+                why = "lost the estimate";
+            } else if (after.iteration_s > base.iteration_s * (1 + rel_law)) {
+                why = "slowed it from " + num(base.iteration_s) + " s to " + num(after.iteration_s) + " s";
+            }
+            if (why.isEmpty()) continue;
+            ++violations;
+            ++by_perturbation[k];
+            if (kept++ < 10)
+                first += "\n  " + QByteArray::fromStdString(s->name) + ", " + QByteArray::fromStdString(format_strategy(st, s->config.workload)) + ": " +
+                         perturbations[k].name + " " + why;
+        }
+    }
+    QByteArray per;
+    for (std::size_t k = 0; k < perturbations.size(); ++k)
+        if (by_perturbation[k] > 0) per += QByteArray(" ") + perturbations[k].name + ": " + QByteArray::number(by_perturbation[k]) + ";";
+    qInfo("fasterHardwareNeverSlowsShippedConfigurations: %zu configurations, %zu strategies (%lld with an estimate), %lld "
+          "perturbations in %.1f s: %lld violations (%lld made infeasible);%s",
+          shipped.size(), cases.size(), timed_cases, checked, static_cast<double>(timer.elapsed()) / 1000.0, violations, lost,
+          per.constData());
+    if (violations > 0) qInfo("the first violations:%s", first.constData());
+    QVERIFY2(violations == 0, QByteArray::number(violations) + " violations (listed above)");
+    QVERIFY(checked > 1000);
+}
+
+// The search's best never gets slower with a faster resource either (it can always keep the
+// old best, which the law above says is no slower), on the small shipped configurations.
+void TestInvariants::fasterHardwareNeverSlowsTheSearchesBest() {
+    QElapsedTimer timer;
+    timer.start();
+    auto scenario = [](const char* file) {
+        const Loaded<Scenario> l = load_scenario_file(source_path("presets/scenarios") / file);
+        if (!l.ok()) qFatal("%s", l.error_text().c_str());
+        return l.value->config;
+    };
+    const std::vector<std::pair<const char*, Config>> bases = {
+        {"GPT 1.7B on 1 DGX H100", gpt_1p7b_host_bound()},
+        {"Qwen3-30B-A3B FP8 on 2 DGX H100", qwen3_30b_host_bound()},
+        {"llama3-70b-64xh100", scenario("llama3-70b-64xh100.comet.json")},
+        {"mixtral-8x7b-32k-128xh100", scenario("mixtral-8x7b-32k-128xh100.comet.json")},
+        {"dlrm-2tb-memory-expansion", scenario("dlrm-2tb-memory-expansion.comet.json")},
+    };
+    long long searches = 0, violations = 0;
+    QByteArray first;
+    for (const auto& [name, c] : bases) {
+        const SearchResult base = search(c);
+        ++searches;
+        QVERIFY2(base.found(), name);
+        for (const Perturbation& p : hardware_perturbations()) {
+            Config x;
+            if (!perturbed(c, p, x)) continue;
+            const SearchResult after = search(x);
+            ++searches;
+            const double b = base.top.front().result.iteration_s;
+            if (after.found() && after.top.front().result.iteration_s <= b * (1 + rel_law)) continue;
+            ++violations;
+            first += QByteArray("\n  ") + name + ": " + p.name + " best " + num(b) + " s -> " +
+                     (after.found() ? num(after.top.front().result.iteration_s) + " s" : QByteArray("none"));
+        }
+    }
+    qInfo("fasterHardwareNeverSlowsTheSearchesBest: %lld searches in %.1f s: %lld violations", searches,
+          static_cast<double>(timer.elapsed()) / 1000.0, violations);
+    QVERIFY2(violations == 0, QByteArray::number(violations) + " violations:" + first);
 }
 
 QTEST_APPLESS_MAIN(TestInvariants)

@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -34,6 +35,7 @@
 #include "comet/presets.hpp"
 #include "comet/report.hpp"
 #include "comet/result.hpp"
+#include "comet/scenario.hpp"
 #include "comet/spec.hpp"
 #include "comet/workload.hpp"
 #include "fixtures.hpp"
@@ -412,6 +414,8 @@ private slots:
     void unevenPipelineLayouts();
     void partialRecomputation();
     void hostSyncedForward();
+    void hostBoundPassesAbsorbTheirCollectives();
+    void fasterPeakSpeedsUpHostBoundRuns();
     void currentScalingHelperKernels();
     void hugeModelOverflowsHbm();
     void allocatorMargin();
@@ -422,6 +426,10 @@ private slots:
     void straddlingGroupsPayTheCrossing();
     void fp4RunsAsItsRecipe();
     void railOnlyForwardsAllToAllsOverScaleUp();
+    void allToAllPaysOneLatencyPerTier();
+    void groupedExpertGradientsKeepEveryMainGradient();
+    void causalMfuBesideMegatronMfu();
+    void selectiveRecomputeCountsMlaHeads();
     void hierarchicalDispatchCrossesOncePerDomain();
     // One rendering of seconds, durations, money and energy for every front end.
     void quantitiesRenderOneWay();
@@ -1588,6 +1596,100 @@ void TestModel::hostSyncedForward() {
     QVERIFY(synced <= device + host);
 }
 
+void TestModel::hostBoundPassesAbsorbTheirCollectives() {
+    // Closed form (docs/model.md, "Host-bound kernels"): a pass whose host issue time H exceeds
+    // its kernels' time K leaves the accelerator idle for H - K, and the pass's exposed
+    // collectives E run in that time first: the pass costs max(K + E, H), its exposed part
+    // max(0, E - (H - K)). A GPT of 24 layers at tp 8 on one node without TP overlap: 2
+    // all-reduces per layer in forward and 2 in backward; the embedding's and the LM head's
+    // all-reduce are not a layer's and stay exposed.
+    Config c = test::small_gpt_config();
+    c.cluster.nodes = 1;
+    c.training.global_batch = 8;
+    c.strategy.tp = 8;
+    c.strategy.dp = 1;
+    const WorkShape shape{8, false, 1, 1, 1, 1};
+    const LayerWork lw = layer_work(c.model, c.training, shape);
+    const double tp_one = all_reduce_s(lw.tp_bytes, span_group(8, 1, c.node, 1));
+    QVERIFY(tp_one > 0);
+    struct Outcome {
+        Result r;
+        double expected = 0, idle = 0;
+    };
+    auto exposed_tp = [&](double host_op_us) {
+        c.node.host_op_us = host_op_us;
+        const ComputeRates r = compute_rates(c.node, c.training);
+        double kf = 0, kb = 0, hf = 0, hb = 0;
+        for (int i = 0; i < lw.count; ++i) {
+            const Op& op = lw.ops[static_cast<std::size_t>(i)];
+            kf += pass_time_s(op.fwd, op.kind, r);
+            kb += pass_time_s(op.bwd, op.kind, r);
+            hf += host_issue_s(op.fwd, r);
+            hb += host_issue_s(op.bwd, r);
+        }
+        const double idle_f = std::max(0.0, hf - kf), idle_b = std::max(0.0, hb - kb);
+        const double layer = std::max(0.0, 2 * tp_one - idle_f) + std::max(0.0, 2 * tp_one - idle_b);
+        return Outcome{evaluate(c), 8 * (24 * layer + 2 * tp_one), idle_f + idle_b};
+    };
+    for (const double host_op_us : {0.0, 45.0, 2000.0}) {
+        const Outcome o = exposed_tp(host_op_us);
+        QVERIFY2(o.r.feasible, explain(o.r).c_str());
+        QCOMPARE(o.r.microbatches, 8);
+        QVERIFY2(close_rel(o.r.time.tp_comm_s, o.expected, 1e-9), num(o.r.time.tp_comm_s) + " vs " + num(o.expected));
+    }
+    // GPU-bound (no host time): every layer's four all-reduces are exposed.
+    const Outcome gpu_bound = exposed_tp(0);
+    QCOMPARE(gpu_bound.idle, 0.0);
+    QVERIFY(close_rel(gpu_bound.r.time.tp_comm_s, 8 * (24 * 4 * tp_one + 2 * tp_one), 1e-9));
+    // The presets' 45 us per kernel, and a host so slow that every layer's collectives fit in
+    // the idle time: only the ends' all-reduces remain.
+    const Outcome presets = exposed_tp(45);
+    QVERIFY(presets.idle > 0 && presets.r.time.tp_comm_s < gpu_bound.r.time.tp_comm_s);
+    const Outcome slow_host = exposed_tp(2000);
+    QVERIFY(slow_host.idle > 4 * tp_one);
+    QVERIFY(close_rel(slow_host.r.time.tp_comm_s, 8 * 2 * tp_one, 1e-9));
+}
+
+void TestModel::fasterPeakSpeedsUpHostBoundRuns() {
+    // Issue 37's reproductions: faster tensor cores made these host-bound runs slower (the
+    // collectives' windows were the kernels' time, which shrank while the host kept the pass
+    // as long). GPT 1.7B on one DGX H100 (tp8, sequence parallelism, TP overlap, batch 64):
+    // 2.1415 s -> 2.2286 s at twice the BF16 peak; Qwen3-30B-A3B in FP8 on two (tp4 pp2 dp2 mb8
+    // ep8 v8, ZeRO-1, TP overlap, EP overlap 0.9, batch 1024): 26.47 s -> 27.29 s at twice the
+    // FP8 peak. Both now get faster, and never slower than before the fix.
+    const auto gpt = find_model_preset("gpt-1.7b");
+    const auto qwen = find_model_preset("qwen3-30b-a3b");
+    const auto h100 = find_node_preset("dgx-h100");
+    QVERIFY(gpt && qwen && h100);
+    Config a;
+    a.model = gpt->model;
+    a.node = h100->node;
+    a.cluster.nodes = 1;
+    a.training.global_batch = 64;
+    a.training.attention = AttentionKernel::fused;
+    a.training.dropout = false;
+    a.strategy.tp = 8;
+    a.strategy.sequence_parallel = true;
+    a.strategy.tp_overlap = true;
+    Config b = a;
+    b.model = qwen->model;
+    b.cluster.nodes = 2;
+    b.training.global_batch = 1024;
+    b.training.precision = Precision::fp8;
+    b.strategy = {4, 2, 2, 8, 8, Recompute::none, true, 1, false, false, false, true, true, true};
+    b.strategy.ep = 8;
+    b.strategy.ep_overlap = 0.9;
+    for (auto [c, peak, before] : {std::tuple{a, &NodeSpec::matrix_fp16_tflops, 2.1415}, std::tuple{b, &NodeSpec::matrix_fp8_tflops, 26.47}}) {
+        const Result base = evaluate(c);
+        QVERIFY2(base.feasible, explain(base).c_str());
+        c.node.*peak *= 2;
+        const Result fast = evaluate(c);
+        QVERIFY2(fast.feasible, explain(fast).c_str());
+        QVERIFY2(fast.iteration_s < base.iteration_s, num(base.iteration_s) + " -> " + num(fast.iteration_s));
+        QVERIFY2(base.iteration_s < before, num(base.iteration_s));
+    }
+}
+
 void TestModel::currentScalingHelperKernels() {
     // Closed form: a pass of 3 framework kernels and 4 helper kernels issues in
     // 3 x host_op + 4 x launch on the host and pays 7 launches on the accelerator.
@@ -1811,7 +1913,7 @@ void TestModel::leafSpineFabric() {
     QVERIFY(close_rel(dp.out.latency_s, out.latency_s + 3e-6, 1e-12));
     // Its all-to-all sends 28 of its 31 peers' shares through the spine: 2 x 28/31 slower.
     QVERIFY(close_rel(dp.a2a_slowdown, 2.0 * 28.0 / 31.0, 1e-12));
-    QVERIFY(close_rel(all_to_all_s(1e9, dp), 31.0 / 32.0 * 1e9 * dp.a2a_slowdown / out.bytes_per_s + 31 * dp.out.latency_s, 1e-12));
+    QVERIFY(close_rel(all_to_all_s(1e9, dp), 31.0 / 32.0 * 1e9 * dp.a2a_slowdown / out.bytes_per_s + dp.out.latency_s, 1e-12));
     // Members 8 nodes apart (a pipeline's stages): one per leaf, every flow crosses: 2x.
     const GroupSpan pp = span_group(16, 64, n, 0);
     QCOMPARE(pp.outer, 16);
@@ -1931,8 +2033,8 @@ void TestModel::railOnlyForwardsAllToAllsOverScaleUp() {
     QCOMPARE(ep.outer, 4);
     QVERIFY(close_rel(ep.rail_forward, 7.0 / 8.0, 1e-15));
     const double bytes = 256e6;
-    const double up_t = (7.0 / 32.0 * bytes + 7.0 / 8.0 * 24.0 / 32.0 * bytes) / up.bytes_per_s + 7 * up.latency_s;
-    const double out_t = 24.0 / 32.0 * bytes / out.bytes_per_s + 3 * out.latency_s;
+    const double up_t = (7.0 / 32.0 * bytes + 7.0 / 8.0 * 24.0 / 32.0 * bytes) / up.bytes_per_s + up.latency_s;
+    const double out_t = 24.0 / 32.0 * bytes / out.bytes_per_s + out.latency_s;
     QVERIFY(close_rel(all_to_all_s(bytes, ep), std::max(up_t, out_t), 1e-12));
     // Scale-out still bounds it on a DGX (NVLink is 12x the NIC): rail-only costs this group nothing.
     n.scale_out.rail_only = false;
@@ -1947,6 +2049,148 @@ void TestModel::railOnlyForwardsAllToAllsOverScaleUp() {
     QCOMPARE(span_group(2, 64, n, 16).rail_forward, 0.0);
     // Inside one node nothing leaves it.
     QCOMPARE(span_group(8, 1, n, 4).rail_forward, 0.0);
+}
+
+void TestModel::allToAllPaysOneLatencyPerTier() {
+    // NCCL posts every peer's send and receive of an all-to-all at once (one group of p2p
+    // operations, each peer on its own channel, all peers in one round), so each tier pays one
+    // latency, not one per peer: 64 ranks in one NVLink domain exchange a 64 KB buffer in
+    // 63/64 x 64 KB / bandwidth + 1 latency, not + 63 latencies (16 trays of 4 in an NVL72
+    // rack, the 64-GPU DLRM row's placement).
+    NodeSpec n = dgx_a100();
+    n.accelerators = 4;
+    n.scale_up.domain_size = 72;
+    const Link up = scale_up_link(n);
+    const double bytes = 65536;
+    const GroupSpan rack = span_group(64, 1, n, 16);
+    QCOMPARE(rack.inner, 64);
+    QCOMPARE(rack.outer, 1);
+    QVERIFY(close_rel(all_to_all_s(bytes, rack), 63.0 / 64.0 * bytes / up.bytes_per_s + up.latency_s, 1e-12));
+    QVERIFY(all_to_all_s(bytes, rack) < 2 * up.latency_s);
+    // Across domains each tier pays its own latency once and the slower tier bounds the
+    // exchange: 8 domains of 8 (a DGX each).
+    NodeSpec d = dgx_a100();
+    const GroupSpan eight = span_group(64, 1, d, 8);
+    QCOMPARE(eight.inner, 8);
+    QCOMPARE(eight.outer, 8);
+    const Link dup = scale_up_link(d), dout = scale_out_link(d);
+    const double up_t = 7.0 / 64.0 * bytes / dup.bytes_per_s + dup.latency_s;
+    const double out_t = 56.0 / 64.0 * bytes / dout.bytes_per_s + dout.latency_s;
+    QVERIFY(close_rel(all_to_all_s(bytes, eight), std::max(up_t, out_t), 1e-12));
+    // One member per domain: no scale-up part, one scale-out latency.
+    const GroupSpan spread = span_group(8, 8, d, 8);
+    QCOMPARE(spread.inner, 1);
+    QVERIFY(close_rel(all_to_all_s(bytes, spread), 7.0 / 8.0 * bytes / dout.bytes_per_s + dout.latency_s, 1e-12));
+}
+
+void TestModel::groupedExpertGradientsKeepEveryMainGradient() {
+    // Closed form: a grouped GEMM's weight gradient accumulates into every local expert's own
+    // fp32 main gradient (read and written: 8 B per weight). DeepSeek-V3 at ep 1 keeps all 256
+    // experts on a rank: the up projections' main gradients (7168 x 4096 per expert) move
+    // 256 x 7168 x 4096 x 8 B = 60.1 GB per layer and microbatch, not one expert's 235 MB.
+    const auto ds = find_model_preset("deepseek-v3");
+    QVERIFY(ds.has_value());
+    const ModelSpec& m = ds->model;
+    TrainingSpec tr;
+    tr.precision = Precision::bf16;
+    tr.attention = AttentionKernel::fused;
+    auto up_projection = [&](int ep) {
+        WorkShape w;
+        w.ep = ep;
+        const LayerWork lw = layer_work(m, tr, w, true);
+        for (int i = 0; i < lw.count; ++i)
+            if (lw.ops[static_cast<std::size_t>(i)].expert) return lw.ops[static_cast<std::size_t>(i)];
+        return Op{};
+    };
+    const double k = 7168, n = 2 * 2048;
+    for (const int ep : {1, 8, 256}) {
+        WorkShape w;
+        w.ep = ep;
+        const double local = 256.0 / ep;
+        const double per = routed_tokens_per_rank(m, w) / local;  // token copies per local expert
+        const double dgrad = local * (2 * (per * n + n * k) + 2 * per * k);
+        const double wgrad = local * (2 * (per * k + per * n) + 8 * k * n);
+        const Op up = up_projection(ep);
+        QVERIFY2(close_rel(up.bwd.bytes, dgrad + wgrad, 1e-12), num(up.bwd.bytes) + " vs " + num(dgrad + wgrad));
+    }
+    QVERIFY(up_projection(1).bwd.bytes > 256 * 8 * k * n);
+    QVERIFY(256 * 8 * k * n > 60e9);
+}
+
+void TestModel::causalMfuBesideMegatronMfu() {
+    // Megatron-LM counts attention over every key of the sequence; a causal kernel runs a query
+    // against i + 1 keys, (s + 1) / 2 on average. Llama 3 70B at 128K tokens (the shipped
+    // scenario with its search's best strategy, tp8 pp2 dp4 cp8 v40, no recomputation, TP
+    // overlap): the two counts differ by 3 x 2 x s x (s - 1) / 2 x heads x 2 head_dim per layer
+    // and sequence, and only the causal MFU stays below what the model's GEMMs can reach.
+    const Loaded<Scenario> l = load_scenario_file(std::string(COMET_SOURCE_DIR) + "/presets/scenarios/llama3-70b-128k-512xh100.comet.json");
+    QVERIFY2(l.ok(), l.error_text().c_str());
+    Config c = l.value->config;
+    c.strategy.pp = 2;
+    c.strategy.dp = 4;
+    c.strategy.interleave = 40;
+    c.strategy.recompute = Recompute::none;
+    c.strategy.tp_overlap = true;
+    const Result r = evaluate(c);
+    QVERIFY2(r.feasible, explain(r).c_str());
+    const double s = c.model.seq_len, B = static_cast<double>(c.training.global_batch);
+    const double per_layer = 2.0 * s * (s - 1.0) / 2.0 * c.model.heads * 2.0 * c.model.head_dim;
+    QVERIFY(close_rel(r.model_flops - r.model_flops_causal, 3.0 * B * c.model.layers * per_layer, 1e-9));
+    const double gpus = static_cast<double>(accelerators_used(c.strategy));
+    QVERIFY(close_rel(r.mfu, r.model_flops / (r.iteration_s * gpus) / (c.node.matrix_fp16_tflops * 1e12), 1e-12));
+    QVERIFY(close_rel(r.mfu_causal, r.model_flops_causal / (r.iteration_s * gpus) / (c.node.matrix_fp16_tflops * 1e12), 1e-12));
+    QVERIFY2(r.mfu > c.node.gemm.max_fraction, num(r.mfu));  // the Megatron count passes the GEMM cap
+    QVERIFY2(r.mfu_causal < c.node.gemm.max_fraction, num(r.mfu_causal));
+    QCOMPARE(model_flops_utilization(1e15, 1.0, 2.0, 1000.0), 0.5);
+    QCOMPARE(model_flops_utilization(1e15, 0.0, 2.0, 1000.0), 0.0);
+    // A sliding window of w keys: min(i + 1, w) keys, w - w (w - 1) / 2s on average.
+    ModelSpec g = c.model;
+    g.seq_len = 4096;
+    g.sliding_window = 128;
+    g.full_attention_interval = 0;  // every layer slides
+    const double w = 128, sg = 4096;
+    QVERIFY(close_rel(attention_core_flops_per_sequence(g, KeyCount::causal),
+                      2.0 * sg * (w - w * (w - 1.0) / (2.0 * sg)) * g.heads * 2.0 * g.head_dim, 1e-12));
+    QVERIFY(close_rel(attention_core_flops_per_sequence(g, KeyCount::megatron), 2.0 * sg * w * g.heads * 2.0 * g.head_dim, 1e-12));
+    // A DLRM has no attention: the two are one.
+    const Loaded<Scenario> d = load_scenario_file(std::string(COMET_SOURCE_DIR) + "/presets/scenarios/dlrm-2tb-memory-expansion.comet.json");
+    QVERIFY2(d.ok(), d.error_text().c_str());
+    const Result dr = evaluate(d.value->config);
+    QVERIFY(dr.mfu > 0);
+    QCOMPARE(dr.mfu_causal, dr.mfu);
+    QCOMPARE(dr.model_flops_causal, dr.model_flops);
+}
+
+void TestModel::selectiveRecomputeCountsMlaHeads() {
+    // Selective recomputation runs every layer's attention core again: scores over the
+    // query/key head size and context over the value head size. DeepSeek-V3 (MLA): 128 heads,
+    // d_nope + d_rope = 192 for scores, d_v = 128 for values, 61 layers and one MTP layer:
+    // 2 s^2 x 128 x (192 + 128) per layer and sequence (head_dim 192 for both would be 384).
+    const auto ds = find_model_preset("deepseek-v3");
+    QVERIFY(ds.has_value());
+    const ModelSpec& m = ds->model;
+    const double s = m.seq_len;
+    QVERIFY(close_rel(selective_recompute_flops_per_sequence(m), 62.0 * 2.0 * s * s * 128 * (192 + 128), 1e-12));
+    // A plain model: 4 s^2 a d per layer, as before.
+    ModelSpec g = gpt_model(4, 4096, 32);
+    g.seq_len = 2048;
+    QVERIFY(close_rel(selective_recompute_flops_per_sequence(g), 4.0 * 4.0 * 2048.0 * 2048.0 * 32 * g.head_dim, 1e-12));
+    // Through evaluate(): hardware FLOPs exceed model FLOPs by exactly that, per sequence.
+    Config c;
+    c.model = m;
+    c.node = find_node_preset("gb200-nvl72")->node;
+    c.cluster.nodes = 64;
+    c.training.global_batch = 256;
+    c.training.precision = Precision::bf16;
+    c.training.attention = AttentionKernel::fused;
+    c.training.dropout = false;
+    c.strategy.pp = 4;
+    c.strategy.dp = 64;
+    c.strategy.ep = 64;
+    c.strategy.recompute = Recompute::selective;
+    const Result r = evaluate(c);
+    QVERIFY2(r.reason == Infeasible::none || r.reason == Infeasible::hbm_capacity, explain(r).c_str());
+    QVERIFY(close_rel(r.hardware_flops - r.model_flops, 256.0 * selective_recompute_flops_per_sequence(m), 1e-9));
 }
 
 // DeepEP / HybridEP: a token crosses scale-out once per remote domain holding one of its
@@ -2010,7 +2254,7 @@ void TestModel::hierarchicalDispatchCrossesOncePerDomain() {
     QCOMPARE(ep.inner, 8);
     QCOMPARE(ep.outer, 2);
     const double bytes = 256e6, dedup = 0.25;
-    const double up_t = (7.0 / 16.0 + 8.0 / 16.0 * 7.0 / 8.0) * bytes / up.bytes_per_s + 7 * up.latency_s;
+    const double up_t = (7.0 / 16.0 + 8.0 / 16.0 * 7.0 / 8.0) * bytes / up.bytes_per_s + up.latency_s;
     const double out_t = 8.0 / 16.0 * bytes * dedup / out.bytes_per_s + out.latency_s;
     QVERIFY(close_rel(hierarchical_all_to_all_s(bytes, ep, dedup), std::max(up_t, out_t), 1e-12));
     QVERIFY(hierarchical_all_to_all_s(bytes, ep, dedup) < all_to_all_s(bytes, ep));

@@ -41,6 +41,8 @@ struct GroupSpan {
 [[nodiscard]] double all_reduce_s(double bytes, const GroupSpan& g) noexcept;
 [[nodiscard]] double reduce_scatter_s(double bytes, const GroupSpan& g) noexcept;
 [[nodiscard]] double all_gather_s(double bytes, const GroupSpan& g) noexcept;
+// An all-to-all: each tier's share of the buffer over its bandwidth plus one latency of that
+// tier (NCCL posts every peer's send and receive at once), the slower tier bounding it.
 [[nodiscard]] double all_to_all_s(double bytes, const GroupSpan& g) noexcept;
 // A hierarchical (domain-deduplicating) dispatch of token copies, DeepEP's internode kernels
 // and NVIDIA's HybridEP: a token crosses the scale-out network once per remote scale-up domain

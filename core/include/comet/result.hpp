@@ -107,7 +107,19 @@ struct Result {
     double tokens_per_s = 0;     // tokens (DLRM: samples) per second
     double model_tflops_per_gpu = 0;     // model_flops / (time * gpus)
     double hardware_tflops_per_gpu = 0;  // hardware_flops / (time * gpus), as Megatron-LM reports
-    double mfu = 0;                      // model_tflops_per_gpu / peak
+    // Model FLOPs utilisation, Megatron-LM's convention: model_tflops_per_gpu / the precision's
+    // dense tensor peak, with attention over every key of the sequence (no causal discount).
+    double mfu = 0;
+    // The same model with causal attention counted as a causal kernel runs it (a query attends
+    // to (s + 1) / 2 keys on average, docs/model.md "MFU"); a DLRM has no attention: equal to
+    // model_flops and mfu.
+    double model_flops_causal = 0;
+    double mfu_causal = 0;
 };
+
+// Model FLOPs utilisation: `flops` per iteration over `seconds` on `accelerators`, against a
+// dense tensor peak of `peak_tflops` each; 0 without a peak or a time. The one formula of MFU
+// (evaluate(), the DLRM's evaluation and the search's bound use it).
+[[nodiscard]] double model_flops_utilization(double flops, double seconds, double accelerators, double peak_tflops) noexcept;
 
 }  // namespace comet

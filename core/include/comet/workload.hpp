@@ -140,8 +140,18 @@ inline constexpr double attention_tile = 128.0;
 // The main model's parameters as published (without multi-token prediction modules).
 [[nodiscard]] double total_parameters(const ModelSpec& m) noexcept;
 
+// How model FLOPs count the keys each query attends to: as Megatron-LM counts them (every key
+// of the sequence, or of the window: no causal discount; Result::mfu), or as a causal kernel
+// needs them (a query at position i sees i + 1 keys; Result::mfu_causal).
+enum class KeyCount : std::uint8_t { megatron, causal };
+// Forward FLOPs of one layer's attention core (scores and context) over one sequence, the
+// sliding-window layers in the model's proportion.
+[[nodiscard]] double attention_core_flops_per_sequence(const ModelSpec& m, KeyCount count) noexcept;
+// What selective recomputation executes again per sequence: every layer's attention core
+// (Megatron-LM's count, as hardware FLOPs are reported).
+[[nodiscard]] double selective_recompute_flops_per_sequence(const ModelSpec& m) noexcept;
 // FLOPs of the matrix multiplications of one forward pass over one sequence (the whole model,
 // no parallelism): the basis of model FLOPs and MFU.
-[[nodiscard]] double forward_gemm_flops_per_sequence(const ModelSpec& m) noexcept;
+[[nodiscard]] double forward_gemm_flops_per_sequence(const ModelSpec& m, KeyCount count = KeyCount::megatron) noexcept;
 
 }  // namespace comet
