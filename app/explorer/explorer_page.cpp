@@ -243,11 +243,16 @@ void ExplorerPage::show(const ui::Evaluation& e) {
 
     QString status;
     if (e.current.feasible)
-        status = (e.config.workload == Workload::dlrm ? tr("%1: %2 per iteration, MFU %3 %, %4 samples/s")
-                                                      : tr("%1: %2 per iteration, MFU %3 %, %4 tokens/s"))
-                     .arg(QString::fromStdString(format_strategy(e.config.strategy, e.config.workload)),
-                          ui::format_seconds(e.current.iteration_s), QString::number(100 * e.current.mfu, 'f', 1),
-                          QString::number(e.current.tokens_per_s, 'f', 0));
+        status = e.config.workload == Workload::dlrm
+                     ? tr("%1: %2 per iteration, MFU %3 %, %4 samples/s")
+                           .arg(QString::fromStdString(format_strategy(e.config.strategy, e.config.workload)),
+                                ui::format_seconds(e.current.iteration_s), QString::number(100 * e.current.mfu, 'f', 1),
+                                QString::number(e.current.tokens_per_s, 'f', 0))
+                     // MFU as Megatron counts it (every attention score), then counting the causal half the kernels compute.
+                     : tr("%1: %2 per iteration, MFU %3 % (causal %4 %), %5 tokens/s")
+                           .arg(QString::fromStdString(format_strategy(e.config.strategy, e.config.workload)),
+                                ui::format_seconds(e.current.iteration_s), QString::number(100 * e.current.mfu, 'f', 1),
+                                QString::number(100 * e.current.mfu_causal, 'f', 1), QString::number(e.current.tokens_per_s, 'f', 0));
     else
         status = tr("%1: infeasible — %2")
                      .arg(QString::fromStdString(format_strategy(e.config.strategy, e.config.workload)),
