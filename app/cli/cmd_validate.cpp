@@ -23,7 +23,8 @@ void usage() {
         "Predicts every published measurement in the given files (default: the files in the\n"
         "presets' validation/ folder) and prints measured vs predicted iteration time, the\n"
         "error, and the mean, worst and signed error per table, per hardware and overall.\n"
-        "Each case runs on the node preset whose id, name or alias its 'hardware' text names.\n"
+        "Each case runs on the node preset whose id, name or alias its 'hardware' text names, with the\n"
+        "software preset its 'software' (or its table's) names; a row without either is listed as not expressible.\n"
         "Knobs the source does not publish (microbatch, interleaving, recomputation, TP\n"
         "overlap) take the value the model finds fastest, the same rule for every case; the\n"
         "last column lists them. Rows the model cannot express are listed with the reason.\n"
@@ -75,9 +76,10 @@ int cmd_validate(Args args) {
     std::vector<std::string> errors;
     const auto nodes = load_node_presets(errors);
     const auto models = load_model_presets(errors);
+    const auto software = load_software_presets(errors);
     for (const auto& e : errors) std::fprintf(stderr, "warning: %s\n", e.c_str());
 
-    const ValidationRun run = run_validation(files, nodes, models);
+    const ValidationRun run = run_validation(files, nodes, models, software);
     for (const auto& e : run.errors) std::fprintf(stderr, "%s\n", e.c_str());
     if (!run.errors.empty()) return exit_bad_input;
     std::fputs(format_validation_text(run, nodes, detail).c_str(), stdout);

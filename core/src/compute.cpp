@@ -30,13 +30,13 @@ ComputeRates compute_rates(const NodeSpec& node, Precision precision) noexcept {
     r.vector_flops_per_s = units::tflops_to_flops(node.vector_tflops);
     r.hbm_bytes_per_s = units::gbps_to_bytes_per_s(node.hbm_bandwidth_gbps) * node.hbm_efficiency;
     r.launch_s = units::us_to_s(node.gemm.launch_overhead_us);
-    r.host_op_s = units::us_to_s(node.host_op_us);
     r.tile_overhead_k = node.gemm.tile_overhead_k;
     return r;
 }
 
-ComputeRates compute_rates(const NodeSpec& node, const TrainingSpec& training) noexcept {
+ComputeRates compute_rates(const NodeSpec& node, const TrainingSpec& training, const SoftwareSpec& software) noexcept {
     ComputeRates r = compute_rates(node, training.precision);
+    r.host_op_s = units::us_to_s(software.host_op_us);
     if (training.cuda_graphs) {
         r.host_op_s = 0.0;
         r.host_issues = false;

@@ -432,7 +432,7 @@ Result evaluate_dlrm(const Config& c) noexcept {
     const DlrmSpec& d = c.dlrm;
     const Strategy& s = c.strategy;
     const NodeSpec& node = c.node;
-    const ComputeRates rates = compute_rates(node, c.training);
+    const ComputeRates rates = compute_rates(node, c.training, c.software);
     const ExpandedShare xs = expanded_share(node);
     const double n = s.dp;
     const double batch = static_cast<double>(c.training.global_batch);

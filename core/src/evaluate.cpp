@@ -279,9 +279,9 @@ LayerCompute layer_compute(const Config& c, LayerSplit* split) noexcept {
     const TrainingSpec& tr = c.training;
     const Strategy& s = c.strategy;
     LayerCompute w;
-    const ComputeRates rates = compute_rates(c.node, tr);
+    const ComputeRates rates = compute_rates(c.node, tr, c.software);
     const WorkShape shape = work_shape(s);
-    const LayerWork lw = layer_work(m, tr, shape);
+    const LayerWork lw = layer_work(m, tr, c.software, shape);
     const EndsWork ends = ends_work(m, tr, shape);
     const double nm = moe_layer_count(m);
     // Sliding-window layers in the model's proportion (the same share of dense and MoE layers).
@@ -294,12 +294,13 @@ LayerCompute layer_compute(const Config& c, LayerSplit* split) noexcept {
         const double kind = nm == 0 ? (moe_layer ? 0.0 : 1.0) : (moe_layer ? nm : layers - nm) / layers;
         const PassTimes f = layer_times(full, s.recompute, rates, split, kind * (1.0 - sw));
         if (sw == 0) return f;
-        return mean_layer(f, layer_times(layer_work(m, tr, shape, moe_layer, true), s.recompute, rates, split, kind * sw), 1.0 - sw, sw);
+        return mean_layer(f, layer_times(layer_work(m, tr, c.software, shape, moe_layer, true), s.recompute, rates, split, kind * sw),
+                          1.0 - sw, sw);
     };
     const PassTimes dense = times(lw, false);
     PassTimes moe;
     if (nm > 0) {
-        moe = times(layer_work(m, tr, shape, true), true);
+        moe = times(layer_work(m, tr, c.software, shape, true), true);
         w.moe_expert_fwd = moe.expert_fwd;
         w.moe_expert_bwd = moe.expert_bwd;
         w.moe_expert_recompute = moe.expert_recompute;
@@ -349,7 +350,7 @@ RankCompute rank_compute(const Config& c, const RankCompute* memory, const Layer
     // Every field below the memory part is assigned, never accumulated, so a memory part that
     // carries another evaluation's times is fully overwritten.
     RankCompute w = memory ? *memory : rank_memory(c);
-    const ComputeRates rates = compute_rates(c.node, c.training);
+    const ComputeRates rates = compute_rates(c.node, c.training, c.software);
     w.hbm_bytes_per_s = rates.hbm_bytes_per_s;
     w.launch_s = rates.launch_s;
     const LayerCompute lc = layers ? *layers : layer_compute(c);

@@ -51,6 +51,7 @@ constexpr auto precision_names = names_of(sections::precision_names);
 constexpr auto optimizer_names = names_of(sections::optimizer_names);
 constexpr auto grad_dtype_names = names_of(sections::grad_dtype_names);
 constexpr auto attention_names = names_of(sections::attention_names);
+constexpr auto grouped_gemm_names = names_of(sections::grouped_gemm_names);
 constexpr auto attach_names = names_of(sections::attach_names);
 constexpr auto recompute_names = names_of(sections::recompute_names);
 constexpr auto ep_dispatch_names = names_of(sections::ep_dispatch_names);
@@ -237,8 +238,6 @@ const std::array fields{
            P::optional, W::not_default),
     flag("node.scale_out.rail_only", COMET_ACCESS(node.scale_out.rail_only), W::not_default),
     number("node.power_kw", "kW", 0, 1e4, false, "0 (unknown) up to 10000 kW per node", COMET_ACCESS(node.power_kw)),
-    number("node.host_op_us", "us", 0, 1e4, false, "0 (the host keeps ahead) to 10000 us per kernel", COMET_ACCESS(node.host_op_us),
-           P::optional, W::not_default),
 
     // ---- cluster -------------------------------------------------------------------------------
     whole("cluster.nodes", "", 1, 1e7, "an integer from 1 to 1e7", COMET_ACCESS(cluster.nodes), P::required),
@@ -252,6 +251,12 @@ const std::array fields{
     only(T, choice("training.attention", COMET_CHOICE(training.attention, attention_names))),
     only(T, flag("training.dropout", COMET_ACCESS(training.dropout))),
     flag("training.cuda_graphs", COMET_ACCESS(training.cuda_graphs)),
+
+    // ---- software ------------------------------------------------------------------------------
+    number("software.host_op_us", "us", 0, 1e4, false, "0 (the host keeps ahead) to 10000 us per framework op",
+           COMET_ACCESS(software.host_op_us), P::required),
+    only(T, choice("software.grouped_gemm", COMET_CHOICE(software.grouped_gemm, grouped_gemm_names))),
+    only(T, flag("software.moe_host_sync", COMET_ACCESS(software.moe_host_sync))),
 
     // ---- strategy ------------------------------------------------------------------------------
     only(T, whole("strategy.tp", "", 1, 1e7, "an integer from 1 to 1e7", COMET_ACCESS(strategy.tp), P::required_for_transformer)),

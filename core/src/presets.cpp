@@ -10,6 +10,7 @@
 #include "comet/config.hpp"
 #include "comet/dlrm.hpp"
 #include "comet/evaluate.hpp"
+#include "comet/fields.hpp"
 #include "comet/workload.hpp"
 #include "comet/report.hpp"
 #include "json_reader.hpp"
@@ -66,6 +67,8 @@ Loaded<T> load_preset(const fs::path& file, std::string_view format, T preset,
         std::string own = std::string(section) + ".";
         if constexpr (std::is_same_v<T, NodePreset>) {
             c.node = preset.node;
+        } else if constexpr (std::is_same_v<T, SoftwarePreset>) {
+            c.software = preset.software;
         } else if (preset.workload == Workload::dlrm) {
             c.workload = Workload::dlrm;
             c.dlrm = preset.dlrm;
@@ -99,6 +102,20 @@ std::vector<T> load_all(const fs::path& dir, Loaded<T> (*load)(const fs::path&),
         else errors.insert(errors.end(), l.errors.begin(), l.errors.end());
     }
     return out;
+}
+
+void read_aliases(ObjectReader& top, std::vector<std::string>& out) {
+    if (const nlohmann::json* aliases = top.value("aliases")) {
+        if (!aliases->is_array())
+            top.error("aliases", "expected an array of strings");
+        else
+            for (const auto& a : *aliases) {
+                if (a.is_string())
+                    out.push_back(a.get<std::string>());
+                else
+                    top.error("aliases", "expected an array of strings, got " + describe_json_value(a));
+            }
+    }
 }
 
 void require_source(ObjectReader& o, std::string& source) {
@@ -150,14 +167,7 @@ Loaded<NodePreset> load_node_preset(const fs::path& file) {
     return load_preset<NodePreset>(
         file, "comet-node", NodePreset{},
         [](ObjectReader& top, NodePreset& p) {
-            if (const nlohmann::json* aliases = top.value("aliases")) {
-                if (!aliases->is_array()) top.error("aliases", "expected an array of strings");
-                else
-                    for (const auto& a : *aliases) {
-                        if (a.is_string()) p.aliases.push_back(a.get<std::string>());
-                        else top.error("aliases", "expected an array of strings, got " + describe_json_value(a));
-                    }
-            }
+            read_aliases(top, p.aliases);
             top.required_object("node", [&](ObjectReader& o) { sections::read_node(o, p.node, p.info); });
             top.optional_object("price", [&](ObjectReader& o) {
                 PricePreset price;
@@ -180,6 +190,43 @@ Loaded<NodePreset> load_node_preset(const fs::path& file) {
             });
         },
         "node");
+}
+
+Loaded<SoftwarePreset> load_software_preset(const fs::path& file) {
+    return load_preset<SoftwarePreset>(
+        file, "comet-software", SoftwarePreset{},
+        [](ObjectReader& top, SoftwarePreset& p) {
+            std::vector<std::string> given;
+            read_aliases(top, p.aliases);
+            top.required_object("software", [&](ObjectReader& o) {
+                sections::read_software(o, p.software, p.info);
+                require_source(o, p.info.source);
+                for (const FieldDesc& f : section_fields("software")) {
+                    const std::string_view key = f.path.substr(std::string_view("software.").size());
+                    if (o.has(key)) given.emplace_back(key);
+                }
+            });
+            // Every value the file gives names where it comes from.
+            top.required_object("sources", [&](ObjectReader& o) {
+                for (const std::string& key : given) {
+                    std::string text;
+                    if (!o.has(key))
+                        o.error(key, "missing: every software value cites its source (code at a tag, documentation or a measurement)");
+                    else if (o.required_string(key, text) && text.find_first_not_of(" \t") == std::string::npos)
+                        o.error(key, "is empty; cite where software." + key + " comes from");
+                    else
+                        p.sources.emplace_back(key, text);
+                }
+                for (const FieldDesc& f : section_fields("software")) {
+                    const std::string key(f.path.substr(std::string_view("software.").size()));
+                    if (o.has(key) && std::find(given.begin(), given.end(), key) == given.end()) {
+                        o.allow(key);
+                        o.error(key, "cites a source for a value the software section does not give");
+                    }
+                }
+            });
+        },
+        "software");
 }
 
 Loaded<ModelPreset> load_model_preset(const fs::path& file) {
@@ -225,7 +272,7 @@ std::optional<T> find_preset(const std::vector<T>& all, std::string_view name) {
     const std::string want = lower(name);
     for (const T& p : all) {
         bool hit = lower(p.id) == want || lower(p.info.name) == want;
-        if constexpr (std::is_same_v<T, NodePreset>)
+        if constexpr (std::is_same_v<T, NodePreset> || std::is_same_v<T, SoftwarePreset>)
             for (const auto& a : p.aliases) hit = hit || lower(a) == want;
         if (hit) return p;
     }
@@ -253,6 +300,15 @@ std::vector<ModelPreset> load_model_presets(std::vector<std::string>& errors) {
     return load_both<ModelPreset>("models", load_model_preset, errors);
 }
 
+std::vector<SoftwarePreset> load_software_presets(std::vector<std::string>& errors) {
+    return load_both<SoftwarePreset>("software", load_software_preset, errors);
+}
+
+std::optional<SoftwarePreset> find_software_preset(std::string_view name) {
+    std::vector<std::string> errors;
+    return find_preset(load_software_presets(errors), name);
+}
+
 std::optional<NodePreset> find_node_preset(std::string_view name) {
     std::vector<std::string> errors;
     return find_preset(load_node_presets(errors), name);
@@ -267,6 +323,8 @@ std::string known_preset_names(std::string_view kind) {
     std::vector<std::string> errors, ids;
     if (kind == "nodes")
         for (const auto& p : load_node_presets(errors)) ids.push_back(p.id);
+    else if (kind == "software")
+        for (const auto& p : load_software_presets(errors)) ids.push_back(p.id);
     else
         for (const auto& p : load_model_presets(errors)) ids.push_back(p.id);
     std::string out = "known: ";
@@ -291,9 +349,11 @@ std::string save_user_model_preset(const std::string& id, const Provenance& info
     return save_user_preset("models", id, std::move(doc));
 }
 
-const NodePreset* match_node_preset(const std::vector<NodePreset>& presets, std::string_view text) {
+namespace {
+template <class T>
+const T* match_preset(const std::vector<T>& presets, std::string_view text) {
     const std::string hay = lower(text);
-    const NodePreset* best = nullptr;
+    const T* best = nullptr;
     std::size_t best_len = 0;
     for (const auto& p : presets) {
         std::vector<std::string> names = p.aliases;
@@ -309,7 +369,13 @@ const NodePreset* match_node_preset(const std::vector<NodePreset>& presets, std:
     }
     return best;
 }
+}  // namespace
 
+const NodePreset* match_node_preset(const std::vector<NodePreset>& presets, std::string_view text) { return match_preset(presets, text); }
+
+const SoftwarePreset* match_software_preset(const std::vector<SoftwarePreset>& presets, std::string_view text) {
+    return match_preset(presets, text);
+}
 
 namespace {
 

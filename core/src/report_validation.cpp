@@ -87,6 +87,7 @@ std::string format_validation_text(const ValidationRun& run, const std::vector<N
         }
         out += strf("\n  %s\n", stats_line(t.stats).c_str());
         for (const auto& h : t.hardware) out += strf("    %-22s %s\n", h.node_name.c_str(), stats_line(h.stats).c_str());
+        for (const auto& h : t.software) out += strf("    software %-13s %s\n", h.node_id.c_str(), stats_line(h.stats).c_str());
         out += "\n";
     }
     out += "Per hardware, every table:\n";
@@ -103,6 +104,8 @@ std::string format_validation_text(const ValidationRun& run, const std::vector<N
             "  Not validated (no published run in these tables; calibrated on other hardware or not at all, see each preset's source): "
             "%s\n",
             unvalidated.c_str());
+    out += "\nPer software, every table:\n";
+    for (const auto& h : run.software) out += strf("  %-28s %s\n", h.node_id.c_str(), stats_line(h.stats).c_str());
     out += strf("\nAll tables: %s\n", stats_line(run.all).c_str());
     return out;
 }

@@ -18,6 +18,7 @@
 #include "comet/check.hpp"
 #include "comet/economics.hpp"
 #include "comet/presets.hpp"
+#include "comet/report.hpp"
 #include "json_reader.hpp"
 #include "scenario_internal.hpp"
 #include "scenario_sections.hpp"
@@ -53,7 +54,7 @@ bool read_header(ObjectReader& top, int& version) {
 }
 
 // A "node" key is either an embedded object or the name of a preset.
-void read_node_or_preset(ObjectReader& o, NodeSpec& node, Provenance& info) {
+void read_node_or_preset(ObjectReader& o, NodeSpec& node, Provenance& info, double* legacy_host_op_us) {
     if (const nlohmann::json* ref = o.value("node"); ref && ref->is_string()) {
         if (auto preset = find_node_preset(ref->get<std::string>())) {
             node = preset->node;
@@ -63,7 +64,24 @@ void read_node_or_preset(ObjectReader& o, NodeSpec& node, Provenance& info) {
                              "no node preset of that name (" + known_preset_names("nodes") + ")");
         }
     } else {
-        o.required_object("node", [&](ObjectReader& n) { read_node(n, node, info); });
+        o.required_object("node", [&](ObjectReader& n) { read_node(n, node, info, legacy_host_op_us); });
+    }
+}
+
+// "software": the name of a software preset or an inline software object (format 3).
+void read_software_or_preset(ObjectReader& o, SoftwareSpec& sw, Provenance& info, bool required) {
+    if (const nlohmann::json* ref = o.value("software"); ref && ref->is_string()) {
+        if (auto preset = find_software_preset(ref->get<std::string>())) {
+            sw = preset->software;
+            info = preset->info;
+        } else {
+            o.reader().error(o.path_of("software") + " = " + quote_for_message(ref->get<std::string>()),
+                             "no software preset of that name (" + known_preset_names("software") + ")");
+        }
+    } else if (required) {
+        o.required_object("software", [&](ObjectReader& r) { read_software(r, sw, info); });
+    } else {
+        o.optional_object("software", [&](ObjectReader& r) { read_software(r, sw, info); });
     }
 }
 
@@ -76,10 +94,28 @@ void read_cost(ObjectReader& o, CostInputs& in) {
     o.optional_number("tokens_to_train", in.tokens_to_train);
 }
 
-// A design's "strategy" is "best" or a strategy object.
-void read_design(ObjectReader& o, Design& d, Workload w) {
+// A design's "strategy" is "best" or a strategy object; its "software" (format 3) is optional.
+// `legacy`: the scenario's host time per kernel in a file of format 1 or 2 (nullptr in format 3);
+// a design whose node gives another one gets its own legacy software.
+void read_design(ObjectReader& o, Design& d, Workload w, const double* legacy) {
     o.required_string("name", d.name);
-    read_node_or_preset(o, d.node, d.node_info);
+    if (legacy != nullptr) {
+        double host = *legacy;
+        if (o.has("software")) {
+            o.allow("software");
+            o.error("software", "needs format version 3");
+        }
+        read_node_or_preset(o, d.node, d.node_info, &host);
+        if (host != *legacy) {
+            d.own_software = true;
+            d.software = legacy_software(host);
+            d.software_info = legacy_software_info(host);
+        }
+    } else {
+        read_node_or_preset(o, d.node, d.node_info, nullptr);
+        d.own_software = o.has("software");
+        if (d.own_software) read_software_or_preset(o, d.software, d.software_info, true);
+    }
     o.required_int("nodes", d.nodes);
     o.optional_number("price_per_gpu_hour_usd", d.price_per_gpu_hour_usd);
     o.optional_number("purchase_price_per_gpu_usd", d.purchase_price_per_gpu_usd);
@@ -94,7 +130,7 @@ void read_design(ObjectReader& o, Design& d, Workload w) {
     }
 }
 
-void read_comparison(ObjectReader& o, Scenario& s) {
+void read_comparison(ObjectReader& o, Scenario& s, const double* legacy) {
     o.optional_int("baseline", s.baseline_design);
     const nlohmann::json* list = o.value("designs");
     if (list == nullptr) {
@@ -115,7 +151,7 @@ void read_comparison(ObjectReader& o, Scenario& s) {
         }
         Design d;
         ObjectReader reader(o.reader(), item, path);
-        read_design(reader, d, s.config.workload);
+        read_design(reader, d, s.config.workload, legacy);
         reader.report_unknown_keys();
         s.designs.push_back(std::move(d));
     }
@@ -170,12 +206,25 @@ void read_scenario(ObjectReader& top, Scenario& s, Derived& derived) {
     } else {
         top.required_object("model", [&](ObjectReader& o) { read_model(o, c.model, s.model_info, derived); });
     }
-    read_node_or_preset(top, c.node, s.node_info);
+    double legacy_host_op_us = 0;
+    const double* legacy = version < 3 ? &legacy_host_op_us : nullptr;
+    read_node_or_preset(top, c.node, s.node_info, version < 3 ? &legacy_host_op_us : nullptr);
     top.required_object("cluster", [&](ObjectReader& o) { o.required_int("nodes", c.cluster.nodes); });
     top.required_object("training", [&](ObjectReader& o) { read_training(o, c.training); });
+    if (legacy != nullptr) {
+        // The stack the file was priced with; "software" itself is format 3's.
+        if (top.has("software")) {
+            top.allow("software");
+            top.error("software", "needs format version 3 (this file says version " + std::to_string(version) + ")");
+        }
+        c.software = legacy_software(legacy_host_op_us);
+        s.software_info = legacy_software_info(legacy_host_op_us);
+    } else {
+        read_software_or_preset(top, c.software, s.software_info, true);
+    }
     top.required_object("strategy", [&](ObjectReader& o) { read_strategy(o, c.strategy, c.workload); });
     top.optional_object("cost", [&](ObjectReader& o) { read_cost(o, s.cost); });
-    top.optional_object("comparison", [&](ObjectReader& o) { read_comparison(o, s); });
+    top.optional_object("comparison", [&](ObjectReader& o) { read_comparison(o, s, legacy); });
 }
 
 // A design's node, cluster size and fixed strategy follow the same rules as the scenario's;
@@ -186,7 +235,7 @@ void check_designs(JsonReader& r, const Scenario& s, std::string_view prefix) {
         const std::string at = std::string(prefix) + (prefix.empty() ? "" : ".") + "comparison.designs[" + std::to_string(i) + "].";
         for (const FieldError& e : check_config(design_config(s.config, d))) {
             const bool own = e.path.starts_with("node.") || e.path.starts_with("cluster.") ||
-                             (!d.best_strategy && e.path.starts_with("strategy."));
+                             (d.own_software && e.path.starts_with("software.")) || (!d.best_strategy && e.path.starts_with("strategy."));
             if (own) r.error("", at + (e.path.starts_with("cluster.") ? e.message().substr(8) : e.message()));
         }
     }
@@ -373,6 +422,7 @@ std::string scenario_to_json(const Scenario& s) {
     j["node"] = node_json(c.node, s.node_info);
     j["cluster"]["nodes"] = c.cluster.nodes;
     j["training"] = training_json(c.training);
+    j["software"] = software_json(c.software, s.software_info);
     j["strategy"] = strategy_json(c.strategy, c.workload);
     ordered_json& cost = j["cost"];
     cost["price_per_gpu_hour_usd"] = s.cost.price_per_gpu_hour_usd;
@@ -390,6 +440,7 @@ std::string scenario_to_json(const Scenario& s) {
             dj["name"] = d.name;
             dj["node"] = node_json(d.node, d.node_info);
             dj["nodes"] = d.nodes;
+            if (d.own_software) dj["software"] = software_json(d.software, d.software_info);
             dj["strategy"] = d.best_strategy ? ordered_json("best") : strategy_json(d.strategy, c.workload);
             dj["price_per_gpu_hour_usd"] = d.price_per_gpu_hour_usd;
             if (d.purchase_price_per_gpu_usd != 0) dj["purchase_price_per_gpu_usd"] = d.purchase_price_per_gpu_usd;
@@ -403,6 +454,7 @@ Config design_config(const Config& base, const Design& d) {
     Config c = base;
     c.node = d.node;
     c.cluster.nodes = d.nodes;
+    if (d.own_software) c.software = d.software;
     if (d.best_strategy) {
         c.strategy = Strategy{};
         c.strategy.dp = std::max(1, d.nodes) * std::max(1, d.node.accelerators);
@@ -410,6 +462,22 @@ Config design_config(const Config& base, const Design& d) {
         c.strategy = d.strategy;
     }
     return c;
+}
+
+SoftwareSpec legacy_software(double host_op_us) noexcept {
+    SoftwareSpec sw;
+    sw.host_op_us = host_op_us;
+    sw.grouped_gemm = GroupedGemm::per_expert;
+    sw.moe_host_sync = true;
+    return sw;
+}
+
+Provenance legacy_software_info(double host_op_us) {
+    return {"Megatron-Core + Transformer Engine, eager (as a format-2 file priced it)",
+            "Loaded from a scenario of format 1 or 2, which had no software section: its node's host_op_us (" +
+                format_printf("%g", host_op_us) +
+                " us per kernel) and the one stack the model then knew (one GEMM launch per local expert, the MoE dispatch "
+                "synced with the host). Pick a software preset (presets/software/) to price another stack."};
 }
 
 CostInputs design_cost(const CostInputs& scenario_cost, const Design& d) {
@@ -431,6 +499,9 @@ Design design_from_scenario(const Scenario& s, std::string name, bool best_strat
     d.nodes = s.config.cluster.nodes;
     d.best_strategy = best_strategy;
     d.strategy = s.config.strategy;
+    d.own_software = true;
+    d.software = s.config.software;
+    d.software_info = s.software_info;
     return d;
 }
 

@@ -7,6 +7,7 @@
 
 #include "comet/check.hpp"
 #include "comet/fields.hpp"
+#include "comet/report.hpp"
 
 namespace comet {
 namespace sections {
@@ -146,10 +147,27 @@ void read_model(ObjectReader& o, ModelSpec& m, Provenance& info, Derived& derive
     m = c.model;
 }
 
-void read_node(ObjectReader& o, NodeSpec& n, Provenance& info) {
+void read_node(ObjectReader& o, NodeSpec& n, Provenance& info, double* legacy_host_op_us) {
     o.optional_string("name", info.name);
     o.optional_string("source", info.source);
+    if (o.has("host_op_us")) {
+        if (legacy_host_op_us == nullptr) {
+            o.allow("host_op_us");
+            o.error("host_op_us",
+                    "is the software's, not the node's, since scenario format 3: give it as software.host_op_us "
+                    "(or name a software preset, presets/software/)");
+        } else if (o.optional_number("host_op_us", *legacy_host_op_us) &&
+                   !(std::isfinite(*legacy_host_op_us) && *legacy_host_op_us >= 0 && *legacy_host_op_us <= 1e4)) {
+            o.error("host_op_us", "is " + format_printf("%g", *legacy_host_op_us) + "; must be 0 to 10000 us per kernel");
+        }
+    }
     read_section(o, "node", &Config::node, n);
+}
+
+void read_software(ObjectReader& o, SoftwareSpec& sw, Provenance& info) {
+    o.optional_string("name", info.name);
+    o.optional_string("source", info.source);
+    read_section(o, "software", &Config::software, sw);
 }
 
 void read_training(ObjectReader& o, TrainingSpec& t) { read_section(o, "training", &Config::training, t); }
@@ -385,6 +403,9 @@ ordered_json dlrm_json(const DlrmSpec& d, const Provenance& info) { return secti
 ordered_json model_json(const ModelSpec& m, const Provenance& info) { return section_json("model", with(&Config::model, m), &info); }
 ordered_json node_json(const NodeSpec& n, const Provenance& info) { return section_json("node", with(&Config::node, n), &info); }
 ordered_json training_json(const TrainingSpec& t) { return section_json("training", with(&Config::training, t), nullptr); }
+ordered_json software_json(const SoftwareSpec& sw, const Provenance& info) {
+    return section_json("software", with(&Config::software, sw), &info);
+}
 
 ordered_json strategy_json(const Strategy& s, Workload w) {
     const Config c = with(&Config::strategy, s);

@@ -24,6 +24,8 @@ inline constexpr std::array<EnumName<AttentionKernel>, 2> attention_names{
     {{"unfused", AttentionKernel::unfused}, {"fused", AttentionKernel::fused}}};
 inline constexpr std::array<EnumName<EpDispatch>, 2> ep_dispatch_names{
     {{"all_to_all", EpDispatch::all_to_all}, {"hierarchical", EpDispatch::hierarchical}}};
+inline constexpr std::array<EnumName<GroupedGemm>, 2> grouped_gemm_names{
+    {{"per_expert", GroupedGemm::per_expert}, {"one_kernel", GroupedGemm::one_kernel}}};
 inline constexpr std::array<EnumName<Optimizer>, 2> optimizer_names{{{"adam", Optimizer::adam}, {"sgd", Optimizer::sgd}}};
 inline constexpr std::array<EnumName<GradDtype>, 2> grad_dtype_names{{{"fp32", GradDtype::fp32}, {"bf16", GradDtype::bf16}}};
 inline constexpr std::array<EnumName<ExpandedAttach>, 3> attach_names{{{"per_accelerator", ExpandedAttach::per_accelerator},
@@ -65,7 +67,10 @@ struct Derived {
 [[nodiscard]] std::string allowed_by_rule(std::string_view path);
 
 void read_model(ObjectReader& o, ModelSpec& m, Provenance& info, Derived& derived);
-void read_node(ObjectReader& o, NodeSpec& n, Provenance& info);
+// `legacy_host_op_us`: where a file of format 1 or 2 (or an older node preset) may give the
+// node's host_op_us, which format 3 moved to the software; nullptr = the key is refused.
+void read_node(ObjectReader& o, NodeSpec& n, Provenance& info, double* legacy_host_op_us = nullptr);
+void read_software(ObjectReader& o, SoftwareSpec& sw, Provenance& info);
 void read_training(ObjectReader& o, TrainingSpec& t);
 // A DLRM's strategy needs only dp (tp, pp and microbatch default to 1); a transformer's needs
 // tp, pp, dp and microbatch.
@@ -78,6 +83,7 @@ void read_dlrm(ObjectReader& o, DlrmSpec& d, Provenance& info);
 [[nodiscard]] nlohmann::ordered_json model_json(const ModelSpec& m, const Provenance& info);
 [[nodiscard]] nlohmann::ordered_json node_json(const NodeSpec& n, const Provenance& info);
 [[nodiscard]] nlohmann::ordered_json training_json(const TrainingSpec& t);
+[[nodiscard]] nlohmann::ordered_json software_json(const SoftwareSpec& sw, const Provenance& info);
 // A DLRM's strategy is written with the keys it uses: dp, the data-parallel overlap and the
 // embedding sharding and placement.
 [[nodiscard]] nlohmann::ordered_json strategy_json(const Strategy& s, Workload w = Workload::transformer);

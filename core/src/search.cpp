@@ -699,8 +699,8 @@ bool SearchEngine::prepare_lazy(const SearchControl& control, const SearchEngine
     // Two lower bounds of each group's compute, the larger kept: the bound donor's (exact where
     // it computed the roofline) over the largest rate speedup, and the memory donor's kernel
     // times part by part over each part's own speedup (on an HBM axis the GEMM part holds whole).
-    const RateSpeedups sp =
-        rate_speedups(compute_rates(memory_donor.base_.node, base_.training), compute_rates(base_.node, base_.training));
+    const RateSpeedups sp = rate_speedups(compute_rates(memory_donor.base_.node, base_.training, base_.software),
+                                          compute_rates(base_.node, base_.training, base_.software));
     share_shapes(memory_donor);  // (the split bounds read the shape numbering)
     const std::vector<SplitBound> split = split_bounds(memory_donor, sp);
     // A group's slot is its position in the memory donor's order (memory_donor.position_).

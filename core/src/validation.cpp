@@ -58,6 +58,59 @@ double get_positive(const json& j, const char* key, const std::string& where) {
     return it->get<double>();
 }
 
+// A row whose table names no software runs on the stack its form is read as (validation.hpp).
+void assume_software(MeasuredCase& mc, const char* id) {
+    if (!mc.software.empty()) return;
+    mc.software = id;
+    mc.software_assumed = true;
+}
+
+// Levenshtein distance, for "did you mean".
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// Refuses a key of `j` that is not in `allowed`: a misspelt or unsupported setting would
+// otherwise be ignored and the row priced at the default ("zero": 3 run at ZeRO-1).
+void refuse_unknown_keys(const json& j, std::initializer_list<std::string_view> allowed, const std::string& where) {
+    for (const auto& item : j.items()) {
+        const std::string& key = item.key();
+        if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+        std::string_view best;
+        std::size_t best_d = 3;
+        for (std::string_view a : allowed) {
+            const std::size_t d = edit_distance(key, a);
+            const bool prefix = key.size() >= 2 && (a.starts_with(key) || std::string_view(key).starts_with(a));
+            if (d < best_d || (prefix && best.empty())) {
+                best = a;
+                best_d = std::min(d, best_d);
+            }
+        }
+        std::string message = where;
+        message.append(".").append(key).append(": unknown key");
+        if (!best.empty()) message.append(" (did you mean \"").append(best).append("\"?)");
+        message.append("; allowed: ");
+        bool first = true;
+        for (std::string_view a : allowed) {
+            if (!first) message.append(", ");
+            message.append(a);
+            first = false;
+        }
+        throw std::runtime_error(message);
+    }
+}
+
 std::string lower(std::string s) {
     for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     return s;
@@ -212,10 +265,15 @@ void read_measured(const json& jc, const std::string& where, MeasuredCase& mc) {
 // `gpus`, `global_batch` (samples), `precision` of the MLPs, `cuda_graphs`, and a `strategy`
 // with `dp` (all GPUs) and, where the source publishes them, `emb_sharding`, `emb_placement`
 // and `emb_state`; what it does not publish is searched (predict_case).
-MeasuredCase read_dlrm_case(const json& jc, const std::string& where, const std::vector<ModelPreset>& models) {
+MeasuredCase read_dlrm_case(const json& jc, const std::string& where, const std::vector<ModelPreset>& models, const std::string& software) {
+    refuse_unknown_keys(jc, {"id",         "hardware", "software",     "system",     "source",      "note", "unpublished_knobs", "workload",
+                             "model_name", "dlrm",     "global_batch", "precision",  "cuda_graphs", "gpus", "strategy",          "measured",
+                             "tp",         "pp",       "dp",           "microbatch", "erratum",     "model"},
+                        where);
     MeasuredCase mc;
     mc.id = opt_string(jc, "id", where, where);
     mc.hardware = opt_string(jc, "hardware", where, "");
+    mc.software = opt_string(jc, "software", where, software);
     Config& c = mc.config;
     c.workload = Workload::dlrm;
     const std::string name = opt_string(jc, "model_name", where, "");
@@ -272,6 +330,7 @@ MeasuredCase read_dlrm_case(const json& jc, const std::string& where, const std:
             mc.emb_state_published = true;
         }
     }
+    assume_software(mc, "torchrec-eager");
     for (const char* key : {"tp", "pp", "dp", "microbatch", "erratum", "model"})
         if (jc.contains(key))
             throw std::runtime_error(where + "." + key + ": not a DLRM row's key (the strategy object holds dp and the tables' placement)");
@@ -279,15 +338,22 @@ MeasuredCase read_dlrm_case(const json& jc, const std::string& where, const std:
     return mc;
 }
 
-MeasuredCase read_case(const json& jc, const std::string& where, const std::vector<ModelPreset>& models) {
+MeasuredCase read_case(const json& jc, const std::string& where, const std::vector<ModelPreset>& models, const std::string& software) {
     if (!jc.is_object()) throw std::runtime_error(where + ": expected an object");
     if (const std::string workload = opt_string(jc, "workload", where, "transformer"); workload == "dlrm")
-        return read_dlrm_case(jc, where, models);
+        return read_dlrm_case(jc, where, models, software);
     else if (workload != "transformer")
         throw std::runtime_error(where + ".workload = \"" + workload + "\": must be transformer or dlrm");
+    refuse_unknown_keys(
+        jc, {"id",        "hardware",   "software",  "system",       "source",    "note",      "unpublished_knobs", "workload",
+             "model",     "model_name", "gpus",      "global_batch", "precision", "attention", "dropout",           "cuda_graphs",
+             "measured",  "strategy",   "erratum",   "tp",           "pp",        "dp",        "sequence_parallel", "zero_stage",
+             "recompute", "microbatch", "interleave"},
+        where);
     MeasuredCase mc;
     mc.id = opt_string(jc, "id", where, where);
     mc.hardware = opt_string(jc, "hardware", where, "");
+    mc.software = opt_string(jc, "software", where, software);
     read_model(jc, where, models, mc.config.model);
 
     Strategy& s = mc.config.strategy;
@@ -299,6 +365,10 @@ MeasuredCase read_case(const json& jc, const std::string& where, const std::vect
         // Megatron-Core as NVIDIA publishes it (see the header).
         if (!sit->is_object()) throw std::runtime_error(where + ".strategy: expected an object");
         const std::string sw = where + ".strategy";
+        refuse_unknown_keys(*sit,
+                            {"tp", "pp", "cp", "ep", "etp", "vp", "microbatch", "fsdp", "dp", "sequence_parallel", "recompute",
+                             "tp_overlap", "pp_overlap", "ep_dispatch", "offload_activations", "offload_weights", "offload_optimizer"},
+                            sw);
         s.tp = get_int(*sit, "tp", sw);
         s.pp = get_int(*sit, "pp", sw);
         s.cp = opt_int(*sit, "cp", sw, 1);
@@ -343,6 +413,7 @@ MeasuredCase read_case(const json& jc, const std::string& where, const std::vect
         s.offload_weights = opt_bool(*sit, "offload_weights", sw, false);
         s.offload_optimizer = opt_bool(*sit, "offload_optimizer", sw, false);
         read_erratum(jc, *sit, where, mc);
+        assume_software(mc, "megatron-core-te-eager");
         tr.attention = AttentionKernel::fused;
         tr.dropout = false;
     } else {
@@ -361,6 +432,7 @@ MeasuredCase read_case(const json& jc, const std::string& where, const std::vect
         if (jc.contains("microbatch")) { s.microbatch = get_int(jc, "microbatch", where); mc.microbatch_published = true; }
         if (jc.contains("interleave")) { s.interleave = get_int(jc, "interleave", where); mc.interleave_published = true; }
         mc.tp_overlap_published = true;  // no TP overlap in 2021
+        assume_software(mc, "megatron-lm-2021");
         s.pp_overlap = false;            // nor pipeline transfers behind compute (blocking p2p)
         tr.attention = AttentionKernel::unfused;
         tr.dropout = true;
@@ -400,6 +472,15 @@ Loaded<MeasurementSet> load_measurements(const std::filesystem::path& file, cons
     MeasurementSet set;
     set.file = label;
     set.source = j.contains("source") && j["source"].is_string() ? j["source"].get<std::string>() : "";
+    // The software every row ran on, unless a row names its own.
+    std::string software;
+    if (const auto it = j.find("software"); it != j.end()) {
+        if (!it->is_string()) {
+            out.errors.push_back(label + ": software: expected the name of a software preset, got " + it->dump());
+            return out;
+        }
+        software = it->get<std::string>();
+    }
     const auto cases = j.find("cases");
     if (cases == j.end() || !cases->is_array()) {
         out.errors.push_back(label + ": cases: missing or not an array");
@@ -407,7 +488,7 @@ Loaded<MeasurementSet> load_measurements(const std::filesystem::path& file, cons
     }
     for (std::size_t i = 0; i < cases->size(); ++i) {
         try {
-            set.cases.push_back(read_case((*cases)[i], "cases[" + std::to_string(i) + "]", models));
+            set.cases.push_back(read_case((*cases)[i], "cases[" + std::to_string(i) + "]", models, software));
         } catch (const std::exception& e) {
             out.errors.push_back(label + ": " + e.what());
         }
@@ -462,12 +543,13 @@ Prediction predict_dlrm_case(Prediction best, Config c) {
 }
 }  // namespace
 
-Prediction predict_case(const MeasuredCase& mc, const NodeSpec& node) {
+Prediction predict_case(const MeasuredCase& mc, const NodeSpec& node, const SoftwareSpec& software) {
     Prediction best;
     best.measured = mc;
     best.strategy = mc.config.strategy;
     Config c = mc.config;
     c.node = node;
+    c.software = software;
     const long long gpus = accelerators_used(c.strategy);
     c.cluster.nodes = static_cast<int>((gpus + node.accelerators - 1) / node.accelerators);
     if (!mc.inexpressible.empty()) {
@@ -583,16 +665,22 @@ std::vector<std::filesystem::path> validation_files(const std::filesystem::path&
 }
 
 namespace {
-HardwareStats& hardware_entry(std::vector<HardwareStats>& list, const NodePreset& node) {
+HardwareStats& group_entry(std::vector<HardwareStats>& list, const std::string& id, const std::string& name) {
     for (auto& h : list)
-        if (h.node_id == node.id) return h;
-    list.push_back({node.id, node.info.name, {}});
+        if (h.node_id == id) return h;
+    list.push_back({id, name, {}});
     return list.back();
+}
+
+std::string preset_ids(const std::vector<SoftwarePreset>& all) {
+    std::string out;
+    for (const auto& p : all) out += (out.empty() ? "" : ", ") + p.id;
+    return out.empty() ? "none found" : out;
 }
 }  // namespace
 
 ValidationRun run_validation(const std::vector<std::filesystem::path>& files, const std::vector<NodePreset>& nodes,
-                             const std::vector<ModelPreset>& models) {
+                             const std::vector<ModelPreset>& models, const std::vector<SoftwarePreset>& software) {
     ValidationRun run;
     for (const auto& f : files) {
         const auto set = load_measurements(f, models);
@@ -603,18 +691,30 @@ ValidationRun run_validation(const std::vector<std::filesystem::path>& files, co
         TableValidation table;
         table.file = f.filename().string();
         table.source = set.value->source;
-        for (const auto& mc : set.value->cases) {
+        for (const auto& row : set.value->cases) {
+            // A row whose hardware or software has no preset is listed with the reason.
+            MeasuredCase mc = row;
             const NodePreset* node = match_node_preset(nodes, mc.hardware);
-            if (!node) {
-                const std::string e = table.file + ": " + mc.id + ": no node preset matches hardware \"" + mc.hardware + "\"";
-                table.errors.push_back(e);
-                run.errors.push_back(e);
-                continue;
+            const SoftwarePreset* sw = match_software_preset(software, mc.software);
+            if (mc.inexpressible.empty() && node == nullptr) mc.inexpressible = "no node preset matches hardware \"" + mc.hardware + "\"";
+            if (mc.inexpressible.empty() && sw == nullptr)
+                mc.inexpressible = "no software preset matches \"" + mc.software + "\" (presets: " + preset_ids(software) + ")";
+            Prediction p = node != nullptr && sw != nullptr ? predict_case(mc, node->node, sw->software) : Prediction{};
+            if (node == nullptr || sw == nullptr) {
+                p.measured = mc;
+                p.strategy = mc.config.strategy;
+                p.result = infeasible(Infeasible::invalid_input);
             }
-            Prediction p = predict_case(mc, node->node);
-            HardwareStats& th = hardware_entry(table.hardware, *node);
-            HardwareStats& rh = hardware_entry(run.hardware, *node);
-            for (ErrorStats* st : {&table.stats, &th.stats, &rh.stats, &run.all}) {
+            std::vector<ErrorStats*> groups{&table.stats, &run.all};
+            if (node != nullptr) {
+                groups.push_back(&group_entry(table.hardware, node->id, node->info.name).stats);
+                groups.push_back(&group_entry(run.hardware, node->id, node->info.name).stats);
+            }
+            if (sw != nullptr) {
+                groups.push_back(&group_entry(table.software, sw->id, sw->info.name).stats);
+                groups.push_back(&group_entry(run.software, sw->id, sw->info.name).stats);
+            }
+            for (ErrorStats* st : groups) {
                 if (p.result.feasible) st->add(p.error());
                 else ++st->inexpressible;
             }
@@ -625,8 +725,10 @@ ValidationRun run_validation(const std::vector<std::filesystem::path>& files, co
     for (auto& t : run.tables) {
         t.stats.finish();
         for (auto& h : t.hardware) h.stats.finish();
+        for (auto& h : t.software) h.stats.finish();
     }
     for (auto& h : run.hardware) h.stats.finish();
+    for (auto& h : run.software) h.stats.finish();
     run.all.finish();
     return run;
 }

@@ -219,8 +219,8 @@ void push_mlp(LayerWork& lw, const ModelSpec& m, double tokens, double width_ran
 // 16 bits; its top-k, the permutation into expert order (a sort: index computation, then a
 // gather of the hidden states) and the un-permutation (a scatter-add weighted by the router
 // probabilities) are memory-bound kernels.
-void push_routed_experts(LayerWork& lw, const ModelSpec& m, double tokens_rank, double routed, WorkShape w, double in,
-                         CastOp* cast) noexcept {
+void push_routed_experts(LayerWork& lw, const ModelSpec& m, const SoftwareSpec& sw, double tokens_rank, double routed, WorkShape w,
+                         double in, CastOp* cast) noexcept {
     const double e = activation_bytes;
     auto push = [&lw](const Op& op) noexcept { lw.ops[static_cast<std::size_t>(lw.count++)] = op; };
     const double h = m.hidden;
@@ -235,38 +235,42 @@ void push_routed_experts(LayerWork& lw, const ModelSpec& m, double tokens_rank, 
     push(topk);
     Op permute = elementwise(routed * h, 2.0 * e, 2.0 * e, 1.0);  // permute into expert order
     permute.fwd.kernels = permute.bwd.kernels = 3.0;  // sort indices, gather, per-expert counts
-    permute.host_sync = true;  // the tokens per expert reach the host before the dispatch
+    permute.host_sync = sw.moe_host_sync;             // the tokens per expert reach the host before the dispatch
     push(permute);
     // Transformer Engine's grouped linear layer issues one GEMM per local expert (and quantizes
-    // each expert's operands separately in FP8): the kernels scale with the local experts.
+    // each expert's operands separately in FP8): the kernels scale with the local experts. A
+    // grouped kernel (SoftwareSpec::grouped_gemm one_kernel) runs the same tiles in one launch
+    // per pass and product.
+    const double launches = sw.grouped_gemm == GroupedGemm::per_expert ? local : 1.0;
     Op up = gemm(local, per_expert, up_width, h, true, in);
     up.expert = true;
-    up.fwd.kernels = local;
-    up.bwd.kernels = 2.0 * local;
+    up.fwd.kernels = launches;
+    up.bwd.kernels = 2.0 * launches;
     push(up);
     if (m.glu_clamp > 0 && m.gated_mlp) push(glu_clamp(u * routed * up_width));
     const double gated = m.gated_mlp ? 2.0 : 1.0;
     push(elementwise(u * routed * f, (gated + 1.0) * e, (2.0 * gated + 1.0) * e, 8.0));
     Op out = gemm(local, per_expert, h, f, true, in);
     out.expert = true;
-    out.fwd.kernels = local;
-    out.bwd.kernels = 2.0 * local;
+    out.fwd.kernels = launches;
+    out.bwd.kernels = 2.0 * launches;
     push(out);
     if (m.bias) push(expert_bias(u * routed * h, local));
     Op unpermute = elementwise(routed * h, 3.0 * e, 3.0 * e, 2.0);  // un-permute, weight by the router, sum
     unpermute.fwd.kernels = unpermute.bwd.kernels = 2.0;
     push(unpermute);
     if (cast) {
-        cast->input(u * routed * h, local);
-        cast->grad(u * routed * up_width, local);
-        cast->input(u * routed * f, local);
-        cast->grad(u * routed * h, local);
+        // A per-expert layer quantizes each expert's operands; a grouped kernel the stacked ones.
+        cast->input(u * routed * h, launches);
+        cast->grad(u * routed * up_width, launches);
+        cast->input(u * routed * f, launches);
+        cast->grad(u * routed * h, launches);
     }
 }
 
 }  // namespace
 
-LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, WorkShape w, bool moe, bool sliding) noexcept {
+LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, const SoftwareSpec& sw, WorkShape w, bool moe, bool sliding) noexcept {
     const double t = w.tp;
     const double b = w.microbatch;
     const double sq = static_cast<double>(m.seq_len) / w.cp;  // this rank's queries of a sequence
@@ -366,7 +370,7 @@ LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, WorkShape w, bo
     push(norm(norm_tokens, h));
     if (moe && m.is_moe()) {
         const double routed = routed_tokens_per_rank(m, w);
-        push_routed_experts(lw, m, tokens / t, routed, w, in, cast);
+        push_routed_experts(lw, m, sw, tokens / t, routed, w, in, cast);
         if (m.shared_experts > 0)
             push_mlp(lw, m, tokens, static_cast<double>(m.shared_experts) * m.expert_ffn_hidden / t, in, cast);
         lw.ep_bytes = ep_buffer_bytes(m, w);

@@ -116,7 +116,7 @@ inline const std::vector<ScaledInput>& monotone_inputs() {
         {"node.expanded.latency_us", [](Config& c) -> double& { return c.node.expanded.latency_us; }, K::latency, false, 1e6},
         {"node.scale_up.latency_us", [](Config& c) -> double& { return c.node.scale_up.latency_us; }, K::latency, false, 1e6},
         {"node.scale_out.latency_us", [](Config& c) -> double& { return c.node.scale_out.latency_us; }, K::latency, false, 1e6},
-        {"node.host_op_us", [](Config& c) -> double& { return c.node.host_op_us; }, K::latency, false, 1e4},
+        {"software.host_op_us", [](Config& c) -> double& { return c.software.host_op_us; }, K::latency, false, 1e4},
         {"node.hbm_capacity_gib", [](Config& c) -> double& { return c.node.hbm_capacity_gib; }, K::capacity, true, 1e6},
         {"node.hbm_reserved_gib", [](Config& c) -> double& { return c.node.hbm_reserved_gib; }, K::capacity, false, 1e6},
         {"node.expanded.capacity_gib", [](Config& c) -> double& { return c.node.expanded.capacity_gib; }, K::capacity, true, 1e9},

@@ -165,7 +165,7 @@ private slots:
     // node whose host never falls behind. The knob changes nothing else.
     void cudaGraphsLiftTheHostBound() {
         Config c = dlrm_config(8, 1e6, 64, 4);
-        c.node.host_op_us = 45;
+        c.software.host_op_us = 45;
         c.training.global_batch = 8LL * 64;  // 64 samples per rank: tiny kernels
         const Result eager = evaluate(c);
         QVERIFY2(eager.feasible, explain(eager).c_str());
@@ -174,7 +174,7 @@ private slots:
         const Result captured = evaluate(graphs);
         QVERIFY2(captured.feasible, explain(captured).c_str());
         Config no_host = c;
-        no_host.node.host_op_us = 0;
+        no_host.software.host_op_us = 0;
         const Result free_host = evaluate(no_host);
         QCOMPARE(captured.time.compute_s, free_host.time.compute_s);
         QCOMPARE(captured.iteration_s, free_host.iteration_s);

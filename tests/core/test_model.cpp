@@ -629,7 +629,7 @@ void TestModel::layerWorkFlops() {
     QFETCH(bool, sp);
     TrainingSpec tr;
     tr.attention = AttentionKernel::unfused;
-    const LayerWork lw = layer_work(model, tr, WorkShape{tp, sp, microbatch});
+    const LayerWork lw = layer_work(model, tr, SoftwareSpec{}, WorkShape{tp, sp, microbatch});
     QVERIFY(lw.count > 0 && lw.count <= max_layer_ops);
     double gemm_fwd = 0, gemm_bwd = 0;
     for (int i = 0; i < lw.count; ++i) {
@@ -1524,7 +1524,8 @@ void TestModel::partialRecomputation() {
 }
 
 namespace {
-// Qwen3-30B-A3B's MoE and dense layers at ep 8 on a node preset, with that node's rates.
+// Qwen3-30B-A3B's MoE and dense layers at ep 8 on a node preset, with that node's rates, as
+// Megatron-Core with Transformer Engine issues them eagerly (its software preset).
 struct Qwen3Layers {
     ComputeRates rates;
     LayerWork moe;
@@ -1533,13 +1534,16 @@ struct Qwen3Layers {
 std::optional<Qwen3Layers> qwen3_moe_layers(const char* node_id, Precision precision, int microbatch) {
     const auto model = find_model_preset("qwen3-30b-a3b");
     const auto node = find_node_preset(node_id);
-    if (!model || !node) return std::nullopt;
+    const auto software = find_software_preset("megatron-core-te-eager");
+    if (!model || !node || !software) return std::nullopt;
     TrainingSpec tr;
     tr.precision = precision;
     WorkShape w;
     w.microbatch = microbatch;
     w.ep = 8;
-    return Qwen3Layers{compute_rates(node->node, precision), layer_work(model->model, tr, w, true), layer_work(model->model, tr, w, false)};
+    const SoftwareSpec& sw = software->software;
+    return Qwen3Layers{compute_rates(node->node, tr, sw), layer_work(model->model, tr, sw, w, true),
+                       layer_work(model->model, tr, sw, w, false)};
 }
 }  // namespace
 
@@ -1592,7 +1596,7 @@ void TestModel::hostSyncedForward() {
         host += host_issue_s(moe.ops[static_cast<std::size_t>(i)].fwd, rates);
     }
     const double synced = synced_forward_s(moe, rates);
-    QVERIFY2(synced > std::max(device, host) * 1.01, qPrintable(QString::number(synced / std::max(device, host))));
+    QVERIFY2(synced > std::max(device, host) * (1 + 1e-6), qPrintable(QString::number(synced / std::max(device, host))));
     QVERIFY(synced <= device + host);
 }
 
@@ -1609,7 +1613,7 @@ void TestModel::hostBoundPassesAbsorbTheirCollectives() {
     c.strategy.tp = 8;
     c.strategy.dp = 1;
     const WorkShape shape{8, false, 1, 1, 1, 1};
-    const LayerWork lw = layer_work(c.model, c.training, shape);
+    const LayerWork lw = layer_work(c.model, c.training, c.software, shape);
     const double tp_one = all_reduce_s(lw.tp_bytes, span_group(8, 1, c.node, 1));
     QVERIFY(tp_one > 0);
     struct Outcome {
@@ -1617,8 +1621,8 @@ void TestModel::hostBoundPassesAbsorbTheirCollectives() {
         double expected = 0, idle = 0;
     };
     auto exposed_tp = [&](double host_op_us) {
-        c.node.host_op_us = host_op_us;
-        const ComputeRates r = compute_rates(c.node, c.training);
+        c.software.host_op_us = host_op_us;
+        const ComputeRates r = compute_rates(c.node, c.training, c.software);
         double kf = 0, kb = 0, hf = 0, hb = 0;
         for (int i = 0; i < lw.count; ++i) {
             const Op& op = lw.ops[static_cast<std::size_t>(i)];
@@ -1718,7 +1722,7 @@ void TestModel::currentScalingHelperKernels() {
     auto cast_of = [&](Precision prec) {
         TrainingSpec t;
         t.precision = prec;
-        const LayerWork lw = layer_work(m, t, w);
+        const LayerWork lw = layer_work(m, t, SoftwareSpec{}, w);
         PassCost fwd, bwd;
         for (int i = 0; i < lw.count; ++i) {
             const Op& op = lw.ops[static_cast<std::size_t>(i)];
@@ -2097,7 +2101,7 @@ void TestModel::groupedExpertGradientsKeepEveryMainGradient() {
     auto up_projection = [&](int ep) {
         WorkShape w;
         w.ep = ep;
-        const LayerWork lw = layer_work(m, tr, w, true);
+        const LayerWork lw = layer_work(m, tr, SoftwareSpec{}, w, true);
         for (int i = 0; i < lw.count; ++i)
             if (lw.ops[static_cast<std::size_t>(i)].expert) return lw.ops[static_cast<std::size_t>(i)];
         return Op{};
@@ -2314,7 +2318,7 @@ void TestModel::fp4RunsAsItsRecipe() {
     t4.precision = Precision::fp4;
     t8.precision = Precision::fp8;
     WorkShape w;
-    const LayerWork l4 = layer_work(m, t4, w), l8 = layer_work(m, t8, w);
+    const LayerWork l4 = layer_work(m, t4, SoftwareSpec{}, w), l8 = layer_work(m, t8, SoftwareSpec{}, w);
     QCOMPARE(l4.count, l8.count);
     bool saw_gemm = false, saw_cast = false;
     for (int i = 0; i < l4.count; ++i) {
@@ -2384,7 +2388,7 @@ void TestModel::eagerElementwisePasses() {
         int count = 0;
     };
     const auto sum = [&](const ModelSpec& m) {
-        const LayerWork lw = layer_work(m, tr, w, true);
+        const LayerWork lw = layer_work(m, tr, SoftwareSpec{}, w, true);
         Sum s;
         s.count = lw.count;
         for (int i = 0; i < lw.count; ++i) {
@@ -2425,7 +2429,7 @@ void TestModel::eagerElementwisePasses() {
     QVERIFY(close_rel(all.bwd_bytes - nc.bwd_bytes, 10.0 * up, 1e-9));
     QCOMPARE(all.fwd_kernels - nc.fwd_kernels, 3.0);
     {  // the clamp's activation copies its offset to the device: a second host sync, after the dispatch's
-        const LayerWork lw = layer_work(oss, tr, w, true);
+        const LayerWork lw = layer_work(oss, tr, SoftwareSpec{}, w, true);
         int syncs = 0, first = -1, clamp = -1;
         for (int i = 0; i < lw.count; ++i)
             if (lw.ops[static_cast<std::size_t>(i)].host_sync) {
@@ -2449,8 +2453,8 @@ void TestModel::eagerElementwisePasses() {
     QCOMPARE(all.fwd_kernels - nb.fwd_kernels, 2.0 * local + 1.0);
     QCOMPARE(all.bwd_kernels - nb.bwd_kernels, 4.0 * local + 1.0);
     // A dense layer of the same model has neither the clamp nor the expert bias.
-    const LayerWork dense = layer_work(oss, tr, w, false);
-    const LayerWork dense_nc = layer_work(unclamped, tr, w, false);
+    const LayerWork dense = layer_work(oss, tr, SoftwareSpec{}, w, false);
+    const LayerWork dense_nc = layer_work(unclamped, tr, SoftwareSpec{}, w, false);
     QCOMPARE(dense.count, dense_nc.count);
 
     // Each pass makes the iteration slower (GPT-OSS-120B on 8 DGX B200, ep 8).

@@ -74,6 +74,15 @@ const char* const minimal_json = R"({
   "strategy": { "tp": 8, "pp": 1, "dp": 4, "microbatch": 1 }
 })";
 
+// minimal_json in format 3, with its software inline.
+QByteArray minimal_v3_json() {
+    QByteArray text(minimal_json);
+    text.replace(R"("version": 1,)", R"("version": 3,)");
+    text.replace(R"(  "strategy":)", R"(  "software": { "host_op_us": 20 },
+  "strategy":)");
+    return text;
+}
+
 Loaded<Scenario> parse(const QByteArray& text) {
     return parse_scenario(std::string_view(text.constData(), static_cast<std::size_t>(text.size())),
                           label.toStdString());
@@ -272,7 +281,10 @@ Scenario all_on_scenario() {
     n.gemm.fp8_max_fraction = 0.25;
     n.gemm.fp4_max_fraction = 0.125;
     n.matrix_fp4_tflops = 3957.8;
-    n.host_op_us = 12.5;
+    s.config.software.host_op_us = 12.5;
+    s.config.software.grouped_gemm = GroupedGemm::one_kernel;
+    s.config.software.moe_host_sync = false;
+    s.software_info = {"A test stack", "tests/core/test_scenario_io.cpp"};
     s.config.strategy.ep = 2;
     s.config.strategy.ep_overlap = 0.5;
     return s;
@@ -442,7 +454,7 @@ private slots:
 
     void writesEveryKeyInDocumentedOrder() {
         const std::string text = scenario_to_json(Scenario{});
-        QVERIFY(text.starts_with("{\n  \"format\": \"comet-scenario\",\n  \"version\": 2,\n  \"name\": \"\","));
+        QVERIFY(text.starts_with("{\n  \"format\": \"comet-scenario\",\n  \"version\": 3,\n  \"name\": \"\","));
         QVERIFY(text.ends_with("}\n"));
         const char* order[] = {"\"format\"",
                                "\"version\"",
@@ -467,6 +479,10 @@ private slots:
                                "\"training\"",
                                "\"dropout\"",
                                "\"cuda_graphs\"",
+                               "\"software\"",
+                               "\"host_op_us\"",
+                               "\"grouped_gemm\"",
+                               "\"moe_host_sync\"",
                                "\"strategy\"",
                                "\"tp\"",
                                "\"pp_scatter_gather\"",
@@ -481,8 +497,60 @@ private slots:
         }
         QStringList leaves, sections;
         collect_paths(object_of(QByteArray::fromStdString(text)), {}, leaves, sections);
-        QCOMPARE(leaves.size(), 74);  // training.cuda_graphs joined the 73
-        QCOMPARE(sections.size(), 10);
+        QCOMPARE(leaves.size(), 79);  // the software section (name, source and 3 fields) joined the 74
+        QCOMPARE(sections.size(), 11);
+    }
+
+    // A file of format 1 or 2 keeps its answer: its node's host_op_us becomes the software's, with
+    // the one stack the model then knew, and a design whose node had another one gets its own.
+    void formatTwoLoadsWithItsStack() {
+        QByteArray old = with(minimal_json, "node.host_op_us", 45);
+        const Loaded<Scenario> l = parse(old);
+        QVERIFY2(l.ok(), l.error_text().c_str());
+        QCOMPARE(l.value->config.software, legacy_software(45));
+        QVERIFY(QString::fromStdString(l.value->software_info.name).contains("format-2"));
+        QVERIFY(QString::fromStdString(l.value->software_info.source).contains("45 us"));
+        // The same scenario written as format 3 reads back to the same configuration and answer.
+        const std::string saved = scenario_to_json(*l.value);
+        QVERIFY(saved.find("\"version\": 3") != std::string::npos);
+        const Loaded<Scenario> again = parse_scenario(saved, "again.comet.json");
+        QVERIFY2(again.ok(), again.error_text().c_str());
+        QCOMPARE(again.value->config, l.value->config);
+        QCOMPARE(evaluate(again.value->config).iteration_s, evaluate(l.value->config).iteration_s);
+        // Without host_op_us the old node had none: the legacy stack with 0.
+        const Loaded<Scenario> none = parse(QByteArray(minimal_json));
+        QVERIFY2(none.ok(), none.error_text().c_str());
+        QCOMPARE(none.value->config.software.host_op_us, 0.0);
+        // A design whose node gave another host time keeps it as its own software.
+        QByteArray designs = with_designs();
+        designs.replace(R"("power_kw": 6.5,)", R"("power_kw": 6.5, "host_op_us": 10,)");
+        designs = with(designs, "node.host_op_us", 45);
+        const Loaded<Scenario> d = parse(designs);
+        QVERIFY2(d.ok(), d.error_text().c_str());
+        QVERIFY(!d.value->designs[0].own_software);
+        QVERIFY(d.value->designs[1].own_software);
+        QCOMPARE(d.value->designs[1].software.host_op_us, 10.0);
+        QCOMPARE(design_config(d.value->config, d.value->designs[1]).software.host_op_us, 10.0);
+        QCOMPARE(design_config(d.value->config, d.value->designs[0]).software.host_op_us, 45.0);
+    }
+
+    // Format 3: a preset by name, an inline object, and a design's own software.
+    void softwareByPresetOrInline() {
+        QByteArray text = with(minimal_v3_json(), "software", "torchtitan-fsdp2");
+        const Loaded<Scenario> named = parse(text);
+        QVERIFY2(named.ok(), named.error_text().c_str());
+        const auto preset = find_software_preset("torchtitan-fsdp2");
+        QVERIFY(preset.has_value());
+        QCOMPARE(named.value->config.software, preset->software);
+        QCOMPARE(named.value->software_info.name, preset->info.name);
+        const Loaded<Scenario> byAlias = parse(with(minimal_v3_json(), "software", "torchtitan"));
+        QVERIFY2(byAlias.ok(), byAlias.error_text().c_str());
+        QCOMPARE(byAlias.value->config.software, preset->software);
+        const Loaded<Scenario> inline_sw = parse(minimal_v3_json());
+        QVERIFY2(inline_sw.ok(), inline_sw.error_text().c_str());
+        QCOMPARE(inline_sw.value->config.software.host_op_us, 20.0);
+        QCOMPARE(inline_sw.value->config.software.grouped_gemm, GroupedGemm::per_expert);
+        QCOMPARE(inline_sw.value->config.software.moe_host_sync, true);
     }
 
     void minimalFileUsesDefaults() {
@@ -517,6 +585,7 @@ private slots:
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QStringList>("expected");  // all in one line
         const QByteArray m = minimal_json;
+        const QByteArray m3 = minimal_v3_json();
         const QString f = label + ": ";
 
         QTest::newRow("range") << with(m, "node.hbm_bandwidth_gbps", -5)
@@ -563,7 +632,7 @@ private slots:
         QTest::newRow("unknown key far") << with(m, "node.zzzzqq", 5)
                                          << QStringList{f + "node.zzzzqq: unknown key (allowed keys: name, source, "
                                                             "accelerators, matrix_fp16_tflops,",
-                                                        "power_kw, host_op_us)"};
+                                                        "power_kw)"};
         QTest::newRow("unknown top key") << with(m, "modle", QJsonObject{})
                                          << QStringList{f + "modle: unknown key (did you mean \"model\"?)"};
         QTest::newRow("odd unknown key") << with(m, "cluster.a\"b\nc", 1)
@@ -676,8 +745,32 @@ private slots:
                                        << QStringList{f + "node.matrix_fp4_tflops = 1000000000: must be 0 (no fp4) up to 1e7 TFLOP/s"};
         QTest::newRow("precision nvfp4 spelled") << with(m, "training.precision", "nvfp4")
                                                  << QStringList{f + "training.precision = \"nvfp4\": must be one of fp16, bf16, fp8, mxfp8, fp4"};
-        QTest::newRow("host op negative") << with(m, "node.host_op_us", -1)
-                                          << QStringList{f + "node.host_op_us = -1: must be 0 (the host keeps ahead)"};
+        QTest::newRow("host op negative") << with(m3, "software.host_op_us", -1)
+                                          << QStringList{f + "software.host_op_us = -1: must be 0 (the host keeps ahead)"};
+        QTest::newRow("host op NaN text") << with(m3, "software.host_op_us", "NaN")
+                                          << QStringList{f + "software.host_op_us: expected a number"};
+        QTest::newRow("host op huge") << with(m3, "software.host_op_us", 1e300)
+                                      << QStringList{f + "software.host_op_us = 1e+300: must be 0 (the host keeps ahead)"};
+        QTest::newRow("host op on the node") << with(m3, "node.host_op_us", 45)
+                                             << QStringList{f +
+                                                            "node.host_op_us: is the software's, not the node's, since scenario "
+                                                            "format 3"};
+        QTest::newRow("grouped gemm unknown") << with(m3, "software.grouped_gemm", "cutlass")
+                                              << QStringList{f +
+                                                             "software.grouped_gemm = \"cutlass\": must be one of per_expert, one_kernel"};
+        QTest::newRow("moe sync as text") << with(m3, "software.moe_host_sync", "yes")
+                                          << QStringList{f + "software.moe_host_sync: expected true or false"};
+        QTest::newRow("software unknown preset")
+            << with(m3, "software", "megatron-9000")
+            << QStringList{f + "software = \"megatron-9000\": no software preset of that name (known: "};
+        QTest::newRow("software as number") << with(m3, "software", 3) << QStringList{f + "software: expected an object"};
+        QTest::newRow("software unknown key") << with(m3, "software.host_op_ms", 3)
+                                              << QStringList{f + "software.host_op_ms: unknown key (did you mean \"host_op_us\"?)"};
+        QTest::newRow("software in format 1") << with(m, "software", "pytorch-eager")
+                                              << QStringList{f + "software: needs format version 3 (this file says version 1)"};
+        QTest::newRow("software missing") << without(m3, "software") << QStringList{f + "software: missing"};
+        QTest::newRow("legacy host negative") << with(m, "node.host_op_us", -1)
+                                              << QStringList{f + "node.host_op_us: is -1; must be 0 to 10000 us per kernel"};
         QTest::newRow("bool wrong type") << with(m, "model.gated_mlp", 1)
                                          << QStringList{f + "model.gated_mlp: expected true or false, got 1"};
         QTest::newRow("bool as string") << with(m, "strategy.dp_overlap", "true")
@@ -706,8 +799,8 @@ private slots:
         QTest::newRow("newer version") << with(m, "version", 7)
                                        << QStringList{f +
                                                       "version: file was written by a newer COMET Explorer (format version 7); this build "
-                                                      "reads versions up to 2"};
-        QTest::newRow("version zero") << with(m, "version", 0) << QStringList{f + "version = 0: must be a format version from 1 to 2"};
+                                                      "reads versions up to 3"};
+        QTest::newRow("version zero") << with(m, "version", 0) << QStringList{f + "version = 0: must be a format version from 1 to 3"};
         QTest::newRow("version string") << with(m, "version", "1")
                                         << QStringList{f + "version: expected an integer, got string \"1\""};
         QTest::newRow("wrong format") << with(m, "format", "comet-sweep")
@@ -817,14 +910,14 @@ private slots:
         const QByteArray full = full_text();
         QStringList leaves, sections;
         collect_paths(object_of(full), {}, leaves, sections);
-        QCOMPARE(sections.size(), 10);
+        QCOMPARE(sections.size(), 11);
         for (const QString& path : sections) {
             for (const QJsonValue& bad : {QJsonValue(1), QJsonValue("x"), QJsonValue(QJsonArray{}),
                                           QJsonValue(QJsonValue::Null), QJsonValue(true), QJsonValue(1.5)}) {
                 const Loaded<Scenario> l = parse(with(full, path, bad));
                 expect_failure(l);
-                // "model" and "node" may also be a preset name: a string that names none says so.
-                const bool preset_ref = bad.isString() && (path == "model" || path == "node");
+                // "model", "node" and "software" may also be a preset name: a string that names none says so.
+                const bool preset_ref = bad.isString() && (path == "model" || path == "node" || path == "software");
                 const QString expected = preset_ref ? label + ": " + path + " = \"x\": no " + path + " preset of that name"
                                                     : label + ": " + path + ": expected an object, got ";
                 QVERIFY2(has_line_starting(lines_of(l), expected), qPrintable(path + ":\n" + lines_of(l).join('\n')));
@@ -833,13 +926,37 @@ private slots:
     }
 
     void requiredAndOptionalKeys() {
-        const QStringList required = {
-            "format", "version", "model", "node", "cluster", "training", "strategy",
-            "model.layers", "model.hidden", "model.heads", "model.ffn_hidden", "model.seq_len", "model.vocab",
-            "node.accelerators", "node.matrix_fp16_tflops", "node.vector_tflops", "node.hbm_capacity_gib",
-            "node.hbm_bandwidth_gbps", "node.scale_up", "node.scale_up.domain_size", "node.scale_up.bandwidth_gbps",
-            "node.scale_out", "node.scale_out.bandwidth_gbps", "cluster.nodes", "training.global_batch",
-            "strategy.tp", "strategy.pp", "strategy.dp", "strategy.microbatch"};
+        const QStringList required = {"format",
+                                      "version",
+                                      "model",
+                                      "node",
+                                      "cluster",
+                                      "training",
+                                      "strategy",
+                                      "model.layers",
+                                      "model.hidden",
+                                      "model.heads",
+                                      "model.ffn_hidden",
+                                      "model.seq_len",
+                                      "model.vocab",
+                                      "node.accelerators",
+                                      "node.matrix_fp16_tflops",
+                                      "node.vector_tflops",
+                                      "node.hbm_capacity_gib",
+                                      "node.hbm_bandwidth_gbps",
+                                      "node.scale_up",
+                                      "node.scale_up.domain_size",
+                                      "node.scale_up.bandwidth_gbps",
+                                      "node.scale_out",
+                                      "node.scale_out.bandwidth_gbps",
+                                      "cluster.nodes",
+                                      "training.global_batch",
+                                      "strategy.tp",
+                                      "strategy.pp",
+                                      "strategy.dp",
+                                      "strategy.microbatch",
+                                      "software",
+                                      "software.host_op_us"};
         const QByteArray full = full_text();
         QStringList leaves, sections;
         collect_paths(object_of(full), {}, leaves, sections);
@@ -1036,7 +1153,7 @@ private slots:
         QVERIFY(check_config(s.config).empty());
         const std::string text = scenario_to_json(s);
         const QJsonObject o = object_of(QByteArray::fromStdString(text));
-        QCOMPARE(o.value("version").toInt(), 2);
+        QCOMPARE(o.value("version").toInt(), 3);
         QCOMPARE(o.value("workload").toString(), QStringLiteral("dlrm"));
         QVERIFY(!o.contains("model"));
         QCOMPARE(o.value("dlrm").toObject().value("tables").toArray().size(), 26);
@@ -1081,14 +1198,14 @@ private slots:
         QVERIFY(evaluate(l.value->config).feasible);
     }
 
-    // Version 1 files are transformers and load unchanged; they are written back as version 2.
+    // Version 1 files are transformers and load unchanged; they are written back as version 3.
     // A version 1 file cannot say "workload" (it did not exist).
     void versionOneMigrates() {
         const Loaded<Scenario> v1 = parse(minimal_json);
         QVERIFY2(v1.ok(), v1.error_text().c_str());
         QCOMPARE(v1.value->config.workload, Workload::transformer);
         const QJsonObject saved = object_of(QByteArray::fromStdString(scenario_to_json(*v1.value)));
-        QCOMPARE(saved.value("version").toInt(), 2);
+        QCOMPARE(saved.value("version").toInt(), 3);
         QCOMPARE(saved.value("workload").toString(), QStringLiteral("transformer"));
         const Loaded<Scenario> again = parse(QByteArray::fromStdString(scenario_to_json(*v1.value)));
         QVERIFY(again.ok());

@@ -486,9 +486,6 @@ void TestSearch::computeSpeedupBoundIsClosedForm() {
     b.attention.backward_efficiency = a.attention.backward_efficiency * 0.9;
     QVERIFY(std::isinf(compute_speedup_bound(a, b, bf16)));
     b = a;
-    b.host_op_us = a.host_op_us + 1;
-    QVERIFY(std::isinf(compute_speedup_bound(a, b, bf16)));
-    b = a;
     b.gemm.launch_overhead_us = 0;
     QVERIFY(a.gemm.launch_overhead_us == 0 || std::isinf(compute_speedup_bound(a, b, bf16)));
 }
@@ -838,9 +835,12 @@ void TestSearch::carriedFloorsPruneAndStayExact() {
 void TestSearch::rateSpeedupsAreClosedForm() {
     // Each rate's speedup between two nodes (what a part of a TimeSplit scales with).
     NodeSpec a = small_config().node;
-    a.host_op_us = 10;
     const Precision bf16 = Precision::bf16;
-    const ComputeRates ra = compute_rates(a, bf16);
+    TrainingSpec training;
+    training.precision = bf16;
+    SoftwareSpec software;
+    software.host_op_us = 10;
+    const ComputeRates ra = compute_rates(a, training, software);
     RateSpeedups sp = rate_speedups(ra, ra);
     QVERIFY(sp.valid);
     for (double v : {sp.gemm, sp.attention, sp.vector, sp.hbm, sp.launch}) QCOMPARE(v, 1.0);
@@ -850,8 +850,9 @@ void TestSearch::rateSpeedupsAreClosedForm() {
     b.gemm.tile_overhead_k = a.gemm.tile_overhead_k / 2;
     b.vector_tflops = 3 * a.vector_tflops;
     b.gemm.launch_overhead_us = a.gemm.launch_overhead_us / 4;
-    b.host_op_us = a.host_op_us * 2;
-    sp = rate_speedups(ra, compute_rates(b, bf16));
+    SoftwareSpec slower_host = software;
+    slower_host.host_op_us = software.host_op_us * 2;
+    sp = rate_speedups(ra, compute_rates(b, training, slower_host));
     QVERIFY(sp.valid);
     const double tile = (1 + a.gemm.tile_overhead_k) / (1 + a.gemm.tile_overhead_k / 2);
     QCOMPARE(sp.hbm, 2.0);
@@ -863,7 +864,7 @@ void TestSearch::rateSpeedupsAreClosedForm() {
     // Without launch overhead on the target the launch part vanishes.
     b = a;
     b.gemm.launch_overhead_us = 0;
-    sp = rate_speedups(ra, compute_rates(b, bf16));
+    sp = rate_speedups(ra, compute_rates(b, training, software));
     QVERIFY(sp.valid && std::isinf(sp.launch));
     TimeSplit t;
     t.launch = 1.0;
@@ -871,7 +872,7 @@ void TestSearch::rateSpeedupsAreClosedForm() {
     // The attention model's other factors are not rates: no part-wise bound.
     b = a;
     b.attention.softmax_head_dim = a.attention.softmax_head_dim + 8;
-    QVERIFY(!rate_speedups(ra, compute_rates(b, bf16)).valid);
+    QVERIFY(!rate_speedups(ra, compute_rates(b, training, software)).valid);
     // The bound of a split: the bounding side of each group of kernels, and the other side
     // when it becomes the larger one.
     TimeSplit u;
@@ -926,10 +927,11 @@ void TestSearch::splitBoundsNeverExceedTheLayerTimes() {
                     if (coin(rng)) n.gemm.max_fraction = std::min(1.0, n.gemm.max_fraction * factor(rng));
                     if (coin(rng)) n.gemm.tile_overhead_k *= factor(rng);
                     if (coin(rng)) n.gemm.launch_overhead_us *= trial == 5 ? 0.0 : factor(rng);
-                    if (coin(rng)) n.host_op_us *= factor(rng);
+                    if (coin(rng)) b.software.host_op_us *= factor(rng);
                     if (coin(rng)) n.attention.max_fraction = std::min(1.0, n.attention.max_fraction * factor(rng));
                 }
-                const RateSpeedups sp = rate_speedups(compute_rates(a.node, a.training.precision), compute_rates(n, b.training.precision));
+                const RateSpeedups sp =
+                    rate_speedups(compute_rates(a.node, a.training, a.software), compute_rates(n, b.training, b.software));
                 QVERIFY(sp.valid);
                 const LayerCompute lb = layer_compute(b);
                 const auto pass = [&sp](const TimeSplit& t, double host) {

@@ -640,8 +640,12 @@ void TestSweepIo::embeddedScenarioErrorsCarryThePrefix() {
     check(R"("precision": "fp16")", R"("precision": "fp12")", R"(scenario.training.precision = "fp12": must be one of fp16, bf16, fp8, mxfp8, fp4)");
     check(R"("format": "comet-scenario")", R"("format": "comet-sweep")",
           R"(scenario.format = "comet-sweep": must be "comet-scenario" (not a COMET Explorer scenario file))");
-    check(R"("version": 1)", R"("version": 9)",
-          "scenario.version: file was written by a newer COMET Explorer (format version 9); this build reads versions up to 2");
+    check(R"("version": 3)", R"("version": 9)",
+          "scenario.version: file was written by a newer COMET Explorer (format version 9); this build reads versions up to 3");
+    check(R"("software": "megatron-core-te-eager")", R"("software": "megatron")",
+          R"(scenario.software = "megatron": no software preset of that name (known: deepseek-v3-stack, deepspeed, hugectr, )"
+          R"(llm-foundry-fsdp, maxtext-xla, megatron-core-te-eager, megatron-lm-2021, pytorch-eager, rocm-pytorch-te, )"
+          R"(torchrec-eager, torchtitan-fsdp2))");
     check(R"("heads": 160)", R"("heads": 0)", "scenario.model.heads = 0: must be an integer from 1 to 65536");
 }
 

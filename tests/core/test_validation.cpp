@@ -24,7 +24,16 @@ ValidationRun validate_shipped(const char* table) {
     std::vector<std::string> errors;
     const auto nodes = load_node_presets(errors);
     const auto models = load_model_presets(errors);
-    return run_validation({presets_dir() / "validation" / table}, nodes, models);
+    return run_validation({presets_dir() / "validation" / table}, nodes, models, load_software_presets(errors));
+}
+
+// The software preset a row runs on (its own, its table's, or the one its form is read as).
+SoftwareSpec software_of(const MeasuredCase& mc) {
+    std::vector<std::string> errors;
+    const auto all = load_software_presets(errors);
+    const SoftwarePreset* p = match_software_preset(all, mc.software);
+    if (p == nullptr) qFatal("no software preset for %s", mc.software.c_str());
+    return p->software;
 }
 }  // namespace
 
@@ -54,7 +63,7 @@ void TestValidation::narayanan2021WithinBounds() {
         const NodePreset* node = match_node_preset(nodes, mc.hardware);
         QVERIFY2(node, mc.hardware.c_str());
         QCOMPARE(QString::fromStdString(node->id), QStringLiteral("dgx-a100-80gb"));
-        const Prediction p = predict_case(mc, node->node);
+        const Prediction p = predict_case(mc, node->node, software_of(mc));
         QVERIFY2(p.result.feasible, (mc.id + ": " + explain(p.result)).c_str());
         const double err = p.error();
         qInfo("%-26s measured %8.3f s  predicted %8.3f s  %+5.1f %%  (%s)", mc.id.c_str(), mc.measured_iteration_s,
@@ -74,7 +83,7 @@ void TestValidation::publishedKnobsAreKept() {
     std::vector<std::string> errors;
     const auto nodes = load_node_presets(errors);
     for (const auto& mc : set.value->cases) {
-        const Prediction p = predict_case(mc, match_node_preset(nodes, mc.hardware)->node);
+        const Prediction p = predict_case(mc, match_node_preset(nodes, mc.hardware)->node, software_of(mc));
         QCOMPARE(p.strategy.tp, mc.config.strategy.tp);
         QCOMPARE(p.strategy.pp, mc.config.strategy.pp);
         QCOMPARE(p.strategy.dp, mc.config.strategy.dp);
@@ -154,7 +163,7 @@ void TestValidation::microbatchSearchTriesTheDivisorsOfAHugeBatch() {
     std::vector<std::string> errors;
     const auto nodes = load_node_presets(errors);
     const MeasuredCase& mc = set.value->cases.front();
-    const Prediction p = predict_case(mc, match_node_preset(nodes, mc.hardware)->node);
+    const Prediction p = predict_case(mc, match_node_preset(nodes, mc.hardware)->node, software_of(mc));
     QCOMPARE(p.searched, 1344 * 4);
     QVERIFY2(p.result.feasible, explain(p.result).c_str());
     QCOMPARE(735134400 % p.strategy.microbatch, 0);
@@ -181,7 +190,7 @@ void TestValidation::rowWithoutCandidatesSaysWhy() {
     std::vector<std::string> errors;
     const auto nodes = load_node_presets(errors);
     for (const MeasuredCase& mc : set.value->cases) {
-        const Prediction p = predict_case(mc, match_node_preset(nodes, mc.hardware)->node);
+        const Prediction p = predict_case(mc, match_node_preset(nodes, mc.hardware)->node, software_of(mc));
         QCOMPARE(p.searched, 1);
         QCOMPARE(p.result.feasible, p.result.reason == Infeasible::none);
         if (!p.result.feasible) QVERIFY2(!explain(p.result).empty(), mc.id.c_str());
@@ -218,14 +227,14 @@ void TestValidation::erratumIsCheckedAndListed() {
     std::vector<std::string> errors;
     const auto nodes = load_node_presets(errors);
     const auto models = load_model_presets(errors);
-    const ValidationRun run = run_validation({file}, nodes, models);
+    const ValidationRun run = run_validation({file}, nodes, models, load_software_presets(errors));
     QCOMPARE(run.tables.front().predictions.front().strategy.microbatch, 1);
     const QString text = QString::fromStdString(format_validation_text(run, nodes, ""));
     QVERIFY2(text.contains("Corrected from the source") && text.contains("row: microbatch 2 -> 1. the GA column says 8 microbatches"),
              qPrintable(text));
     // A table without errata prints no such section.
     write_row("", "");
-    const ValidationRun plain = run_validation({file}, nodes, models);
+    const ValidationRun plain = run_validation({file}, nodes, models, load_software_presets(errors));
     QVERIFY(!QString::fromStdString(format_validation_text(plain, nodes, "")).contains("Corrected from the source"));
 
     // Hostile errata, each refused with the key path and what is allowed.
@@ -310,7 +319,8 @@ void TestValidation::dlrmRowsSearchTheTableLayout() {
     {
         const auto set = load_measurements(file, models);
         QVERIFY2(set.ok(), set.error_text().c_str());
-        const Prediction p = predict_case(set.value->cases.front(), match_node_preset(nodes, "dgx-b200")->node);
+        const Prediction p =
+            predict_case(set.value->cases.front(), match_node_preset(nodes, "dgx-b200")->node, software_of(set.value->cases.front()));
         QCOMPARE(p.strategy.emb_sharding, EmbeddingSharding::row_wise);  // published: kept
         QCOMPARE(p.searched_knobs, (std::vector<std::string>{"emb_placement", "emb_state"}));
     }
@@ -372,9 +382,11 @@ void TestValidation::megatronBridgeIsExpressedAndBounded() {
     // Today's level (issue 13's target is 10 % mean, 25 % worst; the table was at 9.5 % and
     // 24.3 % until issue 37 removed two errors that compensated its fast MoE rows: a host-bound
     // pass now lends its idle time to its collectives, and an all-to-all pays one latency per
-    // tier; docs/model.md, "Validation").
-    QVERIFY2(t.stats.mean_abs <= 0.14, "mean absolute error above 14 %");
-    QVERIFY2(t.stats.worst_abs <= 0.38, "worst-case error above 38 %");
+    // tier; docs/model.md, "Validation"), and 18.9 % and 52.5 % since issue 38 moved the host time
+    // per kernel from the node presets (45 us, a residual) to the software preset (20.4 us,
+    // measured): the fast MoE rows lost the constant that held them up).
+    QVERIFY2(t.stats.mean_abs <= 0.19, "mean absolute error above 19 %");
+    QVERIFY2(t.stats.worst_abs <= 0.53, "worst-case error above 53 %");
     // The two rows that correct the published table say what it printed.
     int corrected = 0;
     for (const Prediction& p : t.predictions) {

@@ -167,7 +167,7 @@ private Q_SLOTS:
         every.config.node.scale_out.rail_only = true;
         every.config.strategy.ep_dispatch = EpDispatch::hierarchical;  // written only when not the default
         every.config.node.attention.max_fraction = 0.7;
-        every.config.node.host_op_us = 45;
+        every.config.software.host_op_us = 45;
         every.config.strategy.pipeline_first_layers = 2;
         every.config.strategy.pipeline_last_layers = 2;
         every.config.strategy.embedding_in_pipeline_split = true;

@@ -10,7 +10,8 @@ const ValidationRun& shipped_validation() {
         std::vector<std::string> errors;
         const auto nodes = load_node_presets(errors);
         const auto models = load_model_presets(errors);
-        return run_validation(validation_files(presets_dir() / "validation"), nodes, models);
+        const auto software = load_software_presets(errors);
+        return run_validation(validation_files(presets_dir() / "validation"), nodes, models, software);
     }();
     return run;
 }

@@ -145,11 +145,6 @@ std::vector<FieldSpec> node_fields() {
                                   2, 0.01)),
         real("node.gemm.launch_overhead_us", G::node_compute, "Kernel launch overhead", " µs",
              "Fixed time every kernel pays. Matters with small microbatches and thin layers.", 1, adaptive),
-        zero_means("none", real("node.host_op_us", G::node_compute, "Host time per kernel", " µs",
-                                "Host time the training framework needs to issue one kernel (Python, autograd, library "
-                                "dispatch). A pass cannot run faster than its kernels are issued, so layers of many small "
-                                "kernels (narrow experts) become host-bound. 0 = the host always keeps ahead.",
-                                1, adaptive)),
         real("node.hbm_capacity_gib", G::node_compute, "HBM capacity", " GiB",
              "HBM of one accelerator. Weights, gradients, optimizer states and activations must fit "
              "in it, less the reserve, unless offloaded.",
@@ -448,8 +443,28 @@ std::vector<FieldSpec> training_fields() {
                 "Attention and hidden dropout; their masks cost activation memory and traffic."),
         boolean("training.cuda_graphs", G::training, "CUDA graphs",
                 "The step runs as captured CUDA graphs: the host replays them instead of issuing "
-                "every kernel, so the node's host time per kernel no longer slows small kernels. "
+                "every kernel, so the software's host time per op no longer slows small kernels. "
                 "Off = eager PyTorch."),
+    };
+}
+
+std::vector<FieldSpec> software_fields() {
+    return {
+        zero_means("none", real("software.host_op_us", G::software, "Host time per op", " µs",
+                                "Host time the training framework needs to issue one op in eager mode (Python, autograd, "
+                                "library dispatch): about 20 µs in eager PyTorch (measured). A pass cannot run faster than its "
+                                "kernels are issued, so layers of many small kernels (narrow experts) become host-bound. "
+                                "0 = the host always keeps ahead (a compiled or captured step).",
+                                1, adaptive)),
+        choice("software.grouped_gemm", G::software, "Expert GEMMs",
+               "How the software runs an MoE layer's local experts: one GEMM launch per expert (Transformer "
+               "Engine's grouped linear layer) or one grouped kernel over all of them (torch._grouped_mm, "
+               "megablox, DeepGEMM). Many narrow experts issue many small kernels one by one.",
+               {"One launch per expert", "One grouped kernel"}),
+        boolean("software.moe_host_sync", G::software, "Dispatch waits for the host",
+                "The MoE token dispatch copies the tokens per expert to the host for the all-to-all's split "
+                "sizes, so the host waits for the queue to drain once per MoE forward. Off: the sizes stay "
+                "on the device (a compiled step, static capacity)."),
     };
 }
 
@@ -562,7 +577,8 @@ std::vector<FieldSpec> strategy_fields() {
 const std::vector<FieldSpec>& table() {
     static const std::vector<FieldSpec> fields = [] {
         std::vector<FieldSpec> all = node_fields();
-        for (auto* part : {model_fields, mla_fields, moe_fields, dlrm_fields, training_fields, strategy_fields, embedding_fields})
+        for (auto* part :
+             {model_fields, mla_fields, moe_fields, dlrm_fields, training_fields, software_fields, strategy_fields, embedding_fields})
             for (FieldSpec& f : part()) all.push_back(std::move(f));
         return all;
     }();
@@ -570,8 +586,8 @@ const std::vector<FieldSpec>& table() {
 }
 
 constexpr std::array groups{
-    G::node_compute, G::attention_kernel, G::expanded_memory, G::scale_up,  G::scale_out, G::cluster, G::model, G::mla, G::moe,
-    G::dlrm,         G::training,         G::strategy,        G::embeddings};
+    G::node_compute, G::attention_kernel, G::expanded_memory, G::scale_up, G::scale_out, G::cluster, G::model, G::mla, G::moe,
+    G::dlrm,         G::training,         G::software,        G::strategy, G::embeddings};
 
 }  // namespace
 
@@ -591,6 +607,8 @@ QString group_title(FieldGroup g) {
     case G::mla: return tr("Multi-head latent attention");
     case G::moe: return tr("Mixture of experts");
     case G::training: return tr("Training");
+    case G::software:
+        return tr("Software");
     case G::strategy: return tr("Strategy");
     case G::dlrm:
         return tr("Recommendation model (DLRM)");
@@ -603,6 +621,7 @@ QString group_title(FieldGroup g) {
 bool field_applies(const FieldSpec& f, const Config& c) {
     const std::string_view path(f.path);
     if (f.group == G::moe) return c.model.is_moe() || path == "model.experts";
+    if (path == "software.grouped_gemm" || path == "software.moe_host_sync") return c.model.is_moe();
     if (f.group == G::mla) return c.model.is_mla() || path == "model.kv_lora_rank";
     if (path == "model.full_attention_interval") return c.model.sliding_window > 0;
     if (path == "strategy.recompute_layers") return c.strategy.recompute == Recompute::full;

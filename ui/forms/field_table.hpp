@@ -25,6 +25,7 @@ enum class FieldGroup {
     moe,
     dlrm,
     training,
+    software,
     strategy,
     embeddings
 };

@@ -22,6 +22,7 @@
 #include <cmath>
 
 #include "comet/evaluate.hpp"
+#include "comet/fields.hpp"
 #include "comet/report.hpp"
 #include "comet/workload.hpp"
 #include "common/metrics.hpp"
@@ -253,6 +254,7 @@ ParameterPanel::ParameterPanel(ScenarioDocument* doc, QWidget* parent) : QWidget
         if (index == note_index_) return;
         node_note_->hide();
         model_note_->hide();
+        software_note_->hide();
     });
     refresh();
 }
@@ -270,6 +272,7 @@ void ParameterPanel::buildGroups(QVBoxLayout* column) {
         QString used;  // mnemonic letters taken in this group
         QComboBox* picker = g == FieldGroup::node_compute ? makeNodePicker()
                             : g == FieldGroup::model      ? makeModelPicker()
+                            : g == FieldGroup::software   ? makeSoftwarePicker()
                                                           : nullptr;
         if (picker) {
             // The picker spans the group beside a short label: a long preset name ("Megatron 1T
@@ -282,12 +285,14 @@ void ParameterPanel::buildGroups(QVBoxLayout* column) {
             groups_[static_cast<std::size_t>(gi)].form->addRow(row);
             chain.push_back(picker);
             auto* note = new QLabel;
-            note->setObjectName(g == FieldGroup::model ? QStringLiteral("modelPresetNote") : QStringLiteral("nodePresetNote"));
+            note->setObjectName(g == FieldGroup::model      ? QStringLiteral("modelPresetNote")
+                                : g == FieldGroup::software ? QStringLiteral("softwarePresetNote")
+                                                            : QStringLiteral("nodePresetNote"));
             note->setWordWrap(true);
             note->setTextInteractionFlags(Qt::TextSelectableByMouse);
             note->hide();
             groups_[static_cast<std::size_t>(gi)].form->addRow(note);
-            (g == FieldGroup::model ? model_note_ : node_note_) = note;
+            (g == FieldGroup::model ? model_note_ : g == FieldGroup::software ? software_note_ : node_note_) = note;
             if (g == FieldGroup::node_compute) addValidationRow(gi);
         }
         if (g == FieldGroup::model) addParametersRow(gi);
@@ -479,6 +484,16 @@ QComboBox* ParameterPanel::makeModelPicker() {
     return model_picker_;
 }
 
+QComboBox* ParameterPanel::makeSoftwarePicker() {
+    std::vector<std::string> errors;
+    software_presets_ = load_software_presets(errors);
+    for (const std::string& e : errors) qWarning("%s", e.c_str());
+    software_picker_ = new_preset_picker(QStringLiteral("softwarePresetPicker"), tr("Software preset…"), software_presets_);
+    software_picker_->installEventFilter(this);
+    connect(software_picker_, &QComboBox::currentIndexChanged, this, &ParameterPanel::pickSoftwarePreset);
+    return software_picker_;
+}
+
 void ParameterPanel::setCompact(bool compact) {
     compact_ = compact;
     column_->setSpacing(compact ? 4 : 10);
@@ -633,6 +648,7 @@ void ParameterPanel::reloadPresets() {
     std::vector<std::string> errors;
     node_presets_ = load_node_presets(errors);
     model_presets_ = load_model_presets(errors);
+    software_presets_ = load_software_presets(errors);
     for (const std::string& e : errors) qWarning("%s", e.c_str());
     std::stable_sort(model_presets_.begin(), model_presets_.end(),
                      [](const ModelPreset& a, const ModelPreset& b) { return preset_parameters(a) < preset_parameters(b); });
@@ -643,6 +659,7 @@ void ParameterPanel::reloadPresets() {
     };
     refill(node_picker_, node_presets_);
     refill(model_picker_, model_presets_);
+    refill(software_picker_, software_presets_);
     refreshPresetPickers();
 }
 
@@ -652,6 +669,15 @@ void ParameterPanel::refreshPresetPickers() {
                 tr("Replaces every node field with a preset's. No preset matches the current node."));
     select_item(model_picker_, matching_item(c, model_presets_, &Config::model, &ModelPreset::model, "model."),
                 tr("Replaces every model field with a preset's. No preset matches the current model."));
+    const std::string& now = doc_->scenario().software_info.name;
+    // Stacks that differ only in fields this model ignores (a dense model's expert GEMMs) all
+    // match: the scenario's own preset is preferred.
+    int software_item = matching_item(c, software_presets_, &Config::software, &SoftwarePreset::software, "software.");
+    for (std::size_t i = 0; i < software_presets_.size(); ++i)
+        if (software_presets_[i].info.name == now && software_presets_[i].software == c.software) software_item = static_cast<int>(i) + 1;
+    select_item(software_picker_, software_item,
+                tr("Replaces every software field with a preset's. No preset matches the current software (%1).")
+                    .arg(now.empty() ? tr("edited") : QString::fromStdString(now)));
     showValidation();
 }
 
@@ -705,6 +731,30 @@ void ParameterPanel::pickNodePreset(int item) {
     showPresetNote(node_note_, QString::fromStdString(p.info.name), changes, extra);
 }
 
+void ParameterPanel::pickSoftwarePreset(int item) {
+    if (item <= 0 || item > static_cast<int>(software_presets_.size())) return;
+    const SoftwarePreset& p = software_presets_[static_cast<std::size_t>(item - 1)];
+    Scenario s = doc_->scenario();
+    std::vector<std::string> changes;
+    Config next = s.config;
+    next.software = p.software;
+    for (const FieldDesc& f : section_fields("software")) {
+        const FieldSpec* spec = find_field(QString::fromLatin1(f.path.data(), static_cast<qsizetype>(f.path.size())));
+        if (f.get(s.config) == f.get(next) || spec == nullptr) continue;
+        auto text = [&](const Config& c) {
+            const double v = f.get(c);
+            if (f.type == FieldType::choice) return spec->choices.value(static_cast<int>(v)).toStdString();
+            if (f.type == FieldType::boolean) return std::string(v != 0 ? "on" : "off");
+            return format_printf("%g", v) + spec->unit.toStdString();
+        };
+        changes.push_back(spec->label.toStdString() + " " + text(s.config) + " -> " + text(next));
+    }
+    s.config.software = p.software;
+    s.software_info = p.info;
+    doc_->setScenario(s, tr("Use software preset %1").arg(QString::fromStdString(p.info.name)));
+    showPresetNote(software_note_, QString::fromStdString(p.info.name), changes, {});
+}
+
 void ParameterPanel::pickModelPreset(int item) {
     if (item <= 0 || item > static_cast<int>(model_presets_.size())) return;
     const ModelPreset& p = model_presets_[static_cast<std::size_t>(item - 1)];
@@ -723,7 +773,7 @@ void ParameterPanel::showPresetNote(QLabel* note, const QString& preset, const s
     QString text = parts.isEmpty() ? tr("%1: nothing changed.").arg(preset) : tr("%1 applied: %2.").arg(preset, parts.join(QStringLiteral("; ")));
     if (!extra.isEmpty()) text += QLatin1Char(' ') + extra;
     text += tr(" (Undo: Ctrl+Z)");
-    for (QLabel* other : {node_note_, model_note_}) other->setVisible(other == note);
+    for (QLabel* other : {node_note_, model_note_, software_note_}) other->setVisible(other == note);
     note->setText(text);
     note->setVisible(true);
     note_index_ = doc_->undoStack()->index();

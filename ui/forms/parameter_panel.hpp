@@ -110,6 +110,7 @@ private:
     void alignLabels();
     QComboBox* makeNodePicker();
     QComboBox* makeModelPicker();
+    QComboBox* makeSoftwarePicker();
 
     [[nodiscard]] int indexOf(const QString& path) const;
     [[nodiscard]] double valueOf(int index) const;
@@ -122,6 +123,7 @@ private:
     void rejectEdit(int index, const std::vector<FieldError>& errors);
     void pickNodePreset(int item);
     void pickModelPreset(int item);
+    void pickSoftwarePreset(int item);
     void showPresetNote(QLabel* note, const QString& preset, const std::vector<std::string>& changes, const QString& extra);
 
     [[nodiscard]] std::vector<MarkText> marksFor(const Config& c) const;
@@ -135,8 +137,10 @@ private:
     std::vector<QLabel*> labels_;  // row labels of every group
     std::vector<NodePreset> node_presets_;
     std::vector<ModelPreset> model_presets_;
+    std::vector<SoftwarePreset> software_presets_;
     QComboBox* node_picker_ = nullptr;
     QComboBox* model_picker_ = nullptr;
+    QComboBox* software_picker_ = nullptr;
     QLabel* parameters_ = nullptr;
     QLabel* validation_label_ = nullptr;  // how the node preset validates
     QLabel* stages_ = nullptr;            // layers per pipeline stage
@@ -144,6 +148,7 @@ private:
     const ValidationRun* validation_ = nullptr;  // shipped_validation(), once computed
     QLabel* node_note_ = nullptr;   // what the last node preset changed
     QLabel* model_note_ = nullptr;  // what the last model preset changed
+    QLabel* software_note_ = nullptr;  // what the last software preset changed
     int note_index_ = -1;           // undo index right after that pick
     QVBoxLayout* column_ = nullptr;
     bool compact_ = false;

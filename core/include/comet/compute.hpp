@@ -16,7 +16,7 @@ struct ComputeRates {
     double vector_flops_per_s = 0;
     double hbm_bytes_per_s = 0;
     double launch_s = 0;
-    double host_op_s = 0;  // NodeSpec::host_op_us
+    double host_op_s = 0;  // SoftwareSpec::host_op_us
     double tile_overhead_k = 0;
     // false: the step runs as CUDA graphs and the host issues nothing per kernel (host_op_s is
     // then 0 as well, and helper kernels cost no host launch).
@@ -38,10 +38,12 @@ inline constexpr double overlap_contention = 0.15;
 // FP8 (and for FP4 without its own), else max_fraction.
 [[nodiscard]] double gemm_max_fraction(const NodeSpec& node, Precision precision) noexcept;
 
+// The hardware's rates for one precision (no host issue time: that is the software's).
 [[nodiscard]] ComputeRates compute_rates(const NodeSpec& node, Precision precision) noexcept;
-// The rates a training run sees: its precision's, and no host issue time per kernel when the
-// step runs as CUDA graphs (TrainingSpec::cuda_graphs). The model's stages use this one.
-[[nodiscard]] ComputeRates compute_rates(const NodeSpec& node, const TrainingSpec& training) noexcept;
+// The rates a training run sees: its precision's, the software's host issue time per framework
+// op, and none when the step runs as CUDA graphs (TrainingSpec::cuda_graphs). The model's
+// stages use this one.
+[[nodiscard]] ComputeRates compute_rates(const NodeSpec& node, const TrainingSpec& training, const SoftwareSpec& software) noexcept;
 [[nodiscard]] double pass_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noexcept;
 // The host's time to issue a pass's kernels: host_op_s per framework kernel, a launch per helper
 // kernel (PassCost::helper_kernels).
@@ -54,7 +56,7 @@ inline constexpr double overlap_contention = 0.15;
 // the attention model's other factors differ (then no part-wise bound holds).
 struct RateSpeedups {
     double gemm = 1, attention = 1, vector = 1, hbm = 1, launch = 1;
-    double host = 1;  // host issue time per kernel (NodeSpec::host_op_us)
+    double host = 1;  // host issue time per kernel (SoftwareSpec::host_op_us)
     // A bound on how much faster the host issues any pass (framework kernels and helper launches).
     [[nodiscard]] double host_issue() const noexcept { return host > launch ? host : launch; }
     bool valid = false;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "comet/scenario.hpp"
@@ -27,6 +28,18 @@ struct NodePreset {
     std::vector<std::string> aliases;  // names under which sources refer to this hardware
     NodeSpec node;
     std::optional<PricePreset> price;  // none = no published price; the scenario's applies
+};
+
+// A training software stack (presets/software/*.json, format "comet-software"): what the framework
+// decides, each value with its source (docs/presets.md, "Software presets").
+struct SoftwarePreset {
+    std::string id;  // file stem, e.g. "megatron-core-te-eager"
+    Provenance info;
+    std::vector<std::string> aliases;  // names under which sources refer to this software
+    SoftwareSpec software;
+    // Per software field key ("host_op_us", ...): where its value comes from (code at a tag,
+    // documentation, a measurement). Every field the file gives has one.
+    std::vector<std::pair<std::string, std::string>> sources;
 };
 
 // How a model was trained (a model preset's "training" section), applied with the model so
@@ -70,11 +83,13 @@ struct ModelPreset {
 
 [[nodiscard]] Loaded<NodePreset> load_node_preset(const std::filesystem::path& file);
 [[nodiscard]] Loaded<ModelPreset> load_model_preset(const std::filesystem::path& file);
+[[nodiscard]] Loaded<SoftwarePreset> load_software_preset(const std::filesystem::path& file);
 
 // Every *.json file of presets_dir()/nodes (or /models), sorted by id; files that fail to
 // load are skipped and their errors appended to `errors`.
 [[nodiscard]] std::vector<NodePreset> load_node_presets(std::vector<std::string>& errors);
 [[nodiscard]] std::vector<ModelPreset> load_model_presets(std::vector<std::string>& errors);
+[[nodiscard]] std::vector<SoftwarePreset> load_software_presets(std::vector<std::string>& errors);
 
 // The user's own presets: $XDG_DATA_HOME/comet-explorer/presets (default
 // ~/.local/share/comet-explorer/presets), with nodes/ and models/ like the shipped folder.
@@ -84,7 +99,8 @@ struct ModelPreset {
 // A preset by id (file stem), name or alias, from the user's folder first, then the shipped one.
 [[nodiscard]] std::optional<NodePreset> find_node_preset(std::string_view name);
 [[nodiscard]] std::optional<ModelPreset> find_model_preset(std::string_view name);
-// "known: a, b, c" for messages; `kind` is "nodes" or "models".
+[[nodiscard]] std::optional<SoftwarePreset> find_software_preset(std::string_view name);
+// "known: a, b, c" for messages; `kind` is "nodes", "models" or "software".
 [[nodiscard]] std::string known_preset_names(std::string_view kind);
 
 // Writes a preset file into the user's folder (atomically); returns the error or empty.
@@ -94,5 +110,7 @@ struct ModelPreset {
 // The node preset whose id, name or one of whose aliases occurs in `text` (case-insensitive);
 // the longest match wins. nullptr when none does.
 [[nodiscard]] const NodePreset* match_node_preset(const std::vector<NodePreset>& presets, std::string_view text);
+// Likewise for software presets ("Megatron-Bridge 26.08" finds the Megatron-Core preset by its alias).
+[[nodiscard]] const SoftwarePreset* match_software_preset(const std::vector<SoftwarePreset>& presets, std::string_view text);
 
 }  // namespace comet

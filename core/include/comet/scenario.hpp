@@ -14,9 +14,10 @@
 
 namespace comet {
 
-// Version 2 added the workload kind and the DLRM section; version 1 files (transformers) load
-// unchanged and are written back as version 2.
-inline constexpr int scenario_format_version = 2;
+// Version 2 added the workload kind and the DLRM section; version 3 the software (a preset name
+// or an inline object), which took the node's host_op_us. Files of versions 1 and 2 load with the
+// stack they were priced with (legacy_software()) and are written back as version 3.
+inline constexpr int scenario_format_version = 3;
 inline constexpr std::string_view scenario_format_name = "comet-scenario";
 
 struct Provenance {
@@ -33,6 +34,10 @@ struct Design {
     int nodes = 1;
     bool best_strategy = true;  // search for the fastest strategy; else use `strategy`
     Strategy strategy;
+    // The design's own software; false = the scenario's.
+    bool own_software = false;
+    Provenance software_info;
+    SoftwareSpec software;
     // The design's own GPU price, as in the cost section: an hourly price, or a purchase price
     // per GPU amortised over the scenario's lifetime_years (the hourly one wins when both are
     // set). Both 0 = the scenario's price.
@@ -50,14 +55,21 @@ struct Scenario {
     std::string description;
     Provenance model_info;  // the transformer's or the DLRM's name and source
     Provenance node_info;
+    Provenance software_info;  // the software preset's name and sources
     Config config;
     CostInputs cost;              // prices for cost, energy and Pareto (docs/economics.md)
     std::vector<Design> designs;  // at most max_designs, compared side by side
     int baseline_design = 0;      // index into designs that speedups are relative to
 };
 
+// The software a scenario file of format 1 or 2 was priced with: Megatron-Core with Transformer
+// Engine, eager, as the model then knew it (one GEMM launch per local expert, the MoE dispatch
+// synced with the host) and the host time per kernel its node gave (`host_op_us`, 0 when absent).
+[[nodiscard]] SoftwareSpec legacy_software(double host_op_us) noexcept;
+[[nodiscard]] Provenance legacy_software_info(double host_op_us);
+
 // The configuration a design trains: the scenario's model and training with the design's node,
-// cluster size and strategy (for best_strategy designs the strategy is a placeholder that uses
+// cluster size, software and strategy (for best_strategy designs the strategy is a placeholder that uses
 // every accelerator: tp 1, pp 1, dp = all accelerators).
 [[nodiscard]] Config design_config(const Config& base, const Design& d);
 // A design capturing the current state of a scenario (its node, cluster and strategy).

@@ -259,11 +259,6 @@ struct NodeSpec {
     ScaleUpNetwork scale_up;
     ScaleOutNetwork scale_out;
     double power_kw = 0.0;  // whole node at load (accelerators, CPUs, NICs, fans); 0 = unknown
-    // Host time to issue one kernel from the training framework (Python, autograd, library
-    // dispatch: eager PyTorch with Transformer Engine). A pass cannot run faster than its
-    // kernels are issued; layers of many small kernels (narrow experts) become host-bound.
-    // 0 = the host always keeps ahead of the accelerator.
-    double host_op_us = 0.0;
 
     bool operator==(const NodeSpec&) const = default;
 };
@@ -283,7 +278,7 @@ struct TrainingSpec {
     bool dropout = true;  // attention and hidden dropout (masks cost memory and traffic)
     // The step runs as captured CUDA graphs (Megatron-Core's full-iteration graphs, HugeCTR,
     // NVIDIA's MLPerf submissions): the host replays them instead of issuing each kernel, so
-    // NodeSpec::host_op_us stops bounding the passes (the accelerator still pays each kernel's
+    // SoftwareSpec::host_op_us stops bounding the passes (the accelerator still pays each kernel's
     // launch). A captured step cannot wait for the host: a dropless MoE's routing sync rules
     // it out (check.cpp). false = eager PyTorch, every kernel issued by the host.
     bool cuda_graphs = false;
@@ -381,6 +376,31 @@ struct CostInputs {
 };
 
 // Everything needed to evaluate one training configuration.
+// How a grouped expert layer runs its local experts' GEMMs.
+enum class GroupedGemm : std::uint8_t {
+    per_expert,  // one GEMM launch per local expert (Transformer Engine's GroupedLinear)
+    one_kernel,  // one grouped kernel over every local expert (torch._grouped_mm, megablox, DeepGEMM)
+};
+
+// What the training software decides, apart from the strategy: the host's time to issue each
+// framework op, how an MoE layer's expert GEMMs are launched, and whether its token dispatch
+// waits for the host. Presets in presets/software/ (docs/model.md, "Software"); each value
+// cites its source there. Hardware lives in NodeSpec; the software runs on it.
+struct SoftwareSpec {
+    // Host time to issue one framework op (Python, autograd, library dispatch) in eager mode.
+    // A pass cannot run faster than its kernels are issued; layers of many small kernels (narrow
+    // experts) become host-bound. 0 = the host always keeps ahead (a compiled or captured step).
+    double host_op_us = 0.0;
+    GroupedGemm grouped_gemm = GroupedGemm::per_expert;
+    // The MoE dispatcher copies the tokens per expert to the host before the all-to-all (the
+    // all-to-all's split sizes are host integers): the host waits for the queue to drain once
+    // per MoE forward. false = the dispatch sizes stay on the device (static capacity, DeepEP's
+    // low-latency kernels, a compiled step).
+    bool moe_host_sync = true;
+
+    bool operator==(const SoftwareSpec&) const = default;
+};
+
 struct Config {
     Workload workload = Workload::transformer;
     DlrmSpec dlrm;    // the DLRM's shape when workload == dlrm
@@ -388,6 +408,7 @@ struct Config {
     NodeSpec node;
     ClusterSpec cluster;
     TrainingSpec training;
+    SoftwareSpec software;
     Strategy strategy;
 
     bool operator==(const Config&) const = default;

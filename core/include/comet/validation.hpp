@@ -31,6 +31,10 @@ namespace comet {
 struct MeasuredCase {
     std::string id;
     std::string hardware;  // node preset id or free text, matched against node preset aliases
+    std::string software;  // software preset id, name or alias (the row's, else the table's "software")
+    // The row and its table name no software: `software` is the stack the row's form is read
+    // as (a flat row: Megatron-LM of 2021; a strategy row: Megatron-Core; a DLRM: TorchRec).
+    bool software_assumed = false;
     Config config;         // node left default: the caller supplies it
     bool microbatch_published = false;
     bool interleave_published = false;
@@ -76,7 +80,7 @@ struct Prediction {
 // Predict one case on `node`: the published strategy, with every unpublished knob
 // (microbatch, interleaving, recomputation, TP overlap) at the value the model finds fastest
 // among feasible ones.
-[[nodiscard]] Prediction predict_case(const MeasuredCase& mc, const NodeSpec& node);
+[[nodiscard]] Prediction predict_case(const MeasuredCase& mc, const NodeSpec& node, const SoftwareSpec& software);
 
 // Signed and absolute errors of a group of predictions.
 struct ErrorStats {
@@ -91,9 +95,10 @@ struct ErrorStats {
     void finish() noexcept;  // turns the sums into means
 };
 
+// A group of rows: one node preset (or, in the `software` lists, one software preset).
 struct HardwareStats {
-    std::string node_id;
-    std::string node_name;
+    std::string node_id;    // the preset's id
+    std::string node_name;  // its name
     ErrorStats stats;
 };
 
@@ -103,20 +108,21 @@ struct TableValidation {
     std::vector<Prediction> predictions;  // every row, expressible or not
     ErrorStats stats;
     std::vector<HardwareStats> hardware;  // per node preset, in order of appearance
-    std::vector<std::string> errors;      // rows whose hardware matches no node preset
+    std::vector<HardwareStats> software;  // per software preset, in order of appearance
+    std::vector<std::string> errors;      // (kept for callers; rows without presets are inexpressible predictions)
 };
 
 struct ValidationRun {
     std::vector<TableValidation> tables;
     std::vector<HardwareStats> hardware;  // over every table
+    std::vector<HardwareStats> software;  // over every table
     ErrorStats all;
     std::vector<std::string> errors;  // files that failed to load, unmatched hardware
 };
 
 // Every *.json file of `dir` (sorted), or the given files, against the node and model presets.
-[[nodiscard]] ValidationRun run_validation(const std::vector<std::filesystem::path>& files,
-                                           const std::vector<NodePreset>& nodes,
-                                           const std::vector<ModelPreset>& models);
+[[nodiscard]] ValidationRun run_validation(const std::vector<std::filesystem::path>& files, const std::vector<NodePreset>& nodes,
+                                           const std::vector<ModelPreset>& models, const std::vector<SoftwarePreset>& software);
 [[nodiscard]] std::vector<std::filesystem::path> validation_files(const std::filesystem::path& dir);
 
 // "DGX H100: 6 published runs, mean error 7 % (4 slower, 2 faster)" or "not validated against

@@ -15,7 +15,7 @@ enum class OpKind : std::uint8_t { gemm, fused_attention, elementwise };
 struct PassCost {
     double flops = 0;
     double bytes = 0;    // HBM traffic
-    double kernels = 0;  // kernel launches, each issued by the framework (NodeSpec::host_op_us)
+    double kernels = 0;  // kernel launches, each issued by the framework (SoftwareSpec::host_op_us)
     // FLOP-weighted mean of 1/K over the pass's matrix products (K = inner dimension); a
     // short inner loop pays proportionally more for each output tile's fill and write-back.
     double inv_inner = 0;
@@ -113,9 +113,9 @@ inline constexpr double attention_tile = 128.0;
 [[nodiscard]] Op gemm_op(double batch, double m, double n, double k, bool weight, double in_bytes = 2.0) noexcept;
 [[nodiscard]] Op elementwise_op(double elements, double fwd_bytes_per_elem, double bwd_bytes_per_elem, double flops_per_elem) noexcept;
 
-// One block; `moe` selects the MoE block (ignored for a dense model), `sliding` the
-// sliding-window attention (ignored without a window).
-[[nodiscard]] LayerWork layer_work(const ModelSpec& m, const TrainingSpec& t, WorkShape s, bool moe = false,
+// One block as `sw` issues it; `moe` selects the MoE block (ignored for a dense model),
+// `sliding` the sliding-window attention (ignored without a window).
+[[nodiscard]] LayerWork layer_work(const ModelSpec& m, const TrainingSpec& t, const SoftwareSpec& sw, WorkShape s, bool moe = false,
                                    bool sliding = false) noexcept;
 [[nodiscard]] EndsWork ends_work(const ModelSpec& m, const TrainingSpec& t, WorkShape s) noexcept;
 
