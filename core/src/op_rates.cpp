@@ -122,8 +122,8 @@ OpTime grouped_gemm_time(const OpRateModel& model, const GroupedShape& s, double
         return fail("a grouped GEMM needs experts, tokens, K and N > 0");
     if (auto p = check_gpu(model); !p.empty()) return fail(p);
     const GroupedParams& gp = model.grouped;
-    if (!positive(gp.grouped_fraction) || gp.grouped_fraction > 1 || !non_negative(gp.tile_fill_k))
-        return fail("the grouped GEMM's fraction must be in (0, 1] and its tile fill >= 0");
+    if (!positive(gp.grouped_fraction) || gp.grouped_fraction > 1 || !non_negative(gp.tile_fill_k) || !non_negative(gp.per_expert_us))
+        return fail("the grouped GEMM's fraction must be in (0, 1], its tile fill and per-expert cost >= 0");
     const GemmParams& g = model.gemm;
     if (auto p = check_gemm_params(g, g.bf16); !p.empty()) return fail(p);
     // One kernel: every expert's tiles in one grid. Modelled as one GEMM of M = experts x tokens
@@ -141,7 +141,7 @@ OpTime grouped_gemm_time(const OpRateModel& model, const GroupedShape& s, double
         const double epilogue_s = g.epilogue_exposed * e * t * n * out_bytes / bw / waves;
         best = std::min(best, std::max(compute_s, traffic_s) + epilogue_s);
     }
-    return {best + 1e-6 * g.launch_us, {}};
+    return {best + 1e-6 * (g.launch_us + e * gp.per_expert_us), {}};
 }
 
 OpTime per_expert_gemms_time(const OpRateModel& model, const GroupedShape& s, double busy_s) {

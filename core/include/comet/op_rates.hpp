@@ -80,6 +80,7 @@ struct AttentionFamily {
 struct GroupedParams {
     double grouped_fraction = 0.7;  // sustained fraction of peak of the grouped kernel
     double tile_fill_k = 128;
+    double per_expert_us = 0;  // per expert inside the kernel (its problem's setup, the scheduler's walk)
 };
 
 // Device-to-device copy: latency + bytes / (bandwidth x efficiency); the efficiency drops once the
