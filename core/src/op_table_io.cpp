@@ -94,7 +94,7 @@ void read_table(ObjectReader& top, std::string_view key, const std::vector<Colum
             bool same = cols->is_array() && cols->size() == columns.size();
             for (std::size_t i = 0; same && i < columns.size(); ++i)
                 same = (*cols)[i].is_string() && (*cols)[i].get_ref<const std::string&>() == columns[i].name;
-            if (!same) t.value_error("columns", describe_json_value(*cols) + ": must be " + expected);
+            if (!same) t.value_error("columns", "= " + describe_json_value(*cols) + ": must be " + expected);
         }
         const json* rows = t.value("rows");
         if (!rows) {
@@ -102,7 +102,7 @@ void read_table(ObjectReader& top, std::string_view key, const std::vector<Colum
             return;
         }
         if (!rows->is_array()) {
-            t.value_error("rows", describe_json_value(*rows) + ": must be a list of rows");
+            t.value_error("rows", "= " + describe_json_value(*rows) + ": must be a list of rows");
             return;
         }
         if (rows->empty()) {
@@ -183,7 +183,7 @@ Loaded<OpTable> read_op_table(std::string_view text, std::string label) {
                     std::string note;
                     a.optional_string("note", note);
                     if (a.optional_int("kv_heads", t.attention_kv_heads) && (t.attention_kv_heads < 1 || t.attention_kv_heads > max_dim))
-                        a.value_error("kv_heads", std::to_string(t.attention_kv_heads) + ": must be a whole number from 1 to " +
+                        a.value_error("kv_heads", "= " + std::to_string(t.attention_kv_heads) + ": must be a whole number from 1 to " +
                                                       std::to_string(max_dim));
                 });
             read_table(top, "grouped_gemm",
@@ -205,11 +205,11 @@ Loaded<OpTable> read_op_table(std::string_view text, std::string label) {
             if (top.optional_number("kernel_gap_in_graph_us", t.kernel_gap_in_graph_us) &&
                 !(t.kernel_gap_in_graph_us > 0 && std::isfinite(t.kernel_gap_in_graph_us)))
                 top.value_error("kernel_gap_in_graph_us",
-                                describe_json_value(*top.value("kernel_gap_in_graph_us")) + ": must be a time in µs > 0");
-            // Host issue times: read by the step model's host-bound pass, not by this fit; each
-            // must be an object of numbers (or null where not measured).
+                                "= " + describe_json_value(*top.value("kernel_gap_in_graph_us")) + ": must be a time in us > 0");
+            // Host issue times per eager op: not used by this fit (the host-bound pass is the step
+            // model's); only its shape is checked.
             if (const json* host = top.value("host_issue_eager_autograd_us"); host && !host->is_object())
-                top.value_error("host_issue_eager_autograd_us", describe_json_value(*host) + ": must be an object of ops");
+                top.value_error("host_issue_eager_autograd_us", "= " + describe_json_value(*host) + ": must be an object of ops");
             if (top.reader().ok() && t.gemm_bf16.empty() && t.gemm_fp8.empty() && t.wgrad_bf16.empty() && t.attention.empty() &&
                 t.grouped.empty() && t.hbm.empty())
                 top.reader().error(
