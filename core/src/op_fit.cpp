@@ -201,7 +201,8 @@ OpRateModel fit_op_rates(const OpTable& t, const GpuDatasheet& gpu) {
             knobs.push_back({"fraction and softmax", [fam, pass](OpRateModel& x, double v) { ((x.*fam).*pass).fraction = v; }, fraction,
                              [fam, pass](OpRateModel& x, double v) { ((x.*fam).*pass).softmax_cost = v; }, cost});
             knobs.push_back({"overlap", [fam, pass](OpRateModel& x, double v) { ((x.*fam).*pass).softmax_overlap = v; }, overlap});
-            knobs.push_back({"fixed", [fam, pass](OpRateModel& x, double v) { ((x.*fam).*pass).fixed_us = v; }, range(0, 1000, 10)});
+            knobs.push_back(
+                {"row fill", [fam, pass](OpRateModel& x, double v) { ((x.*fam).*pass).row_fill_keys = v; }, range(0, 4096, 32)});
         }
         coordinate_search(m, knobs, loss);
     }
@@ -376,7 +377,7 @@ std::vector<Param> parameters(const OpRateModel& m) {
             p.push_back({k + pn + ".fraction", ap->fraction, "of bf16 peak"});
             p.push_back({k + pn + ".softmax_cost", ap->softmax_cost, "head-dim units per pair"});
             p.push_back({k + pn + ".softmax_overlap", ap->softmax_overlap, "of the softmax under the products"});
-            p.push_back({k + pn + ".fixed_us", ap->fixed_us, "us per call"});
+            p.push_back({k + pn + ".row_fill_keys", ap->row_fill_keys, "key positions per query row"});
         }
         p.push_back({k + ".block", double(f->block), "tokens (causal diagonal)"});
     }

@@ -100,7 +100,8 @@ OpTime attention_time(const OpRateModel& model, AttentionKernel kernel, const At
     const AttentionFamily& f = kernel == AttentionKernel::cudnn ? model.cudnn : model.flash2;
     const AttentionPass& ap = pass == Pass::forward ? f.fwd : f.bwd;
     if (!positive(ap.fraction) || ap.fraction > 1 || !non_negative(ap.softmax_cost) ||
-        !(ap.softmax_overlap >= 0 && ap.softmax_overlap <= 1) || f.block <= 0 || !non_negative(ap.fixed_us))
+        !(ap.softmax_overlap >= 0 && ap.softmax_overlap <= 1) || f.block <= 0 || !non_negative(ap.row_fill_keys) ||
+        !non_negative(model.gemm.launch_us))
         return fail("an attention parameter is out of range (fraction in (0, 1], overlap in [0, 1], costs >= 0, block > 0)");
     // Executed key positions per query: causal kernels run whole blocks up to the diagonal.
     const double seq = double(s.seq);
@@ -110,11 +111,12 @@ OpTime attention_time(const OpRateModel& model, AttentionKernel kernel, const At
         keys = std::min(seq, f.block * (blocks + 1) / 2);
     }
     const double d = double(s.head_dim);
-    const double flops = 4.0 * double(s.batch) * double(s.q_heads) * seq * keys * d * (pass == Pass::backward ? 2.5 : 1.0);
+    const double flops =
+        4.0 * double(s.batch) * double(s.q_heads) * seq * (keys + ap.row_fill_keys) * d * (pass == Pass::backward ? 2.5 : 1.0);
     const double c = ap.softmax_cost;
     const double units = d + c - ap.softmax_overlap * std::min(d, c);
     const double rate = 1e12 * model.gpu.bf16_tflops * ap.fraction * d / units * clock_speed(model.clock, busy_s);
-    return {flops / rate + 1e-6 * ap.fixed_us, {}};
+    return {flops / rate + 1e-6 * model.gemm.launch_us, {}};
 }
 
 OpTime grouped_gemm_time(const OpRateModel& model, const GroupedShape& s, double busy_s) {

@@ -62,12 +62,15 @@ struct GemmParams {
 // (d = head size) at peak x fraction, the softmax (exp, max, sum, rescale) takes softmax_cost units,
 // of which the share softmax_overlap runs under the products (FlashAttention-3 overlaps them,
 // FlashAttention-2 does not): rate = peak x fraction x d / (d + c - overlap x min(d, c)), at the
-// sustained clock, on the FLOPs the kernel executes (causal: whole key blocks up to the diagonal).
+// sustained clock, on the FLOPs the kernel executes (causal: whole key blocks up to the diagonal)
+// plus a fixed cost per query row (loading Q, writing O and the softmax statistics, the pipeline's
+// fill; backward: the preprocessing and dQ conversion kernels) counted as row_fill_keys more keys.
+// One launch (GemmParams::launch_us) per call.
 struct AttentionPass {
     double fraction = 0.6;
     double softmax_cost = 16;    // head-dim units per pair
     double softmax_overlap = 0;  // 0..1
-    double fixed_us = 10;        // per call: its kernels' launches (backward: preprocessing and dq conversion too)
+    double row_fill_keys = 0;    // key positions per query row
 };
 struct AttentionFamily {
     AttentionPass fwd{};
