@@ -149,7 +149,7 @@ OpTime grouped_gemm_time(const OpRateModel& model, const GroupedShape& s, double
 OpTime per_expert_gemms_time(const OpRateModel& model, const GroupedShape& s, double busy_s) {
     if (s.experts <= 0 || s.tokens_per_expert <= 0 || s.k <= 0 || s.n <= 0)
         return fail("a grouped GEMM needs experts, tokens, K and N > 0");
-    const OpTime one = gemm_time(model, GemmShape{s.tokens_per_expert, s.n, s.k, Precision::bf16, GemmKind::forward}, busy_s);
+    OpTime one = gemm_time(model, GemmShape{s.tokens_per_expert, s.n, s.k, Precision::bf16, GemmKind::forward}, busy_s);
     if (!one.ok()) return one;
     return {double(s.experts) * one.time_s, {}};
 }

@@ -59,14 +59,14 @@ private slots:
     void waveQuantizationOverTheSms() {
         const OpRateModel m = waves_only();
         const double k = 8192;
-        const OpTime one = gemm_time(m, GemmShape{128, 128 * 132, 8192});
-        const OpTime two = gemm_time(m, GemmShape{128, 128 * 133, 8192});
+        const OpTime one = gemm_time(m, GemmShape{128, 128LL * 132, 8192});
+        const OpTime two = gemm_time(m, GemmShape{128, 128LL * 133, 8192});
         QVERIFY(one.ok() && two.ok());
         const double per_tile = 2.0 * 128 * 128 * k / (989.4e12 * 0.5 / 132);
         QCOMPARE(one.time_s, per_tile);
         QCOMPARE(two.time_s, 2 * per_tile);
         // Half a wave costs a whole one.
-        QCOMPARE(gemm_time(m, GemmShape{128, 128 * 66, 8192}).time_s, per_tile);
+        QCOMPARE(gemm_time(m, GemmShape{128, 128LL * 66, 8192}).time_s, per_tile);
     }
 
     // The tile fill adds its K steps to every tile, and split-K shares K among idle SMs.
@@ -74,12 +74,12 @@ private slots:
         OpRateModel m = waves_only();
         m.gemm.bf16.tile_fill_k = 256;
         const double per_k = 2.0 * 128 * 128 / (989.4e12 * 0.5 / 132);
-        QCOMPARE(gemm_time(m, GemmShape{128, 128 * 132, 1024}).time_s, per_k * (1024 + 256));
+        QCOMPARE(gemm_time(m, GemmShape{128, 128LL * 132, 1024}).time_s, per_k * (1024 + 256));
         m.gemm.bf16.tile_fill_k = 0;
         m.gemm.max_split_k = 4;
         m.gemm.min_split_k_depth = 128;
         // 33 tiles on 132 SMs: four splits of K = 1024 fill one wave.
-        QCOMPARE(gemm_time(m, GemmShape{128, 128 * 33, 1024}).time_s, per_k * 256);
+        QCOMPARE(gemm_time(m, GemmShape{128, 128LL * 33, 1024}).time_s, per_k * 256);
     }
 
     // A shape with little math per byte runs at the HBM roofline: operands and output over the
