@@ -249,10 +249,10 @@ private slots:
         QCOMPARE(at("gemm (bf16 + fp8)").count, 576);
         QVERIFY(at("gemm (bf16 + fp8)").within_10 >= 484);
         QVERIFY(at("gemm (bf16 + fp8)").within_25 >= 575);
-        // Weight gradients: target all 24 within 10 %. Reached: 14, 22 within 25 %.
+        // Weight gradients: target all 24 within 10 %. Reached: 17, 23 within 25 %.
         QCOMPARE(at("wgrad_bf16").count, 24);
-        QVERIFY(at("wgrad_bf16").within_10 >= 14);
-        QVERIFY(at("wgrad_bf16").within_25 >= 22);
+        QVERIFY(at("wgrad_bf16").within_10 >= 17);
+        QVERIFY(at("wgrad_bf16").within_25 >= 23);
         // Attention, seq >= 2048, forward and backward: target all within 10 %. Reached.
         QCOMPARE(at("attention cudnn seq>=2048").count, 40);
         QCOMPARE(at("attention cudnn seq>=2048").within_10, 40);

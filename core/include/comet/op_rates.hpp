@@ -51,6 +51,7 @@ struct GemmParams {
     GemmClass fp8{0.63, 384};
     GemmClass wgrad_bf16{};
     int max_split_k = 3;              // split-K when the tile grid underfills the SMs
+    int wgrad_max_split_k = 3;        // the same for weight gradients, whose K (the tokens) is long
     double min_split_k_depth = 128;   // K per split at least this
     double split_reduce_exposed = 0;  // share of the fp32 partial sums' traffic not hidden
     double hbm_efficiency = 0.675;    // of hbm_gbps reached by a GEMM's operand streams
