@@ -158,6 +158,7 @@ OpRateModel fit_op_rates(const OpTable& t, const GpuDatasheet& gpu) {
         };
         const auto fraction = range(0.45, 0.9, 0.005);
         const auto fill = range(0, 1024, 32);
+        const std::vector<double> splits{1, 2, 3, 4, 6, 8, 12, 16};
         std::vector<Knob> knobs{
             {"bf16 sustained and fill", [](OpRateModel& x, double v) { x.gemm.bf16.sustained_fraction = v; }, fraction,
              [](OpRateModel& x, double v) { x.gemm.bf16.tile_fill_k = v; }, fill},
@@ -167,8 +168,9 @@ OpRateModel fit_op_rates(const OpTable& t, const GpuDatasheet& gpu) {
              [](OpRateModel& x, double v) { x.gemm.wgrad_bf16.tile_fill_k = v; }, fill},
             {"burst and settle", [](OpRateModel& x, double v) { x.clock.burst_factor = v; }, range(1.0, 1.4, 0.01),
              [](OpRateModel& x, double v) { x.clock.settle_s = v; }, range(0, 0.03, 0.001)},
-            {"max split", [](OpRateModel& x, double v) { x.gemm.max_split_k = int(v); }, {1, 2, 3, 4, 6, 8}},
-            {"wgrad max split", [](OpRateModel& x, double v) { x.gemm.wgrad_max_split_k = int(v); }, {1, 2, 3, 4, 6, 8, 12, 16}},
+            {"bf16 max split", [](OpRateModel& x, double v) { x.gemm.bf16.max_split_k = int(v); }, splits},
+            {"fp8 max split", [](OpRateModel& x, double v) { x.gemm.fp8.max_split_k = int(v); }, splits},
+            {"wgrad max split", [](OpRateModel& x, double v) { x.gemm.wgrad_bf16.max_split_k = int(v); }, splits},
             {"split depth", [](OpRateModel& x, double v) { x.gemm.min_split_k_depth = v; }, {64, 128, 256, 512, 1024}},
             {"split reduce", [](OpRateModel& x, double v) { x.gemm.split_reduce_exposed = v; }, {0, 0.25, 0.5, 1, 2, 4}},
             {"hbm efficiency", [](OpRateModel& x, double v) { x.gemm.hbm_efficiency = v; }, range(0.3, 1.0, 0.025)},
@@ -365,8 +367,9 @@ std::vector<Param> parameters(const OpRateModel& m) {
         {"gemm.fp8.tile_fill_k", m.gemm.fp8.tile_fill_k, "K steps"},
         {"gemm.wgrad_bf16.sustained_fraction", m.gemm.wgrad_bf16.sustained_fraction, "of peak"},
         {"gemm.wgrad_bf16.tile_fill_k", m.gemm.wgrad_bf16.tile_fill_k, "K steps"},
-        {"gemm.max_split_k", double(m.gemm.max_split_k), "splits"},
-        {"gemm.wgrad_max_split_k", double(m.gemm.wgrad_max_split_k), "splits"},
+        {"gemm.bf16.max_split_k", double(m.gemm.bf16.max_split_k), "splits"},
+        {"gemm.fp8.max_split_k", double(m.gemm.fp8.max_split_k), "splits"},
+        {"gemm.wgrad_bf16.max_split_k", double(m.gemm.wgrad_bf16.max_split_k), "splits"},
         {"gemm.min_split_k_depth", m.gemm.min_split_k_depth, "K per split"},
         {"gemm.split_reduce_exposed", m.gemm.split_reduce_exposed, "of fp32 partials' traffic"},
         {"gemm.hbm_efficiency", m.gemm.hbm_efficiency, "of HBM bandwidth"},

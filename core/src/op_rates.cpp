@@ -43,14 +43,14 @@ double peak_flops(const GpuDatasheet& gpu, Precision p) { return 1e12 * (p == Pr
 // The fastest tile and split-K for one GEMM (no launch): the compute side at the clock `speed`,
 // bounded below by the operands' HBM traffic, plus the exposed epilogue.
 double gemm_kernel_s(const GpuDatasheet& gpu, const GemmParams& g, const GemmClass& cls, double m, double n, double k, double in_bytes,
-                     double peak, double speed, int max_split) {
+                     double peak, double speed) {
     const double per_sm = peak * cls.sustained_fraction * speed / gpu.sms;
     const double bw = 1e9 * gpu.hbm_gbps * g.hbm_efficiency;
     const double traffic_s = ((m * k + n * k) * in_bytes + m * n * out_bytes) / bw;
     double best = std::numeric_limits<double>::infinity();
     for (const auto& [tm, tn] : tiles) {
         const double grid = std::ceil(m / tm) * std::ceil(n / tn);
-        for (int s = 1; s <= std::max(1, max_split); ++s) {
+        for (int s = 1; s <= std::max(1, cls.max_split_k); ++s) {
             if (s > 1 && k / s < g.min_split_k_depth) break;
             const double waves = std::ceil(grid * s / gpu.sms);
             double compute_s = waves * 2.0 * tm * tn * (k / s + cls.tile_fill_k) / per_sm;
@@ -82,9 +82,8 @@ OpTime gemm_time(const OpRateModel& model, const GemmShape& s, double busy_s) {
     if (auto p = check_gemm_params(model.gemm, cls); !p.empty()) return fail(p);
     const double speed = clock_speed(model.clock, busy_s);
     const double in_bytes = s.precision == Precision::fp8 ? 1 : 2;
-    const double t =
-        gemm_kernel_s(model.gpu, model.gemm, cls, double(s.m), double(s.n), double(s.k), in_bytes, peak_flops(model.gpu, s.precision),
-                      speed, s.kind == GemmKind::weight_gradient ? model.gemm.wgrad_max_split_k : model.gemm.max_split_k);
+    const double t = gemm_kernel_s(model.gpu, model.gemm, cls, double(s.m), double(s.n), double(s.k), in_bytes,
+                                   peak_flops(model.gpu, s.precision), speed);
     return {t + 1e-6 * model.gemm.launch_us, {}};
 }
 
@@ -131,7 +130,7 @@ OpTime grouped_gemm_time(const OpRateModel& model, const GroupedShape& s, double
     if (auto p = check_gemm_params(g, g.bf16); !p.empty()) return fail(p);
     // One kernel: every expert's tiles in one grid. Modelled as one GEMM of M = experts x tokens
     // whose tile grid is the experts' grids side by side, with every expert's weights read.
-    const GemmClass cls{gp.grouped_fraction, gp.tile_fill_k};
+    const GemmClass cls{gp.grouped_fraction, gp.tile_fill_k, 1};
     const double speed = clock_speed(model.clock, busy_s);
     const double e = double(s.experts), t = double(s.tokens_per_expert), k = double(s.k), n = double(s.n);
     const double per_sm = 1e12 * model.gpu.bf16_tflops * cls.sustained_fraction * speed / model.gpu.sms;

@@ -21,8 +21,7 @@ namespace {
 // burst, and HBM so fast that no shape is bandwidth-bound.
 OpRateModel waves_only() {
     OpRateModel m;
-    m.gemm.bf16 = GemmClass{0.5, 0};
-    m.gemm.max_split_k = 1;
+    m.gemm.bf16 = GemmClass{0.5, 0, 1};
     m.gemm.epilogue_exposed = 0;
     m.gemm.launch_us = 0;
     m.gpu.hbm_gbps = 1e12;
@@ -76,7 +75,7 @@ private slots:
         const double per_k = 2.0 * 128 * 128 / (989.4e12 * 0.5 / 132);
         QCOMPARE(gemm_time(m, GemmShape{128, 128LL * 132, 1024}).time_s, per_k * (1024 + 256));
         m.gemm.bf16.tile_fill_k = 0;
-        m.gemm.max_split_k = 4;
+        m.gemm.bf16.max_split_k = 4;
         m.gemm.min_split_k_depth = 128;
         // 33 tiles on 132 SMs: four splits of K = 1024 fill one wave.
         QCOMPARE(gemm_time(m, GemmShape{128, 128LL * 33, 1024}).time_s, per_k * 256);

@@ -42,16 +42,15 @@ struct PowerClock {
 struct GemmClass {
     double sustained_fraction = 0.7;  // of the datasheet peak at the sustained clock
     double tile_fill_k = 128;         // per-tile fixed cost (prologue, pipeline fill), in K steps
+    int max_split_k = 3;              // split-K when the tile grid underfills the SMs
 };
 
 // Assumptions, stated: output tiles of 128x128, 128x256 or 256x128 (Hopper warp-group MMA tiles);
 // the library picks the fastest tile and split-K for the shape; tiles run in waves of `sms`.
 struct GemmParams {
     GemmClass bf16{};
-    GemmClass fp8{0.63, 384};
+    GemmClass fp8{0.63, 384, 3};
     GemmClass wgrad_bf16{};
-    int max_split_k = 3;              // split-K when the tile grid underfills the SMs
-    int wgrad_max_split_k = 3;        // the same for weight gradients, whose K (the tokens) is long
     double min_split_k_depth = 128;   // K per split at least this
     double split_reduce_exposed = 0;  // share of the fp32 partial sums' traffic not hidden
     double hbm_efficiency = 0.675;    // of hbm_gbps reached by a GEMM's operand streams
