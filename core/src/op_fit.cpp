@@ -126,7 +126,7 @@ double measured_busy_s(OpFamily family, double work, double time_s) {
         case OpFamily::gemm_fp8:
             return replays * reps_for(work, 1.4e15) * time_s;
         case OpFamily::attention_fwd:
-            return replays * reps_for(work / 1, 5e14) * time_s;
+            return replays * reps_for(work, 5e14) * time_s;
         case OpFamily::attention_bwd:
             return 5 * time_s;  // five backward calls timed with events
         case OpFamily::per_expert:

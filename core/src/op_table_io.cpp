@@ -50,8 +50,8 @@ bool read_cell(ObjectReader& o, const std::string& path, const json& v, Cell rul
     if (rule == Cell::kernel) {
         if (!v.is_string()) return bad();
         const auto& s = v.get_ref<const std::string&>();
-        if (s == "cudnn" || s == "CUDNN_ATTENTION") return out = 0, true;
-        if (s == "flash2" || s == "FLASH_ATTENTION") return out = 1, true;
+        if (s == "cudnn") return out = 0, true;
+        if (s == "flash2") return out = 1, true;
         return bad();
     }
     if (!v.is_number()) return bad();
