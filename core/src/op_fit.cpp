@@ -443,7 +443,7 @@ std::string format_op_validation_json(const OpValidation& v) {
         rows.push_back(
             {{"family", r.family}, {"shape", r.shape}, {"measured_s", r.measured_s}, {"model_s", r.model_s}, {"error", r.error()}});
     j["rows"] = rows;
-    return j.dump(2) + "\n";
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // a file name need not be UTF-8
 }
 
 }  // namespace comet::ops
