@@ -42,11 +42,13 @@ struct PowerClock {
 struct GemmClass {
     double sustained_fraction = 0.7;  // of the datasheet peak at the sustained clock
     double tile_fill_k = 128;         // per-tile fixed cost (prologue, pipeline fill), in K steps
-    int max_split_k = 3;              // split-K when the tile grid underfills the SMs
+    int max_split_k = 3;              // most K splits (the library picks the fastest split, 1 included)
 };
 
 // Assumptions, stated: output tiles of 128x128, 128x256 or 256x128 (Hopper warp-group MMA tiles);
 // the library picks the fastest tile and split-K for the shape; tiles run in waves of `sms`.
+// The defaults here are starting points, not a GPU: fit_op_rates() (comet/op_table.hpp) gives the
+// values of a measured table.
 struct GemmParams {
     GemmClass bf16{};
     GemmClass fp8{0.63, 384, 3};
