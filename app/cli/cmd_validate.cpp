@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "comet/evaluate.hpp"
+#include "comet/op_table.hpp"
 #include "comet/presets.hpp"
 #include "comet/report.hpp"
 #include "comet/validation.hpp"
@@ -19,7 +20,8 @@ namespace {
 void usage() {
     std::printf(
         "Usage: comet-cli validate [FILE.json ...] [--max-mean PCT] [--max-worst PCT] [--max-inexpressible N]\n"
-        "                          [--detail ID]\n\n"
+        "                          [--detail ID]\n"
+        "       comet-cli validate --ops FILE [--json]\n\n"
         "Predicts every published measurement in the given files (default: the files in the\n"
         "presets' validation/ folder) and prints measured vs predicted iteration time, the\n"
         "error, and the mean, worst and signed error per table, per hardware and overall.\n"
@@ -31,7 +33,11 @@ void usage() {
         "--max-mean/--max-worst make the exit status 1 when the error exceeds the bound; a row\n"
         "the model cannot express counts as a 100 %% error under --max-worst, unless\n"
         "--max-inexpressible N allows up to N such rows (then more than N is the failure).\n"
-        "--detail ID prints the full breakdown of every case whose id contains ID.\n");
+        "--detail ID prints the full breakdown of every case whose id contains ID.\n\n"
+        "--ops FILE fits the per-op rate model (GEMM, attention per kernel family, grouped GEMM,\n"
+        "HBM copy) on a measured per-op table (presets/measurements/) and prints model vs measured\n"
+        "per op family: rows within 5/10/15/25 %%, mean and signed mean error, the worst shape, and\n"
+        "the fitted parameters; --json prints the same numbers as JSON.\n");
 }
 
 bool parse_pct(std::string_view text, double& out) {
@@ -39,6 +45,24 @@ bool parse_pct(std::string_view text, double& out) {
     char* end = nullptr;
     out = std::strtod(s.c_str(), &end);
     return end && *end == '\0' && std::isfinite(out) && out > 0;
+}
+
+// `validate --ops FILE`: the per-op rate model fitted on FILE, model vs measured per family.
+int validate_ops(const std::string& file, bool json) {
+    const Loaded<ops::OpTable> table = ops::load_op_table(file);
+    if (!table.ok()) {
+        for (const auto& e : table.errors) std::fprintf(stderr, "%s\n", e.c_str());
+        return exit_bad_input;
+    }
+    const Loaded<ops::GpuDatasheet> gpu = ops::datasheet_for(table.value->device);
+    if (!gpu.ok()) {
+        for (const auto& e : gpu.errors) std::fprintf(stderr, "%s: %s\n", file.c_str(), e.c_str());
+        return exit_bad_input;
+    }
+    const ops::OpValidation v = ops::validate_op_table(*table.value, *gpu.value);
+    const std::string out = json ? ops::format_op_validation_json(v) : ops::format_op_validation_text(v);
+    std::fputs(out.c_str(), stdout);
+    return exit_ok;
 }
 
 }  // namespace
@@ -63,7 +87,20 @@ int cmd_validate(Args args) {
         detail = v;
         return v.empty() ? std::string("--detail needs part of a case id") : std::string();
     });
+    std::string ops_file;
+    bool json = false;
+    cl.option("--ops", "--ops needs a per-op measurement file (presets/measurements/*.json)", [&](const std::string& v) {
+        ops_file = v;
+        return std::string();
+    });
+    cl.flag("--json", [&] { json = true; });
     if (const auto done = cl.parse(args)) return *done;
+    if (!ops_file.empty()) {
+        if (!cl.positionals().empty() || max_mean > 0 || max_worst > 0 || !detail.empty())
+            return cl.bad("--ops takes no training tables, --max-mean, --max-worst or --detail");
+        return validate_ops(ops_file, json);
+    }
+    if (json) return cl.bad("--json goes with --ops FILE");
     for (const std::string& f : cl.positionals()) files.emplace_back(f);
     if (files.empty()) {
         const auto dir = presets_dir() / "validation";

@@ -8,7 +8,7 @@
 #   tests/fuzz/run.sh 15         # what .ci/run runs
 #   FUZZ_TARGETS="fuzz_sweep fuzz_preset" tests/fuzz/run.sh 600
 #
-# Environment: FUZZ_TARGETS (default: all six), FUZZ_WORK_DIR (default build/fuzz/run; each
+# Environment: FUZZ_TARGETS (default: all seven), FUZZ_WORK_DIR (default build/fuzz/run; each
 # target's grown corpus, log and crash artifacts go to FUZZ_WORK_DIR/<target>), FUZZ_ARGS (extra
 # libFuzzer flags, e.g. "-use_value_profile=1"; not -jobs, whose output goes to other files).
 set -euo pipefail
@@ -21,7 +21,7 @@ fi
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-targets=(${FUZZ_TARGETS:-fuzz_scenario fuzz_sweep fuzz_preset fuzz_import_calculon fuzz_import_hf fuzz_validation})
+targets=(${FUZZ_TARGETS:-fuzz_scenario fuzz_sweep fuzz_preset fuzz_import_calculon fuzz_import_hf fuzz_validation fuzz_op_table})
 work="${FUZZ_WORK_DIR:-$root/build/fuzz/run}"
 bin="$root/build/fuzz/tests/fuzz"
 
