@@ -415,7 +415,12 @@ void ComparePage::fillTable() {
                              .arg(d.node.hbm_capacity_gib)
                              .arg(d.node.hbm_bandwidth_gbps)
                              .arg(d.node.scale_out.bandwidth_gbps)
-                             .arg(d.node.power_kw));
+                             .arg(d.node.power_kw) +
+                         QLatin1Char('\n') +
+                         tr("Software: %1")
+                             .arg(qs(d.own_software ? (d.software_info.name.empty() ? std::string("(edited)") : d.software_info.name)
+                                                    : (s.software_info.name.empty() ? std::string("(edited)")
+                                                                                    : s.software_info.name + " (the scenario's)"))));
         table_->setItem(row, col_node, node);
         table_->setItem(row, col_nodes, item(QString::number(d.nodes), true, right));
         const DesignOutcome* o = results ? &shown_->designs[static_cast<std::size_t>(row)] : nullptr;

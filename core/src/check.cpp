@@ -40,6 +40,7 @@ enum CrossRule {
     moe_width,
     moe_dense_layers,
     mla_dims,
+    graphs_host_sync,
     dlrm_rules,
     cross_count
 };
@@ -143,6 +144,9 @@ int first_cross_violation(const Config& c) noexcept {
     if (m.is_moe() && m.expert_ffn_hidden < 1) return moe_width;
     if (m.is_moe() && m.dense_layers > m.layers) return moe_dense_layers;
     if (m.is_mla() && (m.qk_nope_head_dim + m.qk_rope_head_dim < 1 || m.v_head_dim < 1)) return mla_dims;
+    // A captured step cannot wait for the host: a dropless MoE whose dispatch needs the split
+    // sizes on the host cannot run as CUDA graphs (spec.hpp, TrainingSpec::cuda_graphs).
+    if (m.is_moe() && c.training.cuda_graphs && c.software.moe_host_sync) return graphs_host_sync;
     return -1;
 }
 
@@ -215,6 +219,12 @@ std::vector<FieldError> check_config(const Config& c) {
     case mla_dims:
         out.push_back({"model.v_head_dim", double(c.model.v_head_dim),
                        "at least 1, with model.qk_nope_head_dim + model.qk_rope_head_dim at least 1, when model.kv_lora_rank > 0"});
+        break;
+    case graphs_host_sync:
+        out.push_back({"training.cuda_graphs", 1.0,
+                       "off for a dropless MoE whose dispatch waits for the host (software.moe_host_sync): a captured step "
+                       "cannot wait for the host; turn CUDA graphs off or use software whose dispatch keeps the split sizes on "
+                       "the device"});
         break;
     default: break;
     }

@@ -84,6 +84,8 @@ std::vector<Knob> sensitivity_knobs(const Config& base) {
     // A leaf-spine fabric's spine: its oversubscription (1:1 cannot get better; the low side
     // clamps at 1).
     if (base.node.scale_out.leaf_domains > 0) k.push_back(Knob::scale_out_oversubscription);
+    // The software's host issue time, where the host issues each op.
+    if (base.software.host_op_us > 0 && !base.training.cuda_graphs) k.push_back(Knob::host_op_us);
     return k;
 }
 

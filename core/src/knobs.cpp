@@ -72,6 +72,10 @@ constexpr std::array<KnobRow, static_cast<std::size_t>(Knob::count_)> rows{{
     {Knob::hidden, "hidden", "hidden size", KnobKind::workload, "model.hidden"},
     {Knob::embedding_gib, "embedding_gib", "embedding tables (all rows)", KnobKind::workload, ""},
     {Knob::cuda_graphs, "cuda_graphs", "CUDA graphs (0 eager, 1 captured)", KnobKind::workload, "training.cuda_graphs"},
+    {Knob::host_op_us, "host_op_us", "host time per op", KnobKind::software, "software.host_op_us"},
+    {Knob::grouped_gemm, "grouped_gemm", "expert GEMMs (0 one launch per expert, 1 one grouped kernel)", KnobKind::software,
+     "software.grouped_gemm"},
+    {Knob::moe_host_sync, "moe_host_sync", "MoE dispatch waits for the host (0 no, 1 yes)", KnobKind::software, "software.moe_host_sync"},
 }};
 
 constexpr bool rows_in_knob_order() {

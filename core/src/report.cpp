@@ -258,6 +258,8 @@ std::string format_result_text(const Scenario& sc, const Result& r) {
     o += "Cluster     " + std::to_string(c.cluster.nodes) + " x " +
          (sc.node_info.name.empty() ? std::string("node") : sc.node_info.name) + " (" +
          std::to_string(accelerators_available(c)) + " accelerators)\n";
+    o += "Software    " + (sc.software_info.name.empty() ? std::string("(unnamed)") : sc.software_info.name) + ": " + format_software(c) +
+         "\n";
     o += "Strategy    " + format_strategy(c.strategy, c.workload) + "\n";
     if (r.reason == Infeasible::invalid_input || (!r.feasible && r.iteration_s <= 0)) {
         o += "Result      INFEASIBLE: " + explain(r) + "\n";
@@ -336,10 +338,23 @@ void put_result(nlohmann::ordered_json& j, const Result& r) {
 
 }  // namespace
 
+std::string format_software(const Config& c) {
+    const SoftwareSpec& sw = c.software;
+    std::string o = c.training.cuda_graphs ? "captured as CUDA graphs (no host issue per op)"
+                    : sw.host_op_us > 0    ? format_printf("%g", sw.host_op_us) + " us of host time per op"
+                                           : "the host keeps ahead";
+    if (c.workload == Workload::transformer && c.model.is_moe()) {
+        o += sw.grouped_gemm == GroupedGemm::one_kernel ? ", experts as one grouped kernel" : ", one GEMM launch per expert";
+        o += sw.moe_host_sync ? ", dispatch synced with the host" : ", dispatch sizes on the device";
+    }
+    return o;
+}
+
 std::string format_result_json(const Scenario& sc, const Result& r) {
     nlohmann::ordered_json j;
     j["scenario"] = sc.name;
     j["workload"] = std::string(to_string(sc.config.workload));
+    j["software"] = sc.software_info.name;
     j["strategy"] = format_strategy(sc.config.strategy, sc.config.workload);
     put_result(j, r);
     return j.dump(2) + "\n";

@@ -414,6 +414,7 @@ private slots:
     void unevenPipelineLayouts();
     void partialRecomputation();
     void hostSyncedForward();
+    void softwareDecidesExpertLaunchesAndTheHostWait();
     void hostBoundPassesAbsorbTheirCollectives();
     void fasterPeakSpeedsUpHostBoundRuns();
     void currentScalingHelperKernels();
@@ -1598,6 +1599,100 @@ void TestModel::hostSyncedForward() {
     const double synced = synced_forward_s(moe, rates);
     QVERIFY2(synced > std::max(device, host) * (1 + 1e-6), qPrintable(QString::number(synced / std::max(device, host))));
     QVERIFY(synced <= device + host);
+}
+
+// The software's switches (docs/model.md, "Software"): a grouped kernel issues one launch per
+// projection and pass instead of one per local expert (and quantizes the stacked operands once in
+// FP8); a dispatch whose split sizes stay on the device leaves no host wait; neither changes the
+// FLOPs or the bytes. On a host-bound MoE layer both make the step faster, and a captured step
+// with a host-synced dispatch is refused.
+void TestModel::softwareDecidesExpertLaunchesAndTheHostWait() {
+    const auto model = find_model_preset("qwen3-30b-a3b");
+    QVERIFY(model.has_value());
+    TrainingSpec tr;
+    tr.precision = Precision::fp8;
+    WorkShape w;
+    w.microbatch = 2;
+    w.ep = 8;  // 16 local experts
+    SoftwareSpec per_expert;
+    per_expert.host_op_us = 20.4;
+    SoftwareSpec grouped = per_expert;
+    grouped.grouped_gemm = GroupedGemm::one_kernel;
+    const LayerWork a = layer_work(model->model, tr, per_expert, w, true);
+    const LayerWork b = layer_work(model->model, tr, grouped, w, true);
+    QCOMPARE(a.count, b.count);
+    double kernels_a = 0, kernels_b = 0, helpers_a = 0, helpers_b = 0;
+    for (int i = 0; i < a.count; ++i) {
+        const Op& x = a.ops[static_cast<std::size_t>(i)];
+        const Op& y = b.ops[static_cast<std::size_t>(i)];
+        QCOMPARE(x.fwd.flops, y.fwd.flops);
+        QCOMPARE(x.bwd.bytes, y.bwd.bytes);
+        if (x.expert) {
+            QCOMPARE(x.fwd.kernels, 16.0);
+            QCOMPARE(y.fwd.kernels, 1.0);
+            QCOMPARE(x.bwd.kernels, 32.0);
+            QCOMPARE(y.bwd.kernels, 2.0);
+        }
+        kernels_a += x.fwd.kernels;
+        kernels_b += y.fwd.kernels;
+        helpers_a += x.fwd.helper_kernels;
+        helpers_b += y.fwd.helper_kernels;
+    }
+    // Per extra local expert: two expert GEMMs, and two input casts of two kernels each (amax,
+    // cast) with two single-thread helpers each (FP8 current scaling).
+    QCOMPARE(kernels_a - kernels_b, 2.0 * 15.0 + 2.0 * 2.0 * 15.0);
+    QCOMPARE(helpers_a - helpers_b, 2.0 * 2.0 * 15.0);
+    // The host wait: the permutation syncs only where the software says so.
+    SoftwareSpec device_sizes = per_expert;
+    device_sizes.moe_host_sync = false;
+    const LayerWork c = layer_work(model->model, tr, device_sizes, w, true);
+    bool synced_a = false, synced_c = false;
+    for (int i = 0; i < a.count; ++i) {
+        synced_a = synced_a || a.ops[static_cast<std::size_t>(i)].host_sync;
+        synced_c = synced_c || c.ops[static_cast<std::size_t>(i)].host_sync;
+    }
+    QVERIFY(synced_a);
+    QVERIFY(!synced_c);
+    // A whole step on one DGX B200 (issue 38's what-if: tp1 ep8 mb1): each switch makes it
+    // faster, none slower.
+    Config cfg;
+    cfg.model = model->model;
+    const auto node = find_node_preset("dgx-b200");
+    QVERIFY(node.has_value());
+    cfg.node = node->node;
+    cfg.cluster.nodes = 1;
+    cfg.training = tr;
+    cfg.training.attention = AttentionKernel::fused;
+    cfg.training.dropout = false;
+    cfg.training.global_batch = 128;
+    cfg.strategy.tp = 1;
+    cfg.strategy.dp = 8;
+    cfg.strategy.ep = 8;
+    cfg.strategy.microbatch = 1;
+    cfg.strategy.zero_stage = 1;
+    cfg.software = per_expert;
+    const Result eager = evaluate(cfg);
+    QVERIFY2(eager.feasible, explain(eager).c_str());
+    cfg.software = grouped;
+    const Result one_kernel = evaluate(cfg);
+    cfg.software = device_sizes;
+    const Result no_wait = evaluate(cfg);
+    QVERIFY2(one_kernel.iteration_s < eager.iteration_s, (num(one_kernel.iteration_s) + " vs " + num(eager.iteration_s)).constData());
+    QVERIFY2(no_wait.iteration_s <= eager.iteration_s, (num(no_wait.iteration_s) + " vs " + num(eager.iteration_s)).constData());
+    QCOMPARE(one_kernel.model_flops, eager.model_flops);
+    // Captured as CUDA graphs, the host-synced dispatch is refused, with the field and the way out.
+    cfg.software = per_expert;
+    cfg.training.cuda_graphs = true;
+    const std::vector<FieldError> errors = check_config(cfg);
+    QCOMPARE(errors.size(), std::size_t{1});
+    QCOMPARE(QString::fromStdString(errors.front().path), QStringLiteral("training.cuda_graphs"));
+    QVERIFY(QString::fromStdString(errors.front().message()).contains("software.moe_host_sync"));
+    QCOMPARE(evaluate(cfg).reason, Infeasible::invalid_input);
+    cfg.software = device_sizes;
+    QVERIFY(check_config(cfg).empty());
+    const Result captured = evaluate(cfg);
+    QVERIFY2(captured.feasible, explain(captured).c_str());
+    QVERIFY(captured.iteration_s <= no_wait.iteration_s);
 }
 
 void TestModel::hostBoundPassesAbsorbTheirCollectives() {

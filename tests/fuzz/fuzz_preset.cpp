@@ -85,5 +85,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         s.model_info = p.info;
         fuzz::check_scenario(s);
     }
+
+    const Loaded<SoftwarePreset> software = load_software_preset(input);
+    fuzz::check_no_swallowed_exception(software.errors, input.string());
+    if (!software.ok() && software.errors.empty()) fuzz::fail("no software preset and no error message");
+    if (software.ok()) {
+        const SoftwarePreset& p = *software.value;
+        if (p.sources.empty()) fuzz::fail("a software preset loaded without a source for its values");
+        Scenario s = base_scenario;
+        s.config.software = p.software;
+        s.software_info = p.info;
+        fuzz::check_scenario(s);
+    }
     return 0;
 }

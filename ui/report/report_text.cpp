@@ -297,6 +297,9 @@ QString assumptions_html(const ReportData& d) {
              ? QStringLiteral("not computed")
              : esc(d.validation) + QStringLiteral(" (iteration time against presets/validation; docs/model.md, \"Validation\")")},
         {QStringLiteral("Node source"), s.node_info.source.empty() ? QStringLiteral("not given") : clipped(s.node_info.source)},
+        {QStringLiteral("Software"), esc(s.software_info.name.empty() ? std::string("(unnamed)") : s.software_info.name) +
+                                         QStringLiteral(": ") + esc(format_software(s.config))},
+        {QStringLiteral("Software source"), s.software_info.source.empty() ? QStringLiteral("not given") : clipped(s.software_info.source)},
         {QStringLiteral("Model source"), s.model_info.source.empty() ? QStringLiteral("not given") : clipped(s.model_info.source)},
         {QStringLiteral("GEMM calibration"), QStringLiteral("at most ") + pct(n.gemm.max_fraction) + QStringLiteral(" of peak; ") +
                                                  g(n.gemm.tile_overhead_k) + QStringLiteral(" K-steps of fill per output tile; ") +

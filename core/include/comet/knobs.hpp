@@ -62,10 +62,14 @@ enum class Knob : std::uint8_t {
     hidden,
     embedding_gib,  // a DLRM's tables in all (every table's rows scaled alike)
     cuda_graphs,    // the step as captured CUDA graphs (0 eager, 1 captured)
+    // software
+    host_op_us,     // the host's issue time per framework op
+    grouped_gemm,   // an MoE layer's expert GEMMs (0 one launch per expert, 1 one grouped kernel)
+    moe_host_sync,  // the MoE dispatch waits for the host (0 no, 1 yes)
     count_
 };
 
-enum class KnobKind : std::uint8_t { strategy, hardware, workload };
+enum class KnobKind : std::uint8_t { strategy, hardware, workload, software };
 
 struct KnobInfo {
     Knob knob;

@@ -82,6 +82,9 @@ struct NodePreset;      // comet/presets.hpp
 // One-line strategy summary, e.g. "tp8 pp64 dp6 mb1 v2 full-recompute zero0"; a DLRM's names
 // its data-parallel ranks and where its tables are: "dp64 table-wise rows=hbm",
 // "dp8 row-wise rows=cached(10 % of rows, 90 % hits) state=hbm".
+// What the software does in words: "20.4 us of host time per op, one GEMM launch per expert,
+// dispatch synced with the host" (the MoE parts only for an MoE model).
+[[nodiscard]] std::string format_software(const Config& c);
 [[nodiscard]] std::string format_strategy(const Strategy& s);
 [[nodiscard]] std::string format_strategy(const Strategy& s, Workload w);
 // A DLRM's size: "26 tables, 204.2 M rows, 97.3 GiB of rows; MLPs 12.5 M parameters".
