@@ -473,7 +473,7 @@ SoftwareSpec legacy_software(double host_op_us) noexcept {
 }
 
 Provenance legacy_software_info(double host_op_us) {
-    return {"Megatron-Core + Transformer Engine, eager (as a format-2 file priced it)",
+    return {"Megatron-Core + TE (eager), format-2 file",
             "Loaded from a scenario of format 1 or 2, which had no software section: its node's host_op_us (" +
                 format_printf("%g", host_op_us) +
                 " us per kernel) and the one stack the model then knew (one GEMM launch per local expert, the MoE dispatch "
