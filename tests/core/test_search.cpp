@@ -830,6 +830,14 @@ void TestSearch::carriedFloorsPruneAndStayExact() {
     spec.y = Axis{Knob::scale_up_latency_us, {moe.node.scale_up.latency_us, moe.node.scale_up.latency_us * 8}};
     spec.search = true;
     check_sweep_against_search(moe, spec, "scale_out_gbps by scale_up_latency_us");
+    // The software's switches as axes (issue 38): each cell equals its own search.
+    SweepSpec software;
+    software.x = {Knob::host_op_us, {0.0, 20.4, 90.0}};
+    software.y = Axis{Knob::grouped_gemm, {0.0, 1.0}};
+    software.search = true;
+    check_sweep_against_search(moe, software, "host_op_us by grouped_gemm");
+    software.y = Axis{Knob::moe_host_sync, {0.0, 1.0}};
+    check_sweep_against_search(moe, software, "host_op_us by moe_host_sync");
 }
 
 void TestSearch::rateSpeedupsAreClosedForm() {
