@@ -89,10 +89,20 @@ void refuse_unknown_keys(const json& j, std::initializer_list<std::string_view> 
         if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
         std::string_view best;
         std::size_t best_d = 3;
+        // Names other tools use for a key this reader spells otherwise.
+        static constexpr std::pair<std::string_view, std::string_view> synonyms[] = {
+            {"zero", "fsdp"},           {"zero_stage", "fsdp"}, {"interleave", "vp"},
+            {"virtual_pipeline", "vp"}, {"mbs", "microbatch"},  {"micro_batch_size", "microbatch"},
+            {"sp", "sequence_parallel"}};
+        for (const auto& [other, ours] : synonyms)
+            if (key == other && std::find(allowed.begin(), allowed.end(), ours) != allowed.end()) {
+                best = ours;
+                best_d = 0;
+            }
         for (std::string_view a : allowed) {
             const std::size_t d = edit_distance(key, a);
             const bool prefix = key.size() >= 2 && (a.starts_with(key) || std::string_view(key).starts_with(a));
-            if (d < best_d || (prefix && best.empty())) {
+            if (best_d > 0 && (d < best_d || (prefix && best.empty()))) {
                 best = a;
                 best_d = std::min(d, best_d);
             }
@@ -374,8 +384,9 @@ MeasuredCase read_case(const json& jc, const std::string& where, const std::vect
         s.cp = opt_int(*sit, "cp", sw, 1);
         s.ep = opt_int(*sit, "ep", sw, 1);
         s.etp = opt_int(*sit, "etp", sw, 1);
+        // The virtual pipeline size, where the row publishes it; else searched like the microbatch.
         s.interleave = opt_int(*sit, "vp", sw, 1);
-        mc.interleave_published = true;
+        mc.interleave_published = sit->contains("vp");
         if (sit->contains("microbatch")) {
             s.microbatch = get_int(*sit, "microbatch", sw);
             mc.microbatch_published = true;

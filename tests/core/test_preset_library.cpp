@@ -163,9 +163,10 @@ void TestPresetLibrary::everyNodeCitesItsSourceAndIsSane() {
         const bool blackwell =
             p.id == "dgx-b200" || p.id == "gb200-nvl72" || p.id == "dgx-b300" || p.id == "gb300-nvl72";
         const bool ampere = p.id.rfind("dgx-a100", 0) == 0;
-        // GB300: GB200's datasheet peaks under a 1.4 kW instead of a 1.2 kW power limit, so its
-        // sustained clock, and with it both GEMM fractions, is 1400/1200 of GB200's.
-        const double clock = p.id == "gb300-nvl72" ? 1400.0 / 1200.0 : 1.0;
+        // The power-limit rule, for every Blackwell board: GB300 has GB200's datasheet peaks under a
+        // 1.4 kW instead of a 1.2 kW power limit, DGX B300 B200's under 1.1 kW instead of 1.0 kW, so
+        // the sustained clock, and with it both GEMM fractions, scales with the power limit.
+        const double clock = p.id == "gb300-nvl72" ? 1400.0 / 1200.0 : p.id == "dgx-b300" ? 1100.0 / 1000.0 : 1.0;
         // CDNA (MI300X, MI325X and MI355X as MI325X): AMD's published max-achievable FLOPs of
         // large GEMMs (hipBLASLt under the power manager's sustained clock) over the dense peak.
         const bool mi300x = p.id == "mi300x-platform", mi325x = p.id == "mi325x-platform" || p.id == "mi355x-platform";

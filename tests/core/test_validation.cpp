@@ -45,6 +45,7 @@ private slots:
     void malformedMeasurementFileIsRefused();
     void microbatchSearchTriesTheDivisorsOfAHugeBatch();
     void rowWithoutCandidatesSaysWhy();
+    void rowsNameTheirSoftwareAndKnownKeys();
     void erratumIsCheckedAndListed();
     void megatronBridgeIsExpressedAndBounded();
     void dlrmRowsSearchTheTableLayout();
@@ -167,6 +168,91 @@ void TestValidation::microbatchSearchTriesTheDivisorsOfAHugeBatch() {
     QCOMPARE(p.searched, 1344 * 4);
     QVERIFY2(p.result.feasible, explain(p.result).c_str());
     QCOMPARE(735134400 % p.strategy.microbatch, 0);
+}
+
+// Issue 38, item 4: a row's software comes from the row, else its table, else the form it is read
+// as; a row whose software or hardware has no preset is listed, not fatal; a key the reader does
+// not know is refused with a did-you-mean; an unpublished vp is searched like the microbatch.
+void TestValidation::rowsNameTheirSoftwareAndKnownKeys() {
+    QTemporaryDir dir;
+    const fs::path file = fs::path(dir.path().toStdString()) / "s.json";
+    QFile f(QString::fromStdString(file.string()));
+    auto write = [&](const std::string& table_keys, const std::string& row_keys, const std::string& strategy) {
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(("{" + table_keys + R"("cases": [{"id": "r", "hardware": "dgx-h100", )" + row_keys +
+                 R"("model": {"layers": 8, "hidden": 512, "heads": 8, "ffn_hidden": 2048, "vocab": 1000, "seq_len": 512},
+                 "gpus": 16, "global_batch": 64, "strategy": )" +
+                 strategy + R"(, "measured": {"iteration_time_s": 1}}]})")
+                    .c_str());
+        f.close();
+    };
+    std::vector<std::string> errors;
+    const auto nodes = load_node_presets(errors);
+    const auto models = load_model_presets(errors);
+    const auto software = load_software_presets(errors);
+    // The table's software, by alias; vp unpublished at pp 2: searched among 1, 2, 4.
+    write(R"("software": "Megatron-Bridge 26.08", )", "", R"({"tp": 1, "pp": 2})");
+    ValidationRun run = run_validation({file}, nodes, models, software);
+    QVERIFY(run.errors.empty());
+    const Prediction& p = run.tables.front().predictions.front();
+    QCOMPARE(QString::fromStdString(p.measured.software), QStringLiteral("Megatron-Bridge 26.08"));
+    QVERIFY(!p.measured.software_assumed);
+    QCOMPARE(run.software.size(), std::size_t{1});
+    QCOMPARE(QString::fromStdString(run.software.front().node_id), QStringLiteral("megatron-core-te-eager"));
+    QVERIFY2(p.result.feasible, explain(p.result).c_str());
+    QVERIFY(std::find(p.searched_knobs.begin(), p.searched_knobs.end(), "interleave") != p.searched_knobs.end());
+    QVERIFY(p.strategy.interleave == 1 || p.strategy.interleave == 2 || p.strategy.interleave == 4);
+    // The row's own software wins over the table's; a published vp is kept.
+    write(R"("software": "megatron-core-te-eager", )", R"("software": "torchtitan", )", R"({"tp": 1, "pp": 2, "vp": 2})");
+    run = run_validation({file}, nodes, models, software);
+    QCOMPARE(QString::fromStdString(run.software.front().node_id), QStringLiteral("torchtitan-fsdp2"));
+    QCOMPARE(run.tables.front().predictions.front().strategy.interleave, 2);
+    QVERIFY(run.tables.front().predictions.front().searched_knobs.end() ==
+            std::find(run.tables.front().predictions.front().searched_knobs.begin(),
+                      run.tables.front().predictions.front().searched_knobs.end(), "interleave"));
+    // No software named anywhere: the stack the row's form is read as, and said so.
+    write("", "", R"({"tp": 1, "pp": 2, "vp": 1})");
+    run = run_validation({file}, nodes, models, software);
+    QVERIFY(run.tables.front().predictions.front().measured.software_assumed);
+    QCOMPARE(QString::fromStdString(run.software.front().node_id), QStringLiteral("megatron-core-te-eager"));
+    // Unknown software or hardware: listed as not expressible, the run goes on.
+    write(R"("software": "no-such-stack", )", "", R"({"tp": 1, "pp": 2, "vp": 1})");
+    run = run_validation({file}, nodes, models, software);
+    QVERIFY(run.errors.empty());
+    QCOMPARE(run.all.inexpressible, 1);
+    QVERIFY(QString::fromStdString(run.tables.front().predictions.front().measured.inexpressible)
+                .startsWith(QStringLiteral("no software preset matches \"no-such-stack\"")));
+    write("", R"("system": "x", )", R"({"tp": 1, "pp": 2, "vp": 1})");
+    {
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        std::string text = f.readAll().toStdString();
+        f.close();
+        text.replace(text.find("dgx-h100"), 8, "tpu-v99");
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(text.c_str());
+        f.close();
+    }
+    run = run_validation({file}, nodes, models, software);
+    QVERIFY(run.errors.empty());
+    QCOMPARE(run.all.inexpressible, 1);
+    QVERIFY(QString::fromStdString(run.tables.front().predictions.front().measured.inexpressible).contains("tpu-v99"));
+    // Unknown keys: refused with the path and the nearest known key, never ignored.
+    write("", "", R"({"tp": 1, "pp": 2, "zero": 3})");
+    auto set = load_measurements(file);
+    QVERIFY(!set.ok());
+    QVERIFY2(set.error_text().find("cases[0].strategy.zero: unknown key (did you mean \"fsdp\"?); allowed: tp, pp,") != std::string::npos,
+             set.error_text().c_str());
+    write("", R"("hardwre": "dgx-h100", )", R"({"tp": 1, "pp": 2})");
+    set = load_measurements(file);
+    QVERIFY(!set.ok());
+    QVERIFY2(set.error_text().find("cases[0].hardwre: unknown key (did you mean \"hardware\"?)") != std::string::npos,
+             set.error_text().c_str());
+    // A table's software that is not a name.
+    write(R"("software": 3, )", "", R"({"tp": 1, "pp": 2})");
+    set = load_measurements(file);
+    QVERIFY(!set.ok());
+    QVERIFY2(set.error_text().find("software: expected the name of a software preset, got 3") != std::string::npos,
+             set.error_text().c_str());
 }
 
 // A 2021-format row whose pipeline no interleaving splits evenly (80 layers at pp 35), or whose
