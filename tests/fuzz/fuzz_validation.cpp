@@ -2,8 +2,9 @@
 // reads a path, so each input goes through a temporary file (in /dev/shm when there is one). A
 // table that loads must name its rows' models and hardware consistently, and each of its first
 // rows that is small enough for one fuzz iteration is predicted on the node preset its hardware
-// names, as `comet-cli validate` does: the result passes the checks of every evaluation
-// (fuzz_common.hpp), keeps the row's published strategy, and has a finite error.
+// names with the software preset it names, as `comet-cli validate` does: the result passes the
+// checks of every evaluation (fuzz_common.hpp), keeps the row's published strategy, and has a
+// finite error.
 
 #include <cmath>
 #include <cstddef>
@@ -24,6 +25,7 @@ namespace fs = std::filesystem;
 fs::path work_dir;
 std::vector<comet::NodePreset> nodes;
 std::vector<comet::ModelPreset> models;
+std::vector<comet::SoftwarePreset> software;
 
 // A fuzz iteration has 10 s under ASan; predict_case() tries every divisor of the per-replica
 // batch as microbatch and every even interleaving, so rows beyond these sizes are loaded and
@@ -41,6 +43,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     std::vector<std::string> errors;
     nodes = comet::load_node_presets(errors);
     models = comet::load_model_presets(errors);
+    software = comet::load_software_presets(errors);
     if (!errors.empty()) comet::fuzz::fail("the shipped presets do not load", errors.front());
     return 0;
 }
@@ -66,10 +69,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             continue;
         const NodePreset* np = match_node_preset(nodes, mc.hardware);
         if (!np) continue;  // `validate` reports the row's hardware as unknown
+        const SoftwarePreset* sp = match_software_preset(software, mc.software);
+        if (!sp) continue;  // ... and its software as unknown
         ++predicted;
-        const Prediction p = predict_case(mc, np->node);
+        const Prediction p = predict_case(mc, np->node, sp->software);
         Config c = mc.config;
         c.node = np->node;
+        c.software = sp->software;
         c.strategy = p.strategy;
         fuzz::check_result(p.result, c, "row " + mc.id);
         if (p.strategy.tp != s.tp || p.strategy.pp != s.pp || p.strategy.dp != s.dp || p.strategy.cp != s.cp || p.strategy.ep != s.ep ||
