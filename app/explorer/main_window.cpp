@@ -192,6 +192,7 @@ void MainWindow::buildMenus() {
         QAction* page = view->addAction(name, this,
                                         [this, i] { tabs_->setCurrentIndex(i); });
         page->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
+        addAction(page);  // Alt+1..4 work while presentation mode hides the menu bar
     }
     view->addSeparator();
     presentation_action_ = view->addAction(tr("&Presentation Mode"), this, &MainWindow::setPresentationMode);

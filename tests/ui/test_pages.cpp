@@ -522,8 +522,17 @@ private Q_SLOTS:
         QCOMPARE(win.w.explorer()->selectedCell()->ix, 1);
         QTest::keyClick(&win.w, Qt::Key_PageDown);
         QCOMPARE(win.w.explorer()->selectedCell()->ix, 3);
+        // Alt+1..4 switch pages with the menu bar hidden (Help lists them; they did nothing there).
+        for (int i : {1, 2, 3, 0}) {
+            QTest::keyClick(&win.w, static_cast<Qt::Key>(Qt::Key_1 + i), Qt::AltModifier);
+            QCOMPARE(win.w.pages()->currentIndex(), i);
+        }
         QTest::keyClick(&win.w, Qt::Key_Escape);
         QVERIFY(!win.w.presentationMode());
+        for (int i : {2, 0}) {
+            QTest::keyClick(&win.w, static_cast<Qt::Key>(Qt::Key_1 + i), Qt::AltModifier);
+            QCOMPARE(win.w.pages()->currentIndex(), i);
+        }
         QVERIFY(!table->isColumnHidden(app::ComparePage::col_node));
         QVERIFY(!table->isColumnHidden(app::ComparePage::col_price));
         QVERIFY(!forms->isHidden());
