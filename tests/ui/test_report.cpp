@@ -20,6 +20,7 @@
 #include "comet/workload.hpp"
 #include "heatmap/color_scale.hpp"
 #include "report/report.hpp"
+#include "report/report_text.hpp"
 #include "ui_fixtures.hpp"
 
 using namespace comet;
@@ -137,6 +138,16 @@ private Q_SLOTS:
         }
         QCOMPARE(base.speedup, 1.0);
         QVERIFY(without_designs_.comparison.designs.empty());
+        // The report numbers its designs as the Compare page does, from #1 (it said 0 and 1).
+        const QString html = report::comparison_html(with_designs_);
+        for (std::size_t i = 0; i < c.designs.size(); ++i) {
+            const QString mark = static_cast<int>(i) == c.baseline ? QStringLiteral("\\*") : QString();
+            const QRegularExpression row(QStringLiteral(">%1%2</td><td[^>]*>%3</td>")
+                                             .arg(i + 1)
+                                             .arg(mark)
+                                             .arg(QRegularExpression::escape(QString::fromStdString(c.designs[i].name).toHtmlEscaped())));
+            QVERIFY2(row.match(html).hasMatch(), qPrintable(row.pattern() + QStringLiteral(" not in ") + html));
+        }
     }
 
     void tornadoBarsAreSortedByEffect() {

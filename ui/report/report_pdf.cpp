@@ -183,8 +183,8 @@ void paint_comparison(QPainter& p, const ReportData& d, const QRectF& content) {
     for (std::size_t i = 0; i < c.designs.size(); ++i) {
         const DesignOutcome& o = c.designs[i];
         if (!o.result.feasible) continue;
-        bars.push_back({QStringLiteral("%1 (#%2, %3)").arg(qs(o.name)).arg(i).arg(report::format_speedup(o.speedup)), o.result.time});
-        tiers.push_back({QStringLiteral("%1 (#%2)").arg(qs(o.name)).arg(i), o.result.hbm});
+        bars.push_back({QStringLiteral("%1 (#%2, %3)").arg(qs(o.name)).arg(i + 1).arg(report::format_speedup(o.speedup)), o.result.time});
+        tiers.push_back({QStringLiteral("%1 (#%2)").arg(qs(o.name)).arg(i + 1), o.result.hbm});
     }
     // The table at its natural height (at most half the page), the charts above it in the rest.
     const QString table = report::comparison_html(d);

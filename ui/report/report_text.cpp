@@ -338,7 +338,7 @@ QString comparison_html(const ReportData& d) {
         const DesignOutcome& o = c.designs[i];
         const Result& r = o.result;
         const bool baseline = static_cast<int>(i) == c.baseline;
-        QStringList row{QString::number(i) + (baseline ? QStringLiteral("*") : QString()), esc(o.name), integer(o.config.cluster.nodes),
+        QStringList row{QString::number(i + 1) + (baseline ? QStringLiteral("*") : QString()), esc(o.name), integer(o.config.cluster.nodes),
                         integer(static_cast<long long>(o.config.cluster.nodes) * o.config.node.accelerators)};
         if (!r.feasible) {
             row << QStringLiteral("<span style=\"color:#b00020\">infeasible</span>") << QString() << QString() << QString()
