@@ -341,18 +341,61 @@ private Q_SLOTS:
         QVERIFY(panel_->markMessage(QStringLiteral("node.hbm_reserved_gib"))
                     .contains(QStringLiteral("less than node.hbm_capacity_gib (80)")));
 
-        // Lowering the capacity below the reserve: the rule names the reserve; both are marked.
+        // Lowering the capacity below the reserve: the rule names the reserve; both are marked,
+        // and both typed values stay (issue 40: forms never drop a typed value).
         editor<QDoubleSpinBox>("node.hbm_capacity_gib")->setValue(1);
         QCOMPARE(undo_count(), 0);
-        QCOMPARE(editor<QDoubleSpinBox>("node.hbm_reserved_gib")->value(), 2.0);  // back to the document
+        QCOMPARE(editor<QDoubleSpinBox>("node.hbm_reserved_gib")->value(), 80.0);
+        QCOMPARE(editor<QDoubleSpinBox>("node.hbm_capacity_gib")->value(), 1.0);
         QCOMPARE(panel_->markOf(QStringLiteral("node.hbm_capacity_gib")), ParameterPanel::Mark::error);
         QCOMPARE(panel_->markOf(QStringLiteral("node.hbm_reserved_gib")), ParameterPanel::Mark::error);
 
-        // Another field's valid edit puts the rejected entry back to the document's value.
+        // Another field's valid edit applies on its own; the typed entries stay, still marked.
         editor<QDoubleSpinBox>("node.hbm_bandwidth_gbps")->setValue(3000);
         QCOMPARE(undo_count(), 1);
-        QCOMPARE(editor<QDoubleSpinBox>("node.hbm_capacity_gib")->value(), 80.0);
+        QCOMPARE(doc_->config().node.hbm_bandwidth_gbps, 3000.0);
+        QCOMPARE(doc_->config().node.hbm_capacity_gib, before.node.hbm_capacity_gib);
+        QCOMPARE(editor<QDoubleSpinBox>("node.hbm_capacity_gib")->value(), 1.0);
+        QCOMPARE(editor<QDoubleSpinBox>("node.hbm_reserved_gib")->value(), 80.0);
+        QCOMPARE(panel_->markOf(QStringLiteral("node.hbm_capacity_gib")), ParameterPanel::Mark::error);
+
+        // The value that makes them consistent applies all of them in one step.
+        editor<QDoubleSpinBox>("node.hbm_reserved_gib")->setValue(0.5);
+        QCOMPARE(undo_count(), 2);
+        QCOMPARE(doc_->config().node.hbm_capacity_gib, 1.0);
+        QCOMPARE(doc_->config().node.hbm_reserved_gib, 0.5);
         QCOMPARE(panel_->markOf(QStringLiteral("node.hbm_capacity_gib")), ParameterPanel::Mark::none);
+        QCOMPARE(panel_->markOf(QStringLiteral("node.hbm_reserved_gib")), ParameterPanel::Mark::none);
+
+        // Undo is a change the panel did not make: it shows the document's values, nothing pending.
+        editor<QDoubleSpinBox>("node.hbm_capacity_gib")->setValue(0.4);  // below the reserve again
+        QCOMPARE(editor<QDoubleSpinBox>("node.hbm_capacity_gib")->value(), 0.4);
+        doc_->undoStack()->undo();
+        QCOMPARE(editor<QDoubleSpinBox>("node.hbm_capacity_gib")->value(), before.node.hbm_capacity_gib);
+        QCOMPARE(panel_->markOf(QStringLiteral("node.hbm_capacity_gib")), ParameterPanel::Mark::none);
+    }
+
+    // Issue 40: the expanded tier's capacity typed before its bandwidth turned red and then went
+    // back to "none" once the bandwidth was typed. It stays typed and is applied with the bandwidth.
+    void expandedTierCapacityTypedBeforeItsBandwidthIsKept() {
+        QCOMPARE(doc_->config().node.expanded.capacity_gib, 0.0);
+        editor<QDoubleSpinBox>("node.expanded.capacity_gib")->setValue(512);
+        const Config typed = [this] {
+            Config c = doc_->config();
+            c.node.expanded.capacity_gib = 512;
+            return c;
+        }();
+        QVERIFY(!check_config(typed).empty());  // a capacity without a bandwidth breaks a rule
+        QCOMPARE(undo_count(), 0);
+        QCOMPARE(editor<QDoubleSpinBox>("node.expanded.capacity_gib")->value(), 512.0);
+        QCOMPARE(panel_->markOf(QStringLiteral("node.expanded.capacity_gib")), ParameterPanel::Mark::error);
+        editor<QDoubleSpinBox>("node.expanded.bandwidth_gbps")->setValue(64);
+        QCOMPARE(undo_count(), 1);
+        QCOMPARE(doc_->config().node.expanded.capacity_gib, 512.0);
+        QCOMPARE(doc_->config().node.expanded.bandwidth_gbps, 64.0);
+        QCOMPARE(editor<QDoubleSpinBox>("node.expanded.capacity_gib")->value(), 512.0);
+        QCOMPARE(panel_->markOf(QStringLiteral("node.expanded.capacity_gib")), ParameterPanel::Mark::none);
+        QCOMPARE(panel_->markOf(QStringLiteral("node.expanded.bandwidth_gbps")), ParameterPanel::Mark::none);
     }
 
     void exclusiveMinimumIsExplained() {

@@ -587,13 +587,15 @@ void ParameterPanel::showValue(int index, double value) {
 
 void ParameterPanel::refresh() {
     const Config& c = doc_->config();
+    if (!keep_pending_) pending_.clear();
     for (std::size_t i = 0; i < editors_.size(); ++i) showValue(static_cast<int>(i), editors_[i].field->get(c));
+    for (const auto& [i, v] : pending_) showValue(i, v);
     showApplicable(c);
     parameters_->setText(parametersText());
     if (stages_) stages_->setText(format_stage_layout(c.model, c.strategy));
     if (dlrm_tables_) dlrm_tables_->setSpec(c.dlrm);
     refreshPresetPickers();
-    setMarks(marksFor(c));
+    setMarks(marksWithPending(c));
 }
 
 QString ParameterPanel::validationText() const { return validation_label_ ? validation_label_->text() : QString(); }
@@ -685,38 +687,49 @@ void ParameterPanel::refreshPresetPickers() {
 
 void ParameterPanel::onEdited(int index) {
     const FieldSpec& f = *editors_[static_cast<std::size_t>(index)].field;
-    Config candidate = doc_->config();
     const double value = valueOf(index);
-    if (value == f.get(candidate)) {  // back to the document's value, e.g. after a rejected entry
+    const Config& doc = doc_->config();
+    pending_.erase(index);
+    if (value == f.get(doc)) {  // back to the document's value
+        keep_pending_ = true;
         refresh();
+        keep_pending_ = false;
         return;
     }
-    f.set(candidate, value);
-    const std::vector<FieldError> errors = check_config(candidate);
-    if (!errors.empty()) {
-        rejectEdit(index, errors);
+    // With every value still pending: the edit that makes them consistent applies them all.
+    Config all = withPending(doc);
+    f.set(all, value);
+    if (check_config(all).empty()) {
+        pending_.clear();
+        doc_->setConfig(all, tr("Change %1").arg(f.label), merge_base + index);
         return;
     }
-    doc_->setConfig(candidate, tr("Change %1").arg(f.label), merge_base + index);
+    // On its own: a valid edit of another field applies, and the pending values stay typed.
+    Config alone = doc;
+    f.set(alone, value);
+    if (!check_config(alone).empty()) {
+        keepPendingEdit(index, value);
+        return;
+    }
+    keep_pending_ = true;
+    doc_->setConfig(alone, tr("Change %1").arg(f.label), merge_base + index);
+    keep_pending_ = false;
 }
 
-void ParameterPanel::rejectEdit(int index, const std::vector<FieldError>& errors) {
-    // Only the rejected entry differs from the document; every other editor shows its value.
-    const Config& c = doc_->config();
-    for (std::size_t j = 0; j < editors_.size(); ++j)
-        if (static_cast<int>(j) != index) showValue(static_cast<int>(j), editors_[j].field->get(c));
-    std::vector<MarkText> marks = marksFor(c);
-    QStringList texts;
-    for (const FieldError& e : errors) {
-        const QString text = QString::fromStdString(e.message());
-        texts << text;
-        add_mark(marks, indexOf(QString::fromStdString(e.path)), Mark::error, text);
-    }
-    // The edited field says why even when the rule names another one (capacity below reserve).
-    add_mark(marks, index, Mark::error, texts.join(u'\n'));
-    setMarks(marks);
-    Q_EMIT editRejected(QString::fromLatin1(editors_[static_cast<std::size_t>(index)].field->path),
-                        texts.join(u'\n'));
+// A typed value that breaks a rule: it stays in its editor, marked with why, for the user to
+// correct it or type the value it needs; the document keeps its value meanwhile.
+void ParameterPanel::keepPendingEdit(int index, double value) {
+    pending_[index] = value;
+    keep_pending_ = true;
+    refresh();
+    keep_pending_ = false;
+    const QString why = markMessage(QString::fromLatin1(editors_[static_cast<std::size_t>(index)].field->path));
+    Q_EMIT editRejected(QString::fromLatin1(editors_[static_cast<std::size_t>(index)].field->path), why);
+}
+
+Config ParameterPanel::withPending(Config c) const {
+    for (const auto& [i, v] : pending_) editors_[static_cast<std::size_t>(i)].field->set(c, v);
+    return c;
 }
 
 void ParameterPanel::pickNodePreset(int item) {
@@ -797,6 +810,23 @@ std::vector<ParameterPanel::MarkText> ParameterPanel::marksFor(const Config& c) 
     if (r.feasible) return marks;
     const QString why = QString::fromStdString(explain(r));
     for (const QString& path : fields_behind(r.reason, c)) add_mark(marks, indexOf(path), Mark::hint, why);
+    return marks;
+}
+
+// The document's marks, and the rules the pending values break: on the fields each rule names
+// and, joined, on every pending field (capacity below reserve names the reserve; the capacity
+// typed says why too).
+std::vector<ParameterPanel::MarkText> ParameterPanel::marksWithPending(const Config& c) const {
+    std::vector<MarkText> marks = marksFor(c);
+    if (pending_.empty()) return marks;
+    QStringList texts;
+    for (const FieldError& e : check_config(withPending(c))) {
+        const QString text = QString::fromStdString(e.message());
+        texts << text;
+        add_mark(marks, indexOf(QString::fromStdString(e.path)), Mark::error, text);
+    }
+    if (!texts.isEmpty())
+        for (const auto& [i, v] : pending_) add_mark(marks, i, Mark::error, texts.join(u'\n'));
     return marks;
 }
 

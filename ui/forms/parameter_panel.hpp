@@ -8,6 +8,7 @@
 // in one.
 
 #include <QWidget>
+#include <map>
 #include <vector>
 
 #include "comet/check.hpp"
@@ -120,7 +121,9 @@ private:
     void refreshPresetPickers();
     void onEdited(int index);
     void onDlrmEdited(const DlrmSpec& spec);
-    void rejectEdit(int index, const std::vector<FieldError>& errors);
+    void keepPendingEdit(int index, double value);
+    [[nodiscard]] Config withPending(Config c) const;
+    [[nodiscard]] std::vector<MarkText> marksWithPending(const Config& c) const;
     void pickNodePreset(int item);
     void pickModelPreset(int item);
     void pickSoftwarePreset(int item);
@@ -133,6 +136,12 @@ private:
 
     ScenarioDocument* doc_;
     std::vector<Editor> editors_;  // in all_fields() order
+    // Typed values the document does not hold yet because, with it, the configuration breaks a
+    // rule (an expanded tier's capacity typed before its bandwidth): editor index -> value. They
+    // stay shown and marked, and are applied with the edit that makes them consistent. Undo, redo,
+    // opening a file or picking a preset (a change the panel did not make) drops them.
+    std::map<int, double> pending_;
+    bool keep_pending_ = false;    // set while the panel applies an edit that leaves others pending
     std::vector<Group> groups_;    // in all_groups() order
     std::vector<QLabel*> labels_;  // row labels of every group
     std::vector<NodePreset> node_presets_;
