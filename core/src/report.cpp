@@ -373,13 +373,13 @@ std::string format_comparison_text(const Comparison& c) {
         const std::string name = d.name.size() > 28 ? d.name.substr(0, 27) + "~" : d.name;
         const long long gpus = static_cast<long long>(d.config.cluster.nodes) * d.config.node.accelerators;
         if (!r.feasible) {
-            std::snprintf(buf, sizeof buf, "%-3s %-28s %7d %6lld  INFEASIBLE: %s\n", (std::to_string(i + 1) + mark).c_str(), name.c_str(),
-                          d.config.cluster.nodes, gpus, explain(r).c_str());
+            std::snprintf(buf, sizeof buf, "%-3s %-28s %7d %6lld  INFEASIBLE: %s\n", (std::to_string(i) + mark).c_str(),
+                          name.c_str(), d.config.cluster.nodes, gpus, explain(r).c_str());
         } else {
-            std::snprintf(buf, sizeof buf, "%-3s %-28s %7d %6lld %12s %8.2fx %6.1f%% %10.1f  %s%s\n",
-                          (std::to_string(i + 1) + mark).c_str(), name.c_str(), d.config.cluster.nodes, gpus,
-                          seconds(r.iteration_s).c_str(), d.speedup, 100 * r.mfu, units::bytes_to_gib(r.hbm.used_bytes()),
-                          d.best_strategy ? "best: " : "", format_strategy(d.config.strategy, d.config.workload).c_str());
+            std::snprintf(buf, sizeof buf, "%-3s %-28s %7d %6lld %12s %8.2fx %6.1f%% %10.1f  %s%s\n", (std::to_string(i) + mark).c_str(),
+                          name.c_str(), d.config.cluster.nodes, gpus, seconds(r.iteration_s).c_str(), d.speedup, 100 * r.mfu,
+                          units::bytes_to_gib(r.hbm.used_bytes()), d.best_strategy ? "best: " : "",
+                          format_strategy(d.config.strategy, d.config.workload).c_str());
         }
         o += buf;
     }
