@@ -41,6 +41,7 @@ enum CrossRule {
     moe_dense_layers,
     mla_dims,
     graphs_host_sync,
+    flash2_backward,
     dlrm_rules,
     cross_count
 };
@@ -138,6 +139,8 @@ int first_cross_violation(const Config& c) noexcept {
     }
     const ModelSpec& m = c.model;
     if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0) return kv_divides_heads;
+    // A node that gives FlashAttention-2 a rate gives its backward one too (0 would be no rate).
+    if (c.node.attention_flash2.max_fraction > 0 && !(c.node.attention_flash2.backward_efficiency > 0)) return flash2_backward;
     if (hbm_unusable_bytes(c.node) >= units::gib_to_bytes(c.node.hbm_capacity_gib)) return reserved_below_capacity;
     if (c.node.expanded.capacity_gib > 0 && !(c.node.expanded.bandwidth_gbps > 0)) return expanded_bandwidth;
     if (m.is_moe() && (m.experts_per_token < 1 || m.experts_per_token > m.experts)) return moe_top_k;
@@ -225,6 +228,10 @@ std::vector<FieldError> check_config(const Config& c) {
                        "off for a dropless MoE whose dispatch waits for the host (software.moe_host_sync): a captured step "
                        "cannot wait for the host; turn CUDA graphs off or use software whose dispatch keeps the split sizes on "
                        "the device"});
+        break;
+    case flash2_backward:
+        out.push_back({"node.attention_flash2.backward_efficiency", c.node.attention_flash2.backward_efficiency,
+                       "> 0 and at most 1 when node.attention_flash2.max_fraction > 0"});
         break;
     default: break;
     }

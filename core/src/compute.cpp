@@ -36,6 +36,13 @@ ComputeRates compute_rates(const NodeSpec& node, Precision precision) noexcept {
 
 ComputeRates compute_rates(const NodeSpec& node, const TrainingSpec& training, const SoftwareSpec& software) noexcept {
     ComputeRates r = compute_rates(node, training.precision);
+    // FlashAttention-2 at its own rate where the node gives one, else as the node's kernel.
+    const AttentionModel& fa2 = node.attention_flash2;
+    if (software.fused_attention == FusedAttention::flash2 && fa2.max_fraction > 0) {
+        r.attention_flops_per_s = units::tflops_to_flops(node.matrix_fp16_tflops) * fa2.max_fraction;
+        r.attention_backward = fa2.backward_efficiency;
+        r.softmax_head_dim = fa2.softmax_head_dim;
+    }
     r.host_op_s = units::us_to_s(software.host_op_us);
     if (training.cuda_graphs) {
         r.host_op_s = 0.0;

@@ -52,6 +52,7 @@ constexpr auto optimizer_names = names_of(sections::optimizer_names);
 constexpr auto grad_dtype_names = names_of(sections::grad_dtype_names);
 constexpr auto attention_names = names_of(sections::attention_names);
 constexpr auto grouped_gemm_names = names_of(sections::grouped_gemm_names);
+constexpr auto fused_attention_names = names_of(sections::fused_attention_names);
 constexpr auto attach_names = names_of(sections::attach_names);
 constexpr auto recompute_names = names_of(sections::recompute_names);
 constexpr auto ep_dispatch_names = names_of(sections::ep_dispatch_names);
@@ -206,6 +207,12 @@ const std::array fields{
            COMET_ACCESS(node.attention.softmax_head_dim), P::optional, W::when, own_attention_model),
     number("node.attention.backward_efficiency", "", 0, 1, true, "a fraction > 0 and <= 1",
            COMET_ACCESS(node.attention.backward_efficiency), P::optional, W::when, own_attention_model),
+    number("node.attention_flash2.max_fraction", "", 0, 1, false, "0 (as node.attention) or a fraction up to 1",
+           COMET_ACCESS(node.attention_flash2.max_fraction), P::optional, W::not_default),
+    number("node.attention_flash2.softmax_head_dim", "steps", 0, 1e5, false, "0 to 100000 head-dimension steps",
+           COMET_ACCESS(node.attention_flash2.softmax_head_dim), P::optional, W::not_default),
+    number("node.attention_flash2.backward_efficiency", "", 0, 1, false, "0 (as node.attention) or a fraction up to 1",
+           COMET_ACCESS(node.attention_flash2.backward_efficiency), P::optional, W::not_default),
     number("node.hbm_capacity_gib", "GiB", 0, 1e6, true, "> 0 and at most 1e6 GiB", COMET_ACCESS(node.hbm_capacity_gib), P::required),
     number("node.hbm_bandwidth_gbps", "GB/s", 0, 1e7, true, "> 0 and at most 1e7 GB/s", COMET_ACCESS(node.hbm_bandwidth_gbps), P::required),
     number("node.hbm_efficiency", "", 0, 1, true, "a fraction > 0 and <= 1", COMET_ACCESS(node.hbm_efficiency)),
@@ -257,6 +264,7 @@ const std::array fields{
            COMET_ACCESS(software.host_op_us), P::required),
     only(T, choice("software.grouped_gemm", COMET_CHOICE(software.grouped_gemm, grouped_gemm_names))),
     only(T, flag("software.moe_host_sync", COMET_ACCESS(software.moe_host_sync))),
+    only(T, choice("software.fused_attention", COMET_CHOICE(software.fused_attention, fused_attention_names))),
 
     // ---- strategy ------------------------------------------------------------------------------
     only(T, whole("strategy.tp", "", 1, 1e7, "an integer from 1 to 1e7", COMET_ACCESS(strategy.tp), P::required_for_transformer)),

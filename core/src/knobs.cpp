@@ -76,6 +76,8 @@ constexpr std::array<KnobRow, static_cast<std::size_t>(Knob::count_)> rows{{
     {Knob::grouped_gemm, "grouped_gemm", "expert GEMMs (0 one launch per expert, 1 one grouped kernel)", KnobKind::software,
      "software.grouped_gemm"},
     {Knob::moe_host_sync, "moe_host_sync", "MoE dispatch waits for the host (0 no, 1 yes)", KnobKind::software, "software.moe_host_sync"},
+    {Knob::fused_attention, "fused_attention", "attention kernel (0 the vendor's, 1 FlashAttention-2)", KnobKind::software,
+     "software.fused_attention"},
 }};
 
 constexpr bool rows_in_knob_order() {

@@ -415,6 +415,7 @@ private slots:
     void partialRecomputation();
     void hostSyncedForward();
     void softwareDecidesExpertLaunchesAndTheHostWait();
+    void softwareDecidesTheAttentionKernel();
     void hostBoundPassesAbsorbTheirCollectives();
     void fasterPeakSpeedsUpHostBoundRuns();
     void currentScalingHelperKernels();
@@ -1693,6 +1694,86 @@ void TestModel::softwareDecidesExpertLaunchesAndTheHostWait() {
     const Result captured = evaluate(cfg);
     QVERIFY2(captured.feasible, explain(captured).c_str());
     QVERIFY(captured.iteration_s <= no_wait.iteration_s);
+}
+
+// software.fused_attention (docs/model.md, "Fused attention"): FlashAttention-2 runs at the node's
+// attention_flash2 rate where the node gives one (Hopper: about 55 % of cuDNN's at head size 128,
+// from the per-op fit), at the vendor kernel's rate where it gives none (Ampere); it changes no
+// FLOPs, nothing without fused attention, and a faster FlashAttention-2 never slows a step.
+void TestModel::softwareDecidesTheAttentionKernel() {
+    const auto model = find_model_preset("llama3-8b");
+    QVERIFY(model.has_value());
+    const auto h100 = find_node_preset("dgx-h100");
+    const auto a100 = find_node_preset("dgx-a100-80gb");
+    QVERIFY(h100.has_value() && a100.has_value());
+    QVERIFY(h100->node.attention_flash2.max_fraction > 0);
+    QCOMPARE(a100->node.attention_flash2.max_fraction, 0.0);
+    Config cfg;
+    cfg.model = model->model;
+    cfg.node = h100->node;
+    cfg.cluster.nodes = 1;
+    cfg.training.precision = Precision::bf16;
+    cfg.training.attention = AttentionKernel::fused;
+    cfg.training.dropout = false;
+    cfg.training.global_batch = 64;
+    cfg.strategy.tp = 2;
+    cfg.strategy.dp = 4;
+    cfg.strategy.sequence_parallel = true;
+    cfg.strategy.recompute = Recompute::selective;
+    cfg.strategy.microbatch = 1;
+    cfg.strategy.zero_stage = 1;
+    cfg.software.host_op_us = 20.4;
+    SoftwareSpec fa2 = cfg.software;
+    fa2.fused_attention = FusedAttention::flash2;
+
+    // The rates: at head size 128 the H100's FlashAttention-2 forward is 0.405 x 128 / 146 of the
+    // peak against the vendor kernel's 0.81 x 128 / 160.
+    const ComputeRates vendor_rates = compute_rates(cfg.node, cfg.training, cfg.software);
+    const ComputeRates fa2_rates = compute_rates(cfg.node, cfg.training, fa2);
+    const double d = 128;
+    const double ratio = (fa2_rates.attention_flops_per_s * d / (d + fa2_rates.softmax_head_dim)) /
+                         (vendor_rates.attention_flops_per_s * d / (d + vendor_rates.softmax_head_dim));
+    QVERIFY2(ratio > 0.5 && ratio < 0.6, qPrintable(QString::number(ratio)));
+    QCOMPARE(fa2_rates.matrix_flops_per_s, vendor_rates.matrix_flops_per_s);
+
+    const Result vendor = evaluate(cfg);
+    QVERIFY2(vendor.feasible, explain(vendor).c_str());
+    cfg.software = fa2;
+    const Result flash2 = evaluate(cfg);
+    QVERIFY2(flash2.feasible, explain(flash2).c_str());
+    QVERIFY2(flash2.iteration_s > vendor.iteration_s * 1.02, (num(flash2.iteration_s) + " vs " + num(vendor.iteration_s)).constData());
+    QCOMPARE(flash2.model_flops, vendor.model_flops);
+
+    // More FlashAttention-2 throughput never slows the step.
+    cfg.node.attention_flash2.max_fraction = 0.6;
+    const Result faster = evaluate(cfg);
+    QVERIFY(faster.iteration_s < flash2.iteration_s);
+    cfg.node.attention_flash2.max_fraction = 0.81;
+    cfg.node.attention_flash2.softmax_head_dim = 32;
+    cfg.node.attention_flash2.backward_efficiency = 0.74;
+    QVERIFY(close_rel(evaluate(cfg).iteration_s, vendor.iteration_s, 1e-12));  // the vendor kernel's numbers: the same step
+
+    // Unfused attention calls no fused kernel: the switch changes nothing.
+    cfg.node = h100->node;
+    cfg.training.attention = AttentionKernel::unfused;
+    const double unfused_fa2 = evaluate(cfg).iteration_s;
+    cfg.software.fused_attention = FusedAttention::vendor;
+    QCOMPARE(evaluate(cfg).iteration_s, unfused_fa2);
+
+    // Ampere: FlashAttention-2 is the node's tuned kernel; no second rate, the same step.
+    cfg.training.attention = AttentionKernel::fused;
+    cfg.node = a100->node;
+    const double a100_vendor = evaluate(cfg).iteration_s;
+    cfg.software = fa2;
+    QCOMPARE(evaluate(cfg).iteration_s, a100_vendor);
+
+    // A node that gives FlashAttention-2 a forward rate gives its backward one too.
+    cfg.node = h100->node;
+    cfg.node.attention_flash2.backward_efficiency = 0;
+    const std::vector<FieldError> errors = check_config(cfg);
+    QCOMPARE(errors.size(), std::size_t{1});
+    QCOMPARE(QString::fromStdString(errors.front().path), QStringLiteral("node.attention_flash2.backward_efficiency"));
+    QCOMPARE(evaluate(cfg).reason, Infeasible::invalid_input);
 }
 
 void TestModel::hostBoundPassesAbsorbTheirCollectives() {

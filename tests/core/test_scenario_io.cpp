@@ -284,6 +284,8 @@ Scenario all_on_scenario() {
     s.config.software.host_op_us = 12.5;
     s.config.software.grouped_gemm = GroupedGemm::one_kernel;
     s.config.software.moe_host_sync = false;
+    s.config.software.fused_attention = FusedAttention::flash2;
+    n.attention_flash2 = {0.375, 18, 0.875};
     s.software_info = {"A test stack", "tests/core/test_scenario_io.cpp"};
     s.config.strategy.ep = 2;
     s.config.strategy.ep_overlap = 0.5;
@@ -483,6 +485,7 @@ private slots:
                                "\"host_op_us\"",
                                "\"grouped_gemm\"",
                                "\"moe_host_sync\"",
+                               "\"fused_attention\"",
                                "\"strategy\"",
                                "\"tp\"",
                                "\"pp_scatter_gather\"",
@@ -497,7 +500,7 @@ private slots:
         }
         QStringList leaves, sections;
         collect_paths(object_of(QByteArray::fromStdString(text)), {}, leaves, sections);
-        QCOMPARE(leaves.size(), 79);  // the software section (name, source and 3 fields) joined the 74
+        QCOMPARE(leaves.size(), 80);  // the software section (name, source and 4 fields) joined the 74
         QCOMPARE(sections.size(), 11);
     }
 
@@ -760,6 +763,20 @@ private slots:
                                                              "software.grouped_gemm = \"cutlass\": must be one of per_expert, one_kernel"};
         QTest::newRow("moe sync as text") << with(m3, "software.moe_host_sync", "yes")
                                           << QStringList{f + "software.moe_host_sync: expected true or false"};
+        QTest::newRow("attention kernel unknown")
+            << with(m3, "software.fused_attention", "flash3")
+            << QStringList{f + "software.fused_attention = \"flash3\": must be one of vendor, flash2"};
+        QTest::newRow("attention kernel as number")
+            << with(m3, "software.fused_attention", 2) << QStringList{f + "software.fused_attention: expected"};
+        QTest::newRow("fa2 fraction above 1")
+            << with(m3, "node.attention_flash2.max_fraction", 1.5)
+            << QStringList{f + "node.attention_flash2.max_fraction = 1.5: must be 0 (as node.attention) or a fraction up to 1"};
+        QTest::newRow("fa2 fraction negative") << with(m3, "node.attention_flash2.max_fraction", -0.4)
+                                               << QStringList{f + "node.attention_flash2.max_fraction = -0.4: must be 0"};
+        QTest::newRow("fa2 softmax huge") << with(m3, "node.attention_flash2.softmax_head_dim", 1e300)
+                                          << QStringList{f + "node.attention_flash2.softmax_head_dim = 1e+300: must be 0 to 100000"};
+        QTest::newRow("fa2 backward as text") << with(m3, "node.attention_flash2.backward_efficiency", "0.9")
+                                              << QStringList{f + "node.attention_flash2.backward_efficiency: expected a number"};
         QTest::newRow("software unknown preset")
             << with(m3, "software", "megatron-9000")
             << QStringList{f + "software = \"megatron-9000\": no software preset of that name (known: "};

@@ -838,6 +838,12 @@ void TestSearch::carriedFloorsPruneAndStayExact() {
     check_sweep_against_search(moe, software, "host_op_us by grouped_gemm");
     software.y = Axis{Knob::moe_host_sync, {0.0, 1.0}};
     check_sweep_against_search(moe, software, "host_op_us by moe_host_sync");
+    // The attention kernel on a node that prices FlashAttention-2 on its own.
+    Config fa2 = moe;
+    fa2.training.attention = AttentionKernel::fused;
+    fa2.node.attention_flash2 = {0.405, 18, 0.91};
+    software.y = Axis{Knob::fused_attention, {0.0, 1.0}};
+    check_sweep_against_search(fa2, software, "host_op_us by fused_attention");
 }
 
 void TestSearch::rateSpeedupsAreClosedForm() {

@@ -174,6 +174,7 @@ private Q_SLOTS:
         every.config.strategy.loss_in_pipeline_split = true;
         every.config.strategy.recompute_layers = 1;
         every.config.node.hbm_allocator_margin = 0.05;
+        every.config.node.attention_flash2 = {0.405, 18, 0.91};
         every.config.node.scale_out.leaf_domains = 16;
         every.config.node.scale_out.oversubscription = 2;
         every.config.node.scale_out.spine_latency_us = 1.5;

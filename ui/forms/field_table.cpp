@@ -180,6 +180,18 @@ std::vector<FieldSpec> node_fields() {
              "Fraction of the forward kernel's speed the attention backward reaches (atomic dQ "
              "accumulation, five products per tile).",
              2, 0.01),
+        zero_means("as above", real("node.attention_flash2.max_fraction", G::attention_kernel, "FA2 peak fraction", "",
+                                    "FlashAttention-2's kernel, for software that calls it instead of the vendor's: the "
+                                    "fraction of the 16-bit tensor peak it reaches in forward (on Hopper it lacks the "
+                                    "asynchronous tensor-core path and reaches about half of cuDNN's rate, measured). "
+                                    "0 = it runs as the kernel above (Ampere, where it is the tuned kernel).",
+                                    3, 0.005)),
+        real("node.attention_flash2.softmax_head_dim", G::attention_kernel, "FA2 softmax cost", " steps",
+             "FlashAttention-2's unoverlapped softmax work per score in head-dimension steps, as for the "
+             "kernel above.",
+             0, adaptive),
+        real("node.attention_flash2.backward_efficiency", G::attention_kernel, "FA2 backward efficiency", "",
+             "Fraction of FlashAttention-2's forward speed its backward reaches.", 2, 0.01),
 
         zero_means("none", real("node.expanded.capacity_gib", G::expanded_memory, "Capacity", " GiB",
                                 "Second memory tier per attachment point: host DDR, CXL expanders or a pooled memory "
@@ -465,6 +477,12 @@ std::vector<FieldSpec> software_fields() {
                 "The MoE token dispatch copies the tokens per expert to the host for the all-to-all's split "
                 "sizes, so the host waits for the queue to drain once per MoE forward. Off: the sizes stay "
                 "on the device (a compiled step, static capacity)."),
+        choice("software.fused_attention", G::software, "Attention kernel",
+               "Which fused attention kernel the software calls: the hardware vendor's tuned one (cuDNN or "
+               "FlashAttention-3 on Hopper and Blackwell, CK on ROCm, splash on TPU: the node's attention "
+               "kernel) or FlashAttention-2 (the flash-attn package, PyTorch's SDPA flash backend), which the "
+               "node prices on its own where it is slower.",
+               {"Vendor's tuned kernel", "FlashAttention-2"}),
     };
 }
 
@@ -622,6 +640,9 @@ bool field_applies(const FieldSpec& f, const Config& c) {
     const std::string_view path(f.path);
     if (f.group == G::moe) return c.model.is_moe() || path == "model.experts";
     if (path == "software.grouped_gemm" || path == "software.moe_host_sync") return c.model.is_moe();
+    if (path == "software.fused_attention") return c.training.attention == AttentionKernel::fused;
+    if (path.rfind("node.attention_flash2.", 0) == 0 && path != "node.attention_flash2.max_fraction")
+        return c.node.attention_flash2.max_fraction > 0;
     if (f.group == G::mla) return c.model.is_mla() || path == "model.kv_lora_rank";
     if (path == "model.full_attention_interval") return c.model.sliding_window > 0;
     if (path == "strategy.recompute_layers") return c.strategy.recompute == Recompute::full;

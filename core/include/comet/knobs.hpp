@@ -63,9 +63,10 @@ enum class Knob : std::uint8_t {
     embedding_gib,  // a DLRM's tables in all (every table's rows scaled alike)
     cuda_graphs,    // the step as captured CUDA graphs (0 eager, 1 captured)
     // software
-    host_op_us,     // the host's issue time per framework op
-    grouped_gemm,   // an MoE layer's expert GEMMs (0 one launch per expert, 1 one grouped kernel)
-    moe_host_sync,  // the MoE dispatch waits for the host (0 no, 1 yes)
+    host_op_us,       // the host's issue time per framework op
+    grouped_gemm,     // an MoE layer's expert GEMMs (0 one launch per expert, 1 one grouped kernel)
+    moe_host_sync,    // the MoE dispatch waits for the host (0 no, 1 yes)
+    fused_attention,  // the fused attention kernel (0 the vendor's, 1 FlashAttention-2)
     count_
 };
 

@@ -247,7 +247,11 @@ struct NodeSpec {
     double matrix_fp4_tflops = 0.0;   // dense fp4 (NVFP4/MXFP4); 0 = no fp4 support
     double vector_tflops = 0.0;       // non-tensor 16-bit throughput (element-wise work)
     GemmModel gemm;
-    AttentionModel attention;
+    AttentionModel attention;  // the vendor's tuned kernel (cuDNN / FlashAttention-3 on Hopper and Blackwell, ...)
+    // FlashAttention-2's portable kernel where it runs slower than the vendor's (Hopper: no
+    // wgmma/TMA path); max_fraction 0 = the node gives no separate rate and it runs as
+    // `attention` (Ampere, where FlashAttention-2 is the tuned kernel; hardware not measured).
+    AttentionModel attention_flash2{0.0, 0.0, 0.0};
     double hbm_capacity_gib = 0.0;
     double hbm_bandwidth_gbps = 0.0;
     double hbm_efficiency = 0.9;  // achievable fraction of HBM bandwidth for streaming kernels
@@ -382,6 +386,12 @@ enum class GroupedGemm : std::uint8_t {
     one_kernel,  // one grouped kernel over every local expert (torch._grouped_mm, megablox, DeepGEMM)
 };
 
+// Which fused attention kernel the software calls (when training.attention is fused).
+enum class FusedAttention : std::uint8_t {
+    vendor,  // the hardware vendor's tuned kernel: node.attention (cuDNN, FlashAttention-3, CK, splash)
+    flash2,  // FlashAttention-2 (the flash-attn package, PyTorch SDPA's flash backend): node.attention_flash2
+};
+
 // What the training software decides, apart from the strategy: the host's time to issue each
 // framework op, how an MoE layer's expert GEMMs are launched, and whether its token dispatch
 // waits for the host. Presets in presets/software/ (docs/model.md, "Software"); each value
@@ -397,6 +407,7 @@ struct SoftwareSpec {
     // per MoE forward. false = the dispatch sizes stay on the device (static capacity, DeepEP's
     // low-latency kernels, a compiled step).
     bool moe_host_sync = true;
+    FusedAttention fused_attention = FusedAttention::vendor;
 
     bool operator==(const SoftwareSpec&) const = default;
 };
