@@ -1,5 +1,6 @@
 #include "compare_page.hpp"
 
+#include <QActionGroup>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialog>
@@ -9,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSpinBox>
@@ -161,6 +163,8 @@ void ComparePage::buildLayout() {
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setAccessibleName(tr("Designs compared"));
+    table_->setContextMenuPolicy(Qt::CustomContextMenu);  // a design's software, removal
+    connect(table_, &QTableWidget::customContextMenuRequested, this, &ComparePage::tableMenu);
     table_->horizontalHeaderItem(col_strategy)->setToolTip(tr("Checked: search for the best strategy; unchecked: the strategy saved with the design"));
     table_->horizontalHeaderItem(col_strategy)->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);  // visible before the column scrolls in whole
     table_->horizontalHeaderItem(col_price)->setToolTip(
@@ -241,12 +245,22 @@ bool ComparePage::addCurrent(bool best_strategy) {
     return true;
 }
 
-bool ComparePage::addPreset(const QString& preset_id, int nodes) {
+bool ComparePage::addPreset(const QString& preset_id, int nodes, const QString& software_id) {
     const Scenario& s = doc_->scenario();
     if (s.designs.size() >= static_cast<std::size_t>(max_designs) || nodes < 1 || nodes > max_nodes) return false;
     const std::optional<NodePreset> p = find_node_preset(preset_id.toStdString());
     if (!p) return false;
+    std::optional<SoftwarePreset> sw;
+    if (!software_id.isEmpty()) {
+        sw = find_software_preset(software_id.toStdString());
+        if (!sw) return false;
+    }
     Design d;
+    if (sw) {
+        d.own_software = true;
+        d.software = sw->software;
+        d.software_info = sw->info;
+    }
     d.node = p->node;
     d.node_info = p->info;
     d.nodes = nodes;
@@ -256,10 +270,61 @@ bool ComparePage::addPreset(const QString& preset_id, int nodes) {
         d.purchase_price_per_gpu_usd = p->price->purchase_price_per_gpu_usd;
     }
     std::vector<Design> designs = s.designs;
-    d.name = unique_name(designs, design_label(d).toStdString() + ", best strategy");
+    d.name = unique_name(designs, design_label(d).toStdString() + (sw ? ", " + sw->info.name : std::string()) + ", best strategy");
     designs.push_back(std::move(d));
     doc_->setScenario(withDesigns(std::move(designs)), tr("Add design"));
     return true;
+}
+
+bool ComparePage::setDesignSoftware(int row, const QString& software_id) {
+    std::vector<Design> designs = doc_->scenario().designs;
+    if (row < 0 || row >= static_cast<int>(designs.size())) return false;
+    Design& d = designs[static_cast<std::size_t>(row)];
+    if (software_id.isEmpty()) {
+        if (!d.own_software) return true;
+        d.own_software = false;
+        d.software = {};
+        d.software_info = {};
+    } else {
+        const std::optional<SoftwarePreset> sw = find_software_preset(software_id.toStdString());
+        if (!sw) return false;
+        if (d.own_software && d.software == sw->software && d.software_info.name == sw->info.name) return true;
+        d.own_software = true;
+        d.software = sw->software;
+        d.software_info = sw->info;
+    }
+    doc_->setScenario(withDesigns(std::move(designs)), tr("Change design software"));
+    return true;
+}
+
+// Right click on a design: run it on another software preset, or on the scenario's again.
+void ComparePage::tableMenu(const QPoint& pos) {
+    const int row = table_->rowAt(pos.y());
+    const Scenario& s = doc_->scenario();
+    if (row < 0 || row >= static_cast<int>(s.designs.size())) return;
+    const Design& d = s.designs[static_cast<std::size_t>(row)];
+    std::vector<std::string> errors;
+    const std::vector<SoftwarePreset> presets = load_software_presets(errors);
+    QMenu menu(this);
+    QMenu* software = menu.addMenu(tr("&Software of %1").arg(design_number(row)));
+    auto* group = new QActionGroup(software);
+    QAction* same =
+        software->addAction(tr("The scenario's (%1)").arg(qs(s.software_info.name.empty() ? std::string("edited") : s.software_info.name)));
+    same->setCheckable(true);
+    same->setChecked(!d.own_software);
+    group->addAction(same);
+    connect(same, &QAction::triggered, this, [this, row] { setDesignSoftware(row, {}); });
+    software->addSeparator();
+    for (const SoftwarePreset& p : presets) {
+        QAction* a = software->addAction(qs(p.info.name.empty() ? p.id : p.info.name));
+        a->setCheckable(true);
+        a->setChecked(d.own_software && d.software == p.software && d.software_info.name == p.info.name);
+        a->setToolTip(qs(p.info.source));
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [this, row, id = qs(p.id)] { setDesignSoftware(row, id); });
+    }
+    menu.addAction(tr("&Remove %1").arg(design_number(row)), this, [this, row] { removeDesign(row); });
+    menu.exec(table_->viewport()->mapToGlobal(pos));
 }
 
 void ComparePage::removeDesign(int index) {
@@ -301,10 +366,21 @@ void ComparePage::addPresetDialog() {
     };
     same_gpus(0);
     connect(node, &QComboBox::currentIndexChanged, &dialog, same_gpus);
+    auto* software = new QComboBox(&dialog);
+    const Scenario& sc = doc_->scenario();
+    software->addItem(tr("The scenario's (%1)").arg(qs(sc.software_info.name.empty() ? std::string("edited") : sc.software_info.name)),
+                      QString());
+    for (const SoftwarePreset& p : load_software_presets(errors)) {
+        software->addItem(qs(p.info.name.empty() ? p.id : p.info.name), qs(p.id));
+        software->setItemData(software->count() - 1, qs(p.info.source), Qt::ToolTipRole);
+    }
     auto* form = new QFormLayout;
     form->addRow(tr("&Node:"), node);
     form->addRow(tr("N&odes:"), count);
-    auto* note = new QLabel(tr("The design trains the scenario's model and batch and searches for its best strategy."), &dialog);
+    form->addRow(tr("&Software:"), software);
+    auto* note = new QLabel(tr("The design trains the scenario's model and batch and searches for its best strategy. "
+                               "Right-click a design in the table to change its software later."),
+                            &dialog);
     note->setWordWrap(true);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
@@ -313,7 +389,7 @@ void ComparePage::addPresetDialog() {
     layout->addLayout(form);
     layout->addWidget(note);
     layout->addWidget(buttons);
-    if (dialog.exec() == QDialog::Accepted) addPreset(node->currentData().toString(), count->value());
+    if (dialog.exec() == QDialog::Accepted) addPreset(node->currentData().toString(), count->value(), software->currentData().toString());
 }
 
 void ComparePage::schedule() {
@@ -408,7 +484,11 @@ void ComparePage::fillTable() {
         auto* number = new QTableWidgetItem(design_number(row));
         number->setToolTip(tr("Design %1: the charts name it so where a row has no room for its name").arg(row + 1));
         table_->setVerticalHeaderItem(row, number);
-        auto* node = item(node_name(d), false);
+        // A design on software of its own says so where its node is named.
+        auto* node = item(d.own_software ? tr("%1 · %2").arg(node_name(d), qs(d.software_info.name.empty() ? std::string("own software")
+                                                                                                           : d.software_info.name))
+                                         : node_name(d),
+                          false);
         node->setToolTip(tr("%1 accelerators, %2 TFLOP/s, %3 GiB HBM at %4 GB/s, scale-out %5 GB/s per accelerator, %6 kW")
                              .arg(d.node.accelerators)
                              .arg(d.node.matrix_fp16_tflops)

@@ -42,8 +42,12 @@ public:
 
     // Adds the scenario's node, cluster and strategy as a design (undoable); false when full.
     bool addCurrent(bool best_strategy);
-    // Adds a node preset at a cluster size with the best strategy; false when full or unknown.
-    bool addPreset(const QString& preset_id, int nodes);
+    // Adds a node preset at a cluster size with the best strategy, on a software preset (empty:
+    // the scenario's software); false when full or either preset is unknown.
+    bool addPreset(const QString& preset_id, int nodes, const QString& software_id = {});
+    // Design `row` runs on a software preset (undoable); empty = the scenario's software again.
+    // False for an unknown row or preset.
+    bool setDesignSoftware(int row, const QString& software_id);
     void removeDesign(int index);
     void setBaseline(int index);
     // Presentation mode: the two charts get half the width each (their zoomed bar labels need it).
@@ -80,6 +84,7 @@ private:
     void updateCharts();
     void onItemChanged(int row, int column);
     void addPresetDialog();
+    void tableMenu(const QPoint& pos);
     void updateButtons();
     [[nodiscard]] Scenario withDesigns(std::vector<Design> designs) const;
 

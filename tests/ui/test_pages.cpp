@@ -255,6 +255,51 @@ private Q_SLOTS:
         QCOMPARE(win.scenario().designs[1].name, std::string("A100 x384, best strategy"));
     }
 
+    // Designs may differ in software (issue 38): a preset design on a software preset of its own,
+    // changed and reverted per row, undoable, saved, and run on that software by the comparison.
+    void designsRunOnTheirOwnSoftware() {
+        Window win;
+        app::ComparePage* page = win.w.compare();
+        page->removeDesign(3);
+        QVERIFY(!page->addPreset(QStringLiteral("dgx-h100"), 8, QStringLiteral("no-such-stack")));
+        QVERIFY(page->addPreset(QStringLiteral("dgx-h100"), 8, QStringLiteral("pytorch-eager")));
+        win.settle();
+        const auto eager = find_software_preset("pytorch-eager");
+        QVERIFY(eager.has_value());
+        const Design& added = win.scenario().designs.back();
+        QVERIFY(added.own_software);
+        QVERIFY(added.software == eager->software);
+        QVERIFY(QString::fromStdString(added.name).contains(QString::fromStdString(eager->info.name)));
+        QVERIFY(page->comparison()->designs.back().config.software == eager->software);
+        QVERIFY(cell(page->table(), 3, app::ComparePage::col_node).contains(QString::fromStdString(eager->info.name)));
+        QVERIFY(page->table()->item(3, app::ComparePage::col_node)->toolTip().contains(QString::fromStdString(eager->info.name)));
+        // Another row moves to another stack; the scenario's software is untouched.
+        const SoftwareSpec scenario_software = win.scenario().config.software;
+        QVERIFY(page->setDesignSoftware(1, QStringLiteral("torchtitan-fsdp2")));
+        QVERIFY(!page->setDesignSoftware(1, QStringLiteral("no-such-stack")));
+        QVERIFY(!page->setDesignSoftware(7, QStringLiteral("torchtitan-fsdp2")));
+        win.settle();
+        QVERIFY(win.scenario().designs[1].own_software);
+        QVERIFY(page->comparison()->designs[1].config.software == find_software_preset("torchtitan-fsdp2")->software);
+        QVERIFY(win.scenario().config.software == scenario_software);
+        // Saved and read back with the file.
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("sw.comet.json"));
+        QCOMPARE(win.w.document()->save(file), QString());
+        const Loaded<Scenario> back = load_scenario_file(file.toStdString());
+        QVERIFY2(back.ok(), back.error_text().c_str());
+        QVERIFY(back.value->designs[1].own_software);
+        QVERIFY(back.value->designs[3].software == eager->software);
+        // Back to the scenario's software; undo brings the design's own back.
+        QVERIFY(page->setDesignSoftware(1, QString()));
+        win.settle();
+        QVERIFY(!win.scenario().designs[1].own_software);
+        QVERIFY(page->comparison()->designs[1].config.software == scenario_software);
+        win.w.document()->undoStack()->undo();
+        win.settle();
+        QVERIFY(win.scenario().designs[1].own_software);
+    }
+
     void comparisonDataExports() {
         Window win;
         QTemporaryDir dir;
