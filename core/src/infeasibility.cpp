@@ -93,7 +93,19 @@ std::vector<Change> changes(const Config& c) {
 
 std::string explain_no_fit(const Config& c) {
     const long long gpus = static_cast<long long>(c.cluster.nodes) * c.node.accelerators;
+    if (c.workload == Workload::dlrm) {
+        // A DLRM spreads its batch over every accelerator (dp = all of them, the default its
+        // search starts from): if that breaks a rule, the rule is why nothing runs.
+        if (gpus < 1 || gpus > 10'000'000) return {};
+        Config t = c;
+        t.strategy.dp = static_cast<int>(gpus);
+        const Result r = evaluate(t);
+        if (r.feasible || r.reason == Infeasible::invalid_input) return {};
+        return std::string(is_capacity(r.reason) ? "no strategy fits in memory" : "no strategy fits") + ": on all " + std::to_string(gpus) +
+               " accelerators (" + format_strategy(t.strategy, c.workload) + "), " + limit_text(t, r);
+    }
     std::optional<std::pair<Strategy, Result>> leanest;
+    std::optional<std::pair<Strategy, Result>> structural;  // the first lean candidate that breaks a rule
     for (int tp = 1; tp <= std::max(1, c.node.scale_up.domain_size); tp *= 2) {
         if (c.model.heads % tp != 0 || gpus % tp != 0) continue;
         for (int pp = 1; pp <= c.model.layers && pp <= gpus / tp; ++pp) {
@@ -108,14 +120,22 @@ std::string explain_no_fit(const Config& c) {
             s.recompute = Recompute::full;
             s.sequence_parallel = tp > 1;
             s.zero_stage = 3;
-            if (c.training.global_batch % s.dp != 0) continue;
             const Result r = evaluate(t);
             if (r.feasible) return {};  // something fits: not a memory limit
-            if (r.reason != Infeasible::hbm_capacity) continue;
+            if (r.reason != Infeasible::hbm_capacity) {
+                if (!structural && r.reason != Infeasible::invalid_input) structural = std::pair{s, r};
+                continue;
+            }
             if (!leanest || r.detail_a < leanest->second.detail_a) leanest = std::pair{s, r};
         }
     }
-    if (!leanest) return "no strategy fits: none is valid for this model and cluster size (see the structural rules)";
+    if (!leanest && structural)  // name the rule and its numbers, as comet-cli's search does
+        return "no strategy fits: none is valid for this model and cluster size; for example " + format_strategy(structural->first) + ": " +
+               explain(structural->second);
+    if (!leanest)
+        return "no strategy fits: no tp (a power of 2 within the scale-up domain) and pp divide the heads, the layers "
+               "and the " +
+               std::to_string(gpus) + " accelerators";
     const double reserved = hbm_unusable_bytes(c.node);
     return "no strategy fits in HBM: the leanest, " + format_strategy(leanest->first) + ", needs " +
            gib(leanest->second.detail_a - reserved) + " GiB per GPU, has " + gib(leanest->second.detail_b - reserved) + " GiB usable";

@@ -405,6 +405,17 @@ private Q_SLOTS:
         QCOMPARE(explain_no_fit(c), std::string());
     }
 
+    void nothingFitsForADlrmNamesTheRule() {
+        // The DLRM study at 3 nodes: 24 accelerators do not split a batch of 65,536.
+        Config c = load_scenario_file(scenario_path("dlrm-2tb-memory-expansion.comet.json").toStdString()).value->config;
+        QCOMPARE(explain_no_fit(c), std::string());  // 16 accelerators: it runs
+        c.cluster.nodes = 3;
+        const std::string why = explain_no_fit(c);
+        QVERIFY2(why.rfind("no strategy fits: on all 24 accelerators (", 0) == 0, why.c_str());
+        QVERIFY2(why.find("global batch = 65536") != std::string::npos, why.c_str());
+        QVERIFY2(why.find("structural rules") == std::string::npos, why.c_str());
+    }
+
     void paretoWithoutPricesSaysSoInsteadOfAFlatAxis() {
         ParetoPoint a;
         a.label = "a";

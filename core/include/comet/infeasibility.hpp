@@ -31,7 +31,9 @@ struct InfeasibilityExplanation {
 // structurally valid strategy (tp dividing the heads within the scale-up domain, pp dividing the
 // layers, dp the rest, full recomputation, ZeRO 3, microbatch 1) overflows, e.g. "no strategy fits
 // in HBM: the leanest, tp8 pp16 dp3 mb1 recompute=full sp zero3, needs 93.2 GiB per GPU, has 78.0
-// GiB usable"; else the leanest's own reason. Evaluates at most a few hundred strategies.
+// GiB usable"; else a lean candidate's rule with its numbers ("tp1 pp1 dp24 ...: dp x microbatch =
+// 24, global batch = 1000"). A DLRM is tried on every accelerator (dp = all of them). Empty when
+// something fits. Evaluates at most a few hundred strategies.
 [[nodiscard]] std::string explain_no_fit(const Config& c);
 
 }  // namespace comet
