@@ -238,6 +238,24 @@ private Q_SLOTS:
         QVERIFY2(info.contains("842 x 595 pts (A4)"), qPrintable(info));  // landscape
     }
 
+    // A long model or node name: the header keeps the whole title (smaller, on two lines), never "…"
+    // (issue 40: the report's title was cut).
+    void longTitleIsPrintedWhole() {
+        ReportData long_names = without_designs_;
+        long_names.scenario.model_info.name = "Sparse mixture-of-experts research model with a long descriptive name (v2, internal)";
+        long_names.scenario.node_info.name = "Eight-accelerator liquid-cooled server (rack-scale variant)";
+        const QString title = ui::report_title(long_names);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("long.pdf");
+        QVERIFY(write_report_pdf(long_names, path).isEmpty());
+        const QString text = pdf_text(path);
+        const QString header = text.left(text.indexOf(QStringLiteral("(rack-scale variant)")) + 20);  // page 1's header
+        QVERIFY2(header.startsWith(QStringLiteral("COMET Explorer report")) && !header.contains(QChar(0x2026)), qPrintable(header));
+        for (const QString& word : title.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            QVERIFY2(text.contains(word), qPrintable(word + " not in: " + text.left(600)));
+        QVERIFY(text.count(QStringLiteral("(rack-scale variant)")) >= pdf_pages(path));  // on every page's header
+    }
+
     void pdfWithoutDesignsHasThreePages() {
         QTemporaryDir dir;
         const QString path = dir.filePath("llama.pdf");

@@ -255,10 +255,21 @@ QRectF paint_frame(QPainter& p, const QRectF& page, const QString& report, const
     const QString right = title;
     const double right_w = p.fontMetrics().horizontalAdvance(right) + gap_px;
     p.drawText(QRectF(inner.right() - right_w, inner.top(), right_w, header_px - 8), Qt::AlignRight | Qt::AlignVCenter, right);
-    p.setFont(font_of(11));
     p.setPen(Qt::black);
-    const QRectF left(inner.left(), inner.top(), inner.width() - right_w - gap_px, header_px - 8);
-    p.drawText(left, Qt::AlignLeft | Qt::AlignVCenter, p.fontMetrics().elidedText(report, Qt::ElideRight, int(left.width())));
+    // The report's title whole (it names the model, size and node): a smaller font, then two
+    // lines; cut with "…" only where even two lines of the smallest cannot hold it.
+    const QRectF left(inner.left(), inner.top(), inner.width() - right_w - gap_px, header_px - 4);
+    double point = 11;
+    for (p.setFont(font_of(point)); point > 7 && p.fontMetrics().horizontalAdvance(report) > left.width(); p.setFont(font_of(point)))
+        point -= 0.5;
+    if (p.fontMetrics().horizontalAdvance(report) <= left.width()) {
+        p.drawText(left, Qt::AlignLeft | Qt::AlignVCenter, report);
+    } else {
+        const QRectF need = p.fontMetrics().boundingRect(left.toAlignedRect(), Qt::TextWordWrap, report);
+        const bool two_lines = need.height() <= left.height() + 1;
+        p.drawText(left, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
+                   two_lines ? report : p.fontMetrics().elidedText(report, Qt::ElideRight, int(2 * left.width())));
+    }
     p.setPen(QPen(rule_color, 1));
     p.drawLine(QPointF(inner.left(), inner.top() + header_px - 4), QPointF(inner.right(), inner.top() + header_px - 4));
 
