@@ -583,6 +583,24 @@ private Q_SLOTS:
         QVERIFY(visible("model.layers"));
     }
 
+    // Two DLRMs share every model. field: the picker names the one whose tables are loaded, and
+    // none once a table is edited (issue 40: it named the MLPerf model with the 2 TB one loaded).
+    void modelPickerNamesTheLoadedDlrm() {
+        const auto loaded = load_scenario_file(presets_dir() / "scenarios" / "dlrm-2tb-memory-expansion.comet.json");
+        QVERIFY(loaded.value);
+        reset(*loaded.value);
+        QComboBox* picker = panel_->modelPresetPicker();
+        QCOMPARE(picker->currentText(), QStringLiteral("Synthetic industrial DLRM (about 2 TB of rows)"));
+        picker->setCurrentIndex(picker->findText(QStringLiteral("DLRM-DCNv2 (MLPerf Training)")));
+        QCOMPARE(doc_->config().dlrm, mlperf_dcnv2_dlrm());
+        QCOMPARE(picker->currentText(), QStringLiteral("DLRM-DCNv2 (MLPerf Training)"));
+        panel_->dlrmTablesEditor()->table()->item(0, 1)->setText(QStringLiteral("80000000"));
+        QCOMPARE(doc_->config().dlrm.tables[0].rows, 8e7);
+        QCOMPARE(picker->currentIndex(), 0);  // an edited DLRM is no preset
+        doc_->undoStack()->undo();
+        QCOMPARE(picker->currentText(), QStringLiteral("DLRM-DCNv2 (MLPerf Training)"));
+    }
+
     // The table editor: a valid cell edit is one undoable change; text that is not a number, or a
     // value the range rules refuse, changes nothing and says why.
     void dlrmTableEditsAreCheckedAndUndoable() {
@@ -594,7 +612,7 @@ private Q_SLOTS:
         t->table()->item(0, 1)->setText(QStringLiteral("80,000,000"));  // rows of the first table
         QCOMPARE(undo_count(), 1);
         QCOMPARE(doc_->config().dlrm.tables[0].rows, 8e7);
-        QCOMPARE(t->table()->item(0, 1)->text(), QStringLiteral("80000000"));
+        QCOMPARE(t->table()->item(0, 1)->text(), QStringLiteral("8e7"));  // shorter, whole in a narrow column
         t->table()->item(0, 2)->setText(QStringLiteral("wide"));
         QCOMPARE(undo_count(), 1);
         QVERIFY2(t->errorText().contains(QStringLiteral("Table group 1, dim: “wide” is not a whole number")), qPrintable(t->errorText()));
@@ -619,6 +637,18 @@ private Q_SLOTS:
         doc_->undoStack()->undo();
         doc_->undoStack()->undo();
         QCOMPARE(doc_->config().dlrm.bottom_mlp[0], 512);
+        // Rows from a million up are shown in the shorter exact form, whole (issue 40: "2000000…").
+        QCOMPARE(t->table()->item(0, 1)->text(), QStringLiteral("8e7"));
+        QCOMPARE(t->table()->item(0, 1)->toolTip(), QStringLiteral("80,000,000"));
+        t->table()->item(0, 1)->setText(QStringLiteral("2000000000"));
+        QCOMPARE(doc_->config().dlrm.tables[0].rows, 2e9);
+        QCOMPARE(t->table()->item(0, 1)->text(), QStringLiteral("2e9"));
+        t->table()->item(0, 1)->setText(QStringLiteral("39884406"));
+        QCOMPARE(t->table()->item(0, 1)->text(), QStringLiteral("39884406"));  // as short as it gets
+        t->table()->item(0, 1)->setText(QStringLiteral("2.5e8"));
+        QCOMPARE(t->table()->item(0, 1)->text(), QStringLiteral("2.5e8"));
+        QCOMPARE(doc_->config().dlrm.tables[0].rows, 2.5e8);
+        QCOMPARE(t->table()->item(0, 2)->text(), QStringLiteral("128"));  // below a million: as typed
     }
 
     void focusFieldScrollsAndFocuses() {

@@ -30,6 +30,7 @@
 #include "charts/chart_model.hpp"
 #include "comet/fsdp.hpp"
 #include "explorer_page.hpp"
+#include "forms/parameter_panel.hpp"
 #include "export_dialog.hpp"
 #include "fsdp_page.hpp"
 #include "export/chart_renderable.hpp"
@@ -203,6 +204,38 @@ private Q_SLOTS:
         win.w.document()->undoStack()->undo();
         win.settle();
         QCOMPARE(win.scenario().baseline_design, 0);
+    }
+
+    // Ctrl+Z with the focus in a field undoes the document's last change, as anywhere else in the
+    // window; while a value is being typed it first undoes the typing (issue 40).
+    void ctrlZInAFieldUndoesTheDocument() {
+        Window win;
+        win.w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&win.w));
+        auto* spin = qobject_cast<QSpinBox*>(win.w.parameters()->editorFor(QStringLiteral("training.global_batch")));
+        QVERIFY(spin);
+        const int before = spin->value();
+        const int steps = win.w.document()->undoStack()->count();
+        spin->setFocus(Qt::OtherFocusReason);
+        QTRY_VERIFY(spin->hasFocus());
+        spin->selectAll();
+        QTest::keyClicks(spin, QString::number(before * 2));
+        QTest::keyClick(spin, Qt::Key_Z, Qt::ControlModifier);  // being typed: the typing is undone
+        QCOMPARE(win.w.document()->undoStack()->count(), steps);
+        QCOMPARE(win.w.document()->config().training.global_batch, before);
+        spin->selectAll();
+        QTest::keyClicks(spin, QString::number(before * 2));
+        QTest::keyClick(spin, Qt::Key_Return);
+        QCOMPARE(win.w.document()->config().training.global_batch, before * 2);
+        QCOMPARE(win.w.document()->undoStack()->count(), steps + 1);
+        QVERIFY(spin->hasFocus());
+        QTest::keyClick(spin, Qt::Key_Z, Qt::ControlModifier);  // entered: the document's edit is undone
+        QCOMPARE(win.w.document()->config().training.global_batch, before);
+        QCOMPARE(spin->value(), before);
+        QVERIFY(!QKeySequence::keyBindings(QKeySequence::Redo).isEmpty());
+        QTest::keySequence(spin, QKeySequence::keyBindings(QKeySequence::Redo).first());  // and redone
+        QCOMPARE(win.w.document()->config().training.global_batch, before * 2);
+        QCOMPARE(spin->value(), before * 2);
     }
 
     // Adding, removing and editing designs are undoable document edits, saved with the file.

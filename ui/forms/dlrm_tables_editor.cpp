@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -17,7 +18,28 @@ namespace {
 
 enum Column { count_column = 0, rows_column, dim_column, pooling_column, column_count };
 
-QString number_text(double v, bool whole) { return whole ? QString::number(v, 'f', 0) : QString::number(v, 'g', 10); }
+// The shorter of the plain and the exact scientific form, so that a narrow column shows the whole
+// number from a million up: 2000000000 is "2e9" (issue 40: "2000000…"), 39884406 stays as it is;
+// either reads back, and the cell's tooltip gives it with grouping.
+QString number_text(double v, bool whole) {
+    if (!whole) return QString::number(v, 'g', 10);
+    const QString plain = QString::number(v, 'f', 0);
+    if (std::abs(v) < 1e6) return plain;  // counts, dims: as typed
+    for (int digits = 1; digits <= 6; ++digits) {
+        QString sci = QString::number(v, 'e', digits - 1);  // "2.50e+09"
+        if (sci.toDouble() != v) continue;
+        const qsizetype e = sci.indexOf(u'e');
+        QString mantissa = sci.left(e);
+        const int exponent = sci.mid(e + 1).toInt();
+        if (mantissa.contains(u'.')) {
+            while (mantissa.endsWith(u'0')) mantissa.chop(1);
+            if (mantissa.endsWith(u'.')) mantissa.chop(1);
+        }
+        sci = mantissa + QStringLiteral("e") + QString::number(exponent);
+        return sci.size() < plain.size() ? sci : plain;
+    }
+    return plain;
+}
 
 QString widths_text(const std::array<int, DlrmSpec::max_mlp_layers>& widths, int layers) {
     QStringList items;
@@ -114,6 +136,7 @@ void DlrmTablesEditor::fill() {
         for (int col = 0; col < column_count; ++col) {
             auto* item = new QTableWidgetItem(number_text(values[col], col != pooling_column));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            item->setToolTip(QLocale(QLocale::English).toString(values[col], 'f', col != pooling_column ? 0 : 3));
             table_->setItem(g, col, item);
         }
     }

@@ -10,6 +10,8 @@
 #include <QFutureWatcher>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QKeySequence>
 #include <QLabel>
 #include <QScrollArea>
 #include <QSignalBlocker>
@@ -218,6 +220,19 @@ int matching_item(const Config& c, const std::vector<Preset>& presets, Part Conf
         Config preset = c;
         preset.*part = presets[i].*spec;
         if (same_fields(c, preset, prefix)) return static_cast<int>(i) + 1;
+    }
+    return 0;
+}
+
+// The model picker's item: a transformer preset by its model fields, a DLRM preset by its whole
+// shape (tables and MLPs), never one of the other workload (two DLRMs share every model. field).
+int matching_model_item(const Config& c, const std::vector<ModelPreset>& presets) {
+    for (std::size_t i = 0; i < presets.size(); ++i) {
+        const ModelPreset& p = presets[i];
+        if (p.workload != c.workload) continue;
+        Config preset = c;
+        preset.model = p.model;
+        if (c.workload == Workload::dlrm ? p.dlrm == c.dlrm : same_fields(c, preset, "model.")) return static_cast<int>(i) + 1;
     }
     return 0;
 }
@@ -459,6 +474,7 @@ QWidget* ParameterPanel::makeSpinBox(const FieldSpec& f, int index) {
         box = s;
     }
     box->installEventFilter(this);
+    if (auto* edit = box->findChild<QLineEdit*>()) edit->installEventFilter(this);  // Ctrl+Z: see eventFilter()
     return box;
 }
 
@@ -541,6 +557,20 @@ bool ParameterPanel::eventFilter(QObject* watched, QEvent* event) {
     // A wheel turned to scroll the form must not change the value that passes under the mouse:
     // unfocused editors hand it to the enclosing scroll area, and preset pickers always do (the
     // node picker has the focus at start-up, and a preset replaces a whole section).
+    // Ctrl+Z (Ctrl+Y) in a field whose text is the document's value undoes (redoes) the last
+    // change of the document, as it does elsewhere in the window; a field being typed in keeps
+    // its own text undo until the value is entered (issue 40: Ctrl+Z inside a field did nothing).
+    // The filter watches a spin box and its line edit (which of them has the focus is Qt's choice).
+    const auto* edit = qobject_cast<const QLineEdit*>(w);
+    if (w && event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if (const auto* spin = qobject_cast<const QAbstractSpinBox*>(w)) edit = spin->findChild<QLineEdit*>();
+        if ((key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo)) && edit && !edit->isModified()) {
+            event->ignore();  // not the field's: the window's shortcut takes it
+            return true;
+        }
+    }
+    if (edit) return QWidget::eventFilter(watched, event);
     const bool picker = w && (w == node_picker_ || w == model_picker_);
     if (w && event->type() == QEvent::Wheel && (!w->hasFocus() || picker)) {
         if (QAbstractScrollArea* area = enclosing_scroll_area(this)) {
@@ -669,7 +699,7 @@ void ParameterPanel::refreshPresetPickers() {
     const Config& c = doc_->config();
     select_item(node_picker_, matching_item(c, node_presets_, &Config::node, &NodePreset::node, "node."),
                 tr("Replaces every node field with a preset's. No preset matches the current node."));
-    select_item(model_picker_, matching_item(c, model_presets_, &Config::model, &ModelPreset::model, "model."),
+    select_item(model_picker_, matching_model_item(c, model_presets_),
                 tr("Replaces every model field with a preset's. No preset matches the current model."));
     const std::string& now = doc_->scenario().software_info.name;
     // Stacks that differ only in fields this model ignores (a dense model's expert GEMMs) all
@@ -687,6 +717,9 @@ void ParameterPanel::refreshPresetPickers() {
 
 void ParameterPanel::onEdited(int index) {
     const FieldSpec& f = *editors_[static_cast<std::size_t>(index)].field;
+    // Entered: the field's text is no longer being typed (Ctrl+Z goes to the document again).
+    if (auto* spin = qobject_cast<QAbstractSpinBox*>(editors_[static_cast<std::size_t>(index)].widget))
+        if (auto* edit = spin->findChild<QLineEdit*>()) edit->setModified(false);
     const double value = valueOf(index);
     const Config& doc = doc_->config();
     pending_.erase(index);
