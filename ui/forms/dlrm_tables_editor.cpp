@@ -23,14 +23,14 @@ enum Column { count_column = 0, rows_column, dim_column, pooling_column, column_
 // either reads back, and the cell's tooltip gives it with grouping.
 QString number_text(double v, bool whole) {
     if (!whole) return QString::number(v, 'g', 10);
-    const QString plain = QString::number(v, 'f', 0);
+    QString plain = QString::number(v, 'f', 0);
     if (std::abs(v) < 1e6) return plain;  // counts, dims: as typed
     for (int digits = 1; digits <= 6; ++digits) {
         QString sci = QString::number(v, 'e', digits - 1);  // "2.50e+09"
         if (sci.toDouble() != v) continue;
         const qsizetype e = sci.indexOf(u'e');
         QString mantissa = sci.left(e);
-        const int exponent = sci.mid(e + 1).toInt();
+        const int exponent = QStringView(sci).mid(e + 1).toInt();
         if (mantissa.contains(u'.')) {
             while (mantissa.endsWith(u'0')) mantissa.chop(1);
             if (mantissa.endsWith(u'.')) mantissa.chop(1);
