@@ -64,9 +64,12 @@ constexpr Qt::Alignment right = Qt::AlignRight | Qt::AlignVCenter;
 
 // The GPU price a design pays and where it comes from, never a silent fallback: its own (hourly,
 // or a purchase price amortised over the scenario's lifetime), or the scenario's (named as
-// such, in grey).
-QTableWidgetItem* priceItem(const Design& d, const CostInputs& scenario) {
+// such, in grey). One node has one price: a design on the scenario's node pays the scenario's.
+QTableWidgetItem* priceItem(const Design& d, const Scenario& s) {
+    const CostInputs& scenario = s.cost;
     const bool own_hourly = d.price_per_gpu_hour_usd > 0, own_purchase = !own_hourly && d.purchase_price_per_gpu_usd > 0;
+    const bool scenario_node = on_scenario_node(s, d);
+    const QString node_name = qs(d.node_info.name.empty() ? std::string("this node") : d.node_info.name);
     if (own_hourly || own_purchase) {
         auto* it = item(own_hourly ? QStringLiteral("$%1").arg(d.price_per_gpu_hour_usd, 0, 'f', 2)
                                    : QObject::tr("%1 purchase").arg(qs(format_usd(d.purchase_price_per_gpu_usd))),
@@ -83,18 +86,36 @@ QTableWidgetItem* priceItem(const Design& d, const CostInputs& scenario) {
             own_hourly
                 ? QObject::tr("per GPU-hour")
                 : QObject::tr("purchase price per GPU, amortised over the scenario's %1 years at 100 % use").arg(scenario.lifetime_years);
-        it->setToolTip(
+        QString tip =
             p != presets.end()
                 ? QObject::tr("This design's price (%1), from the %2 preset: %3").arg(what, qs(p->info.name), qs(p->price->source))
-                : QObject::tr("This design's own price (%1)").arg(what));
+                : QObject::tr("This design's own price (%1)").arg(what);
+        if (scenario_node) {
+            // Only a file written by hand (or by an older version) gets here: loading moves an
+            // agreeing price to the scenario.
+            it->setForeground(QColor(0xD5, 0x5E, 0x00));
+            tip += QObject::tr(
+                       ". It runs on the scenario's node, whose price on the Cost & Sensitivity page is %1: the file gives "
+                       "this node two prices. Type one price here to make it the node's price everywhere.")
+                       .arg(qs(format_gpu_price(scenario)));
+        } else {
+            tip += QObject::tr(". A price typed here is the price of %1 for every design on it.").arg(node_name);
+        }
+        it->setToolTip(tip);
         return it;
     }
     const bool purchase = scenario.price_per_gpu_hour_usd <= 0 && scenario.purchase_price_per_gpu_usd > 0;
     auto* it = item(purchase ? QObject::tr("purchase, scenario") : QStringLiteral("$%1 scenario").arg(scenario.price_per_gpu_hour_usd, 0, 'f', 2), true, right);
     it->setForeground(QColor(0x70, 0x70, 0x70));
-    it->setToolTip(
-        QObject::tr("No price of its own: the scenario's price (Cost & Sensitivity page) applies. Type a price per "
-                    "GPU-hour, or a purchase price per GPU followed by \"purchase\", to give this design its own."));
+    it->setToolTip(scenario_node
+                       ? QObject::tr("Runs on the scenario's node (%1), so it pays the scenario's price (%2, Cost & Sensitivity "
+                                     "page). A price typed here is that node's price everywhere: the scenario's, the report's and "
+                                     "every design's on %1.")
+                             .arg(node_name, qs(format_gpu_price(scenario)))
+                       : QObject::tr("No price of its own: the scenario's price (Cost & Sensitivity page) applies. Type a price per "
+                                     "GPU-hour, or a purchase price per GPU followed by \"purchase\", to price %1 (every design "
+                                     "on it).")
+                             .arg(node_name));
     return it;
 }
 constexpr int max_nodes = 10'000'000;
@@ -265,7 +286,17 @@ bool ComparePage::addPreset(const QString& preset_id, int nodes, const QString& 
     d.node_info = p->info;
     d.nodes = nodes;
     d.best_strategy = true;
-    if (p->price) {  // its own, not the scenario's
+    // One node, one price: on the scenario's node the design pays the scenario's price; on a node
+    // another design already prices, that price; else the preset's own.
+    const auto priced = std::find_if(s.designs.begin(), s.designs.end(), [&](const Design& o) {
+        return o.node == p->node && (o.price_per_gpu_hour_usd > 0 || o.purchase_price_per_gpu_usd > 0);
+    });
+    if (p->node == s.config.node) {
+        // nothing of its own
+    } else if (priced != s.designs.end()) {
+        d.price_per_gpu_hour_usd = priced->price_per_gpu_hour_usd;
+        d.purchase_price_per_gpu_usd = priced->purchase_price_per_gpu_usd;
+    } else if (p->price) {
         d.price_per_gpu_hour_usd = p->price->price_per_gpu_hour_usd;
         d.purchase_price_per_gpu_usd = p->price->purchase_price_per_gpu_usd;
     }
@@ -512,7 +543,7 @@ void ComparePage::fillTable() {
         st->setFlags(st->flags() | Qt::ItemIsUserCheckable);
         st->setCheckState(d.best_strategy ? Qt::Checked : Qt::Unchecked);
         table_->setItem(row, col_strategy, st);
-        table_->setItem(row, col_price, priceItem(d, s.cost));
+        table_->setItem(row, col_price, priceItem(d, s));
         if (!o) {
             for (int col = col_time; col < col_results_end; ++col) table_->setItem(row, col, item(QStringLiteral("…"), false, right));
             continue;
@@ -585,10 +616,25 @@ void ComparePage::onItemChanged(int row, int column) {
                          "followed by \"purchase\" (empty = the scenario's).")
                           .arg(row + 1)
                           .arg(text);
-        d.price_per_gpu_hour_usd = purchase ? 0.0 : p;
-        d.purchase_price_per_gpu_usd = purchase ? p : 0.0;
-        what = tr("Change design price");
-        break;
+        if (!problem.isEmpty()) break;
+        // One node, one price: a typed price is the node's, for the scenario when it is the
+        // scenario's node and for every design on it (empty = no price of this design's own).
+        Scenario sc = withDesigns(std::move(designs));
+        Design& at = sc.designs[static_cast<std::size_t>(row)];
+        const bool typed = !(number.trimmed().isEmpty() || scenario_price);
+        if (typed) {
+            set_node_price(sc, at.node, purchase ? 0.0 : p, purchase ? p : 0.0);
+        } else {
+            at.price_per_gpu_hour_usd = 0;
+            at.purchase_price_per_gpu_usd = 0;
+        }
+        const QString node_name = qs(at.node_info.name.empty() ? at.name : at.node_info.name);
+        if (scenario_to_json(sc) == scenario_to_json(doc_->scenario())) {
+            fillTable();  // nothing changed: show the price as it was
+            return;
+        }
+        doc_->setScenario(std::move(sc), typed ? tr("Change price of %1").arg(node_name) : tr("Change design price"));
+        return;
     }
     case col_strategy:
         if (!it) return;

@@ -402,7 +402,22 @@ std::vector<std::string> apply_node_preset(Scenario& s, const NodePreset& p) {
          p.node.power_kw > 0 ? format_printf("%g kW", p.node.power_kw) : std::string("unknown"));
     s.config.node = p.node;
     s.node_info = p.info;
-    if (p.price) {
+    // One node, one price: a price a design of the comparison already has for this node (typed in
+    // Compare or from its own preset) is the node's price, not the preset's list price.
+    const auto priced = std::find_if(s.designs.begin(), s.designs.end(), [&](const Design& d) {
+        return d.node == p.node && (d.price_per_gpu_hour_usd > 0 || d.purchase_price_per_gpu_usd > 0);
+    });
+    if (priced != s.designs.end()) {
+        const double hourly = priced->price_per_gpu_hour_usd, purchase = hourly > 0 ? 0.0 : priced->purchase_price_per_gpu_usd;
+        const std::string by = " (the price design \"" + priced->name + "\" has for this node)";
+        note(out, "price", s.cost.price_per_gpu_hour_usd, hourly,
+             s.cost.price_per_gpu_hour_usd > 0 ? format_printf("$%.2f", s.cost.price_per_gpu_hour_usd) : std::string("none"),
+             hourly > 0 ? format_printf("$%.2f per GPU-hour", hourly) + by : std::string("none"));
+        note(out, "purchase price", s.cost.purchase_price_per_gpu_usd, purchase,
+             s.cost.purchase_price_per_gpu_usd > 0 ? format_usd(s.cost.purchase_price_per_gpu_usd) : std::string("none"),
+             purchase > 0 ? format_usd(purchase) + " per GPU" + by : std::string("none"));
+        set_node_price(s, p.node, hourly, purchase);
+    } else if (p.price) {
         // The preset's price replaces the scenario's GPU price whole: an hourly price left
         // beside a preset's purchase price would win over it (docs/economics.md).
         const PricePreset& price = *p.price;

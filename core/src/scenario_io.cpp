@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -374,6 +375,7 @@ std::optional<Scenario> read_scenario_json(JsonReader& r, const nlohmann::json& 
         check_cost(r, s, path_prefix);
     }
     if (r.error_count() != errors_before) return std::nullopt;
+    unify_node_prices(s);
     return s;
 }
 
@@ -489,6 +491,57 @@ CostInputs design_cost(const CostInputs& scenario_cost, const Design& d) {
         in.purchase_price_per_gpu_usd = d.purchase_price_per_gpu_usd;
     }
     return in;
+}
+
+bool on_scenario_node(const Scenario& s, const Design& d) { return d.node == s.config.node; }
+
+namespace {
+bool has_price(double hourly, double purchase) { return hourly > 0 || purchase > 0; }
+}  // namespace
+
+int set_node_price(Scenario& s, const NodeSpec& node, double price_per_gpu_hour_usd, double purchase_price_per_gpu_usd) {
+    // Not a price (negative, NaN, infinite) = none: the callers check what people type first.
+    const auto price = [](double v) { return std::isfinite(v) && v > 0 ? v : 0.0; };
+    const double hourly = price(price_per_gpu_hour_usd);
+    const double purchase = hourly > 0 ? 0.0 : price(purchase_price_per_gpu_usd);
+    const bool scenario_node = node == s.config.node;
+    if (scenario_node) {
+        s.cost.price_per_gpu_hour_usd = hourly;
+        s.cost.purchase_price_per_gpu_usd = purchase;
+    }
+    int changed = 0;
+    for (Design& d : s.designs) {
+        if (!(d.node == node)) continue;
+        const double want_hourly = scenario_node ? 0.0 : hourly, want_purchase = scenario_node ? 0.0 : purchase;
+        if (d.price_per_gpu_hour_usd == want_hourly && d.purchase_price_per_gpu_usd == want_purchase) continue;
+        d.price_per_gpu_hour_usd = want_hourly;
+        d.purchase_price_per_gpu_usd = want_purchase;
+        ++changed;
+    }
+    return changed;
+}
+
+void unify_node_prices(Scenario& s) {
+    const auto same_as = [](const Design& d, double hourly, double purchase) {
+        return d.price_per_gpu_hour_usd > 0 ? d.price_per_gpu_hour_usd == hourly : hourly <= 0 && d.purchase_price_per_gpu_usd == purchase;
+    };
+    std::vector<Design*> priced;
+    for (Design& d : s.designs)
+        if (on_scenario_node(s, d) && has_price(d.price_per_gpu_hour_usd, d.purchase_price_per_gpu_usd)) priced.push_back(&d);
+    if (priced.empty()) return;
+    double hourly = s.cost.price_per_gpu_hour_usd, purchase = s.cost.purchase_price_per_gpu_usd;
+    if (!has_price(hourly, purchase)) {
+        const Design& first = *priced.front();
+        hourly = first.price_per_gpu_hour_usd;
+        purchase = hourly > 0 ? 0.0 : first.purchase_price_per_gpu_usd;
+        if (!std::all_of(priced.begin(), priced.end(), [&](const Design* d) { return same_as(*d, hourly, purchase); })) return;
+        s.cost.price_per_gpu_hour_usd = hourly;
+        s.cost.purchase_price_per_gpu_usd = purchase;
+    } else if (hourly > 0) {
+        purchase = 0;  // the scenario's hourly price wins over its purchase price
+    }
+    for (Design* d : priced)
+        if (same_as(*d, hourly, purchase)) d->price_per_gpu_hour_usd = d->purchase_price_per_gpu_usd = 0;
 }
 
 Design design_from_scenario(const Scenario& s, std::string name, bool best_strategy) {

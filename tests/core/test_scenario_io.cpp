@@ -9,6 +9,7 @@
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <string>
@@ -352,6 +353,94 @@ private slots:
             ++checked;
         }
         QVERIFY(checked > 100);
+    }
+
+    // One node, one price (issue 40): a price a file gives a design on the scenario's node moves to
+    // the scenario when nothing else prices that node (the Cost page then shows the figure Compare
+    // does); two different prices for the one node stay as written; set_node_price sets a node's
+    // price in one place; a node preset takes the price a design already has for that node.
+    void oneNodeHasOnePrice() {
+        Scenario base = *parse(with_designs()).value;
+        base.designs[1] = design_from_scenario(base, "same node", true);
+        QVERIFY(on_scenario_node(base, base.designs[1]));
+        QVERIFY(!on_scenario_node(base, base.designs[0]));
+        const auto reload = [](const Scenario& s) {
+            const Loaded<Scenario> l = parse_scenario(scenario_to_json(s), "x.comet.json");
+            if (!l.ok()) qFatal("%s", l.error_text().c_str());
+            return *l.value;
+        };
+        {  // the scenario has no price: the design's moves to it
+            Scenario s = base;
+            s.cost.price_per_gpu_hour_usd = 0;
+            s.designs[1].price_per_gpu_hour_usd = 4;
+            const Scenario back = reload(s);
+            QCOMPARE(back.cost.price_per_gpu_hour_usd, 4.0);
+            QCOMPARE(back.designs[1].price_per_gpu_hour_usd, 0.0);
+            QCOMPARE(back.designs[0].price_per_gpu_hour_usd, 3.5);  // another node keeps its own
+            QCOMPARE(design_cost(back.cost, back.designs[1]).price_per_gpu_hour_usd, 4.0);
+        }
+        {  // a purchase price moves the same way
+            Scenario s = base;
+            s.cost.price_per_gpu_hour_usd = 0;
+            s.designs[1].purchase_price_per_gpu_usd = 20000;
+            const Scenario back = reload(s);
+            QCOMPARE(back.cost.purchase_price_per_gpu_usd, 20000.0);
+            QCOMPARE(back.designs[1].purchase_price_per_gpu_usd, 0.0);
+        }
+        {  // the same price twice: one place
+            Scenario s = base;
+            s.designs[1].price_per_gpu_hour_usd = 2.5;
+            const Scenario back = reload(s);
+            QCOMPARE(back.cost.price_per_gpu_hour_usd, 2.5);
+            QCOMPARE(back.designs[1].price_per_gpu_hour_usd, 0.0);
+        }
+        {  // two prices for the node: neither is dropped (the Compare cell says so)
+            Scenario s = base;
+            s.designs[1].price_per_gpu_hour_usd = 4;
+            Scenario back = reload(s);
+            QCOMPARE(back.cost.price_per_gpu_hour_usd, 2.5);
+            QCOMPARE(back.designs[1].price_per_gpu_hour_usd, 4.0);
+            s.cost.price_per_gpu_hour_usd = 0;
+            s.designs[0] = design_from_scenario(base, "also same", true);
+            s.designs[0].price_per_gpu_hour_usd = 5;
+            back = reload(s);
+            QCOMPARE(back.cost.price_per_gpu_hour_usd, 0.0);
+            QCOMPARE(back.designs[0].price_per_gpu_hour_usd, 5.0);
+            QCOMPARE(back.designs[1].price_per_gpu_hour_usd, 4.0);
+            // Typing one price makes it the node's everywhere.
+            QCOMPARE(set_node_price(back, back.config.node, 6, 0), 2);
+            QCOMPARE(back.cost.price_per_gpu_hour_usd, 6.0);
+            QCOMPARE(back.designs[0].price_per_gpu_hour_usd, 0.0);
+            QCOMPARE(back.designs[1].price_per_gpu_hour_usd, 0.0);
+        }
+        {  // another node's price is every design's on that node, not the scenario's
+            Scenario s = base;
+            s.designs[1] = s.designs[0];
+            s.designs[1].nodes = 8;
+            QCOMPARE(set_node_price(s, s.designs[0].node, 2.49, 0), 2);
+            QCOMPARE(s.designs[0].price_per_gpu_hour_usd, 2.49);
+            QCOMPARE(s.designs[1].price_per_gpu_hour_usd, 2.49);
+            QCOMPARE(s.cost.price_per_gpu_hour_usd, 2.5);
+            QCOMPARE(set_node_price(s, s.designs[0].node, 0, 15625), 2);  // a purchase price replaces the hourly one
+            QCOMPARE(s.designs[1].price_per_gpu_hour_usd, 0.0);
+            QCOMPARE(s.designs[1].purchase_price_per_gpu_usd, 15625.0);
+            QCOMPARE(set_node_price(s, s.designs[0].node, -3, std::nan("")), 2);  // hostile: no price, never negative
+            QCOMPARE(s.designs[1].price_per_gpu_hour_usd, 0.0);
+            QCOMPARE(s.designs[1].purchase_price_per_gpu_usd, 0.0);
+            // Moving the scenario onto that node takes the price the designs have for it.
+            QCOMPARE(set_node_price(s, s.designs[0].node, 2.49, 0), 2);
+            const std::optional<NodePreset> h100 = find_node_preset("dgx-h100");
+            QVERIFY(h100 && h100->price && h100->price->price_per_gpu_hour_usd != 2.49);
+            QCOMPARE(s.designs[0].node, h100->node);
+            const std::vector<std::string> notes = apply_node_preset(s, *h100);
+            QCOMPARE(s.cost.price_per_gpu_hour_usd, 2.49);
+            QCOMPARE(s.designs[0].price_per_gpu_hour_usd, 0.0);
+            QCOMPARE(s.designs[1].price_per_gpu_hour_usd, 0.0);
+            bool named = false;
+            for (const std::string& n : notes)
+                named = named || (n.starts_with("price") && n.find("$2.49") != std::string::npos && n.find("H100 x4") != std::string::npos);
+            QVERIFY2(named, notes.empty() ? "no notes" : notes.front().c_str());
+        }
     }
 
     void comparisonAndCostRoundTrip() {

@@ -34,6 +34,9 @@
 #include "export_dialog.hpp"
 #include "fsdp_page.hpp"
 #include "export/chart_renderable.hpp"
+#include "report/report.hpp"
+#include "report/report_text.hpp"
+#include "common/metrics.hpp"
 #include "heatmap/heatmap_widget.hpp"
 #include "main_window.hpp"
 #include "settings.hpp"
@@ -392,6 +395,80 @@ private Q_SLOTS:
         QString problem;
         QVERIFY(app::parse_node_list(QStringLiteral("96, x"), problem).empty());
         QVERIFY(problem.contains(QStringLiteral("\"x\": must be an integer from 1 to 10000000")));
+    }
+
+    // One node, one price (issue 40): a price typed for a design on the scenario's node is the
+    // scenario's price, so the Compare table, the Cost page and the report's comparison and cost
+    // pages print the same figures for it; another node's price is every design's on that node.
+    void oneNodeHasOnePriceOnEveryPageAndInTheReport() {
+        Window win;
+        QVERIFY(win.w.openFile(QString::fromStdString((presets_dir() / "scenarios" / "gb300-vs-2x-h100-400b-moe.comet.json").string())));
+        win.settle();
+        QTableWidget* t = win.w.compare()->table();
+        int price_col = -1, train_col = -1;
+        for (int col = 0; col < t->columnCount(); ++col) {
+            if (t->horizontalHeaderItem(col)->text() == QStringLiteral("$/GPU-h")) price_col = col;
+            if (t->horizontalHeaderItem(col)->text() == QStringLiteral("Time, cost to train")) train_col = col;
+        }
+        QVERIFY(price_col >= 0 && train_col >= 0);
+        // Rows 0 and 2 are GB300, the scenario's node; 1 is DGX H100, 3 GB200.
+        QCOMPARE(win.scenario().cost.price_per_gpu_hour_usd, 18.0);
+        QCOMPARE(cell(t, 0, price_col), QStringLiteral("$18.00 scenario"));
+        QVERIFY2(t->item(0, price_col)->toolTip().contains(QStringLiteral("the scenario's node")),
+                 qPrintable(t->item(0, price_col)->toolTip()));
+        t->item(0, price_col)->setText(QStringLiteral("$6.00"));
+        QCOMPARE(win.scenario().cost.price_per_gpu_hour_usd, 6.0);
+        QCOMPARE(win.scenario().designs[0].price_per_gpu_hour_usd, 0.0);
+        QCOMPARE(cell(t, 2, price_col), QStringLiteral("$6.00 scenario"));
+        t->item(1, price_col)->setText(QStringLiteral("$2.49"));
+        QCOMPARE(win.scenario().designs[1].price_per_gpu_hour_usd, 2.49);
+        QCOMPARE(win.scenario().cost.price_per_gpu_hour_usd, 6.0);
+        // One undo step per typed price; the node's price comes back whole.
+        win.w.document()->undoStack()->undo();
+        QCOMPARE(win.scenario().designs[1].price_per_gpu_hour_usd, 2.99);
+        win.w.document()->undoStack()->undo();
+        QCOMPARE(win.scenario().cost.price_per_gpu_hour_usd, 18.0);
+        win.w.document()->undoStack()->redo();
+        win.w.document()->undoStack()->redo();
+        QCOMPARE(win.scenario().cost.price_per_gpu_hour_usd, 6.0);
+        QCOMPARE(win.scenario().designs[1].price_per_gpu_hour_usd, 2.49);
+
+        win.w.pages()->setCurrentWidget(win.w.compare());
+        win.settle();
+        win.w.pages()->setCurrentWidget(win.w.analysis());
+        win.settle();
+        const auto& cmp = win.w.compare()->comparison();
+        const auto& a = win.w.analysis()->analysis();
+        QVERIFY(cmp.has_value() && cmp->designs.size() == 4 && a.has_value());
+        // The scenario's strategy is design 0's (the file says so): one cost, wherever it is shown.
+        QCOMPARE(cmp->designs[0].config, a->scenario.config);
+        const CostReport& given = a->cost;
+        QVERIFY(given.valid && given.cost_to_train_usd > 0);
+        QCOMPARE(given.gpu_hour_price_usd, 6.0);
+        QCOMPARE(cmp->designs[0].cost.cost_to_train_usd, given.cost_to_train_usd);
+        QCOMPARE(cmp->designs[2].cost.gpu_hour_price_usd, 6.0);
+        QCOMPARE(cmp->designs[1].cost.gpu_hour_price_usd, 2.49);
+        const QString money = QString::fromStdString(format_usd(given.cost_to_train_usd));
+        QVERIFY2(cell(t, 0, train_col).contains(money), qPrintable(cell(t, 0, train_col) + " vs " + money));
+        QVERIFY2(win.w.analysis()->costSummaryHtml().contains(money), qPrintable(win.w.analysis()->costSummaryHtml()));
+
+        // The report computes its pages from the same scenario: page 3 (comparison) and page 4
+        // (cost) print the same figures as the pages.
+        ui::ReportOptions options;
+        options.with_grid = false;
+        const ui::ReportData d = ui::compute_report_data(win.scenario(), options);
+        QCOMPARE(d.cost.cost_to_train_usd, given.cost_to_train_usd);
+        QCOMPARE(d.comparison.designs.size(), std::size_t{4});
+        for (std::size_t i = 0; i < 4; ++i)
+            QCOMPARE(d.comparison.designs[i].cost.cost_to_train_usd, cmp->designs[i].cost.cost_to_train_usd);
+        const QString page3 = ui::report::comparison_html(d), page4 = ui::report::cost_html(d);
+        QVERIFY2(page3.contains(money) && page4.contains(money), qPrintable(money + "\n" + page3 + "\n" + page4));
+        const QString energy = ui::format_energy(given.energy_to_train_kwh);
+        QVERIFY2(page4.contains(energy) && win.w.analysis()->costSummaryHtml().contains(energy), qPrintable(energy + "\n" + page4));
+        // The Pareto points price each design as the comparison does.
+        for (const ParetoPoint& p : d.pareto)
+            for (std::size_t i = 0; i < 4; ++i)
+                if (p.design == cmp->designs[i].name) QCOMPARE(p.cost_usd, cmp->designs[i].cost.cost_to_train_usd);
     }
 
     // Every chart of every page exports: PNG at the chosen size and DPI, SVG with its title as text.

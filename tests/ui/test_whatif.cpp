@@ -130,10 +130,26 @@ private Q_SLOTS:
     void nodePresetBringsItsPriceOrSaysItHasNone() {
         Window win;
         QComboBox* nodes = win.w.parameters()->nodePresetPicker();
+        // The default's comparison already prices DGX H100 at $3.00 (two designs): one node, one
+        // price, so the scenario takes that price rather than the preset's $2.99, and says whose.
         nodes->setCurrentIndex(item_named(nodes, QStringLiteral("DGX H100")));
-        QCOMPARE(win.w.document()->scenario().cost.price_per_gpu_hour_usd, 2.99);
+        QCOMPARE(win.w.document()->scenario().cost.price_per_gpu_hour_usd, 3.0);
+        for (const Design& d : win.w.document()->scenario().designs)
+            if (d.node == win.w.document()->config().node) QCOMPARE(d.price_per_gpu_hour_usd, 0.0);  // it pays the scenario's
         QCOMPARE(win.w.document()->config().node.power_kw, 10.2);
         QString note = win.w.parameters()->presetNote(true);
+        QVERIFY2(note.contains(QStringLiteral("price $1.80 \u2192 $3.00 per GPU-hour (the price design \"H100 x384, best strategy\" has")),
+                 qPrintable(note));
+        win.w.document()->undoStack()->undo();
+        QCOMPARE(win.w.document()->scenario().cost.price_per_gpu_hour_usd, 1.8);
+        QCOMPARE(win.w.document()->scenario().designs[2].price_per_gpu_hour_usd, 3.0);
+        // A node no design prices brings the preset's price, with its source.
+        Scenario bare = win.w.document()->scenario();
+        bare.designs.clear();
+        win.w.document()->setScenario(bare, QStringLiteral("no designs"));
+        nodes->setCurrentIndex(item_named(nodes, QStringLiteral("DGX H100")));
+        QCOMPARE(win.w.document()->scenario().cost.price_per_gpu_hour_usd, 2.99);
+        note = win.w.parameters()->presetNote(true);
         QVERIFY2(note.contains(QStringLiteral("price $1.80 \u2192 $2.99 per GPU-hour")), qPrintable(note));
         QVERIFY(note.contains(QStringLiteral("Lambda")));
         nodes->setCurrentIndex(item_named(nodes, QStringLiteral("HGX H200")));

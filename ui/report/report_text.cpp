@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "charts/chart_model.hpp"
+#include "common/metrics.hpp"
 #include "comet/dlrm.hpp"
 #include "comet/report.hpp"
 #include "comet/units.hpp"
@@ -349,7 +350,7 @@ QString comparison_html(const ReportData& d) {
                 << (o.best_strategy ? QStringLiteral("best: ") : QString()) + strategy_text(o.config.strategy, o.config.workload)
                 << format_usd(o.cost.cost_per_million_tokens_usd)
                 << (totals ? format_duration(o.cost.time_to_train_s) : format_duration(o.cost.time_per_million_tokens_s))
-                << (totals ? format_usd(o.cost.cost_to_train_usd) : g(o.cost.energy_per_million_tokens_kwh) + QStringLiteral(" kWh"));
+                << (totals ? format_usd(o.cost.cost_to_train_usd) : ui::format_energy(o.cost.energy_per_million_tokens_kwh));
         }
         rows.push_back(row);
     }
@@ -368,17 +369,16 @@ QString cost_html(const ReportData& d) {
         if (!c.valid)
             return QStringList{strategy_text(s, d.scenario.config.workload),
                                r.feasible ? QStringLiteral("no cost (invalid inputs)") : esc(explain(r))};
-        QStringList col{
-            strategy_text(s, d.scenario.config.workload),
-            format_seconds(r.iteration_s),
-            integer(c.gpus) + QStringLiteral(" / ") + integer(c.nodes_powered),
-            format_usd(c.gpu_hour_price_usd) + (c.amortised ? QStringLiteral(" (amortised)") : QString()),
-            format_usd(c.cost_per_iteration_usd) + QStringLiteral(", ") + g(c.energy_per_iteration_kwh) + QStringLiteral(" kWh"),
-            format_duration(c.time_per_million_tokens_s) + QStringLiteral(", ") + format_usd(c.cost_per_million_tokens_usd) +
-                QStringLiteral(", ") + g(c.energy_per_million_tokens_kwh) + QStringLiteral(" kWh")};
+        QStringList col{strategy_text(s, d.scenario.config.workload),
+                        format_seconds(r.iteration_s),
+                        integer(c.gpus) + QStringLiteral(" / ") + integer(c.nodes_powered),
+                        format_usd(c.gpu_hour_price_usd) + (c.amortised ? QStringLiteral(" (amortised)") : QString()),
+                        format_usd(c.cost_per_iteration_usd) + QStringLiteral(", ") + ui::format_energy(c.energy_per_iteration_kwh),
+                        format_duration(c.time_per_million_tokens_s) + QStringLiteral(", ") + format_usd(c.cost_per_million_tokens_usd) +
+                            QStringLiteral(", ") + ui::format_energy(c.energy_per_million_tokens_kwh)};
         if (totals)
             col << format_duration(c.time_to_train_s) + QStringLiteral(", ") + format_usd(c.cost_to_train_usd) + QStringLiteral(", ") +
-                       format_count(c.energy_to_train_kwh) + QStringLiteral(" kWh");
+                       ui::format_energy(c.energy_to_train_kwh);
         return col;
     };
     QStringList labels{QStringLiteral("Strategy"),

@@ -64,8 +64,8 @@ struct ModelPreset {
     std::optional<TrainingPreset> training;
 };
 
-// Applies a preset to a scenario: the node (with its power) and, when the preset has one, its
-// price as the scenario's GPU-hour price; the model and, when the preset has them, its training
+// Applies a preset to a scenario: the node (with its power) and its price as the scenario's GPU
+// price: the price a design of the comparison already has for that node, else the preset's own; the model and, when the preset has them, its training
 // settings (the batch in tokens becomes sequences at the preset's sequence length). Returns what
 // changed, one entry per field, e.g. "precision fp16 -> bf16"; empty when nothing did.
 [[nodiscard]] std::vector<std::string> apply_node_preset(Scenario& s, const NodePreset& p);

@@ -62,6 +62,19 @@ struct Scenario {
     int baseline_design = 0;      // index into designs that speedups are relative to
 };
 
+// One node, one price (docs/economics.md): a design on the scenario's node (the same NodeSpec)
+// has no price of its own after set_node_price() or loading; it pays the scenario's.
+[[nodiscard]] bool on_scenario_node(const Scenario& s, const Design& d);
+// Sets the GPU price of `node` (hourly, or purchase when hourly is 0; both 0 = none) in one place:
+// the scenario's cost section when it is the scenario's node (every design on it then follows),
+// else every design on that node. Returns how many designs changed.
+int set_node_price(Scenario& s, const NodeSpec& node, double price_per_gpu_hour_usd, double purchase_price_per_gpu_usd);
+// A file may still give a design on the scenario's node its own price. When it equals the
+// scenario's, or the scenario has no GPU price and every such design names the same one, the
+// price moves to the scenario (nothing any page shows changes, and the Cost page gains the price).
+// Different prices for the one node stay as written, each shown with its source.
+void unify_node_prices(Scenario& s);
+
 // The software a scenario file of format 1 or 2 was priced with: Megatron-Core with Transformer
 // Engine, eager, as the model then knew it (one GEMM launch per local expert, the MoE dispatch
 // synced with the host) and the host time per kernel its node gave (`host_op_us`, 0 when absent).
