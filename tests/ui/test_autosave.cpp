@@ -8,6 +8,9 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "comet/presets.hpp"
 #include "common/autosave.hpp"
 #include "common/scenario_document.hpp"
@@ -28,11 +31,11 @@ Scenario default_scenario() {
 constexpr qint64 dead_pid = 99'999'999;
 
 // What a crashed process leaves: the scenario and its sidecar naming the original file.
-void leave_orphan(const QString& dir, const Scenario& s, const QString& original) {
-    const QString base = QDir(dir).filePath(QStringLiteral("autosave-%1").arg(dead_pid));
+void leave_orphan(const QString& dir, const Scenario& s, const QString& original, qint64 pid = dead_pid) {
+    const QString base = QDir(dir).filePath(QStringLiteral("autosave-%1").arg(pid));
     const QString file = base + QStringLiteral(".comet.json");
     QCOMPARE(QString::fromStdString(save_scenario_file(file.toStdString(), s)), QString());
-    const QByteArray meta = QStringLiteral(R"({"pid": %1, "file": "%2", "saved": "2026-11-30T03:00:00Z"})").arg(dead_pid).arg(original).toUtf8();
+    const QByteArray meta = QStringLiteral(R"({"pid": %1, "file": "%2", "saved": "2026-11-30T03:00:00Z"})").arg(pid).arg(original).toUtf8();
     test::write_file(base + QStringLiteral(".meta.json"), meta);
 }
 
@@ -127,6 +130,35 @@ private Q_SLOTS:
         // Undo goes back to the file as it was saved.
         w.document()->undoStack()->undo();
         QCOMPARE(w.document()->scenario().name, std::string("Saved before the crash"));
+    }
+
+    // kill -9 leaves a zombie until its parent reaps it: the autosave is offered all the same
+    // (issue 40). So is one whose pid another program now holds; a running writer's is not.
+    void aZombieOrARecycledPidLeavesAnOrphan() {
+        const pid_t child = ::fork();
+        if (child == 0) ::_exit(0);  // dies at once; not reaped below until the check is done
+        QVERIFY(child > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                QFile f(QStringLiteral("/proc/%1/stat").arg(child));
+                return f.open(QIODevice::ReadOnly) && f.readAll().contains(") Z ");
+            }(),
+            5000);
+        QVERIFY(::kill(child, 0) == 0);  // the pid still exists
+        leave_orphan(dir_.path(), default_scenario(), {}, child);
+        std::vector<ui::AutosaveFile> found = ui::orphaned_autosaves();
+        QCOMPARE(found.size(), std::size_t{1});
+        QCOMPARE(found.front().pid, static_cast<qint64>(child));
+        ui::remove_autosave(found.front());
+        ::waitpid(child, nullptr, 0);
+        // pid 1 is alive and is not this program (in a container it may be a shell; in a VM init).
+        if (QFile(QStringLiteral("/proc/1/stat")).open(QIODevice::ReadOnly)) {
+            leave_orphan(dir_.path(), default_scenario(), {}, 1);
+            found = ui::orphaned_autosaves();
+            QCOMPARE(found.size(), std::size_t{1});
+            ui::remove_autosave(found.front());
+        }
+        QVERIFY(ui::orphaned_autosaves().empty());
     }
 
     void anOrphanCanBeDiscarded() {

@@ -9,6 +9,7 @@
 #include <QStandardPaths>
 #include <algorithm>
 #include <cerrno>
+#include <utility>
 
 #include <signal.h>
 
@@ -20,11 +21,30 @@ namespace {
 QString scenario_name(qint64 pid) { return QStringLiteral("autosave-%1.comet.json").arg(pid); }
 QString sidecar_name(qint64 pid) { return QStringLiteral("autosave-%1.meta.json").arg(pid); }
 
-// kill(pid, 0) asks whether the process exists without signalling it (EPERM: it exists but is
-// someone else's). A recycled pid only hides an orphan, never deletes one.
+// The state letter and the command name of a process from /proc/<pid>/stat ("1234 (comet-explorer) S
+// ..."): empty when the file cannot be read (no /proc, or the process is gone).
+std::pair<QChar, QString> proc_state(qint64 pid) {
+    QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    const QString stat = QString::fromLocal8Bit(f.read(4096));
+    const qsizetype open = stat.indexOf(QLatin1Char('(')), close = stat.lastIndexOf(QLatin1Char(')'));
+    if (open < 0 || close < open || close + 2 >= stat.size()) return {};
+    return {stat.at(close + 2), stat.mid(open + 1, close - open - 1)};
+}
+
+// Whether the process that wrote an autosave still runs. kill(pid, 0) asks whether the pid exists
+// without signalling it (EPERM: it exists but is someone else's). A process that died but was not
+// yet reaped (a zombie, 'Z'; or dead, 'X') runs no more: its autosave is an orphan. A pid now held
+// by another program (its name is not ours) was recycled: the writer is gone too. Without /proc
+// an existing pid counts as running, which only hides an orphan, never deletes one.
 bool running(qint64 pid) {
     if (pid <= 0) return false;
-    return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+    if (!(::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM)) return false;
+    const auto [state, name] = proc_state(pid);
+    if (state.isNull()) return true;
+    if (state == QLatin1Char('Z') || state == QLatin1Char('X') || state == QLatin1Char('x')) return false;
+    const QString ours = proc_state(QCoreApplication::applicationPid()).second;
+    return ours.isEmpty() || name == ours;
 }
 
 }  // namespace
