@@ -633,7 +633,7 @@ void ComparePage::onItemChanged(int row, int column) {
             fillTable();  // nothing changed: show the price as it was
             return;
         }
-        doc_->setScenario(std::move(sc), typed ? tr("Change price of %1").arg(node_name) : tr("Change design price"));
+        doc_->setScenario(sc, typed ? tr("Change price of %1").arg(node_name) : tr("Change design price"));
         return;
     }
     case col_strategy:
