@@ -150,6 +150,7 @@ void ExplorerPage::buildLayout() {
 
 void ExplorerPage::connectSignals() {
     connect(doc_, &ui::ScenarioDocument::changed, this, &ExplorerPage::schedule);
+    connect(doc_, &ui::ScenarioDocument::viewLoaded, this, &ExplorerPage::loadView);
     for (QComboBox* box : {x_knob_, y_knob_})
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
             selected_.reset();
@@ -216,6 +217,44 @@ void ExplorerPage::schedule() {
                 if (QStandardItem* item = model->item(i))
                     item->setEnabled(knob_for_workload(static_cast<Knob>(box->itemData(i).toInt()), c.workload));
     controller_.request(c, ui::sweep_around(c, v.x, v.y, v.steps, v.search), v.metric);
+    syncView();
+}
+
+void ExplorerPage::syncView() {
+    ExplorerView v = doc_->view().value_or(ExplorerView{});
+    const View now = view();
+    v.x = std::string(knob_info(now.x).id);
+    v.y = std::string(knob_info(now.y).id);
+    v.metric = ui::metric_info(now.metric).id;
+    v.search = now.search;
+    v.steps = now.steps;
+    v.pins = pending_pins_;
+    if (pending_pins_.empty() && shown_spec_) {
+        for (const ui::CellIndex& p : pinned_) {
+            const double x = shown_spec_->x.values.at(static_cast<std::size_t>(p.ix));
+            const double y = shown_spec_->y ? shown_spec_->y->values.at(static_cast<std::size_t>(p.iy)) : 0.0;
+            v.pins.push_back({x, y});
+        }
+    }
+    doc_->setView(v);
+}
+
+void ExplorerPage::loadView() {
+    const std::optional<ExplorerView>& saved = doc_->view();
+    if (!saved) return;
+    View v = view();
+    // The reader checked the ids; an id this build does not know keeps the axis as it is.
+    if (const auto k = knob_from_id(saved->x)) v.x = *k;
+    if (const auto k = knob_from_id(saved->y)) v.y = *k;
+    for (const ui::MetricInfo& m : ui::all_metrics())
+        if (saved->metric == m.id) v.metric = m.metric;
+    v.search = saved->search;
+    v.steps = saved->steps;
+    setView(v);
+    selected_.reset();
+    pinned_.clear();
+    pending_pins_ = saved->pins;
+    schedule();
 }
 
 void ExplorerPage::show(const ui::Evaluation& e) {
@@ -226,6 +265,22 @@ void ExplorerPage::show(const ui::Evaluation& e) {
     if (!same_grid) {
         selected_.reset();
         pinned_.clear();
+    }
+    if (!pending_pins_.empty()) {
+        // A loaded view's pins, on the grid that holds their values (cells are listed by value,
+        // which a file keeps only to its printed digits).
+        const auto index_of = [](const std::vector<double>& values, double v) {
+            for (std::size_t i = 0; i < values.size(); ++i)
+                if (std::abs(values[i] - v) <= 1e-9 * std::max(1.0, std::abs(v))) return static_cast<int>(i);
+            return -1;
+        };
+        pinned_.clear();
+        for (const auto& p : pending_pins_) {
+            const int ix = index_of(e.spec.x.values, p[0]);
+            const int iy = e.spec.y ? index_of(e.spec.y->values, p[1]) : 0;
+            if (ix >= 0 && iy >= 0 && pinned_.size() < 4) pinned_.push_back({ix, iy});
+        }
+        pending_pins_.clear();
     }
     shown_spec_ = e.spec;
     progress_->hide();
@@ -419,6 +474,7 @@ void ExplorerPage::updateCharts() {
     apply_->setEnabled(selected_.has_value() && e.grid.at(selected_->ix, selected_->iy).result.feasible);
     clear_pins_->setEnabled(!pinned_.empty());
     heatmap_->setPinnedCells(pinned_);
+    syncView();
 }
 
 namespace {

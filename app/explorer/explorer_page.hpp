@@ -89,6 +89,11 @@ private:
     void updateCharts();
     void pinCell(ui::CellIndex cell);
     void applySelectedCell();
+    // The view into the document (saved with the file and in the autosave), and back when a file
+    // brings one: axes, colour, steps, search and the pins, which come back on the first grid
+    // that holds their values.
+    void syncView();
+    void loadView();
     [[nodiscard]] Config cellConfig(ui::CellIndex cell) const;
     // Why a cell cannot run: the binding limit with its numbers (and the nearest change).
     [[nodiscard]] QString cellWhy(ui::CellIndex cell) const;
@@ -114,6 +119,7 @@ private:
     std::optional<SweepSpec> shown_spec_;  // the grid on screen, to keep selection and pins on it
     std::optional<ui::CellIndex> selected_;
     std::vector<ui::CellIndex> pinned_;
+    std::vector<std::array<double, 2>> pending_pins_;  // from a loaded view, until its grid is shown
     std::vector<ui::BreakdownBar> shown_bars_;
     QString breakdown_message_;
     QSplitter* vertical_ = nullptr;  // heatmap above the charts

@@ -93,6 +93,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ui::Scen
     setCentralWidget(splitter_);
     buildMenus();
     buildToolBar();
+    // The page on top is part of the view saved with the document.
+    connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
+        const std::span<const std::string_view> pages = view_page_ids();
+        if (index < 0 || index >= static_cast<int>(pages.size())) return;
+        ExplorerView v = doc_->view().value_or(ExplorerView{});
+        v.page = std::string(pages[static_cast<std::size_t>(index)]);
+        doc_->setView(v);
+    });
+    connect(doc_, &ui::ScenarioDocument::viewLoaded, this, [this] {
+        const std::span<const std::string_view> pages = view_page_ids();
+        const auto it = std::find(pages.begin(), pages.end(), doc_->view()->page);
+        if (it != pages.end()) tabs_->setCurrentIndex(static_cast<int>(it - pages.begin()));
+    });
     statusBar()->showMessage(tr("Evaluating…"));
 
     const auto show_status = [this](const QString& text) { statusBar()->showMessage(text, 8000); };
@@ -415,6 +428,7 @@ void MainWindow::offerRestore() {
             }
             doc_->reset(base, path);
             doc_->setScenario(scenario, tr("Restore unsaved changes"));
+            if (scenario.view) doc_->loadView(*scenario.view);  // the heatmap, its pins and the page too
             statusBar()->showMessage(tr("Restored the unsaved changes of %1").arg(QString::fromStdString(scenario.name)), 8000);
         }
         ui::remove_autosave(found);

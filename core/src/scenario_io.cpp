@@ -18,6 +18,7 @@
 
 #include "comet/check.hpp"
 #include "comet/economics.hpp"
+#include "comet/knobs.hpp"
 #include "comet/presets.hpp"
 #include "comet/report.hpp"
 #include "json_reader.hpp"
@@ -161,6 +162,48 @@ void read_comparison(ObjectReader& o, Scenario& s, const double* legacy) {
                          "must be the index of a design, 0 to " + std::to_string(s.designs.size() - 1));
 }
 
+constexpr std::array<std::string_view, 6> metric_ids{"iteration_time",     "tokens_per_s",         "mfu",
+                                                     "exposed_comm_share", "exposed_memory_share", "hbm_use"};
+constexpr std::array<std::string_view, 4> page_ids{"explorer", "compare", "cost", "fsdp"};
+
+const std::vector<std::string_view>& knob_ids() {
+    static const std::vector<std::string_view> ids = [] {
+        std::vector<std::string_view> out;
+        for (const KnobInfo& k : all_knobs()) out.push_back(k.id);
+        return out;
+    }();
+    return ids;
+}
+
+void read_view(ObjectReader& o, ExplorerView& v) {
+    std::size_t i = 0;
+    if (o.optional_choice("x", i, knob_ids())) v.x = knob_ids()[i];
+    if (o.optional_choice("y", i, knob_ids())) v.y = knob_ids()[i];
+    if (o.optional_choice("metric", i, metric_ids)) v.metric = metric_ids[i];
+    o.optional_bool("search", v.search);
+    if (o.optional_int("steps", v.steps) && (v.steps < view_min_steps || v.steps > view_max_steps || v.steps % 2 == 0))
+        o.reader().error(o.path_of("steps") + " = " + std::to_string(v.steps),
+                         "must be an odd number from " + std::to_string(view_min_steps) + " to " + std::to_string(view_max_steps));
+    if (o.optional_choice("page", i, page_ids)) v.page = page_ids[i];
+    const nlohmann::json* pins = o.value("pins");
+    if (pins == nullptr) return;
+    const std::string rule = "must be a list of at most " + std::to_string(view_max_pins) + " [x, y] pairs of finite numbers";
+    if (!pins->is_array() || pins->size() > static_cast<std::size_t>(view_max_pins)) {
+        o.reader().error(o.path_of("pins") + " = " + describe_json_value(*pins), rule);
+        return;
+    }
+    for (std::size_t k = 0; k < pins->size(); ++k) {
+        const nlohmann::json& p = (*pins)[k];
+        const bool pair = p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number() && std::isfinite(p[0].get<double>()) &&
+                          std::isfinite(p[1].get<double>());
+        if (!pair) {
+            o.reader().error(o.path_of("pins") + "[" + std::to_string(k) + "] = " + describe_json_value(p), rule);
+            continue;
+        }
+        v.pins.push_back({p[0].get<double>(), p[1].get<double>()});
+    }
+}
+
 void read_scenario(ObjectReader& top, Scenario& s, Derived& derived) {
     int version = 0;
     if (!read_header(top, version)) {
@@ -226,6 +269,10 @@ void read_scenario(ObjectReader& top, Scenario& s, Derived& derived) {
     top.required_object("strategy", [&](ObjectReader& o) { read_strategy(o, c.strategy, c.workload); });
     top.optional_object("cost", [&](ObjectReader& o) { read_cost(o, s.cost); });
     top.optional_object("comparison", [&](ObjectReader& o) { read_comparison(o, s, legacy); });
+    if (top.has("view")) {
+        ExplorerView v;
+        if (top.optional_object("view", [&](ObjectReader& o) { read_view(o, v); })) s.view = std::move(v);
+    }
 }
 
 // A design's node, cluster size and fixed strategy follow the same rules as the scenario's;
@@ -449,8 +496,22 @@ std::string scenario_to_json(const Scenario& s) {
             cmp["designs"].push_back(std::move(dj));
         }
     }
+    if (s.view) {
+        ordered_json& v = j["view"];
+        v["x"] = s.view->x;
+        v["y"] = s.view->y;
+        v["metric"] = s.view->metric;
+        v["search"] = s.view->search;
+        v["steps"] = s.view->steps;
+        v["pins"] = ordered_json::array();
+        for (const auto& p : s.view->pins) v["pins"].push_back(ordered_json::array({p[0], p[1]}));
+        v["page"] = s.view->page;
+    }
     return j.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
+
+std::span<const std::string_view> view_metric_ids() noexcept { return metric_ids; }
+std::span<const std::string_view> view_page_ids() noexcept { return page_ids; }
 
 Config design_config(const Config& base, const Design& d) {
     Config c = base;

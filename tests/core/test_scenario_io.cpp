@@ -443,6 +443,62 @@ private slots:
         }
     }
 
+    // The explorer's view (issue 40 item 5) is saved with the file and read back as written; a
+    // file without one has none; every hostile value names the key and what is allowed.
+    void viewRoundTripsAndHostileViewsAreRefused() {
+        const auto with_view = [](const char* view) {
+            QByteArray text(minimal_json);
+            text.chop(1);
+            return text + ", \"view\": " + view + "}";
+        };
+        Scenario s = *parse(QByteArray(minimal_json)).value;
+        QVERIFY(!s.view.has_value());
+        QVERIFY(scenario_to_json(s).find("\"view\"") == std::string::npos);
+        ExplorerView v;
+        v.x = "tp";
+        v.y = "hbm_gbps";
+        v.metric = "mfu";
+        v.search = false;
+        v.steps = 17;
+        v.pins = {{2, 3350.5}, {8, 1.0 / 3}};
+        v.page = "cost";
+        s.view = v;
+        const Loaded<Scenario> back = parse(QByteArray::fromStdString(scenario_to_json(s)));
+        QVERIFY2(back.ok(), back.error_text().c_str());
+        QVERIFY(back.value->view.has_value());
+        QVERIFY(*back.value->view == v);  // pins to the last digit
+        for (std::string_view id : view_metric_ids()) QVERIFY(!id.empty());
+        QCOMPARE(view_page_ids().size(), std::size_t{4});
+        const Loaded<Scenario> partial = parse(with_view(R"({"metric": "hbm_use"})"));
+        QVERIFY2(partial.ok(), partial.error_text().c_str());
+        QCOMPARE(partial.value->view->metric, std::string("hbm_use"));
+        QCOMPARE(partial.value->view->x, ExplorerView{}.x);  // the rest as a new window shows it
+        const std::vector<std::pair<const char*, QString>> hostile{
+            {"5", QStringLiteral("view: expected an object")},
+            {R"({"x": "warp_speed"})", QStringLiteral("view.x = \"warp_speed\": must be one of")},
+            {R"({"y": 3})", QStringLiteral("view.y: expected a string")},
+            {R"({"metric": "beauty"})", QStringLiteral("view.metric = \"beauty\": must be one of iteration_time")},
+            {R"({"search": "yes"})", QStringLiteral("view.search")},
+            {R"({"steps": 4})", QStringLiteral("view.steps = 4: must be an odd number from 3 to 129")},
+            {R"({"steps": 1})", QStringLiteral("view.steps = 1: must be an odd number from 3 to 129")},
+            {R"({"steps": 1e12})", QStringLiteral("view.steps")},
+            {R"({"steps": -33})", QStringLiteral("view.steps")},
+            {R"({"pins": [[1,2],[1,2],[1,2],[1,2],[1,2]]})", QStringLiteral("must be a list of at most 4 [x, y] pairs")},
+            {R"({"pins": {"x": 1}})", QStringLiteral("view.pins = ")},
+            {R"({"pins": [[1]]})", QStringLiteral("view.pins[0] = ")},
+            {R"({"pins": [[1, "a"]]})", QStringLiteral("view.pins[0] = ")},
+            {R"({"pins": [null]})", QStringLiteral("view.pins[0] = ")},
+            {R"({"page": "bank"})", QStringLiteral("view.page = \"bank\": must be one of explorer, compare, cost, fsdp")},
+            {R"({"zoom": 2})", QStringLiteral("view.zoom")},
+        };
+        for (const auto& [view, message] : hostile) {
+            const Loaded<Scenario> l = parse(with_view(view));
+            expect_failure(l);
+            QVERIFY2(QString::fromStdString(l.error_text()).contains(message),
+                     qPrintable(QString::fromUtf8(view) + " -> " + QString::fromStdString(l.error_text())));
+        }
+    }
+
     void comparisonAndCostRoundTrip() {
         const Loaded<Scenario> l = parse(with_designs());
         QVERIFY2(l.ok(), l.error_text().c_str());

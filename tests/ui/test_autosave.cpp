@@ -14,6 +14,9 @@
 #include "comet/presets.hpp"
 #include "common/autosave.hpp"
 #include "common/scenario_document.hpp"
+#include "analysis_page.hpp"
+#include "explorer_page.hpp"
+#include "heatmap/heatmap_widget.hpp"
 #include "main_window.hpp"
 #include "ui_fixtures.hpp"
 
@@ -159,6 +162,83 @@ private Q_SLOTS:
             ui::remove_autosave(found.front());
         }
         QVERIFY(ui::orphaned_autosaves().empty());
+    }
+
+    // The heatmap's axes, colour, steps, search, pins and the page on top are saved with the file
+    // and in the autosave, and come back on opening it or restoring after a crash (issue 40).
+    void theViewComesBackWithTheFileAndAfterACrash() {
+        // The file names a colour by the explorer's own metric ids, one for one.
+        QCOMPARE(view_metric_ids().size(), ui::all_metrics().size());
+        for (const ui::MetricInfo& m : ui::all_metrics())
+            QVERIFY2(std::find(view_metric_ids().begin(), view_metric_ids().end(), std::string_view(m.id)) != view_metric_ids().end(),
+                     m.id);
+        QTemporaryDir tmp;
+        const QString file = tmp.filePath(QStringLiteral("view.comet.json"));
+        app::ExplorerPage::View v;
+        std::vector<ui::CellIndex> pins;
+        {
+            app::MainWindow w;
+            w.start({});
+            w.show();
+            v = w.explorer()->view();
+            v.x = Knob::tp;
+            v.y = Knob::hbm_gbps;
+            v.metric = ui::Metric::mfu;
+            v.steps = 9;
+            v.search = false;
+            w.explorer()->setView(v);
+            w.explorer()->schedule();
+            QTRY_VERIFY_WITH_TIMEOUT(w.explorer()->lastEvaluation() && w.explorer()->lastEvaluation()->spec.x.knob == Knob::tp &&
+                                         w.explorer()->lastEvaluation()->spec.y &&
+                                         w.explorer()->lastEvaluation()->spec.y->values.size() >= 5,
+                                     60000);
+            Q_EMIT w.explorer()->heatmap()->cellPinned({1, 2});
+            Q_EMIT w.explorer()->heatmap()->cellPinned({0, 4});
+            pins = w.explorer()->heatmap()->pinnedCells();
+            QCOMPARE(pins.size(), std::size_t{2});
+            w.pages()->setCurrentWidget(w.analysis());
+            QVERIFY(w.document()->view().has_value());
+            QCOMPARE(w.document()->view()->page, std::string("cost"));
+            QCOMPARE(w.document()->view()->x, std::string("tp"));
+            QCOMPARE(w.document()->view()->pins.size(), std::size_t{2});
+            QCOMPARE(w.document()->save(file), QString());
+            QVERIFY(!w.document()->scenario().view.has_value());  // never in the undo history
+        }
+        const Loaded<Scenario> saved = load_scenario_file(file.toStdString());
+        QVERIFY(saved.ok() && saved.value->view);
+        QCOMPARE(saved.value->view->metric, std::string("mfu"));
+        QCOMPARE(saved.value->view->steps, 9);
+        QVERIFY(!saved.value->view->search);
+        const auto check = [&](app::MainWindow& w) {
+            QTRY_VERIFY_WITH_TIMEOUT(w.explorer()->heatmap()->pinnedCells() == pins, 60000);
+            const app::ExplorerPage::View got = w.explorer()->view();
+            QCOMPARE(got.x, Knob::tp);
+            QCOMPARE(got.y, Knob::hbm_gbps);
+            QCOMPARE(got.metric, ui::Metric::mfu);
+            QCOMPARE(got.steps, 9);
+            QVERIFY(!got.search);
+            QCOMPARE(w.pages()->currentWidget(), static_cast<QWidget*>(w.analysis()));
+        };
+        {  // opening the file
+            app::MainWindow w;
+            w.start(file);
+            w.show();
+            check(w);
+        }
+        {  // a crash: the autosave holds the view; the restore brings it back on top of the file
+            Scenario crashed = *saved.value;
+            crashed.name = "Crashed with a view";
+            leave_orphan(dir_.path(), crashed, file);
+            app::MainWindow w;
+            w.start({});
+            w.show();
+            auto* box = w.findChild<QMessageBox*>(QStringLiteral("restoreBox"));
+            QVERIFY(box);
+            for (QAbstractButton* b : box->buttons())
+                if (b->text().contains(QStringLiteral("Restore"))) b->click();
+            QCOMPARE(w.document()->scenario().name, std::string("Crashed with a view"));
+            check(w);
+        }
     }
 
     void anOrphanCanBeDiscarded() {

@@ -86,6 +86,7 @@ Autosaver::Autosaver(ScenarioDocument* doc, int delay_ms, QObject* parent) : QOb
     timer_.setInterval(delay_ms);
     connect(&timer_, &QTimer::timeout, this, &Autosaver::flush);
     connect(doc_, &ScenarioDocument::changed, this, &Autosaver::onChanged);
+    connect(doc_, &ScenarioDocument::viewChanged, this, &Autosaver::onChanged);  // written only while modified
     connect(doc_, &ScenarioDocument::modifiedChanged, this, [this](bool modified) {
         if (!modified) remove();  // saved, or undone back to the saved state
     });
@@ -113,7 +114,7 @@ void Autosaver::flush() {
         return;
     }
     // The scenario first, then the sidecar that makes it visible to a later start.
-    std::string problem = save_scenario_file(path().toStdString(), doc_->scenario());
+    std::string problem = save_scenario_file(path().toStdString(), doc_->forSaving());
     if (problem.empty()) {
         QJsonObject meta{{QStringLiteral("pid"), static_cast<double>(pid)},
                          {QStringLiteral("file"), doc_->filePath()},

@@ -34,6 +34,7 @@ bool ScenarioDocument::isModified() const { return !undo_.isClean(); }
 
 void ScenarioDocument::apply(const Scenario& s) {
     scenario_ = s;
+    scenario_.view.reset();  // the view lives beside the history (view_)
     Q_EMIT changed();
 }
 
@@ -57,7 +58,7 @@ QString ScenarioDocument::open(const QString& path) {
 QString ScenarioDocument::save(const QString& path) {
     const QString target = path.isEmpty() ? path_ : path;
     if (target.isEmpty()) return tr("No file name given.");
-    const std::string problem = save_scenario_file(target.toStdString(), scenario_);
+    const std::string problem = save_scenario_file(target.toStdString(), forSaving());
     if (!problem.empty()) return QString::fromStdString(problem);
     if (target != path_) {
         path_ = target;
@@ -67,15 +68,37 @@ QString ScenarioDocument::save(const QString& path) {
     return {};
 }
 
+void ScenarioDocument::setView(const ExplorerView& view) {
+    if (view_ == view) return;
+    view_ = view;
+    Q_EMIT viewChanged();
+}
+
+void ScenarioDocument::loadView(const ExplorerView& view) {
+    setView(view);
+    Q_EMIT viewLoaded();
+}
+
+Scenario ScenarioDocument::forSaving() const {
+    Scenario out = scenario_;
+    out.view = view_;
+    return out;
+}
+
 void ScenarioDocument::reset(const Scenario& scenario, const QString& path) {
     undo_.clear();
     scenario_ = scenario;
+    scenario_.view.reset();
+    const bool has_view = scenario.view.has_value();
+    if (has_view) view_ = scenario.view;
     if (path != path_) {
         path_ = path;
         Q_EMIT filePathChanged(path_);
     }
     undo_.setClean();
     Q_EMIT modifiedChanged(false);
+    // The view first: the pages' answers to changed() write their view back into the document.
+    if (has_view) Q_EMIT viewLoaded();
     Q_EMIT changed();
 }
 

@@ -33,19 +33,33 @@ public:
     [[nodiscard]] QString open(const QString& path);
     // Saves atomically to `path` (or the current path); returns the error text or empty.
     [[nodiscard]] QString save(const QString& path = {});
-    // Starts afresh from a scenario (the bundled default at start-up); clears the history.
+    // Starts afresh from a scenario (the bundled default at start-up); clears the history. A view
+    // the scenario carries becomes the document's view (viewLoaded()).
     void reset(const Scenario& scenario, const QString& path = {});
+
+    // What the explorer shows (heatmap axes, colour, steps, pins, page): saved with the file and
+    // in the autosave, outside the undo history (scenario() never carries it). Setting it does
+    // not mark the document modified.
+    [[nodiscard]] const std::optional<ExplorerView>& view() const noexcept { return view_; }
+    void setView(const ExplorerView& view);
+    // Sets the view and has the pages show it (viewLoaded()): a restored autosave's view.
+    void loadView(const ExplorerView& view);
+    // The scenario as save() and the autosave write it: scenario() with the view.
+    [[nodiscard]] Scenario forSaving() const;
 
 Q_SIGNALS:
     void changed();                 // content changed (edit, undo, redo, open, reset)
     void filePathChanged(const QString& path);
     void modifiedChanged(bool modified);
+    void viewLoaded();   // reset() or open() brought a view: the pages show it
+    void viewChanged();  // setView()
 
 private:
     friend class SetScenarioCommand;
     void apply(const Scenario& s);
 
     Scenario scenario_;
+    std::optional<ExplorerView> view_;
     QString path_;
     QUndoStack undo_;
 };

@@ -3,9 +3,11 @@
 // to versioned `*.comet.json` files (docs/scenario-format.md). Loading never throws: every
 // problem comes back as a message naming the file, the key path, the value and what is allowed.
 
+#include <array>
 #include <cstddef>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +52,22 @@ struct Design {
 
 inline constexpr int max_designs = 4;
 
+// What the explorer showed when the file was saved (its "view" section), so that opening or
+// restoring the file brings back the heatmap and the page. The model never reads it.
+struct ExplorerView {
+    std::string x = "hbm_gbps";               // knob id of the heatmap's horizontal axis
+    std::string y = "scale_out_gbps";         // and of its vertical one
+    std::string metric = "iteration_time";    // what colours the cells: one of view_metric_ids()
+    bool search = true;                       // the best strategy per cell (false: the form's strategy)
+    int steps = 33;                           // cells per axis, odd, view_min_steps..view_max_steps
+    std::vector<std::array<double, 2>> pins;  // pinned cells as their (x, y) knob values, at most view_max_pins
+    std::string page = "explorer";            // the page on top: one of view_page_ids()
+    bool operator==(const ExplorerView&) const = default;
+};
+inline constexpr int view_min_steps = 3, view_max_steps = 129, view_max_pins = 4;
+[[nodiscard]] std::span<const std::string_view> view_metric_ids() noexcept;
+[[nodiscard]] std::span<const std::string_view> view_page_ids() noexcept;
+
 struct Scenario {
     std::string name;
     std::string description;
@@ -60,6 +78,7 @@ struct Scenario {
     CostInputs cost;              // prices for cost, energy and Pareto (docs/economics.md)
     std::vector<Design> designs;  // at most max_designs, compared side by side
     int baseline_design = 0;      // index into designs that speedups are relative to
+    std::optional<ExplorerView> view;  // none: the file keeps no view (the explorer's last applies)
 };
 
 // One node, one price (docs/economics.md): a design on the scenario's node (the same NodeSpec)
