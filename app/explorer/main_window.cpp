@@ -564,6 +564,14 @@ void MainWindow::showImport(const QString& what, const std::vector<std::string>&
     if (search_now) findBestStrategy();
 }
 
+// An import starts a new untitled document (the menu asked about unsaved changes first): Ctrl+S
+// then asks for a file name instead of overwriting the study the import was made over. The import
+// itself is one undoable edit on top of what was open.
+void MainWindow::startImported(const Scenario& imported, const QString& what) {
+    if (!doc_->filePath().isEmpty()) doc_->reset(doc_->scenario(), {});
+    doc_->setScenario(imported, what);
+}
+
 void MainWindow::importHuggingFace() {
     if (!confirmDiscard()) return;
     const QString path = QFileDialog::getOpenFileName(this, tr("Import Hugging Face config.json"), QString(),
@@ -581,7 +589,7 @@ bool MainWindow::importHuggingFaceFile(const QString& path) {
         box->open();
         return false;
     }
-    doc_->setScenario(r.value->scenario, tr("Import model from %1").arg(QFileInfo(path).fileName()));
+    startImported(r.value->scenario, tr("Import model from %1").arg(QFileInfo(path).fileName()));
     showImport(tr("The model of %1").arg(QFileInfo(path).fileName()), r.value->mapped, r.value->warnings);
     return true;
 }
@@ -607,7 +615,7 @@ bool MainWindow::importCalculonFiles(const QString& app, const QString& system, 
         box->open();
         return false;
     }
-    doc_->setScenario(r.value->scenario, tr("Import Calculon files"));
+    startImported(r.value->scenario, tr("Import Calculon files"));
     showImport(tr("The Calculon files"), r.value->mapped, r.value->warnings);
     return true;
 }

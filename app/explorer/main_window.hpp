@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "comet/scenario.hpp"
 #include "export_dialog.hpp"
 
 class QMenu;
@@ -86,6 +87,7 @@ private:
     void updateTitle();
     void updateRecentMenu();
     void rememberFile(const QString& path);  // recent files and last scenario
+    void startImported(const Scenario& imported, const QString& what);
     [[nodiscard]] bool confirmDiscard();  // asks to save unsaved changes; false = cancel
     bool save();
     bool saveAs();

@@ -211,12 +211,30 @@ void TestExplorer::newestRequestWins() {
 }
 
 void TestExplorer::importHuggingFaceModelIsUndoable() {
+    // Opened from a file of its own: the import starts a new untitled document, so that Ctrl+S
+    // cannot overwrite that study with the imported model (issue 40).
+    QTemporaryDir tmp;
+    const QString study = tmp.filePath(QStringLiteral("study.comet.json"));
+    QVERIFY(QFile::copy(default_path(), study));
+    const QByteArray study_text = [&] {
+        QFile f(study);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }();
     app::MainWindow w;
-    w.start(default_path());
+    w.start(study);
     w.show();
     QVERIFY(wait_evaluated(w));
+    QCOMPARE(w.document()->filePath(), study);
     const ModelSpec before = w.document()->config().model;
     QVERIFY(w.importHuggingFaceFile(QStringLiteral(COMET_SOURCE_DIR "/tests/data/hf/llama-3-8b.json")));
+    QVERIFY(w.document()->filePath().isEmpty());
+    QVERIFY(w.document()->isModified());
+    QVERIFY2(w.windowTitle().contains(QStringLiteral("not saved")), qPrintable(w.windowTitle()));
+    {
+        QFile f(study);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), study_text);  // the study is untouched
+    }
     QVERIFY(wait_evaluated(w));
     const ModelSpec& m = w.document()->config().model;
     QCOMPARE(m.layers, 32);
