@@ -598,6 +598,21 @@ void ComparePage::onItemChanged(int row, int column) {
         const int n = text.toInt(&ok);
         if (!ok || n < 1 || n > max_nodes)
             problem = tr("Nodes of design %1 = \"%2\": must be an integer from 1 to %3.").arg(row + 1).arg(text).arg(max_nodes);
+        if (problem.isEmpty()) {
+            // A name the page made ("DGX H100 x8, best strategy (2)") follows the new size; a
+            // name the user typed stays as typed.
+            const std::string old_label = design_label(d).toStdString();
+            d.nodes = n;
+            if (d.name == old_label || d.name.starts_with(old_label + ", ")) {
+                std::string rest = d.name.substr(old_label.size());
+                if (const std::size_t open = rest.rfind(" (");
+                    open != std::string::npos && rest.ends_with(")") && rest.find_first_not_of("0123456789", open + 2) == rest.size() - 1)
+                    rest.erase(open);  // the old " (2)": the new name gets its own if it needs one
+                std::vector<Design> others = designs;
+                others.erase(others.begin() + row);
+                d.name = unique_name(others, design_label(d).toStdString() + rest);
+            }
+        }
         d.nodes = n;
         what = tr("Change design nodes");
         break;

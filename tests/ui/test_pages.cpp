@@ -471,6 +471,40 @@ private Q_SLOTS:
                 if (p.design == cmp->designs[i].name) QCOMPARE(p.cost_usd, cmp->designs[i].cost.cost_to_train_usd);
     }
 
+    // A design name the page made follows an edit of its size; one the user typed stays (issue 40:
+    // "DGX H100 x8, best strategy (2)" kept its name at 16 nodes).
+    void autoDesignNamesFollowTheirSize() {
+        Window win;
+        Scenario none = win.scenario();
+        none.designs.clear();
+        win.w.document()->setScenario(none, QStringLiteral("no designs"));
+        QVERIFY(win.w.compare()->addPreset(QStringLiteral("dgx-h100"), 8));
+        QVERIFY(win.w.compare()->addPreset(QStringLiteral("dgx-h100"), 8));
+        QVERIFY(win.w.compare()->addPreset(QStringLiteral("dgx-h100"), 16));
+        const auto name = [&](int i) { return QString::fromStdString(win.scenario().designs.at(static_cast<std::size_t>(i)).name); };
+        QCOMPARE(name(1), QStringLiteral("DGX H100 x8, best strategy (2)"));
+        QTableWidget* t = win.w.compare()->table();
+        int nodes_col = -1;
+        for (int col = 0; col < t->columnCount(); ++col)
+            if (t->horizontalHeaderItem(col)->text() == QStringLiteral("Nodes")) nodes_col = col;
+        QVERIFY(nodes_col >= 0);
+        t->item(1, nodes_col)->setText(QStringLiteral("32"));
+        QCOMPARE(win.scenario().designs[1].nodes, 32);
+        QCOMPARE(name(1), QStringLiteral("DGX H100 x32, best strategy"));
+        t->item(0, nodes_col)->setText(QStringLiteral("16"));  // design 2 has that name: numbered
+        QCOMPARE(name(0), QStringLiteral("DGX H100 x16, best strategy (2)"));
+        win.w.document()->undoStack()->undo();  // size and name in one step
+        QCOMPARE(name(0), QStringLiteral("DGX H100 x8, best strategy"));
+        QCOMPARE(win.scenario().designs[0].nodes, 8);
+        Scenario named = win.scenario();
+        named.designs[2].name = "Our 2027 cluster";
+        win.w.document()->setScenario(named, QStringLiteral("rename"));
+        t->item(2, nodes_col)->setText(QStringLiteral("64"));
+        QCOMPARE(name(2), QStringLiteral("Our 2027 cluster"));
+        t->item(2, nodes_col)->setText(QStringLiteral("0"));  // refused: nothing changes
+        QCOMPARE(win.scenario().designs[2].nodes, 64);
+    }
+
     // Every chart of every page exports: PNG at the chosen size and DPI, SVG with its title as text.
     void everyChartExports() {
         Window win;
