@@ -6,11 +6,13 @@
 #include <QIcon>
 #include <QTabWidget>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
 
 #include "comet/config.hpp"
+#include "comet/scenario.hpp"
 #include "analysis_page.hpp"
 #include "compare_page.hpp"
 #include "explorer_page.hpp"
@@ -82,8 +84,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "comet-explorer: --size must be WxH between 320x240 and 8000x8000\n");
         return 2;
     }
-    const QStringList pages = {QStringLiteral("explore"), QStringLiteral("compare"), QStringLiteral("analysis"), QStringLiteral("fsdp")};
-    const int page_index = static_cast<int>(pages.indexOf(parser.value(page)));
+    // The page names of a scenario file's view (comet/scenario.hpp), in tab order.
+    const std::span<const std::string_view> pages = comet::view_page_ids();
+    const QByteArray wanted = parser.value(page).toUtf8();
+    const auto found = std::find(pages.begin(), pages.end(), std::string_view(wanted.constData(), static_cast<std::size_t>(wanted.size())));
+    const int page_index = found == pages.end() ? -1 : static_cast<int>(found - pages.begin());
     if (page_index < 0) {
         std::fprintf(stderr, "comet-explorer: --page must be explore, compare, analysis or fsdp\n");
         return 2;

@@ -164,7 +164,8 @@ void read_comparison(ObjectReader& o, Scenario& s, const double* legacy) {
 
 constexpr std::array<std::string_view, 6> metric_ids{"iteration_time",     "tokens_per_s",         "mfu",
                                                      "exposed_comm_share", "exposed_memory_share", "hbm_use"};
-constexpr std::array<std::string_view, 4> page_ids{"explorer", "compare", "cost", "fsdp"};
+// As comet-explorer --page names them, in tab order.
+constexpr std::array<std::string_view, 4> page_ids{"explore", "compare", "analysis", "fsdp"};
 
 const std::vector<std::string_view>& knob_ids() {
     static const std::vector<std::string_view> ids = [] {

@@ -461,7 +461,7 @@ private slots:
         v.search = false;
         v.steps = 17;
         v.pins = {{2, 3350.5}, {8, 1.0 / 3}};
-        v.page = "cost";
+        v.page = "analysis";
         s.view = v;
         const Loaded<Scenario> back = parse(QByteArray::fromStdString(scenario_to_json(s)));
         QVERIFY2(back.ok(), back.error_text().c_str());
@@ -488,7 +488,7 @@ private slots:
             {R"({"pins": [[1]]})", QStringLiteral("view.pins[0] = ")},
             {R"({"pins": [[1, "a"]]})", QStringLiteral("view.pins[0] = ")},
             {R"({"pins": [null]})", QStringLiteral("view.pins[0] = ")},
-            {R"({"page": "bank"})", QStringLiteral("view.page = \"bank\": must be one of explorer, compare, cost, fsdp")},
+            {R"({"page": "bank"})", QStringLiteral("view.page = \"bank\": must be one of explore, compare, analysis, fsdp")},
             {R"({"zoom": 2})", QStringLiteral("view.zoom")},
         };
         for (const auto& [view, message] : hostile) {

@@ -198,7 +198,7 @@ private Q_SLOTS:
             QCOMPARE(pins.size(), std::size_t{2});
             w.pages()->setCurrentWidget(w.analysis());
             QVERIFY(w.document()->view().has_value());
-            QCOMPARE(w.document()->view()->page, std::string("cost"));
+            QCOMPARE(w.document()->view()->page, std::string("analysis"));
             QCOMPARE(w.document()->view()->x, std::string("tp"));
             QCOMPARE(w.document()->view()->pins.size(), std::size_t{2});
             QCOMPARE(w.document()->save(file), QString());

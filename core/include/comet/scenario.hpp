@@ -61,7 +61,7 @@ struct ExplorerView {
     bool search = true;                       // the best strategy per cell (false: the form's strategy)
     int steps = 33;                           // cells per axis, odd, view_min_steps..view_max_steps
     std::vector<std::array<double, 2>> pins;  // pinned cells as their (x, y) knob values, at most view_max_pins
-    std::string page = "explorer";            // the page on top: one of view_page_ids()
+    std::string page = "explore";             // the page on top: one of view_page_ids()
     bool operator==(const ExplorerView&) const = default;
 };
 inline constexpr int view_min_steps = 3, view_max_steps = 129, view_max_pins = 4;
