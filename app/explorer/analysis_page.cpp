@@ -350,7 +350,8 @@ QString AnalysisPage::costSummaryHtml() const {
     if (c.valid)
         html += QStringLiteral("<p>") +
                 tr("%1 GPUs on %2 nodes at %3 per GPU-hour%4.")
-                    .arg(QString::number(c.gpus), QString::number(c.nodes_powered), ui::format_money(c.gpu_hour_price_usd),
+                    .arg(QString::number(c.gpus), QString::number(c.nodes_powered),
+                         QString::fromStdString(format_hourly_price(c.gpu_hour_price_usd)),
                          c.amortised ? tr(" (purchase price amortised)") : QString()) +
                 QStringLiteral("</p>");
     if (a.best && a.best->result.feasible)

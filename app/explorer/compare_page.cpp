@@ -71,7 +71,7 @@ QTableWidgetItem* priceItem(const Design& d, const Scenario& s) {
     const bool scenario_node = on_scenario_node(s, d);
     const QString node_name = qs(d.node_info.name.empty() ? std::string("this node") : d.node_info.name);
     if (own_hourly || own_purchase) {
-        auto* it = item(own_hourly ? QStringLiteral("$%1").arg(d.price_per_gpu_hour_usd, 0, 'f', 2)
+        auto* it = item(own_hourly ? qs(format_hourly_price(d.price_per_gpu_hour_usd))
                                    : QObject::tr("%1 purchase").arg(qs(format_usd(d.purchase_price_per_gpu_usd))),
                         true, right);
         static const std::vector<NodePreset> presets = [] {  // for the tooltip only: read once
@@ -105,7 +105,9 @@ QTableWidgetItem* priceItem(const Design& d, const Scenario& s) {
         return it;
     }
     const bool purchase = scenario.price_per_gpu_hour_usd <= 0 && scenario.purchase_price_per_gpu_usd > 0;
-    auto* it = item(purchase ? QObject::tr("purchase, scenario") : QStringLiteral("$%1 scenario").arg(scenario.price_per_gpu_hour_usd, 0, 'f', 2), true, right);
+    auto* it = item(purchase ? QObject::tr("purchase, scenario")
+                             : QObject::tr("%1 scenario").arg(qs(format_hourly_price(scenario.price_per_gpu_hour_usd))),
+                    true, right);
     it->setForeground(QColor(0x70, 0x70, 0x70));
     it->setToolTip(scenario_node
                        ? QObject::tr("Runs on the scenario's node (%1), so it pays the scenario's price (%2, Cost & Sensitivity "

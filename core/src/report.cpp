@@ -95,8 +95,13 @@ std::string format_usd(double usd) {
     return "$" + format_printf("%#.3g", usd);
 }
 
+std::string format_hourly_price(double usd) {
+    if (!std::isfinite(usd) || usd < 0.1 || usd >= 1e4) return format_usd(usd);
+    return "$" + format_printf("%.2f", usd);
+}
+
 std::string format_gpu_price(const CostInputs& in) {
-    if (in.price_per_gpu_hour_usd > 0) return format_usd(in.price_per_gpu_hour_usd) + " per GPU-hour";
+    if (in.price_per_gpu_hour_usd > 0) return format_hourly_price(in.price_per_gpu_hour_usd) + " per GPU-hour";
     if (in.purchase_price_per_gpu_usd > 0)
         return format_usd(in.purchase_price_per_gpu_usd) + " per GPU, amortised over " + format_printf("%g", in.lifetime_years) +
                " years at 100 % use";

@@ -30,7 +30,7 @@ std::string cost_text(const Scenario& sc, const Result& r, const CostReport& c, 
     if (!r.feasible) return o + "  INFEASIBLE: " + explain(r) + " (no cost)\n";
     o += "  Iteration time           " + format_duration(r.iteration_s) + "\n";
     o += "  GPUs / nodes powered     " + std::to_string(c.gpus) + " / " + std::to_string(c.nodes_powered) + "\n";
-    o += "  GPU-hour price           " + format_usd(c.gpu_hour_price_usd) +
+    o += "  GPU-hour price           " + format_hourly_price(c.gpu_hour_price_usd) +
          (c.amortised ? " (purchase price amortised over " + format_printf("%g", in.lifetime_years) + " years)" : "") + "\n";
     const bool dlrm = sc.config.workload == Workload::dlrm;
     o += std::string(dlrm ? "  Samples per iteration    " : "  Tokens per iteration     ") + format_printf("%.0f", c.tokens_per_iteration) +

@@ -2404,6 +2404,13 @@ void TestModel::quantitiesRenderOneWay() {
     QCOMPARE(format_usd(100.0), std::string("$100"));
     QCOMPARE(format_usd(12345.6), std::string("$12,346"));
     QCOMPARE(format_usd(999999.4), std::string("$999,999"));
+    // A price per GPU-hour in cents everywhere it is printed (issue 40: "$18.00" in Compare was
+    // "$18.0" on the Cost page and in the report).
+    QCOMPARE(format_hourly_price(18.0), std::string("$18.00"));
+    QCOMPARE(format_hourly_price(2.49), std::string("$2.49"));
+    QCOMPARE(format_hourly_price(1.8), std::string("$1.80"));
+    QCOMPARE(format_hourly_price(0.0412), std::string("$0.0412"));
+    QCOMPARE(format_hourly_price(-inf), dash);
     QCOMPARE(format_usd(4.567e6), std::string("$4.57 M"));
     QCOMPARE(format_usd(-1234.0), std::string("-$1,234"));
     QCOMPARE(format_usd(nan), dash);

@@ -369,13 +369,14 @@ QString cost_html(const ReportData& d) {
         if (!c.valid)
             return QStringList{strategy_text(s, d.scenario.config.workload),
                                r.feasible ? QStringLiteral("no cost (invalid inputs)") : esc(explain(r))};
-        QStringList col{strategy_text(s, d.scenario.config.workload),
-                        format_seconds(r.iteration_s),
-                        integer(c.gpus) + QStringLiteral(" / ") + integer(c.nodes_powered),
-                        format_usd(c.gpu_hour_price_usd) + (c.amortised ? QStringLiteral(" (amortised)") : QString()),
-                        format_usd(c.cost_per_iteration_usd) + QStringLiteral(", ") + ui::format_energy(c.energy_per_iteration_kwh),
-                        format_duration(c.time_per_million_tokens_s) + QStringLiteral(", ") + format_usd(c.cost_per_million_tokens_usd) +
-                            QStringLiteral(", ") + ui::format_energy(c.energy_per_million_tokens_kwh)};
+        QStringList col{
+            strategy_text(s, d.scenario.config.workload),
+            format_seconds(r.iteration_s),
+            integer(c.gpus) + QStringLiteral(" / ") + integer(c.nodes_powered),
+            QString::fromStdString(format_hourly_price(c.gpu_hour_price_usd)) + (c.amortised ? QStringLiteral(" (amortised)") : QString()),
+            format_usd(c.cost_per_iteration_usd) + QStringLiteral(", ") + ui::format_energy(c.energy_per_iteration_kwh),
+            format_duration(c.time_per_million_tokens_s) + QStringLiteral(", ") + format_usd(c.cost_per_million_tokens_usd) +
+                QStringLiteral(", ") + ui::format_energy(c.energy_per_million_tokens_kwh)};
         if (totals)
             col << format_duration(c.time_to_train_s) + QStringLiteral(", ") + format_usd(c.cost_to_train_usd) + QStringLiteral(", ") +
                        ui::format_energy(c.energy_to_train_kwh);

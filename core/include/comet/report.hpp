@@ -36,6 +36,9 @@ struct NodePreset;      // comet/presets.hpp
 [[nodiscard]] std::string format_seconds(double s);
 [[nodiscard]] std::string format_duration(double s);
 [[nodiscard]] std::string format_usd(double usd);
+// A price per GPU-hour as every page, export and report prints it: cents ("$18.00", "$2.49"),
+// three significant digits below ten cents ("$0.0412").
+[[nodiscard]] std::string format_hourly_price(double usd);
 [[nodiscard]] std::string format_kwh(double kwh);
 // The GPU price cost inputs give, in words: "$2.99 per GPU-hour", "$15,625 per GPU, amortised
 // over 4 years at 100 % use", or "none given (GPU cost counted as 0)".
