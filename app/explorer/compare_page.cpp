@@ -290,12 +290,10 @@ bool ComparePage::addPreset(const QString& preset_id, int nodes, const QString& 
     d.best_strategy = true;
     // One node, one price: on the scenario's node the design pays the scenario's price; on a node
     // another design already prices, that price; else the preset's own.
-    const auto priced = std::find_if(s.designs.begin(), s.designs.end(), [&](const Design& o) {
-        return o.node == p->node && (o.price_per_gpu_hour_usd > 0 || o.purchase_price_per_gpu_usd > 0);
-    });
+    const Design* priced = design_pricing(s, p->node);
     if (p->node == s.config.node) {
         // nothing of its own
-    } else if (priced != s.designs.end()) {
+    } else if (priced != nullptr) {
         d.price_per_gpu_hour_usd = priced->price_per_gpu_hour_usd;
         d.purchase_price_per_gpu_usd = priced->purchase_price_per_gpu_usd;
     } else if (p->price) {

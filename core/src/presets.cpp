@@ -404,10 +404,7 @@ std::vector<std::string> apply_node_preset(Scenario& s, const NodePreset& p) {
     s.node_info = p.info;
     // One node, one price: a price a design of the comparison already has for this node (typed in
     // Compare or from its own preset) is the node's price, not the preset's list price.
-    const auto priced = std::find_if(s.designs.begin(), s.designs.end(), [&](const Design& d) {
-        return d.node == p.node && (d.price_per_gpu_hour_usd > 0 || d.purchase_price_per_gpu_usd > 0);
-    });
-    if (priced != s.designs.end()) {
+    if (const Design* priced = design_pricing(s, p.node)) {
         const double hourly = priced->price_per_gpu_hour_usd, purchase = hourly > 0 ? 0.0 : priced->purchase_price_per_gpu_usd;
         const std::string by = " (the price design \"" + priced->name + "\" has for this node)";
         note(out, "price", s.cost.price_per_gpu_hour_usd, hourly,

@@ -561,6 +561,12 @@ namespace {
 bool has_price(double hourly, double purchase) { return hourly > 0 || purchase > 0; }
 }  // namespace
 
+const Design* design_pricing(const Scenario& s, const NodeSpec& node) {
+    for (const Design& d : s.designs)
+        if (d.node == node && has_price(d.price_per_gpu_hour_usd, d.purchase_price_per_gpu_usd)) return &d;
+    return nullptr;
+}
+
 int set_node_price(Scenario& s, const NodeSpec& node, double price_per_gpu_hour_usd, double purchase_price_per_gpu_usd) {
     // Not a price (negative, NaN, infinite) = none: the callers check what people type first.
     const auto price = [](double v) { return std::isfinite(v) && v > 0 ? v : 0.0; };

@@ -87,6 +87,8 @@ struct Scenario {
 // Sets the GPU price of `node` (hourly, or purchase when hourly is 0; both 0 = none) in one place:
 // the scenario's cost section when it is the scenario's node (every design on it then follows),
 // else every design on that node. Returns how many designs changed.
+// The first design of the comparison with a price of its own on `node`; nullptr when none.
+[[nodiscard]] const Design* design_pricing(const Scenario& s, const NodeSpec& node);
 int set_node_price(Scenario& s, const NodeSpec& node, double price_per_gpu_hour_usd, double purchase_price_per_gpu_usd);
 // A file may still give a design on the scenario's node its own price. When it equals the
 // scenario's, or the scenario has no GPU price and every such design names the same one, the
