@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "comet/op_rates.hpp"
 #include "comet/units.hpp"
 
 namespace comet {
@@ -19,6 +20,14 @@ double gemm_max_fraction(const NodeSpec& node, Precision precision) noexcept {
     return g.max_fraction;
 }
 
+double gemm_tile_overhead_k(const NodeSpec& node, Precision precision) noexcept {
+    return is_quantized(precision) && node.gemm.fp8_tile_overhead_k > 0 ? node.gemm.fp8_tile_overhead_k : node.gemm.tile_overhead_k;
+}
+
+double attention_fill_keys(const NodeSpec& node, const AttentionModel& kernel) noexcept {
+    return kernel.fill_keys >= 0 ? kernel.fill_keys : node.gemm.tile_overhead_k;
+}
+
 ComputeRates compute_rates(const NodeSpec& node, Precision precision) noexcept {
     ComputeRates r;
     const double fraction = gemm_max_fraction(node, precision);
@@ -30,7 +39,11 @@ ComputeRates compute_rates(const NodeSpec& node, Precision precision) noexcept {
     r.vector_flops_per_s = units::tflops_to_flops(node.vector_tflops);
     r.hbm_bytes_per_s = units::gbps_to_bytes_per_s(node.hbm_bandwidth_gbps) * node.hbm_efficiency;
     r.launch_s = units::us_to_s(node.gemm.launch_overhead_us);
-    r.tile_overhead_k = node.gemm.tile_overhead_k;
+    r.tile_overhead_k = gemm_tile_overhead_k(node, precision);
+    r.attention_fill_keys = attention_fill_keys(node, node.attention);
+    r.sms = node.gemm.sms;
+    r.max_split_k = node.gemm.max_split_k;
+    r.min_split_k_depth = node.gemm.min_split_k_depth;
     return r;
 }
 
@@ -42,6 +55,7 @@ ComputeRates compute_rates(const NodeSpec& node, const TrainingSpec& training, c
         r.attention_flops_per_s = units::tflops_to_flops(node.matrix_fp16_tflops) * fa2.max_fraction;
         r.attention_backward = fa2.backward_efficiency;
         r.softmax_head_dim = fa2.softmax_head_dim;
+        r.attention_fill_keys = attention_fill_keys(node, fa2);
     }
     r.host_op_s = units::us_to_s(software.host_op_us);
     if (training.cuda_graphs) {
@@ -55,7 +69,24 @@ namespace {
 // The compute side of a kernel's roofline (pass_time_s() is its max with the memory side, plus
 // the launches).
 double flop_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noexcept {
-    if (kind == OpKind::gemm) return cost.flops / r.matrix_flops_per_s * (1.0 + r.tile_overhead_k * cost.inv_inner);
+    if (kind == OpKind::gemm) {
+        // Each product in tiles over the SMs (ops::tiled_gemm_s, the per-op model's GEMM); a
+        // product issued as several kernels quantizes each kernel's grid on its own.
+        double t = 0;
+        for (const GemmDims& g : cost.gemms) {
+            if (!(g.batch > 0)) continue;
+            const double kernels = g.kernels >= 1 ? g.kernels : 1.0;
+            ops::TiledGemm tg;
+            tg.batch = g.batch / kernels, tg.m = g.m, tg.n = g.n, tg.k = g.k;
+            tg.flops_per_s = r.matrix_flops_per_s;
+            tg.tile_fill_k = r.tile_overhead_k;
+            tg.sms = r.sms;
+            tg.max_split_k = r.max_split_k;
+            tg.min_split_k_depth = r.min_split_k_depth;
+            t += kernels * ops::tiled_gemm_s(tg);
+        }
+        return t;
+    }
     if (kind == OpKind::fused_attention) {
         // Softmax work the kernel cannot hide, in head-dimension steps, against the products
         // over the head dimension; the key loop (inv_inner = 1 / keys per query tile) pays the
@@ -63,7 +94,7 @@ double flop_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noe
         const double d = cost.head_dim > 0 ? cost.head_dim : 128.0;
         const double rate = r.attention_flops_per_s * d / (d + r.softmax_head_dim) *
                             (cost.backward ? r.attention_backward : 1.0);
-        return cost.flops / rate * (1.0 + r.tile_overhead_k * cost.inv_inner);
+        return cost.flops / rate * (1.0 + r.attention_fill_keys * cost.inv_inner);
     }
     return cost.flops / r.vector_flops_per_s;
 }
@@ -118,16 +149,18 @@ double TimeSplit::lower_bound(const RateSpeedups& s) const noexcept {
 
 RateSpeedups rate_speedups(const ComputeRates& a, const ComputeRates& b) noexcept {
     RateSpeedups s;
-    if (a.attention_backward != b.attention_backward || a.softmax_head_dim != b.softmax_head_dim || a.host_issues != b.host_issues)
+    if (a.attention_backward != b.attention_backward || a.softmax_head_dim != b.softmax_head_dim || a.host_issues != b.host_issues ||
+        a.sms != b.sms || a.max_split_k != b.max_split_k || a.min_split_k_depth != b.min_split_k_depth)
         return s;
     // How much faster `to` is than `from` at one rate (a duration: the other way round); a rate
     // (or a cost) of zero on one side only is an unbounded speedup, on both sides none.
     constexpr double unbounded = std::numeric_limits<double>::infinity();
     auto ratio = [](double to, double from) { return from > 0 ? to / from : (to > 0 ? unbounded : 1.0); };
-    // The tile fill can only shrink a product's time by (1 + k_from) / (1 + k_to) when k falls.
-    const double tile = b.tile_overhead_k < a.tile_overhead_k ? (1.0 + a.tile_overhead_k) / (1.0 + b.tile_overhead_k) : 1.0;
-    s.gemm = ratio(b.matrix_flops_per_s, a.matrix_flops_per_s) * tile;
-    s.attention = ratio(b.attention_flops_per_s, a.attention_flops_per_s) * tile;
+    // A fill can only shrink a product's time by (1 + k_from) / (1 + k_to) when k falls (each
+    // tile's inner loop, K / splits, and each query row's keys are at least 1).
+    auto fill = [](double from, double to) { return to < from ? (1.0 + from) / (1.0 + to) : 1.0; };
+    s.gemm = ratio(b.matrix_flops_per_s, a.matrix_flops_per_s) * fill(a.tile_overhead_k, b.tile_overhead_k);
+    s.attention = ratio(b.attention_flops_per_s, a.attention_flops_per_s) * fill(a.attention_fill_keys, b.attention_fill_keys);
     s.vector = ratio(b.vector_flops_per_s, a.vector_flops_per_s);
     s.hbm = ratio(b.hbm_bytes_per_s, a.hbm_bytes_per_s);
     s.launch = ratio(a.launch_s, b.launch_s);  // with none on `to` the launch part vanishes

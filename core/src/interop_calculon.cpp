@@ -614,6 +614,9 @@ std::string export_calculon_system(const Scenario& s, std::vector<std::string>* 
     if (n.gemm.tile_overhead_k > 0)
         add(w, "node.gemm.tile_overhead_k = " + num(n.gemm.tile_overhead_k) +
                    ": not expressible: gflops_efficiency is one bucket at node.gemm.max_fraction");
+    if (n.gemm.sms > 0)
+        add(w, "node.gemm.sms = " + std::to_string(n.gemm.sms) +
+                   ": not expressible: Calculon has no tile waves (its efficiency buckets are by GEMM size)");
     if (n.gemm.launch_overhead_us > 0)
         add(w, "node.gemm.launch_overhead_us = " + num(n.gemm.launch_overhead_us) + ": not expressible in Calculon");
     if (n.hbm_reserved_gib > 0)

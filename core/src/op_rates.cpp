@@ -44,22 +44,18 @@ double peak_flops(const GpuDatasheet& gpu, Precision p) { return 1e12 * (p == Pr
 // bounded below by the operands' HBM traffic, plus the exposed epilogue.
 double gemm_kernel_s(const GpuDatasheet& gpu, const GemmParams& g, const GemmClass& cls, double m, double n, double k, double in_bytes,
                      double peak, double speed) {
-    const double per_sm = peak * cls.sustained_fraction * speed / gpu.sms;
     const double bw = 1e9 * gpu.hbm_gbps * g.hbm_efficiency;
-    const double traffic_s = ((m * k + n * k) * in_bytes + m * n * out_bytes) / bw;
-    double best = std::numeric_limits<double>::infinity();
-    for (const auto& [tm, tn] : tiles) {
-        const double grid = std::ceil(m / tm) * std::ceil(n / tn);
-        for (int s = 1; s <= std::max(1, cls.max_split_k); ++s) {
-            if (s > 1 && k / s < g.min_split_k_depth) break;
-            const double waves = std::ceil(grid * s / gpu.sms);
-            double compute_s = waves * 2.0 * tm * tn * (k / s + cls.tile_fill_k) / per_sm;
-            if (s > 1) compute_s += g.split_reduce_exposed * s * m * n * partial_bytes / (1e9 * gpu.hbm_gbps);
-            const double epilogue_s = g.epilogue_exposed * m * n * out_bytes / bw / waves;
-            best = std::min(best, std::max(compute_s, traffic_s) + epilogue_s);
-        }
-    }
-    return best;
+    TiledGemm t;
+    t.m = m, t.n = n, t.k = k;
+    t.flops_per_s = peak * cls.sustained_fraction * speed;
+    t.tile_fill_k = cls.tile_fill_k;
+    t.sms = gpu.sms;
+    t.max_split_k = cls.max_split_k;
+    t.min_split_k_depth = g.min_split_k_depth;
+    t.traffic_s = ((m * k + n * k) * in_bytes + m * n * out_bytes) / bw;
+    t.epilogue_s = g.epilogue_exposed * m * n * out_bytes / bw;
+    t.split_partials_s = g.split_reduce_exposed * m * n * partial_bytes / (1e9 * gpu.hbm_gbps);
+    return tiled_gemm_s(t);
 }
 
 std::string check_gemm_params(const GemmParams& g, const GemmClass& cls) {
@@ -71,6 +67,24 @@ std::string check_gemm_params(const GemmParams& g, const GemmClass& cls) {
 }
 
 }  // namespace
+
+double tiled_gemm_s(const TiledGemm& g) noexcept {
+    if (!(g.batch > 0) || !(g.m > 0) || !(g.n > 0) || !(g.k > 0) || !(g.flops_per_s > 0)) return 0.0;
+    if (g.sms <= 0) return std::max(2.0 * g.batch * g.m * g.n * (g.k + g.tile_fill_k) / g.flops_per_s, g.traffic_s) + g.epilogue_s;
+    const double per_sm = g.flops_per_s / g.sms;
+    double best = std::numeric_limits<double>::infinity();
+    for (const auto& [tm, tn] : tiles) {
+        const double grid = g.batch * (std::ceil(g.m / tm) * std::ceil(g.n / tn));
+        for (int s = 1; s <= std::max(1, g.max_split_k); ++s) {
+            if (s > 1 && g.k / s < g.min_split_k_depth) break;
+            const double waves = std::ceil(grid * s / g.sms);
+            double compute_s = waves * 2.0 * tm * tn * (g.k / s + g.tile_fill_k) / per_sm;
+            if (s > 1) compute_s += s * g.split_partials_s;
+            best = std::min(best, std::max(compute_s, g.traffic_s) + g.epilogue_s / waves);
+        }
+    }
+    return best;
+}
 
 std::string_view name(AttentionKernel k) noexcept { return k == AttentionKernel::cudnn ? "cudnn" : "flash2"; }
 std::string_view name(Precision p) noexcept { return p == Precision::fp8 ? "fp8" : "bf16"; }
@@ -130,19 +144,17 @@ OpTime grouped_gemm_time(const OpRateModel& model, const GroupedShape& s, double
     if (auto p = check_gemm_params(g, g.bf16); !p.empty()) return fail(p);
     // One kernel: every expert's tiles in one grid. Modelled as one GEMM of M = experts x tokens
     // whose tile grid is the experts' grids side by side, with every expert's weights read.
-    const GemmClass cls{gp.grouped_fraction, gp.tile_fill_k, 1};
     const double speed = clock_speed(model.clock, busy_s);
     const double e = double(s.experts), t = double(s.tokens_per_expert), k = double(s.k), n = double(s.n);
-    const double per_sm = 1e12 * model.gpu.bf16_tflops * cls.sustained_fraction * speed / model.gpu.sms;
     const double bw = 1e9 * model.gpu.hbm_gbps * g.hbm_efficiency;
-    const double traffic_s = ((e * t * k + e * n * k) * 2 + e * t * n * out_bytes) / bw;
-    double best = std::numeric_limits<double>::infinity();
-    for (const auto& [tm, tn] : tiles) {
-        const double waves = std::ceil(e * std::ceil(t / tm) * std::ceil(n / tn) / model.gpu.sms);
-        const double compute_s = waves * 2.0 * tm * tn * (k + cls.tile_fill_k) / per_sm;
-        const double epilogue_s = g.epilogue_exposed * e * t * n * out_bytes / bw / waves;
-        best = std::min(best, std::max(compute_s, traffic_s) + epilogue_s);
-    }
+    TiledGemm tg;
+    tg.batch = e, tg.m = t, tg.n = n, tg.k = k;
+    tg.flops_per_s = 1e12 * model.gpu.bf16_tflops * gp.grouped_fraction * speed;
+    tg.tile_fill_k = gp.tile_fill_k;
+    tg.sms = model.gpu.sms;
+    tg.traffic_s = ((e * t * k + e * n * k) * 2 + e * t * n * out_bytes) / bw;
+    tg.epilogue_s = g.epilogue_exposed * e * t * n * out_bytes / bw;
+    const double best = tiled_gemm_s(tg);
     return {best + 1e-6 * (g.launch_us + e * gp.per_expert_us), {}};
 }
 

@@ -25,7 +25,20 @@ Op gemm(double batch, double m, double n, double k, bool weight, double in = act
                                       : batch * (in * (m * k + m * n) + e * k * n);
     // Input gradient: inner dimension n; weight gradient: inner dimension m.
     op.bwd = {2.0 * flops, dgrad_bytes + wgrad_bytes, 2.0, 0.5 / n + 0.5 / m};
+    op.fwd.gemms[0] = {batch, m, n, k};
+    op.bwd.gemms[0] = {batch, m, k, n};  // input gradient dX[m,k] = dY[m,n] W
+    op.bwd.gemms[1] = {batch, k, n, m};  // weight gradient dW[k,n] = X^T dY over the m rows
     return op;
+}
+
+// The batch of a GEMM op issued as `launches` kernels per product (Transformer Engine's grouped
+// linear layer: one per local expert) instead of one.
+void set_launches(Op& op, double launches) noexcept {
+    op.fwd.kernels = launches;
+    op.bwd.kernels = 2.0 * launches;
+    for (PassCost* pass : {&op.fwd, &op.bwd})
+        for (GemmDims& g : pass->gemms)
+            if (g.batch > 0) g.kernels = launches;
 }
 
 // An element-wise kernel over `elements` values: bytes per element read+written in forward
@@ -244,16 +257,14 @@ void push_routed_experts(LayerWork& lw, const ModelSpec& m, const SoftwareSpec& 
     const double launches = sw.grouped_gemm == GroupedGemm::per_expert ? local : 1.0;
     Op up = gemm(local, per_expert, up_width, h, true, in);
     up.expert = true;
-    up.fwd.kernels = launches;
-    up.bwd.kernels = 2.0 * launches;
+    set_launches(up, launches);
     push(up);
     if (m.glu_clamp > 0 && m.gated_mlp) push(glu_clamp(u * routed * up_width));
     const double gated = m.gated_mlp ? 2.0 : 1.0;
     push(elementwise(u * routed * f, (gated + 1.0) * e, (2.0 * gated + 1.0) * e, 8.0));
     Op out = gemm(local, per_expert, h, f, true, in);
     out.expert = true;
-    out.fwd.kernels = launches;
-    out.bwd.kernels = 2.0 * launches;
+    set_launches(out, launches);
     push(out);
     if (m.bias) push(expert_bias(u * routed * h, local));
     Op unpermute = elementwise(routed * h, 3.0 * e, 3.0 * e, 2.0);  // un-permute, weight by the router, sum

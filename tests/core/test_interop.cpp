@@ -175,7 +175,8 @@ void TestInterop::calculonExportWarns() {
     QVERIFY(contains(w, "model.kv_heads"));
     QVERIFY(contains(w, "model.gated_mlp"));
     QVERIFY(contains(w, "model.bias"));
-    QVERIFY(contains(w, "node.gemm.tile_overhead_k = 256"));
+    QVERIFY(contains(w, "node.gemm.tile_overhead_k = 128"));
+    QVERIFY(contains(w, "node.gemm.sms = 108: not expressible"));  // the A100's tile waves
     QVERIFY(contains(w, "node.hbm_reserved_gib"));
     QVERIFY(contains(w, "strategy.pp_overlap = true"));  // interleaved (v 2), overlapped by default
     // A MoE model with MLA, windows, MTP, context and expert parallelism: each loss is named.

@@ -286,7 +286,12 @@ Scenario all_on_scenario() {
     s.config.software.grouped_gemm = GroupedGemm::one_kernel;
     s.config.software.moe_host_sync = false;
     s.config.software.fused_attention = FusedAttention::flash2;
-    n.attention_flash2 = {0.375, 18, 0.875};
+    n.attention_flash2 = {0.375, 18, 0.875, 512};
+    n.attention.fill_keys = 96;
+    n.gemm.sms = 132;
+    n.gemm.max_split_k = 4;
+    n.gemm.min_split_k_depth = 128;
+    n.gemm.fp8_tile_overhead_k = 384;
     s.software_info = {"A test stack", "tests/core/test_scenario_io.cpp"};
     s.config.strategy.ep = 2;
     s.config.strategy.ep_overlap = 0.5;
@@ -920,6 +925,26 @@ private slots:
                                                << QStringList{f + "node.attention_flash2.max_fraction = -0.4: must be 0"};
         QTest::newRow("fa2 softmax huge") << with(m3, "node.attention_flash2.softmax_head_dim", 1e300)
                                           << QStringList{f + "node.attention_flash2.softmax_head_dim = 1e+300: must be 0 to 100000"};
+        QTest::newRow("sms negative") << with(m, "node.gemm.sms", -132)
+                                      << QStringList{f + "node.gemm.sms = -132: must be 0 (no waves) or an integer up to 1e6"};
+        QTest::newRow("sms fractional") << with(m, "node.gemm.sms", 131.5)
+                                        << QStringList{f + "node.gemm.sms: expected an integer, got 131.5"};
+        QTest::newRow("sms as text") << with(m, "node.gemm.sms", "132")
+                                     << QStringList{f + "node.gemm.sms: expected an integer, got string \"132\""};
+        QTest::newRow("split-k zero") << with(m, "node.gemm.max_split_k", 0)
+                                      << QStringList{f + "node.gemm.max_split_k = 0: must be an integer from 1 (never split) to 1024"};
+        QTest::newRow("split-k huge") << with(m, "node.gemm.max_split_k", 1e9) << QStringList{f + "node.gemm.max_split_k"};
+        QTest::newRow("split depth zero") << with(m, "node.gemm.min_split_k_depth", 0)
+                                          << QStringList{f +
+                                                         "node.gemm.min_split_k_depth = 0: must be 1 to 1e6 inner-loop steps per split"};
+        QTest::newRow("fp8 tile fill negative")
+            << with(m, "node.gemm.fp8_tile_overhead_k", -384)
+            << QStringList{f + "node.gemm.fp8_tile_overhead_k = -384: must be 0 (as node.gemm.tile_overhead_k)"};
+        QTest::newRow("attention fill below -1")
+            << with(m, "node.attention.fill_keys", -2)
+            << QStringList{f + "node.attention.fill_keys = -2: must be -1 (as node.gemm.tile_overhead_k) or 0 to 1e6 key positions"};
+        QTest::newRow("fa2 fill huge") << with(m3, "node.attention_flash2.fill_keys", 1e300)
+                                       << QStringList{f + "node.attention_flash2.fill_keys = 1e+300"};
         QTest::newRow("fa2 backward as text") << with(m3, "node.attention_flash2.backward_efficiency", "0.9")
                                               << QStringList{f + "node.attention_flash2.backward_efficiency: expected a number"};
         QTest::newRow("software unknown preset")

@@ -143,6 +143,21 @@ std::vector<FieldSpec> node_fields() {
                                   "The largest fraction of the FP4 tensor peak a large FP4 GEMM reaches. 0 = the FP8 GEMM peak "
                                   "fraction (then the GEMM peak fraction). Used with FP4 precision.",
                                   2, 0.01)),
+        zero_means("as GEMM", real("node.gemm.fp8_tile_overhead_k", G::node_compute, "FP8 GEMM tile overhead", " steps",
+                                   "Fixed cost of each output tile of an FP8 or FP4 GEMM in inner-loop steps (their kernels "
+                                   "fill deeper pipelines). 0 = the GEMM tile overhead above.",
+                                   0, adaptive)),
+        zero_means("no waves", integer("node.gemm.sms", G::node_compute, "Streaming multiprocessors", "",
+                                       "SMs (compute units) a GEMM's output tiles run on, in waves: a GEMM whose tiles "
+                                       "leave the last wave part-empty pays for the whole wave. 0 = a GEMM is one "
+                                       "continuous stream at the peak fraction.",
+                                       1)),
+        integer("node.gemm.max_split_k", G::node_compute, "GEMM split-K", "",
+                "Most ways the library splits a GEMM's inner loop to fill the SMs when its output has few tiles "
+                "(1 = never). Used with SMs above.",
+                1),
+        real("node.gemm.min_split_k_depth", G::node_compute, "Split-K depth", " steps", "Inner-loop steps each split keeps at least.", 0,
+             adaptive),
         real("node.gemm.launch_overhead_us", G::node_compute, "Kernel launch overhead", " µs",
              "Fixed time every kernel pays. Matters with small microbatches and thin layers.", 1, adaptive),
         real("node.hbm_capacity_gib", G::node_compute, "HBM capacity", " GiB",
@@ -180,6 +195,11 @@ std::vector<FieldSpec> node_fields() {
              "Fraction of the forward kernel's speed the attention backward reaches (atomic dQ "
              "accumulation, five products per tile).",
              2, 0.01),
+        zero_means("as GEMM tile", real("node.attention.fill_keys", G::attention_kernel, "Fill per query row", " keys",
+                                        "Fixed cost of each query row (loading the queries, writing the output and the "
+                                        "softmax statistics, the pipeline's fill) in key positions: short sequences pay "
+                                        "more per score. -1 = the GEMM tile overhead.",
+                                        0, adaptive)),
         zero_means("as above", real("node.attention_flash2.max_fraction", G::attention_kernel, "FA2 peak fraction", "",
                                     "FlashAttention-2's kernel, for software that calls it instead of the vendor's: the "
                                     "fraction of the 16-bit tensor peak it reaches in forward (on Hopper it lacks the "
@@ -192,6 +212,10 @@ std::vector<FieldSpec> node_fields() {
              0, adaptive),
         real("node.attention_flash2.backward_efficiency", G::attention_kernel, "FA2 backward efficiency", "",
              "Fraction of FlashAttention-2's forward speed its backward reaches.", 2, 0.01),
+        zero_means("as GEMM tile", real("node.attention_flash2.fill_keys", G::attention_kernel, "FA2 fill per query row", " keys",
+                                        "FlashAttention-2's fixed cost per query row in key positions, as for the kernel "
+                                        "above. -1 = the GEMM tile overhead.",
+                                        0, adaptive)),
 
         zero_means("none", real("node.expanded.capacity_gib", G::expanded_memory, "Capacity", " GiB",
                                 "Second memory tier per attachment point: host DDR, CXL expanders or a pooled memory "

@@ -167,7 +167,7 @@ void configure_spin_box(Box* s, const FieldSpec& f) {
     s->setAccelerated(true);
     s->setFocusPolicy(Qt::StrongFocus);
     s->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    if (!f.zero_text.isEmpty() && s->minimum() == 0) s->setSpecialValueText(f.zero_text);
+    if (!f.zero_text.isEmpty() && s->minimum() <= 0) s->setSpecialValueText(f.zero_text);  // shown at the minimum (0, or -1)
     if (f.step > 0)
         s->setSingleStep(static_cast<decltype(s->singleStep())>(f.step));
     else

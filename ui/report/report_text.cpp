@@ -302,9 +302,13 @@ QString assumptions_html(const ReportData& d) {
                                          QStringLiteral(": ") + esc(format_software(s.config))},
         {QStringLiteral("Software source"), s.software_info.source.empty() ? QStringLiteral("not given") : clipped(s.software_info.source)},
         {QStringLiteral("Model source"), s.model_info.source.empty() ? QStringLiteral("not given") : clipped(s.model_info.source)},
-        {QStringLiteral("GEMM calibration"), QStringLiteral("at most ") + pct(n.gemm.max_fraction) + QStringLiteral(" of peak; ") +
-                                                 g(n.gemm.tile_overhead_k) + QStringLiteral(" K-steps of fill per output tile; ") +
-                                                 g(n.gemm.launch_overhead_us) + QStringLiteral(" µs per kernel launch")},
+        {QStringLiteral("GEMM constants"),
+         QStringLiteral("at most ") + pct(n.gemm.max_fraction) + QStringLiteral(" of peak; ") + g(n.gemm.tile_overhead_k) +
+             QStringLiteral(" K-steps of fill per output tile; ") +
+             (n.gemm.sms > 0 ? QStringLiteral("tiles in waves over ") + g(n.gemm.sms) + QStringLiteral(" SMs, split-K up to ") +
+                                   g(n.gemm.max_split_k) + QStringLiteral("; ")
+                             : QStringLiteral("no SM waves; ")) +
+             g(n.gemm.launch_overhead_us) + QStringLiteral(" µs per kernel launch")},
         {QStringLiteral("NCCL efficiency"), pct(n.scale_up.efficiency) + QStringLiteral(" of scale-up, ") + pct(n.scale_out.efficiency) +
                                                 QStringLiteral(" of scale-out bandwidth")},
         {QStringLiteral("HBM"), pct(n.hbm_efficiency) + QStringLiteral(" of bandwidth for streaming kernels; ") + g(n.hbm_reserved_gib) +

@@ -17,7 +17,12 @@ struct ComputeRates {
     double hbm_bytes_per_s = 0;
     double launch_s = 0;
     double host_op_s = 0;  // SoftwareSpec::host_op_us
-    double tile_overhead_k = 0;
+    double tile_overhead_k = 0;      // the GEMMs' tile fill in K steps (the precision's)
+    double attention_fill_keys = 0;  // fused attention's fill per query row, in key positions
+    // GemmModel::sms, max_split_k, min_split_k_depth (sms 0: a GEMM is one continuous stream).
+    int sms = 0;
+    int max_split_k = 1;
+    double min_split_k_depth = 64;
     // false: the step runs as CUDA graphs and the host issues nothing per kernel (host_op_s is
     // then 0 as well, and helper kernels cost no host launch).
     bool host_issues = true;
@@ -37,6 +42,12 @@ inline constexpr double overlap_contention = 0.15;
 // The fraction of that peak large GEMMs reach: fp4_max_fraction for FP4, fp8_max_fraction for
 // FP8 (and for FP4 without its own), else max_fraction.
 [[nodiscard]] double gemm_max_fraction(const NodeSpec& node, Precision precision) noexcept;
+// The GEMMs' tile fill in K steps: fp8_tile_overhead_k for FP8 and FP4 (when set), else
+// tile_overhead_k.
+[[nodiscard]] double gemm_tile_overhead_k(const NodeSpec& node, Precision precision) noexcept;
+// Fused attention's fill per query row of a kernel model: its fill_keys, or the node's 16-bit
+// GEMM tile fill when negative.
+[[nodiscard]] double attention_fill_keys(const NodeSpec& node, const AttentionModel& kernel) noexcept;
 
 // The hardware's rates for one precision (no host issue time: that is the software's).
 [[nodiscard]] ComputeRates compute_rates(const NodeSpec& node, Precision precision) noexcept;
@@ -50,10 +61,11 @@ inline constexpr double overlap_contention = 0.15;
 [[nodiscard]] double host_issue_s(const PassCost& cost, const ComputeRates& r) noexcept;
 
 // How much faster each rate of `to` is than the same rate of `from` (> 1: faster), as the
-// parts of a TimeSplit scale: a GEMM or attention part with its rate and with the tile fill
-// (1 + tile_overhead_k x inv_inner, inv_inner in [0, 1]), an element-wise part with the vector
-// rate, a memory part with HBM, the launches with the launch overhead. `valid` is false when
-// the attention model's other factors differ (then no part-wise bound holds).
+// parts of a TimeSplit scale: a GEMM part with its rate and with the tile fill (each tile's
+// K/s + fill, K/s >= 1), an attention part with its rate and its fill per query row, an
+// element-wise part with the vector rate, a memory part with HBM, the launches with the launch
+// overhead. `valid` is false when the attention model's other factors or the GEMM tiling (SMs,
+// split-K) differ (then no part-wise bound holds).
 struct RateSpeedups {
     double gemm = 1, attention = 1, vector = 1, hbm = 1, launch = 1;
     double host = 1;  // host issue time per kernel (SoftwareSpec::host_op_us)

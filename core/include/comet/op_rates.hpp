@@ -5,8 +5,9 @@
 // kernel or one launch per expert) and HBM copies. Plain structs; bad input never throws and
 // never yields NaN: the result carries a reason instead of a time.
 //
-// This model is not yet used by the training-step model (compute.cpp): it is validated on its
-// own with `comet-cli validate --ops FILE`.
+// The training-step model (compute.cpp) prices its GEMMs with tiled_gemm_s(), the GEMM of this
+// model without the terms a pass prices itself (HBM traffic, launches); the rest is validated on
+// its own with `comet-cli validate --ops FILE`.
 
 #include <limits>
 #include <string>
@@ -116,6 +117,27 @@ struct OpTime {
 };
 
 inline constexpr double sustained = std::numeric_limits<double>::infinity();
+
+// The tiled compute of `batch` GEMMs x[m,k] w[k,n] issued as one kernel (all their output tiles
+// share the waves) at `flops_per_s` over `sms` SMs, each tile paying `tile_fill_k` K steps: the
+// fastest output tile (128x128, 128x256, 256x128) and split-K (1 to max_split_k, each split at
+// least min_split_k_depth deep). sms = 0: one continuous stream, 2 batch m n (k + fill) / rate.
+// The op model adds, inside the choice of tile and split: the operand traffic the compute cannot
+// beat, the exposed share of the output write (epilogue_s over the waves) and the exposed fp32
+// partial sums of a split (split_partials_s per split); the training model leaves them 0 (its
+// pass adds its own HBM roofline). Bad input gives 0 (callers check their shapes and rates).
+struct TiledGemm {
+    double batch = 1, m = 0, n = 0, k = 0;
+    double flops_per_s = 0;
+    double tile_fill_k = 0;
+    int sms = 0;
+    int max_split_k = 1;
+    double min_split_k_depth = 64;
+    double traffic_s = 0;
+    double epilogue_s = 0;
+    double split_partials_s = 0;
+};
+[[nodiscard]] double tiled_gemm_s(const TiledGemm& g) noexcept;
 
 // busy_s: how long the GPU has been busy when the op runs (the power clock); `sustained` for a
 // training step.

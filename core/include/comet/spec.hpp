@@ -168,12 +168,15 @@ struct DlrmSpec {
     bool operator==(const DlrmSpec&) const = default;
 };
 
-// Achievable throughput of a GEMM on this accelerator. A kernel reaches at most
-// `max_fraction` of the datasheet peak (clocks under sustained tensor load, wave
-// quantization); each output tile pays a fixed fill and write-back equivalent to
-// `tile_overhead_k` steps of its inner (K) loop, so a GEMM with inner dimension K runs at
-// max_fraction * K / (K + tile_overhead_k); every kernel pays `launch_overhead_us`; and no
-// kernel beats the HBM traffic it needs (roofline).
+// Achievable throughput of a GEMM on this accelerator (docs/model.md, "GEMM time"). A kernel
+// reaches at most `max_fraction` of the datasheet peak at the clock it sustains under load; each
+// output tile pays a fixed fill and write-back equivalent to `tile_overhead_k` steps of its inner
+// (K) loop. With `sms` > 0 the output tiles (128x128, 128x256 or 256x128, the fastest for the
+// shape) run in waves over the SMs and the inner loop may be split up to `max_split_k` ways (each
+// split at least `min_split_k_depth` deep): the per-op model of core/src/op_rates.cpp, fitted on
+// measured per-op tables. With `sms` = 0 a GEMM is one continuous stream and runs at
+// max_fraction * K / (K + tile_overhead_k). Every kernel pays `launch_overhead_us`, and no kernel
+// beats the HBM traffic it needs (roofline).
 struct GemmModel {
     double max_fraction = 0.8;
     double tile_overhead_k = 128.0;
@@ -183,6 +186,11 @@ struct GemmModel {
     double fp8_max_fraction = 0.0;
     // Large FP4 GEMMs, likewise, of the FP4 peak. 0 = fp8_max_fraction (then max_fraction).
     double fp4_max_fraction = 0.0;
+    // Tile fill of the FP8 (and FP4) kernels, in K steps; 0 = tile_overhead_k.
+    double fp8_tile_overhead_k = 0.0;
+    int sms = 0;                      // streaming multiprocessors (compute units) the tiles run on; 0 = no waves
+    int max_split_k = 1;              // most ways a GEMM's inner loop is split (1 = never)
+    double min_split_k_depth = 64.0;  // K steps per split at least
 
     bool operator==(const GemmModel&) const = default;
 };
@@ -193,10 +201,14 @@ struct GemmModel {
 // `softmax_head_dim` extra head-dimension steps. A kernel over heads of size d therefore runs
 // at max_fraction x d / (d + softmax_head_dim) of the 16-bit tensor peak in forward, and
 // `backward_efficiency` of that in backward (atomic dQ accumulation, five products per tile).
+// Each query row pays a fixed cost (loading Q, writing O and the statistics, the pipeline's
+// fill) of `fill_keys` key positions; a negative value = node.gemm.tile_overhead_k (files
+// written before the attention had its own fill).
 struct AttentionModel {
     double max_fraction = 0.75;
     double softmax_head_dim = 32.0;
     double backward_efficiency = 0.8;
+    double fill_keys = -1.0;
 
     bool operator==(const AttentionModel&) const = default;
 };
@@ -251,7 +263,7 @@ struct NodeSpec {
     // FlashAttention-2's portable kernel where it runs slower than the vendor's (Hopper: no
     // wgmma/TMA path); max_fraction 0 = the node gives no separate rate and it runs as
     // `attention` (Ampere, where FlashAttention-2 is the tuned kernel; hardware not measured).
-    AttentionModel attention_flash2{0.0, 0.0, 0.0};
+    AttentionModel attention_flash2{0.0, 0.0, 0.0, -1.0};
     double hbm_capacity_gib = 0.0;
     double hbm_bandwidth_gbps = 0.0;
     double hbm_efficiency = 0.9;  // achievable fraction of HBM bandwidth for streaming kernels

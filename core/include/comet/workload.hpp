@@ -11,13 +11,22 @@ namespace comet {
 
 enum class OpKind : std::uint8_t { gemm, fused_attention, elementwise };
 
+// One GEMM product of a pass, for the tiled (wave-quantized) GEMM time: `batch` products
+// x[m,k] w[k,n] run as `kernels` kernels (one grid of tiles each; a batched GEMM or a grouped
+// kernel is one, per-expert launches are one per expert). batch 0 = none.
+struct GemmDims {
+    double batch = 0, m = 0, n = 0, k = 0;
+    double kernels = 1;
+};
+
 // Work of one kernel in one pass.
 struct PassCost {
     double flops = 0;
     double bytes = 0;    // HBM traffic
     double kernels = 0;  // kernel launches, each issued by the framework (SoftwareSpec::host_op_us)
-    // FLOP-weighted mean of 1/K over the pass's matrix products (K = inner dimension); a
-    // short inner loop pays proportionally more for each output tile's fill and write-back.
+    // FLOP-weighted mean of 1/K over the pass's matrix products (K = inner dimension; fused
+    // attention: 1 / keys per query row, which pays AttentionModel::fill_keys). GEMMs are timed
+    // from their products (`gemms`), tile by tile.
     double inv_inner = 0;
     // Fused attention only: the head size the products run over, and whether this is the
     // backward pass (which runs at AttentionModel::backward_efficiency).
@@ -27,6 +36,8 @@ struct PassCost {
     // Engine's current scaling zeroes the amax and turns it into a scale): a launch each, on the
     // host and on the accelerator (GemmModel::launch_overhead_us), no framework issue time.
     double helper_kernels = 0;
+    // GEMMs only: the products (forward one, backward the input and the weight gradient).
+    std::array<GemmDims, 2> gemms{};
     // Launches the accelerator pays for: framework kernels and helper kernels.
     [[nodiscard]] double launches() const noexcept { return kernels + helper_kernels; }
 };
