@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,7 @@ void usage() {
     std::printf(
         "Usage: comet-cli validate [FILE.json ...] [--max-mean PCT] [--max-worst PCT] [--max-inexpressible N]\n"
         "                          [--detail ID]\n"
-        "       comet-cli validate --ops FILE [--json]\n\n"
+        "       comet-cli validate --ops FILE [--node PRESET] [--json]\n\n"
         "Predicts every published measurement in the given files (default: the files in the\n"
         "presets' validation/ folder) and prints measured vs predicted iteration time, the\n"
         "error, and the mean, worst and signed error per table, per hardware and overall.\n"
@@ -37,7 +38,9 @@ void usage() {
         "--ops FILE fits the per-op rate model (GEMM, attention per kernel family, grouped GEMM,\n"
         "HBM copy) on a measured per-op table (presets/measurements/) and prints model vs measured\n"
         "per op family: rows within 5/10/15/25 %%, mean and signed mean error, the worst shape, and\n"
-        "the fitted parameters; --json prints the same numbers as JSON.\n");
+        "the fitted parameters; --json prints the same numbers as JSON. --node PRESET (a node\n"
+        "preset's id or name) adds that node's GEMMs as a training step prices them (its gemm\n"
+        "constants) against the same rows, at the clock each row was measured at.\n");
 }
 
 bool parse_pct(std::string_view text, double& out) {
@@ -48,7 +51,7 @@ bool parse_pct(std::string_view text, double& out) {
 }
 
 // `validate --ops FILE`: the per-op rate model fitted on FILE, model vs measured per family.
-int validate_ops(const std::string& file, bool json) {
+int validate_ops(const std::string& file, const std::string& node_id, bool json) {
     const Loaded<ops::OpTable> table = ops::load_op_table(file);
     if (!table.ok()) {
         for (const auto& e : table.errors) std::fprintf(stderr, "%s\n", e.c_str());
@@ -59,7 +62,17 @@ int validate_ops(const std::string& file, bool json) {
         for (const auto& e : gpu.errors) std::fprintf(stderr, "%s: %s\n", file.c_str(), e.c_str());
         return exit_bad_input;
     }
-    const ops::OpValidation v = ops::validate_op_table(*table.value, *gpu.value);
+    std::optional<NodePreset> node;
+    if (!node_id.empty()) {
+        node = find_node_preset(node_id);
+        if (!node) {
+            std::fprintf(stderr, "comet-cli validate: --node \"%s\": no node preset has this id, name or alias (%s)\n", node_id.c_str(),
+                         known_preset_names("nodes").c_str());
+            return exit_bad_input;
+        }
+    }
+    const ops::OpValidation v = node ? ops::validate_op_table(*table.value, *gpu.value, node->node, node->info.name + " (" + node->id + ")")
+                                     : ops::validate_op_table(*table.value, *gpu.value);
     const std::string out = json ? ops::format_op_validation_json(v) : ops::format_op_validation_text(v);
     std::fputs(out.c_str(), stdout);
     return exit_ok;
@@ -93,13 +106,19 @@ int cmd_validate(Args args) {
         ops_file = v;
         return std::string();
     });
+    std::string ops_node;
+    cl.option("--node", "--node needs a node preset's id or name", [&](const std::string& v) {
+        ops_node = v;
+        return v.empty() ? std::string("--node needs a node preset's id or name") : std::string();
+    });
     cl.flag("--json", [&] { json = true; });
     if (const auto done = cl.parse(args)) return *done;
     if (!ops_file.empty()) {
         if (!cl.positionals().empty() || max_mean > 0 || max_worst > 0 || !detail.empty())
             return cl.bad("--ops takes no training tables, --max-mean, --max-worst or --detail");
-        return validate_ops(ops_file, json);
+        return validate_ops(ops_file, ops_node, json);
     }
+    if (!ops_node.empty()) return cl.bad("--node goes with --ops FILE");
     if (json) return cl.bad("--json goes with --ops FILE");
     for (const std::string& f : cl.positionals()) files.emplace_back(f);
     if (files.empty()) {

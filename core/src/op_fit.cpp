@@ -11,7 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "comet/compute.hpp"
 #include "comet/op_table.hpp"
+#include "comet/workload.hpp"
 
 namespace comet::ops {
 namespace {
@@ -304,7 +306,17 @@ std::vector<OpFamilyError> summarize_op_errors(const std::vector<OpRowError>& ro
                                                 "grouped per-expert launches",
                                                 "hbm_copy (L2-resident, not fitted)",
                                                 "hbm_copy",
-                                                "hbm_copy >=64MiB"};
+                                                "hbm_copy >=64MiB",
+                                                "node gemm_bf16",
+                                                "node gemm_fp8",
+                                                "node gemm (bf16 + fp8)",
+                                                "node wgrad_bf16",
+                                                "node attention cudnn fwd",
+                                                "node attention cudnn bwd",
+                                                "node attention cudnn seq>=2048",
+                                                "node attention flash2 fwd",
+                                                "node attention flash2 bwd",
+                                                "node attention flash2 seq>=2048"};
     std::map<std::string, OpFamilyError> by;
     for (const OpRowError& r : rows) {
         for (const std::string* f : {&r.family, &r.also}) {
@@ -342,6 +354,142 @@ OpValidation validate_op_table(const OpTable& t, const GpuDatasheet& gpu) {
     v.model = fit_op_rates(t, gpu);
     v.rows = compare_op_table(v.model, t);
     v.families = summarize_op_errors(v.rows);
+    return v;
+}
+
+namespace {
+
+double speed_at(const PowerClock& clock, double busy_s) {
+    if (!(busy_s > 0)) return clock.burst_factor;
+    return 1 + (clock.burst_factor - 1) * std::min(1.0, clock.settle_s / busy_s);
+}
+
+std::string attention_shape(const AttentionRow& r) {
+    char shape[128];
+    std::snprintf(shape, sizeof shape, "d=%lld seq=%lld batch=%lld heads=%lld %s", r.shape.head_dim, r.shape.seq, r.shape.batch,
+                  r.shape.q_heads, r.shape.causal ? "causal" : "full");
+    return shape;
+}
+
+// One fused attention pass of the row as the training step prices it on `node` (compute_rates()
+// with the row's kernel family as the software's choice, pass_time_s()): 4 b h s keys d FLOPs
+// over the keys a query attends to (attended_keys(): causal, the diagonal tiles whole), backward
+// 2.5x, with the kernel's fill per query row; the 16-bit peak at the row's measured clock.
+double node_attention_s(const NodeSpec& node, const AttentionRow& r, bool backward, const PowerClock& clock) {
+    ModelSpec m;
+    m.seq_len = static_cast<int>(std::min<long long>(r.shape.seq, 1LL << 30));
+    const double s = double(r.shape.seq), d = double(r.shape.head_dim);
+    const double keys = r.shape.causal ? attended_keys(m, false) : s;
+    const double b = double(r.shape.batch), h = double(r.shape.q_heads);
+    const double flops = 4.0 * b * h * s * keys * d;
+    const double io = 2.0 * b * s * h * 4.0 * d;  // read Q, K, V, write O (16 bits)
+    const double measured = backward ? r.bwd_s : r.fwd_s;
+    const OpFamily f = backward ? OpFamily::attention_bwd : OpFamily::attention_fwd;
+    NodeSpec at = node;
+    at.matrix_fp16_tflops *=
+        speed_at(clock, measured_busy_s(f, attention_counted_flops(r.shape, backward ? Pass::backward : Pass::forward), measured));
+    SoftwareSpec sw;
+    sw.fused_attention = r.kernel == AttentionKernel::flash2 ? FusedAttention::flash2 : FusedAttention::vendor;
+    sw.host_op_us = 0;
+    const PassCost c{backward ? 2.5 * flops : flops, backward ? 2.0 * io + 2.0 * b * s * h * d : io, 1.0, 1.0 / keys, d, backward};
+    return pass_time_s(c, OpKind::fused_attention, compute_rates(at, TrainingSpec{}, sw));
+}
+
+}  // namespace
+
+std::vector<OpRowError> compare_node_ops(const NodeSpec& node, const OpTable& t, const PowerClock& clock) {
+    std::vector<OpRowError> out;
+    // One GEMM x[m,k] w[k,n] as a training step prices it, with the node's peaks at `speed` x the
+    // sustained clock.
+    const auto node_gemm_s = [&node](double m, double n, double k, comet::Precision p, double speed) {
+        NodeSpec at = node;
+        at.matrix_fp16_tflops *= speed;
+        at.matrix_fp8_tflops *= speed;
+        at.matrix_fp4_tflops *= speed;
+        if (matrix_peak_tflops(at, p) <= 0) return 0.0;
+        const Op op = gemm_op(1, m, n, k, false, gemm_operand_bytes(p));
+        return pass_time_s(op.fwd, op.kind, compute_rates(at, p));
+    };
+    for (const GemmRow& r : t.gemm_bf16)
+        out.push_back({"node gemm_bf16", gemm_shape(r, false), "node gemm (bf16 + fp8)", r.time_s,
+                       node_gemm_s(double(r.m), double(r.n), double(r.k), comet::Precision::bf16,
+                                   speed_at(clock, measured_busy_s(OpFamily::gemm_bf16, gemm_flops(r), r.time_s)))});
+    for (const GemmRow& r : t.gemm_fp8)
+        out.push_back({"node gemm_fp8", gemm_shape(r, false), "node gemm (bf16 + fp8)", r.time_s,
+                       node_gemm_s(double(r.m), double(r.n), double(r.k), comet::Precision::fp8,
+                                   speed_at(clock, measured_busy_s(OpFamily::gemm_fp8, gemm_flops(r), r.time_s)))});
+    for (const AttentionRow& r : t.attention)
+        for (const bool backward : {false, true})
+            out.push_back({"node attention " + std::string(name(r.kernel)) + (backward ? " bwd" : " fwd"), attention_shape(r),
+                           r.shape.seq >= 2048 ? "node attention " + std::string(name(r.kernel)) + " seq>=2048" : "",
+                           backward ? r.bwd_s : r.fwd_s, node_attention_s(node, r, backward, clock)});
+    // dW[N,K] = dY[M,N]^T X[M,K]: output N x K over the M tokens.
+    for (const GemmRow& r : t.wgrad_bf16)
+        out.push_back({"node wgrad_bf16", gemm_shape(r, true), "", r.time_s,
+                       node_gemm_s(double(r.n), double(r.k), double(r.m), comet::Precision::bf16,
+                                   speed_at(clock, measured_busy_s(OpFamily::wgrad_bf16, gemm_flops(r), r.time_s)))});
+    return out;
+}
+
+AttentionModel fit_node_attention(const NodeSpec& node, const OpTable& t, const PowerClock& clock, AttentionKernel kernel) {
+    std::vector<const AttentionRow*> rows;
+    for (const AttentionRow& r : t.attention)
+        if (r.kernel == kernel) rows.push_back(&r);
+    AttentionModel a{};  // a fixed start: the result depends on the table and the node's peaks, HBM and launch only
+    a.fill_keys = 128;
+    if (rows.empty()) return a;
+    const auto loss = [&](const AttentionModel& candidate) {
+        NodeSpec n = node;
+        (kernel == AttentionKernel::cudnn ? n.attention : n.attention_flash2) = candidate;
+        double sum = 0;
+        for (const AttentionRow* r : rows)
+            for (const bool backward : {false, true}) {
+                const double model = node_attention_s(n, *r, backward, clock), measured = backward ? r->bwd_s : r->fwd_s;
+                sum += model > 0 && measured > 0 ? std::min(std::abs(std::log(model / measured)), error_cap) : infeasible_penalty;
+            }
+        return sum / double(2 * rows.size());
+    };
+    double best = loss(a);
+    const auto take = [&](const AttentionModel& candidate) {
+        const double l = loss(candidate);
+        if (l < best - 1e-12) {
+            best = l;
+            a = candidate;
+            return true;
+        }
+        return false;
+    };
+    for (int pass = 0; pass < 20; ++pass) {
+        bool moved = false;
+        for (int f = 60; f <= 200; ++f)  // fraction and softmax cost trade against each other: jointly
+            for (int c = 0; c <= 160; c += 2) {
+                AttentionModel q = a;
+                q.max_fraction = f / 200.0;
+                q.softmax_head_dim = c;
+                moved |= take(q);
+            }
+        for (int e = 100; e <= 200; ++e) {
+            AttentionModel q = a;
+            q.backward_efficiency = e / 200.0;
+            moved |= take(q);
+        }
+        for (int k = 0; k <= 1024; k += 8) {
+            AttentionModel q = a;
+            q.fill_keys = k;
+            moved |= take(q);
+        }
+        if (!moved) break;
+    }
+    return a;
+}
+
+OpValidation validate_op_table(const OpTable& t, const GpuDatasheet& gpu, const NodeSpec& node, const std::string& node_name) {
+    OpValidation v = validate_op_table(t, gpu);
+    v.node_name = node_name;
+    v.node_rows = compare_node_ops(node, t, v.model.clock);
+    v.node_families = summarize_op_errors(v.node_rows);
+    v.node_attention_fit = {fit_node_attention(node, t, v.model.clock, AttentionKernel::cudnn),
+                            fit_node_attention(node, t, v.model.clock, AttentionKernel::flash2)};
     return v;
 }
 
@@ -399,21 +547,46 @@ std::vector<Param> parameters(const OpRateModel& m) {
 
 }  // namespace
 
-std::string format_op_validation_text(const OpValidation& v) {
-    std::string out = "Per-op rate model vs " + v.file + " (" + v.device + "), fitted on this table:\n\n";
+namespace {
+std::string families_text(const std::vector<OpFamilyError>& families) {
+    std::string out;
     char line[512];
     std::snprintf(line, sizeof line, "%-36s %5s %6s %6s %6s %6s %9s %9s %8s  %s\n", "family", "n", "<=5%", "<=10%", "<=15%", "<=25%",
                   "mean|e|", "mean sgn", "worst", "worst shape");
     out += line;
-    for (const OpFamilyError& f : v.families) {
+    for (const OpFamilyError& f : families) {
         std::snprintf(line, sizeof line, "%-36s %5d %6d %6d %6d %6d %8.1f%% %+8.1f%% %+7.1f%%  %s\n", f.family.c_str(), f.count, f.within_5,
                       f.within_10, f.within_15, f.within_25, 100 * f.mean_abs, 100 * f.mean_signed, 100 * f.worst, f.worst_shape.c_str());
         out += line;
     }
+    return out;
+}
+}  // namespace
+
+std::string format_op_validation_text(const OpValidation& v) {
+    std::string out = "Per-op rate model vs " + v.file + " (" + v.device + "), fitted on this table:\n\n";
+    out += families_text(v.families);
+    char line[512];
     out += "\nFitted parameters (error = model / measured - 1):\n";
     for (const Param& p : parameters(v.model)) {
         std::snprintf(line, sizeof line, "  %-38s %10.4g  %s\n", p.name.c_str(), p.value, p.unit);
         out += line;
+    }
+    if (!v.node_name.empty()) {
+        out += "\nNode preset " + v.node_name +
+               ": its GEMMs and fused attention as a training step prices them (node.gemm: peak fraction, tile fill, waves "
+               "over the SMs, split-K, HBM roofline, launch; node.attention and node.attention_flash2), at the clock each "
+               "row was measured at (the fitted clock above):\n\n";
+        out += families_text(v.node_families);
+        out +=
+            "\nFused attention in the step's form (node.attention: max_fraction x d / (d + softmax_head_dim), backward x "
+            "backward_efficiency, k / (k + fill_keys)), fitted on this table's rows for this node (the rule of the fit above):\n";
+        for (const auto& [kernel, a] : {std::pair<const char*, const AttentionModel*>{"cudnn (node.attention)", &v.node_attention_fit[0]},
+                                        {"flash2 (node.attention_flash2)", &v.node_attention_fit[1]}}) {
+            std::snprintf(line, sizeof line, "  %-32s max_fraction %.3f  softmax_head_dim %g  backward_efficiency %.3f  fill_keys %g\n",
+                          kernel, a->max_fraction, a->softmax_head_dim, a->backward_efficiency, a->fill_keys);
+            out += line;
+        }
     }
     return out;
 }
@@ -443,6 +616,26 @@ std::string format_op_validation_json(const OpValidation& v) {
         rows.push_back(
             {{"family", r.family}, {"shape", r.shape}, {"measured_s", r.measured_s}, {"model_s", r.model_s}, {"error", r.error()}});
     j["rows"] = rows;
+    if (!v.node_name.empty()) {
+        nlohmann::json node_fams = nlohmann::json::array();
+        for (const OpFamilyError& f : v.node_families)
+            node_fams.push_back({{"family", f.family},
+                                 {"count", f.count},
+                                 {"within_10pct", f.within_10},
+                                 {"within_25pct", f.within_25},
+                                 {"mean_abs_error", f.mean_abs},
+                                 {"mean_signed_error", f.mean_signed},
+                                 {"worst_error", f.worst},
+                                 {"worst_shape", f.worst_shape}});
+        nlohmann::json fits = nlohmann::json::object();
+        for (const auto& [kernel, a] :
+             {std::pair<const char*, const AttentionModel*>{"cudnn", &v.node_attention_fit[0]}, {"flash2", &v.node_attention_fit[1]}})
+            fits[kernel] = {{"max_fraction", a->max_fraction},
+                            {"softmax_head_dim", a->softmax_head_dim},
+                            {"backward_efficiency", a->backward_efficiency},
+                            {"fill_keys", a->fill_keys}};
+        j["node"] = {{"name", v.node_name}, {"families", node_fams}, {"attention_fit", fits}};
+    }
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // a file name need not be UTF-8
 }
 

@@ -3,12 +3,14 @@
 // them: the reader, the fit (once per GPU, on the per-op table only) and the model-vs-measured
 // comparison per op family that `comet-cli validate --ops FILE` prints.
 
+#include <array>
 #include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "comet/op_rates.hpp"
+#include "comet/spec.hpp"
 #include "comet/scenario.hpp"  // Loaded<T>
 
 namespace comet::ops {
@@ -81,6 +83,11 @@ struct OpValidation {
     OpRateModel model;
     std::vector<OpRowError> rows;
     std::vector<OpFamilyError> families;  // per family, then the target subsets
+    // With a node preset: its GEMMs as a training step prices them (compare_node_ops).
+    std::string node_name;
+    std::vector<OpRowError> node_rows;
+    std::vector<OpFamilyError> node_families;
+    std::array<AttentionModel, 2> node_attention_fit{};  // cudnn (node.attention), flash2 (node.attention_flash2)
 };
 
 [[nodiscard]] std::vector<OpRowError> compare_op_table(const OpRateModel& model, const OpTable& table);
@@ -88,6 +95,26 @@ struct OpValidation {
 // and "hbm_copy >=64MiB".
 [[nodiscard]] std::vector<OpFamilyError> summarize_op_errors(const std::vector<OpRowError>& rows);
 [[nodiscard]] OpValidation validate_op_table(const OpTable& table, const GpuDatasheet& gpu);
+// The same, and the node preset's GEMMs (node_name: how the report names it) against the table.
+[[nodiscard]] OpValidation validate_op_table(const OpTable& table, const GpuDatasheet& gpu, const NodeSpec& node,
+                                             const std::string& node_name);
+
+// The table's GEMM rows (BF16, FP8, weight gradients) and attention rows as the training-step
+// model prices them on `node` (compute_rates() and pass_time_s() of one GEMM: the node's peak
+// fractions, tile fill, waves, split-K, HBM roofline and launch; of one fused attention pass: the
+// node's `attention` for cuDNN rows, `attention_flash2` (or `attention` where it gives none) for
+// FlashAttention-2 rows, over the keys the step counts), with the node's peaks scaled by `clock`
+// to the clock each row was measured at (the step itself runs at the sustained clock). Families
+// are named "node gemm_bf16", ..., "node attention cudnn fwd", ...; a node without FP8 gives its
+// FP8 rows no time (a 100 % error).
+[[nodiscard]] std::vector<OpRowError> compare_node_ops(const NodeSpec& node, const OpTable& table, const PowerClock& clock);
+
+// The node's fused-attention parameters in the step's form (AttentionModel: max_fraction,
+// softmax_head_dim, backward_efficiency, fill_keys) fitted on the table's rows of one kernel
+// family, priced as compare_node_ops() does, by the rule of fit_op_rates() (mean |ln error|
+// capped at ln 1.3; fraction and softmax cost searched jointly) from a fixed start.
+[[nodiscard]] AttentionModel fit_node_attention(const NodeSpec& node, const OpTable& table, const PowerClock& clock,
+                                                AttentionKernel kernel);
 
 [[nodiscard]] std::string format_op_validation_text(const OpValidation& v);
 [[nodiscard]] std::string format_op_validation_json(const OpValidation& v);
