@@ -74,8 +74,12 @@ void TestValidation::narayanan2021WithinBounds() {
     }
     const double mean = sum / double(set.value->cases.size());
     qInfo("mean absolute error %.2f %%, worst %.2f %%", 100 * mean, 100 * worst);
-    QVERIFY2(mean <= 0.05, "mean absolute error above 5 %");
-    QVERIFY2(worst <= 0.10, "worst-case error above 10 %");
+    // 1.8 % / 4.2 % while the A100's GEMM constants were set on this table; with the constants
+    // derived from the measured Hopper fit (docs/model.md, "GEMM time" and "Calibration") every row
+    // is predicted faster than it ran (8.6 % / 11.1 %, -8.6 % signed): what the table-set 0.69
+    // compensated (2021 software) is not priced, and is not put back.
+    QVERIFY2(mean <= 0.10, "mean absolute error above 10 %");
+    QVERIFY2(worst <= 0.12, "worst-case error above 12 %");
 }
 
 void TestValidation::publishedKnobsAreKept() {
