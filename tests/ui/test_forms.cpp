@@ -20,6 +20,7 @@
 #include <QTextDocumentFragment>
 #include <QtTest>
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include "comet/dlrm.hpp"
@@ -174,7 +175,12 @@ private Q_SLOTS:
         every.config.strategy.loss_in_pipeline_split = true;
         every.config.strategy.recompute_layers = 1;
         every.config.node.hbm_allocator_margin = 0.05;
-        every.config.node.attention_flash2 = {0.405, 18, 0.91};
+        every.config.node.attention_flash2 = {0.405, 18, 0.91, 256};
+        every.config.node.attention.fill_keys = 96;
+        every.config.node.gemm.fp8_tile_overhead_k = 384;
+        every.config.node.gemm.sms = 132;
+        every.config.node.gemm.max_split_k = 3;
+        every.config.node.gemm.min_split_k_depth = 128;
         every.config.node.scale_out.leaf_domains = 16;
         every.config.node.scale_out.oversubscription = 2;
         every.config.node.scale_out.spine_latency_us = 1.5;
@@ -198,6 +204,30 @@ private Q_SLOTS:
                 names << (v.isString() ? json_at(s, f.path).toString() : QString::number(json_at(s, f.path).toInt()));
             }
             QCOMPARE(names.size(), f.choices.size());
+        }
+    }
+
+    // A node preset's number shows in full in its editor: a fraction of 0.745 in a two-decimal
+    // box would read 0.74 (or round to 0.75 on the first edit of another field).
+    void presetValuesFitTheirEditorsPrecision() {
+        std::vector<std::string> errors;
+        const std::vector<NodePreset> presets = load_node_presets(errors);
+        QVERIFY(errors.empty());
+        QVERIFY(presets.size() >= 10);
+        for (const NodePreset& p : presets) {
+            Config c = base_.config;
+            c.node = p.node;
+            for (const FieldSpec& f : all_fields()) {
+                if (f.kind != FieldKind::real || std::string_view(f.path).rfind("node.", 0) != 0) continue;
+                const double v = f.get(c);
+                const double scale = std::pow(10.0, f.decimals);
+                const double shown = std::round(v * scale) / scale;
+                QVERIFY2(std::abs(shown - v) <= 1e-9 * std::max(1.0, std::abs(v)),
+                         qPrintable(QStringLiteral("%1 %2 = %3 shows as %4")
+                                        .arg(QString::fromStdString(p.id), QString::fromLatin1(f.path))
+                                        .arg(v, 0, 'g', 12)
+                                        .arg(shown)));
+            }
         }
     }
 

@@ -128,7 +128,7 @@ std::vector<FieldSpec> node_fields() {
         real("node.gemm.max_fraction", G::node_compute, "GEMM peak fraction", "",
              "The largest fraction of the tensor peak a GEMM reaches (clocks under sustained load, "
              "wave quantization). Scales the time of every GEMM.",
-             2, 0.01),
+             3, 0.005),
         real("node.gemm.tile_overhead_k", G::node_compute, "GEMM tile overhead", " steps",
              "Fixed cost of each output tile in inner-loop (K) steps: a GEMM with inner dimension K "
              "runs at K / (K + overhead) of the peak fraction. Penalises thin matrices, e.g. under "
@@ -138,11 +138,11 @@ std::vector<FieldSpec> node_fields() {
                                    "The largest fraction of the FP8 tensor peak a large FP8 GEMM reaches; usually below the 16-bit "
                                    "fraction (same power cap, same operand traffic per FLOP at half the bytes). 0 = the GEMM peak "
                                    "fraction above. Used with FP8 and MXFP8 precision.",
-                                   2, 0.01)),
+                                   3, 0.005)),
         zero_means("as FP8", real("node.gemm.fp4_max_fraction", G::node_compute, "FP4 GEMM peak fraction", "",
                                   "The largest fraction of the FP4 tensor peak a large FP4 GEMM reaches. 0 = the FP8 GEMM peak "
                                   "fraction (then the GEMM peak fraction). Used with FP4 precision.",
-                                  2, 0.01)),
+                                  3, 0.005)),
         zero_means("as GEMM", real("node.gemm.fp8_tile_overhead_k", G::node_compute, "FP8 GEMM tile overhead", " steps",
                                    "Fixed cost of each output tile of an FP8 or FP4 GEMM in inner-loop steps (their kernels "
                                    "fill deeper pipelines). 0 = the GEMM tile overhead above.",
@@ -186,7 +186,7 @@ std::vector<FieldSpec> node_fields() {
         real("node.attention.max_fraction", G::attention_kernel, "Peak fraction", "",
              "The largest fraction of the 16-bit tensor peak a fused (FlashAttention-class) attention "
              "kernel reaches in forward. Scales the time of the attention scores and their products.",
-             2, 0.01),
+             3, 0.005),
         real("node.attention.softmax_head_dim", G::attention_kernel, "Softmax cost", " steps",
              "The exponentials and vector work per score that the kernel cannot overlap, in head-dimension "
              "steps: heads of size d run at peak fraction × d / (d + this). Penalises small heads.",
@@ -194,7 +194,7 @@ std::vector<FieldSpec> node_fields() {
         real("node.attention.backward_efficiency", G::attention_kernel, "Backward efficiency", "",
              "Fraction of the forward kernel's speed the attention backward reaches (atomic dQ "
              "accumulation, five products per tile).",
-             2, 0.01),
+             3, 0.005),
         zero_means("as GEMM tile", real("node.attention.fill_keys", G::attention_kernel, "Fill per query row", " keys",
                                         "Fixed cost of each query row (loading the queries, writing the output and the "
                                         "softmax statistics, the pipeline's fill) in key positions: short sequences pay "
@@ -211,7 +211,7 @@ std::vector<FieldSpec> node_fields() {
              "kernel above.",
              0, adaptive),
         real("node.attention_flash2.backward_efficiency", G::attention_kernel, "FA2 backward efficiency", "",
-             "Fraction of FlashAttention-2's forward speed its backward reaches.", 2, 0.01),
+             "Fraction of FlashAttention-2's forward speed its backward reaches.", 3, 0.005),
         zero_means("as GEMM tile", real("node.attention_flash2.fill_keys", G::attention_kernel, "FA2 fill per query row", " keys",
                                         "FlashAttention-2's fixed cost per query row in key positions, as for the kernel "
                                         "above. -1 = the GEMM tile overhead.",
