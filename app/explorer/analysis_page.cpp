@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
+#include <QTimer>
 #include <QSpinBox>
 #include <QScrollBar>
 #include <QSplitter>
@@ -210,6 +211,9 @@ void AnalysisPage::buildLayout() {
     charts->addWidget(tornado_->widget());
     charts->addWidget(pareto_->widget());
     charts->setChildrenCollapsible(false);
+    // The Pareto chart's two-line title, its axes with their titles and the legend need 240 px at
+    // the chart's own text size; presentation mode's zoom multiplies it (the column then scrolls).
+    ui::set_chart_height_floor(pareto_->widget(), 240);
 
     // The tornado asks for rows tall enough for its wrapped resource labels: when both charts
     // need more than the page has, the chart column scrolls.
@@ -232,8 +236,18 @@ void AnalysisPage::buildLayout() {
 void AnalysisPage::setPresentation(bool on) {
     // The prices panel keeps the width its (zoomed) contents need; the charts stay stacked, each
     // as wide as the rest of the page, and scroll when the tornado's rows need more height.
+    presentation_ = on;
     const int content = scroll_->widget()->sizeHint().width() + scroll_->verticalScrollBar()->sizeHint().width() + 4;
     scroll_->setMinimumWidth(on ? content : 340);
+}
+
+void AnalysisPage::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    // Presentation mode's text follows the screen's height: the prices panel follows its text.
+    if (e->type() == QEvent::FontChange && presentation_ && scroll_)
+        QTimer::singleShot(0, this, [this] {
+            if (presentation_) setPresentation(true);
+        });
 }
 
 void AnalysisPage::showInputs() {

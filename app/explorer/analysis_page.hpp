@@ -57,6 +57,9 @@ Q_SIGNALS:
     void statusMessage(const QString& text);
     void analysed();
 
+protected:
+    void changeEvent(QEvent* e) override;
+
 private:
     void buildLayout();
     void schedule();  // the analysis, when the page is on screen
@@ -77,6 +80,7 @@ private:
     QLabel* summary_ = nullptr;
     QSplitter* charts_ = nullptr;
     QScrollArea* scroll_ = nullptr;
+    bool presentation_ = false;
     std::unique_ptr<ui::TornadoChartView> tornado_;
     std::unique_ptr<ui::ParetoChartView> pareto_;
     std::optional<ui::ReportData> shown_;

@@ -9,6 +9,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QTimer>
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
@@ -193,6 +194,9 @@ void ComparePage::buildLayout() {
     table_->horizontalHeaderItem(col_price)->setToolTip(
         tr("Price per GPU-hour of this design, or its purchase price per GPU (\"$15,625 purchase\", amortised over the "
            "scenario's lifetime); empty = the scenario's price (Cost & Sensitivity page)"));
+    connect(table_->horizontalHeader(), &QHeaderView::sectionResized, this, [this] {
+        if (presentation_) fitTableHeight();
+    });
     table_->horizontalHeaderItem(col_speedup)->setToolTip(tr("Baseline iteration time / this design's: 2.00x = twice as fast"));
 
     breakdown_ = ui::make_breakdown_chart(this);
@@ -221,8 +225,39 @@ void ComparePage::buildLayout() {
 // makes the rows taller), the charts take the rest. Its last column is as wide as its contents.
 void ComparePage::fitTableHeight() {
     const QFontMetrics fm(table_->font());
+    // In presentation mode the name and the strategy share the width the other columns leave and
+    // wrap onto two lines when that is wide enough for the longer of them; on a narrower screen
+    // (1280x720) they keep one line and the table scrolls sideways, so that the charts below keep
+    // the height their labels need.
+    int lines = 1;
+    bool wrap = false;
+    if (presentation_) {
+        QFont bold = table_->font();
+        bold.setBold(true);
+        const QFontMetrics fb(bold);
+        int longest = 0;
+        for (int r = 0; r < table_->rowCount(); ++r) {
+            if (const QTableWidgetItem* it = table_->item(r, col_name)) longest = std::max(longest, fb.horizontalAdvance(it->text()) + 12);
+            if (const QTableWidgetItem* it = table_->item(r, col_strategy))
+                longest = std::max(longest, fm.horizontalAdvance(it->text()) + 12 + 2 * fm.height());
+        }
+        int others = 0;
+        for (int col = 0; col < col_count; ++col)
+            if (col != col_name && col != col_strategy && !table_->isColumnHidden(col))
+                others += std::max(static_cast<const QAbstractItemView*>(table_)->sizeHintForColumn(col),
+                                   table_->horizontalHeader()->sectionSizeHint(col));
+        const int room = table_->viewport()->width() - others;
+        wrap = room >= longest * 23 / 20;  // two lines of half the room each, with slack for word breaks
+        lines = wrap ? 2 : 1;
+    }
+    if (wrap != table_->wordWrap()) {
+        table_->setWordWrap(wrap);
+        for (const int col : {int(col_name), int(col_strategy)})
+            table_->horizontalHeader()->setSectionResizeMode(col, wrap ? QHeaderView::Stretch : QHeaderView::ResizeToContents);
+    }
     const int row = std::max(table_->style()->pixelMetric(QStyle::PM_HeaderDefaultSectionSizeVertical, nullptr, table_->verticalHeader()),
-                             fm.height() + 10);
+                             lines * fm.lineSpacing() + 10);
+
     table_->verticalHeader()->setDefaultSectionSize(row);
     const int rows_height = table_->horizontalHeader()->sizeHint().height() + max_designs * row +
                             table_->horizontalScrollBar()->sizeHint().height() + 2 * table_->frameWidth() + 4;
@@ -234,6 +269,11 @@ void ComparePage::setPresentation(bool on) {
     // design's name and the cost columns already carry, so they make room at the larger font.
     table_->setColumnHidden(col_node, on);
     table_->setColumnHidden(col_price, on);
+    // The memory per GPU is the chart's below, per design. The name and the strategy share the
+    // rest of the width and wrap onto a second line: nothing to scroll to.
+    table_->setColumnHidden(col_hbm, on);
+    presentation_ = on;
+    fitTableHeight();
     if (on) {
         normal_sizes_ = charts_->sizes();
         const int total = normal_sizes_.value(0) + normal_sizes_.value(1);
@@ -241,6 +281,12 @@ void ComparePage::setPresentation(bool on) {
     } else if (!normal_sizes_.isEmpty()) {
         charts_->setSizes(normal_sizes_);
     }
+}
+
+void ComparePage::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    // Wrap or scroll: the table's new width decides, once the layout has given it.
+    if (presentation_ && table_) QTimer::singleShot(0, this, [this] { fitTableHeight(); });
 }
 
 void ComparePage::changeEvent(QEvent* e) {
@@ -576,6 +622,7 @@ void ComparePage::fillTable() {
     baseline_->setCurrentIndex(s.designs.empty() ? -1 : s.baseline_design);
     baseline_->blockSignals(false);
     filling_ = false;
+    if (presentation_) fitTableHeight();  // the texts decide the rows' lines
 }
 
 void ComparePage::onItemChanged(int row, int column) {

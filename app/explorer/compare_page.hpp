@@ -72,6 +72,7 @@ Q_SIGNALS:
     void compared();  // a new comparison is on screen
 
 protected:
+    void resizeEvent(QResizeEvent* e) override;
     void changeEvent(QEvent* e) override;
 
 private:
@@ -105,6 +106,7 @@ private:
     int highlighted_ = -1;
     QSplitter* charts_ = nullptr;  // breakdown beside memory
     QList<int> normal_sizes_;      // its sizes before presentation mode
+    bool presentation_ = false;    // the name and strategy columns wrap
     bool filling_ = false;  // table edits made by fillTable() are not user edits
 };
 

@@ -39,6 +39,14 @@ void fill_knobs(QComboBox* box) {
 
 QString value_text(double v) { return QString::number(v, 'g', 4); }
 
+// A cell's coordinate as people read it: "HBM bandwidth 3145 GB/s" for a quantity with a unit;
+// "recompute=2" for counts and choices, whose labels spell out every value.
+QString knob_value_label(const KnobInfo& k, double v) {
+    if (k.unit.empty()) return QString::fromUtf8(k.id.data(), qsizetype(k.id.size())) + QLatin1Char('=') + value_text(v);
+    return QString::fromUtf8(k.label.data(), qsizetype(k.label.size())) + QLatin1Char(' ') + value_text(v) + QLatin1Char(' ') +
+           QString::fromUtf8(k.unit.data(), qsizetype(k.unit.size()));
+}
+
 }  // namespace
 
 ExplorerPage::ExplorerPage(ui::ScenarioDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
@@ -129,6 +137,7 @@ void ExplorerPage::buildLayout() {
     charts->setStretchFactor(0, 3);
     charts->setStretchFactor(1, 2);
     charts->setChildrenCollapsible(false);
+    charts_ = charts;
 
     charts->setMinimumHeight(230);
     auto* vertical = new QSplitter(Qt::Vertical, this);
@@ -334,15 +343,21 @@ Config ExplorerPage::cellConfig(ui::CellIndex cell) const {
 
 QString ExplorerPage::cellLabel(ui::CellIndex cell) const {
     const ui::Evaluation& e = *last_;
-    const KnobInfo& kx = knob_info(e.spec.x.knob);
-    QString label = QString::fromUtf8(kx.id.data(), qsizetype(kx.id.size())) + QLatin1Char('=') +
-                    value_text(e.spec.x.values[static_cast<std::size_t>(cell.ix)]);
-    if (e.spec.y) {
-        const KnobInfo& ky = knob_info(e.spec.y->knob);
-        label += QLatin1Char(' ') + QString::fromUtf8(ky.id.data(), qsizetype(ky.id.size())) + QLatin1Char('=') +
-                 value_text(e.spec.y->values[static_cast<std::size_t>(cell.iy)]);
-    }
+    QString label = knob_value_label(knob_info(e.spec.x.knob), e.spec.x.values[static_cast<std::size_t>(cell.ix)]);
+    if (e.spec.y)
+        label += QStringLiteral(", ") + knob_value_label(knob_info(e.spec.y->knob), e.spec.y->values[static_cast<std::size_t>(cell.iy)]);
     return label;
+}
+
+QString ExplorerPage::cellValues(ui::CellIndex cell) const {
+    const ui::Evaluation& e = *last_;
+    const auto value = [](const KnobInfo& k, double v) -> QString {
+        if (k.unit.empty()) return QString::fromUtf8(k.id.data(), qsizetype(k.id.size())) + QLatin1Char('=') + value_text(v);
+        return value_text(v) + QLatin1Char(' ') + QString::fromUtf8(k.unit.data(), qsizetype(k.unit.size()));
+    };
+    QString text = value(knob_info(e.spec.x.knob), e.spec.x.values[static_cast<std::size_t>(cell.ix)]);
+    if (e.spec.y) text += QStringLiteral(" × ") + value(knob_info(e.spec.y->knob), e.spec.y->values[static_cast<std::size_t>(cell.iy)]);
+    return text;
 }
 
 QString ExplorerPage::cellWhy(ui::CellIndex cell) const {
@@ -377,9 +392,11 @@ void ExplorerPage::setPresentation(bool on) {
     presentation_split_ = -1;
     if (on) {
         normal_sizes_ = vertical_->sizes();
+        normal_chart_sizes_ = charts_->sizes();
         applyPresentationSplit();
     } else if (!normal_sizes_.isEmpty()) {
         vertical_->setSizes(normal_sizes_);
+        charts_->setSizes(normal_chart_sizes_);
     }
     updateCharts();  // the summary names the current strategy in presentation mode
 }
@@ -396,7 +413,28 @@ void ExplorerPage::applyPresentationSplit() {
     presentation_split_ = split;
     const QList<int> now = vertical_->sizes();
     const int total = now.value(0) + now.value(1);
-    vertical_->setSizes({total * split / 100, total - total * split / 100});
+    // The charts keep at least the height they have on the 1920x1080 reference slide, in their
+    // own (unzoomed) pixels: title, one bar, the axis with its title and two legend rows. On a
+    // 720-pixel-high screen half the page is less than that once the tabs and controls have theirs.
+    constexpr double reference_chart_height = 190;
+    const int charts = std::max(total - total * split / 100, static_cast<int>(std::ceil(reference_chart_height * ui::chart_zoom())));
+    vertical_->setSizes({std::max(0, total - charts), std::min(total, charts)});
+    // Below the reference slide (a 1280x720 projector) the charts are short: side by side, half
+    // each, the memory chart's seven legend entries take two rows, not three. On the reference
+    // the breakdown keeps its wider share, for the current strategy's name beside its bar.
+    const QList<int> across = charts_->sizes();
+    const int width = across.value(0) + across.value(1);
+    const bool small = ui::chart_zoom() < 0.95 * ui::presentation_chart_zoom;
+    const int breakdown =
+        small ? width - width / 2
+              : normal_chart_sizes_.value(0) * width / std::max(1, normal_chart_sizes_.value(0) + normal_chart_sizes_.value(1));
+    charts_->setSizes({breakdown, width - breakdown});
+}
+
+void ExplorerPage::presentationResized() {
+    if (!presentation_) return;
+    presentation_split_ = -1;
+    applyPresentationSplit();
 }
 
 void ExplorerPage::updateCharts() {
@@ -416,7 +454,7 @@ void ExplorerPage::updateCharts() {
         if (cell.result.iteration_s > 0) bars.push_back({tr("Selected %1").arg(cellLabel(*selected_)), cell.result.time, tr("Selected")});
         if (cell.result.hbm.capacity_bytes > 0) {
             memory_of = &cell.result;
-            memory_title = tr("Memory per GPU — selected %1").arg(cellLabel(*selected_));
+            memory_title = tr("Memory per GPU — selected %1").arg(cellValues(*selected_));
         }
         summary = tr("Selected %1: %2")
                       .arg(cellLabel(*selected_), cell.result.feasible

@@ -55,6 +55,8 @@ public:
     [[nodiscard]] const std::vector<ui::BreakdownBar>& shownBars() const noexcept { return shown_bars_; }
     // Presentation mode: the charts below the heatmap get half the height (zoomed text needs it).
     void setPresentation(bool on);
+    // Presentation mode on a window of another size: the heatmap and the charts split anew.
+    void presentationResized();
     // Why the breakdown has no bars ("Current configuration cannot run: ..."); empty when it has.
     [[nodiscard]] const QString& breakdownMessage() const noexcept { return breakdown_message_; }
     [[nodiscard]] const std::vector<ui::MemoryBar>& shownTiers() const noexcept { return shown_tiers_; }
@@ -98,6 +100,8 @@ private:
     // Why a cell cannot run: the binding limit with its numbers (and the nearest change).
     [[nodiscard]] QString cellWhy(ui::CellIndex cell) const;
     [[nodiscard]] QString cellLabel(ui::CellIndex cell) const;
+    // Its values only, x × y ("3145 GB/s × 10.51 GB/s"), where the axes say which is which.
+    [[nodiscard]] QString cellValues(ui::CellIndex cell) const;
 
     ui::ScenarioDocument* doc_;
     ui::EvaluationController controller_;
@@ -123,6 +127,8 @@ private:
     std::vector<ui::BreakdownBar> shown_bars_;
     QString breakdown_message_;
     QSplitter* vertical_ = nullptr;  // heatmap above the charts
+    QSplitter* charts_ = nullptr;    // the breakdown beside the memory chart
+    QList<int> normal_chart_sizes_;  // its sizes before presentation mode
     QHBoxLayout* controls_ = nullptr;   // knob pickers (and the rest, but in presentation mode)
     QHBoxLayout* controls2_ = nullptr;  // colour, steps and search in presentation mode
     QLabel* metric_label_ = nullptr;

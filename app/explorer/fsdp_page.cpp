@@ -76,14 +76,18 @@ void FsdpPage::buildLayout() {
                            tr("hidden: HBM allows at least the tokens needed; exposed: it does not")};
     for (int c = 0; c < col_count; ++c) table_->horizontalHeaderItem(c)->setToolTip(tips[c]);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    // Every column as wide as its contents (the verdict "no sequence fits in HBM" too): on a narrow
+    // page with presentation-size text the table scrolls sideways rather than cut it.
+    table_->horizontalHeader()->setStretchLastSection(false);
     table_->verticalHeader()->setVisible(false);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setAlternatingRowColors(true);
     table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
 
-    chart_->widget()->setMinimumHeight(220);
+    // The chart's axes, title and legend need 240 px at the chart's own text size: more when
+    // presentation mode zooms the charts (the table then scrolls).
+    ui::set_chart_height_floor(chart_->widget(), 240);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro_);
     layout->addWidget(summary_);

@@ -126,6 +126,10 @@ int main(int argc, char** argv) {
         // presentation mode at --size, not at the screen's size.
         window.setWindowState(Qt::WindowNoState);
         window.resize(w, h);
+        // Once more after the text has scaled to that height: the larger text's minimum size can
+        // have held the window above it.
+        QCoreApplication::processEvents();
+        window.resize(w, h);
     }
     const int rc = QApplication::exec();
     return status != 0 ? status : rc;

@@ -15,14 +15,19 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QMimeData>
+#include <QResizeEvent>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QShortcut>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
+#include <algorithm>
+#include <cmath>
 
 #include "comet/config.hpp"
 #include "comet/interop.hpp"
@@ -51,8 +56,10 @@ namespace {
 
 constexpr double presentation_zoom = 1.4;  // widget fonts in presentation mode, at least:
 constexpr double presentation_text_px = 28;  // readable from 3 m on a 1920x1080 projector
-// Charts: their 10 pt labels become 2.1 x 13.3 = 28 px, readable from 3 m on a 1920x1080 projector.
-constexpr double presentation_chart_zoom = 2.1;
+// The sizes above are for a 1080-pixel-high screen; on another the layout scales with the
+// height, as a slide does (a 1280x720 projector shows 18.7 px text on 2/3 of the pixels).
+constexpr double presentation_reference_height = 1080;
+double presentation_scale_for(int height_px) { return std::clamp(height_px / presentation_reference_height, 0.5, 2.0); }
 
 const QString file_filter = QObject::tr("COMET scenarios (*.comet.json *.json);;All files (*)");
 
@@ -323,16 +330,16 @@ void MainWindow::setPresentationMode(bool on) {
     toolbar_->setVisible(!on);
     statusBar()->setVisible(!on);
     for (QShortcut* s : presentation_keys_) s->setEnabled(on);
-    ui::set_chart_zoom(on ? presentation_chart_zoom : 1.0);
     // The font first: the pages size their panels for the text they will show.
     if (on) {
         was_maximized_ = isMaximized();
         normal_font_ = font();
-        QFont big = normal_font_;
-        const double dpi = logicalDpiY() > 0 ? logicalDpiY() : 96.0;
-        big.setPointSizeF(std::max(normal_font_.pointSizeF() * presentation_zoom, presentation_text_px * 72.0 / dpi));
-        setFont(big);
+        // The screen's height: the window becomes full screen below.
+        const QScreen* where = screen();
+        presentation_scale_ = presentation_scale_for(where ? where->geometry().height() : height());
+        applyPresentationScale();
     } else {
+        ui::set_chart_zoom(1.0);
         setFont(normal_font_);
     }
     explorer_->setPresentation(on);
@@ -341,6 +348,28 @@ void MainWindow::setPresentationMode(bool on) {
     if (on) showFullScreen();
     else if (was_maximized_) showMaximized();
     else showNormal();
+}
+
+void MainWindow::applyPresentationScale() {
+    ui::set_chart_zoom(ui::presentation_chart_zoom * presentation_scale_);
+    QFont big = normal_font_;
+    const double dpi = logicalDpiY() > 0 ? logicalDpiY() : 96.0;
+    big.setPointSizeF(std::max(normal_font_.pointSizeF() * presentation_zoom * std::min(1.0, presentation_scale_),
+                               presentation_text_px * presentation_scale_ * 72.0 / dpi));
+    setFont(big);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* e) {
+    QMainWindow::resizeEvent(e);
+    if (!presenting_) return;
+    // Full screen on a screen of another height (or --screenshot's --size): the slide follows.
+    const double scale = presentation_scale_for(height());
+    if (std::abs(scale - presentation_scale_) >= 0.02) {
+        presentation_scale_ = scale;
+        applyPresentationScale();
+    }
+    // After the pages have their new size.
+    QTimer::singleShot(0, explorer_, &ExplorerPage::presentationResized);
 }
 
 void MainWindow::presentationStep(int delta) {

@@ -75,9 +75,13 @@ public:
     void setPresentationMode(bool on);
     [[nodiscard]] bool presentationMode() const noexcept { return presenting_; }
     void presentationStep(int delta);
+    // Presentation mode's size, as a slide's: 1 on a 1920x1080 screen, the window's height / 1080
+    // on others (2/3 at 1280x720), so a smaller projector shows the same layout smaller.
+    [[nodiscard]] double presentationScale() const noexcept { return presentation_scale_; }
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
@@ -103,6 +107,7 @@ private:
     void importCalculon();
     void showImport(const QString& what, const std::vector<std::string>& mapped, const std::vector<std::string>& warnings);
     void buildToolBar();
+    void applyPresentationScale();  // fonts and chart zoom for presentation_scale_
 
     ui::ScenarioDocument* doc_;
     ui::ParameterPanel* panel_ = nullptr;
@@ -118,6 +123,7 @@ private:
     BestStrategyDialog* best_ = nullptr;
     bool presenting_ = false;
     bool was_maximized_ = false;
+    double presentation_scale_ = 1.0;
     QFont normal_font_;
     std::vector<QShortcut*> presentation_keys_;
     std::unique_ptr<ui::LatestJob> report_job_;

@@ -220,7 +220,14 @@ struct Window {
         w.start(scenario, false);
         w.show();
         if (!QTest::qWaitForWindowExposed(&w)) qWarning("window not exposed");
-        if (presentation) w.setPresentationMode(true);
+        if (presentation) {
+            w.setPresentationMode(true);
+            // Full screen is the offscreen screen's 1920x1080: a smaller projector is the window at `size`.
+            w.setWindowState(Qt::WindowNoState);
+            w.resize(size);
+            QCoreApplication::processEvents();  // the text scales to the new height: the minimum shrinks
+            w.resize(size);
+        }
         QTRY_VERIFY_WITH_TIMEOUT(w.explorer()->lastEvaluation().has_value(), 30000);
         w.compare()->waitForResults();
         w.analysis()->waitForResults();
@@ -269,6 +276,7 @@ private Q_SLOTS:
             QTest::newRow(qPrintable(QStringLiteral("1280x720") + tag)) << QSize(1280, 720) << false << s;
             QTest::newRow(qPrintable(QStringLiteral("1920x1080") + tag)) << QSize(1920, 1080) << false << s;
             QTest::newRow(qPrintable(QStringLiteral("presentation 1920x1080") + tag)) << QSize(1920, 1080) << true << s;
+            QTest::newRow(qPrintable(QStringLiteral("presentation 1280x720") + tag)) << QSize(1280, 720) << true << s;
         }
     }
     void nothingIsCutOnAnyPage() {
@@ -284,8 +292,17 @@ private Q_SLOTS:
             win.showPage(page);
             save_shot(win.w, names[i] + QLatin1Char('-') + QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')));
             for (const QString& p : cut_texts(&win.w)) problems << names[i] + QStringLiteral(": ") + p;
+            // 28 px on a 1080-pixel-high screen; presentation mode scales with the height, as a slide.
             if (presentation)
-                for (const QString& p : small_texts(&win.w, 28)) problems << names[i] + QStringLiteral(": small text: ") + p;
+                for (const QString& p : small_texts(&win.w, 28 * size.height() / 1080))
+                    problems << names[i] + QStringLiteral(": small text: ") + p;
+            // The heatmap keeps at least 40 % of its page (it was a 100 px strip at 1920x1080).
+            if (presentation && page == win.w.explorer()) {
+                const auto* heatmap = page->findChild<ui::HeatmapWidget*>();
+                QVERIFY(heatmap);
+                if (heatmap->height() < page->height() * 2 / 5)
+                    problems << QStringLiteral("explore: the heatmap is %1 px of the page's %2").arg(heatmap->height()).arg(page->height());
+            }
         }
         problems.removeDuplicates();
         for (const QString& p : problems) qWarning("%s", qPrintable(p));

@@ -83,8 +83,15 @@ public:
 };
 
 // Every chart widget on screen (and those created later) drawn `zoom` times larger: presentation
-// mode uses 1.4. Exports keep their own size.
+// mode uses 2.1 on a 1080-pixel-high screen, in proportion on others. Exports keep their own size.
 void set_chart_zoom(double zoom);
+[[nodiscard]] double chart_zoom() noexcept;
+// The least height of a chart widget from make_*_chart, in the chart's own pixels: presentation
+// mode's zoom multiplies it, as it does the chart's text.
+void set_chart_height_floor(QWidget* chart, double height);
+// Presentation mode's chart zoom on the reference 1920x1080 screen: the charts' 10 pt labels
+// become 2.1 x 13.3 = 28 px, readable from 3 m. Other screens scale it with their height.
+inline constexpr double presentation_chart_zoom = 2.1;
 
 [[nodiscard]] std::unique_ptr<BreakdownChartView> make_breakdown_chart(QWidget* parent);
 [[nodiscard]] std::unique_ptr<MemoryChartView> make_memory_chart(QWidget* parent);

@@ -359,6 +359,8 @@ void set_chart_zoom(double zoom) {
         if (auto* view = dynamic_cast<TipChartView*>(w)) view->applyZoom(g_chart_zoom);
 }
 
+double chart_zoom() noexcept { return g_chart_zoom; }
+
 TipChartView::TipChartView(QChart* chart, QWidget* parent) : QChartView(chart, parent), zoom_(g_chart_zoom) {
     setRenderHint(QPainter::Antialiasing);
     setFrameShape(QFrame::NoFrame);
@@ -367,8 +369,17 @@ TipChartView::TipChartView(QChart* chart, QWidget* parent) : QChartView(chart, p
 void TipChartView::setMinimumChartHeight(qreal height) {
     min_chart_height_ = height;
     const qreal chart_min = chart() ? chart()->minimumHeight() : 0.0;
-    const int px = static_cast<int>(std::ceil(std::max(min_chart_height_, chart_min) * zoom_));
+    const int px = static_cast<int>(std::ceil(std::max({min_chart_height_, chart_min, floor_chart_height_}) * zoom_));
     if (px != minimumHeight()) setMinimumHeight(px);
+}
+
+void TipChartView::setChartHeightFloor(qreal height) {
+    floor_chart_height_ = height;
+    setMinimumChartHeight(min_chart_height_);
+}
+
+void set_chart_height_floor(QWidget* chart, double height) {
+    if (auto* view = dynamic_cast<TipChartView*>(chart)) view->setChartHeightFloor(height);
 }
 
 void TipChartView::applyZoom(qreal zoom) {

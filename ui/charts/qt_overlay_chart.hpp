@@ -124,6 +124,8 @@ public:
     void applyZoom(qreal zoom);
     // The chart's own height need (chart coordinates): the widget's minimum height, zoomed.
     void setMinimumChartHeight(qreal height);
+    // A page's floor under that need (chart coordinates, zoomed like it).
+    void setChartHeightFloor(qreal height);
 
 protected:
     bool viewportEvent(QEvent* event) override;
@@ -132,6 +134,7 @@ protected:
 private:
     qreal zoom_ = 1.0;
     qreal min_chart_height_ = 0;
+    qreal floor_chart_height_ = 0;
 };
 
 }  // namespace comet::ui

@@ -199,9 +199,11 @@ QSize HeatmapWidget::sizeHint() const {
 }
 
 QSize HeatmapWidget::minimumSizeHint() const {
-    // Capped: with presentation-size text the page must still fit a 1920x1080 screen.
+    // Capped: with presentation-size text the page must still fit a 1920x1080 screen. 13 lines:
+    // title, the x axis with its title and at least six lines of cells; on a 1280x720 slide
+    // (22 px lines) 286 px, 40 % of the page, which leaves the charts below theirs.
     const int th = fontMetrics().height();
-    return {std::min(30 * th, 640), std::min(18 * th, 340)};
+    return {std::min(30 * th, 640), std::min(13 * th, 340)};
 }
 
 QString HeatmapWidget::titleText() const {
