@@ -19,12 +19,12 @@ Op gemm(double batch, double m, double n, double k, bool weight, double in = act
     Op op;
     op.kind = OpKind::gemm;
     const double flops = 2.0 * batch * m * n * k;
-    op.fwd = {flops, batch * (in * (m * k + k * n) + e * m * n), 1.0, 1.0 / k};
+    op.fwd = {flops, batch * (in * (m * k + k * n) + e * m * n), 1.0};
     const double dgrad_bytes = batch * (in * (m * n + n * k) + e * m * k);
     const double wgrad_bytes = weight ? batch * (in * (m * k + m * n) + 2.0 * fp32_bytes * k * n)
                                       : batch * (in * (m * k + m * n) + e * k * n);
     // Input gradient: inner dimension n; weight gradient: inner dimension m.
-    op.bwd = {2.0 * flops, dgrad_bytes + wgrad_bytes, 2.0, 0.5 / n + 0.5 / m};
+    op.bwd = {2.0 * flops, dgrad_bytes + wgrad_bytes, 2.0};
     op.fwd.gemms[0] = {batch, m, n, k};
     op.bwd.gemms[0] = {batch, m, k, n};  // input gradient dX[m,k] = dY[m,n] W
     op.bwd.gemms[1] = {batch, k, n, m};  // weight gradient dW[k,n] = X^T dY over the m rows

@@ -24,9 +24,8 @@ struct PassCost {
     double flops = 0;
     double bytes = 0;    // HBM traffic
     double kernels = 0;  // kernel launches, each issued by the framework (SoftwareSpec::host_op_us)
-    // FLOP-weighted mean of 1/K over the pass's matrix products (K = inner dimension; fused
-    // attention: 1 / keys per query row, which pays AttentionModel::fill_keys). GEMMs are timed
-    // from their products (`gemms`), tile by tile.
+    // Fused attention only: 1 / keys per query row, which pays AttentionModel::fill_keys. GEMMs
+    // are timed from their products (`gemms`), tile by tile, and leave it 0.
     double inv_inner = 0;
     // Fused attention only: the head size the products run over, and whether this is the
     // backward pass (which runs at AttentionModel::backward_efficiency).
