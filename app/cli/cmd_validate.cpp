@@ -138,7 +138,7 @@ int cmd_validate(Args args) {
     const ValidationRun run = run_validation(files, nodes, models, software);
     for (const auto& e : run.errors) std::fprintf(stderr, "%s\n", e.c_str());
     if (!run.errors.empty()) return exit_bad_input;
-    std::fputs(format_validation_text(run, nodes, detail).c_str(), stdout);
+    std::fputs(format_validation_text(run, nodes, software, detail).c_str(), stdout);
     if (run.all.inexpressible > max_inexpressible && max_inexpressible > 0) {
         std::fprintf(stderr, "comet-cli validate: %d rows cannot be expressed, more than the %d allowed by --max-inexpressible\n",
                      run.all.inexpressible, max_inexpressible);

@@ -149,7 +149,8 @@ int first_cross_violation(const Config& c) noexcept {
     if (m.is_mla() && (m.qk_nope_head_dim + m.qk_rope_head_dim < 1 || m.v_head_dim < 1)) return mla_dims;
     // A captured step cannot wait for the host: a dropless MoE whose dispatch needs the split
     // sizes on the host cannot run as CUDA graphs (spec.hpp, TrainingSpec::cuda_graphs).
-    if (m.is_moe() && c.training.cuda_graphs && c.software.moe_host_sync) return graphs_host_sync;
+    if (m.is_moe() && (c.training.cuda_graphs || c.software.graph_scope == GraphScope::full) && c.software.moe_host_sync)
+        return graphs_host_sync;
     return -1;
 }
 
@@ -224,10 +225,17 @@ std::vector<FieldError> check_config(const Config& c) {
                        "at least 1, with model.qk_nope_head_dim + model.qk_rope_head_dim at least 1, when model.kv_lora_rank > 0"});
         break;
     case graphs_host_sync:
-        out.push_back({"training.cuda_graphs", 1.0,
-                       "off for a dropless MoE whose dispatch waits for the host (software.moe_host_sync): a captured step "
-                       "cannot wait for the host; turn CUDA graphs off or use software whose dispatch keeps the split sizes on "
-                       "the device"});
+        if (c.training.cuda_graphs)
+            out.push_back({"training.cuda_graphs", 1.0,
+                           "off for a dropless MoE whose dispatch waits for the host (software.moe_host_sync): a captured step "
+                           "cannot wait for the host; turn CUDA graphs off or use software whose dispatch keeps the split sizes on "
+                           "the device"});
+        else
+            out.push_back({"software.graph_scope", double(static_cast<int>(c.software.graph_scope)),
+                           "none (0) or dense (1), not full (2), for a dropless MoE whose dispatch waits for the host "
+                           "(software.moe_host_sync): a step captured whole cannot wait for the host; capture the dense layers only or use "
+                           "software whose "
+                           "dispatch keeps the split sizes on the device"});
         break;
     case flash2_backward:
         out.push_back({"node.attention_flash2.backward_efficiency", c.node.attention_flash2.backward_efficiency,

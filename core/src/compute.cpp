@@ -58,7 +58,8 @@ ComputeRates compute_rates(const NodeSpec& node, const TrainingSpec& training, c
         r.attention_fill_keys = attention_fill_keys(node, fa2);
     }
     r.host_op_s = units::us_to_s(software.host_op_us);
-    if (training.cuda_graphs) {
+    r.routed_only = software.graph_scope == GraphScope::dense;
+    if (training.cuda_graphs || software.graph_scope == GraphScope::full) {
         r.host_op_s = 0.0;
         r.host_issues = false;
     }
@@ -110,7 +111,7 @@ double exposed_comm_s(double comm, double window, double overlap) noexcept {
 }
 
 double host_issue_s(const PassCost& cost, const ComputeRates& r) noexcept {
-    if (!r.host_issues) return 0.0;
+    if (!r.host_issues || (r.routed_only && !cost.routed)) return 0.0;
     return cost.kernels * r.host_op_s + cost.helper_kernels * r.launch_s;
 }
 
@@ -150,7 +151,7 @@ double TimeSplit::lower_bound(const RateSpeedups& s) const noexcept {
 RateSpeedups rate_speedups(const ComputeRates& a, const ComputeRates& b) noexcept {
     RateSpeedups s;
     if (a.attention_backward != b.attention_backward || a.softmax_head_dim != b.softmax_head_dim || a.host_issues != b.host_issues ||
-        a.sms != b.sms || a.max_split_k != b.max_split_k || a.min_split_k_depth != b.min_split_k_depth)
+        a.routed_only != b.routed_only || a.sms != b.sms || a.max_split_k != b.max_split_k || a.min_split_k_depth != b.min_split_k_depth)
         return s;
     // How much faster `to` is than `from` at one rate (a duration: the other way round); a rate
     // (or a cost) of zero on one side only is an unbounded speedup, on both sides none.

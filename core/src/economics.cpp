@@ -85,7 +85,8 @@ std::vector<Knob> sensitivity_knobs(const Config& base) {
     // clamps at 1).
     if (base.node.scale_out.leaf_domains > 0) k.push_back(Knob::scale_out_oversubscription);
     // The software's host issue time, where the host issues each op.
-    if (base.software.host_op_us > 0 && !base.training.cuda_graphs) k.push_back(Knob::host_op_us);
+    if (base.software.host_op_us > 0 && !base.training.cuda_graphs && base.software.graph_scope != GraphScope::full)
+        k.push_back(Knob::host_op_us);
     return k;
 }
 

@@ -53,6 +53,7 @@ constexpr auto grad_dtype_names = names_of(sections::grad_dtype_names);
 constexpr auto attention_names = names_of(sections::attention_names);
 constexpr auto grouped_gemm_names = names_of(sections::grouped_gemm_names);
 constexpr auto fused_attention_names = names_of(sections::fused_attention_names);
+constexpr auto graph_scope_names = names_of(sections::graph_scope_names);
 constexpr auto attach_names = names_of(sections::attach_names);
 constexpr auto recompute_names = names_of(sections::recompute_names);
 constexpr auto ep_dispatch_names = names_of(sections::ep_dispatch_names);
@@ -277,6 +278,7 @@ const std::array fields{
     only(T, choice("software.grouped_gemm", COMET_CHOICE(software.grouped_gemm, grouped_gemm_names))),
     only(T, flag("software.moe_host_sync", COMET_ACCESS(software.moe_host_sync))),
     only(T, choice("software.fused_attention", COMET_CHOICE(software.fused_attention, fused_attention_names))),
+    choice("software.graph_scope", COMET_CHOICE(software.graph_scope, graph_scope_names)),
 
     // ---- strategy ------------------------------------------------------------------------------
     only(T, whole("strategy.tp", "", 1, 1e7, "an integer from 1 to 1e7", COMET_ACCESS(strategy.tp), P::required_for_transformer)),

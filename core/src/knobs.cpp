@@ -78,6 +78,8 @@ constexpr std::array<KnobRow, static_cast<std::size_t>(Knob::count_)> rows{{
     {Knob::moe_host_sync, "moe_host_sync", "MoE dispatch waits for the host (0 no, 1 yes)", KnobKind::software, "software.moe_host_sync"},
     {Knob::fused_attention, "fused_attention", "attention kernel (0 the vendor's, 1 FlashAttention-2)", KnobKind::software,
      "software.fused_attention"},
+    {Knob::graph_scope, "graph_scope", "CUDA-graph scope (0 none, 1 dense layers, 2 whole step)", KnobKind::software,
+     "software.graph_scope"},
 }};
 
 constexpr bool rows_in_knob_order() {

@@ -345,9 +345,13 @@ void put_result(nlohmann::ordered_json& j, const Result& r) {
 
 std::string format_software(const Config& c) {
     const SoftwareSpec& sw = c.software;
-    std::string o = c.training.cuda_graphs ? "captured as CUDA graphs (no host issue per op)"
-                    : sw.host_op_us > 0    ? format_printf("%g", sw.host_op_us) + " us of host time per op"
-                                           : "the host keeps ahead";
+    // With the dense layers captured, only an MoE layer's routed part is issued by the host.
+    const bool routed = c.workload == Workload::transformer && c.model.is_moe();
+    const bool whole = c.training.cuda_graphs || sw.graph_scope == GraphScope::full || (sw.graph_scope == GraphScope::dense && !routed);
+    std::string o = whole               ? "captured as CUDA graphs (no host issue per op)"
+                    : sw.host_op_us > 0 ? format_printf("%g", sw.host_op_us) + " us of host time per op"
+                                        : "the host keeps ahead";
+    if (!whole && sw.graph_scope == GraphScope::dense) o += " of the routed part (dense layers as CUDA graphs)";
     if (c.workload == Workload::transformer && c.model.is_moe()) {
         o += sw.grouped_gemm == GroupedGemm::one_kernel ? ", experts as one grouped kernel" : ", one GEMM launch per expert";
         o += sw.moe_host_sync ? ", dispatch synced with the host" : ", dispatch sizes on the device";

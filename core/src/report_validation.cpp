@@ -33,7 +33,8 @@ std::string step_time(double s) { return s < 0.1 ? strf("%8.3fms", 1e3 * s) : st
 
 }  // namespace
 
-std::string format_validation_text(const ValidationRun& run, const std::vector<NodePreset>& nodes, const std::string& detail) {
+std::string format_validation_text(const ValidationRun& run, const std::vector<NodePreset>& nodes,
+                                   const std::vector<SoftwarePreset>& software, const std::string& detail) {
     std::string out;
     auto stats_line = [](const ErrorStats& s) {
         char buf[200];
@@ -72,6 +73,11 @@ std::string format_validation_text(const ValidationRun& run, const std::vector<N
                 if (const NodePreset* node = match_node_preset(nodes, mc.hardware)) {
                     sc.config.node = node->node;
                     sc.node_info = node->info;
+                }
+                // The stack the row was priced with (predict_case), named as the scenario would name it.
+                if (const SoftwarePreset* sw = match_software_preset(software, mc.software)) {
+                    sc.config.software = sw->software;
+                    sc.software_info = sw->info;
                 }
                 sc.config.cluster.nodes = static_cast<int>((gpus + sc.config.node.accelerators - 1) / sc.config.node.accelerators);
                 out += strf("\n%s\n", format_result_text(sc, p.result).c_str());

@@ -28,6 +28,8 @@ inline constexpr std::array<EnumName<GroupedGemm>, 2> grouped_gemm_names{
     {{"per_expert", GroupedGemm::per_expert}, {"one_kernel", GroupedGemm::one_kernel}}};
 inline constexpr std::array<EnumName<FusedAttention>, 2> fused_attention_names{
     {{"vendor", FusedAttention::vendor}, {"flash2", FusedAttention::flash2}}};
+inline constexpr std::array<EnumName<GraphScope>, 3> graph_scope_names{
+    {{"none", GraphScope::none}, {"dense", GraphScope::dense}, {"full", GraphScope::full}}};
 inline constexpr std::array<EnumName<Optimizer>, 2> optimizer_names{{{"adam", Optimizer::adam}, {"sgd", Optimizer::sgd}}};
 inline constexpr std::array<EnumName<GradDtype>, 2> grad_dtype_names{{{"fp32", GradDtype::fp32}, {"bf16", GradDtype::bf16}}};
 inline constexpr std::array<EnumName<ExpandedAttach>, 3> attach_names{{{"per_accelerator", ExpandedAttach::per_accelerator},

@@ -225,6 +225,13 @@ void push_mlp(LayerWork& lw, const ModelSpec& m, double tokens, double width_ran
     }
 }
 
+// An op of the routed path (its shapes follow the routing): the host issues it even when the
+// software captures the dense layers as CUDA graphs (GraphScope::dense).
+Op routed_op(Op op) noexcept {
+    op.fwd.routed = op.bwd.routed = true;
+    return op;
+}
+
 // The routed experts of an MoE block on one rank. Each rank routes its tokens' copies
 // (routed_tokens_per_rank) to the experts by all-to-all over the EP group; the expert-TP group
 // gathers them, so every rank runs its experts / ep local experts on etp x routed copies with
@@ -234,6 +241,9 @@ void push_mlp(LayerWork& lw, const ModelSpec& m, double tokens, double width_ran
 // probabilities) are memory-bound kernels.
 void push_routed_experts(LayerWork& lw, const ModelSpec& m, const SoftwareSpec& sw, double tokens_rank, double routed, WorkShape w,
                          double in, CastOp* cast) noexcept {
+    // The router, its top-k and the permutation before the dispatch (Megatron-Core's
+    // dispatch_preprocess) run at fixed shapes; from the token dispatch on (the experts, their
+    // activation, the combine) the shapes follow the routing (routed_op()).
     const double e = activation_bytes;
     auto push = [&lw](const Op& op) noexcept { lw.ops[static_cast<std::size_t>(lw.count++)] = op; };
     const double h = m.hidden;
@@ -258,18 +268,18 @@ void push_routed_experts(LayerWork& lw, const ModelSpec& m, const SoftwareSpec& 
     Op up = gemm(local, per_expert, up_width, h, true, in);
     up.expert = true;
     set_launches(up, launches);
-    push(up);
-    if (m.glu_clamp > 0 && m.gated_mlp) push(glu_clamp(u * routed * up_width));
+    push(routed_op(up));
+    if (m.glu_clamp > 0 && m.gated_mlp) push(routed_op(glu_clamp(u * routed * up_width)));
     const double gated = m.gated_mlp ? 2.0 : 1.0;
-    push(elementwise(u * routed * f, (gated + 1.0) * e, (2.0 * gated + 1.0) * e, 8.0));
+    push(routed_op(elementwise(u * routed * f, (gated + 1.0) * e, (2.0 * gated + 1.0) * e, 8.0)));
     Op out = gemm(local, per_expert, h, f, true, in);
     out.expert = true;
     set_launches(out, launches);
-    push(out);
-    if (m.bias) push(expert_bias(u * routed * h, local));
+    push(routed_op(out));
+    if (m.bias) push(routed_op(expert_bias(u * routed * h, local)));
     Op unpermute = elementwise(routed * h, 3.0 * e, 3.0 * e, 2.0);  // un-permute, weight by the router, sum
     unpermute.fwd.kernels = unpermute.bwd.kernels = 2.0;
-    push(unpermute);
+    push(routed_op(unpermute));
     if (cast) {
         // A per-expert layer quantizes each expert's operands; a grouped kernel the stacked ones.
         cast->input(u * routed * h, launches);
@@ -300,6 +310,7 @@ LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, const SoftwareS
     const double in = quantized ? gemm_operand_bytes(tr.precision) : e;
     CastOp cast_op;
     CastOp* cast = quantized ? &cast_op : nullptr;
+    CastOp expert_cast_op;  // the routed experts' casts (routed_op(): their shapes follow the routing)
 
     LayerWork lw;
     auto push = [&lw](const Op& op) noexcept { lw.ops[static_cast<std::size_t>(lw.count++)] = op; };
@@ -381,7 +392,7 @@ LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, const SoftwareS
     push(norm(norm_tokens, h));
     if (moe && m.is_moe()) {
         const double routed = routed_tokens_per_rank(m, w);
-        push_routed_experts(lw, m, sw, tokens / t, routed, w, in, cast);
+        push_routed_experts(lw, m, sw, tokens / t, routed, w, in, quantized ? &expert_cast_op : nullptr);
         if (m.shared_experts > 0)
             push_mlp(lw, m, tokens, static_cast<double>(m.shared_experts) * m.expert_ffn_hidden / t, in, cast);
         lw.ep_bytes = ep_buffer_bytes(m, w);
@@ -391,6 +402,7 @@ LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, const SoftwareS
     }
     push(bias_dropout_add(norm_tokens, h, tr.dropout));
     if (cast) push(cast_op.op(tr.precision));
+    if (cast && expert_cast_op.fwd_kernels > 0) push(routed_op(expert_cast_op.op(tr.precision)));
 
     lw.tp_bytes = e * tokens * h;
     lw.pp_bytes = e * tokens * h;

@@ -416,6 +416,7 @@ private slots:
     void hostSyncedForward();
     void softwareDecidesExpertLaunchesAndTheHostWait();
     void softwareDecidesTheAttentionKernel();
+    void softwareCapturesDenseLayersOrTheWholeStep();
     void hostBoundPassesAbsorbTheirCollectives();
     void fasterPeakSpeedsUpHostBoundRuns();
     void currentScalingHelperKernels();
@@ -1608,6 +1609,25 @@ void TestModel::hostSyncedForward() {
 // FP8); a dispatch whose split sizes stay on the device leaves no host wait; neither changes the
 // FLOPs or the bytes. On a host-bound MoE layer both make the step faster, and a captured step
 // with a host-synced dispatch is refused.
+// A whole step of an MoE model on one 8-GPU node: tp1 dp8 ep8 mb1, ZeRO-1, fused attention
+// without dropout, global batch 128 (issue 38's what-if).
+static Config moe_step_on_one_node(const ModelSpec& model, const NodeSpec& node, const TrainingSpec& tr) {
+    Config cfg;
+    cfg.model = model;
+    cfg.node = node;
+    cfg.cluster.nodes = 1;
+    cfg.training = tr;
+    cfg.training.attention = AttentionKernel::fused;
+    cfg.training.dropout = false;
+    cfg.training.global_batch = 128;
+    cfg.strategy.tp = 1;
+    cfg.strategy.dp = 8;
+    cfg.strategy.ep = 8;
+    cfg.strategy.microbatch = 1;
+    cfg.strategy.zero_stage = 1;
+    return cfg;
+}
+
 void TestModel::softwareDecidesExpertLaunchesAndTheHostWait() {
     const auto model = find_model_preset("qwen3-30b-a3b");
     QVERIFY(model.has_value());
@@ -1657,21 +1677,9 @@ void TestModel::softwareDecidesExpertLaunchesAndTheHostWait() {
     QVERIFY(!synced_c);
     // A whole step on one DGX B200 (issue 38's what-if: tp1 ep8 mb1): each switch makes it
     // faster, none slower.
-    Config cfg;
-    cfg.model = model->model;
     const auto node = find_node_preset("dgx-b200");
     QVERIFY(node.has_value());
-    cfg.node = node->node;
-    cfg.cluster.nodes = 1;
-    cfg.training = tr;
-    cfg.training.attention = AttentionKernel::fused;
-    cfg.training.dropout = false;
-    cfg.training.global_batch = 128;
-    cfg.strategy.tp = 1;
-    cfg.strategy.dp = 8;
-    cfg.strategy.ep = 8;
-    cfg.strategy.microbatch = 1;
-    cfg.strategy.zero_stage = 1;
+    Config cfg = moe_step_on_one_node(model->model, node->node, tr);
     cfg.software = per_expert;
     const Result eager = evaluate(cfg);
     QVERIFY2(eager.feasible, explain(eager).c_str());
@@ -1695,6 +1703,114 @@ void TestModel::softwareDecidesExpertLaunchesAndTheHostWait() {
     const Result captured = evaluate(cfg);
     QVERIFY2(captured.feasible, explain(captured).c_str());
     QVERIFY(captured.iteration_s <= no_wait.iteration_s);
+}
+
+// software.graph_scope (docs/model.md, "Software"): Megatron-Core's Transformer Engine graphs
+// capture attention, the router and the dispatch preparation; the token dispatch, the experts and
+// the combine (their shapes follow the routing) stay with the host; full-iteration graphs capture
+// everything, as training.cuda_graphs does.
+void TestModel::softwareCapturesDenseLayersOrTheWholeStep() {
+    const auto model = find_model_preset("qwen3-30b-a3b");
+    QVERIFY(model.has_value());
+    TrainingSpec tr;
+    tr.precision = Precision::fp8;
+    WorkShape w;
+    w.ep = 8;  // 16 local experts
+    SoftwareSpec eager;
+    eager.host_op_us = 20.4;
+    const LayerWork lw = layer_work(model->model, tr, eager, w, true);
+    // The routed ops: both expert GEMMs, the activation, the un-permutation and the experts'
+    // casts; not the norms, attention, the router, its top-k or the permutation before the dispatch.
+    int routed = 0, routed_gemms = 0;
+    double routed_kernels = 0, routed_helpers = 0;
+    bool sync_routed = false, attention_routed = false;
+    for (int i = 0; i < lw.count; ++i) {
+        const Op& op = lw.ops[static_cast<std::size_t>(i)];
+        QCOMPARE(op.fwd.routed, op.bwd.routed);
+        if (!op.fwd.routed) continue;
+        ++routed;
+        routed_gemms += op.kind == OpKind::gemm ? 1 : 0;
+        QCOMPARE(op.kind == OpKind::gemm, op.expert);
+        routed_kernels += op.fwd.kernels;
+        routed_helpers += op.fwd.helper_kernels;
+        sync_routed = sync_routed || op.host_sync;
+        attention_routed = attention_routed || op.kind == OpKind::fused_attention;
+    }
+    QCOMPARE(routed, 5);
+    QCOMPARE(routed_gemms, 2);
+    QVERIFY(!sync_routed && !attention_routed);
+    // The host issue of a forward pass: every kernel when eager, only the routed ones with the
+    // dense layers captured, none with the whole step captured.
+    const auto node = find_node_preset("dgx-b200");
+    QVERIFY(node.has_value());
+    auto host_fwd_s = [&](const SoftwareSpec& sw) {
+        const ComputeRates r = compute_rates(node->node, tr, sw);
+        double h = 0;
+        for (int i = 0; i < lw.count; ++i) h += host_issue_s(lw.ops[static_cast<std::size_t>(i)].fwd, r);
+        return h;
+    };
+    SoftwareSpec dense = eager;
+    dense.graph_scope = GraphScope::dense;
+    SoftwareSpec full = eager;
+    full.graph_scope = GraphScope::full;
+    full.moe_host_sync = false;
+    const ComputeRates rd = compute_rates(node->node, tr, dense);
+    QVERIFY(std::abs(host_fwd_s(dense) - (routed_kernels * rd.host_op_s + routed_helpers * rd.launch_s)) < 1e-12);
+    QVERIFY(host_fwd_s(dense) > 0 && host_fwd_s(dense) < host_fwd_s(eager));
+    QCOMPARE(host_fwd_s(full), 0.0);
+
+    // A whole step on one DGX B200 (tp1 ep8 mb1): capturing more never makes it slower, and the
+    // whole step captured is training.cuda_graphs.
+    Config cfg = moe_step_on_one_node(model->model, node->node, tr);
+    cfg.software = eager;
+    const Result none_r = evaluate(cfg);
+    cfg.software = dense;
+    const Result dense_r = evaluate(cfg);
+    QVERIFY2(dense_r.feasible, explain(dense_r).c_str());  // the dense layers captured may still wait for the host
+    QVERIFY2(dense_r.iteration_s < none_r.iteration_s, (num(dense_r.iteration_s) + " vs " + num(none_r.iteration_s)).constData());
+    cfg.software = full;
+    const Result full_r = evaluate(cfg);
+    QVERIFY2(full_r.feasible, explain(full_r).c_str());
+    cfg.software.moe_host_sync = false;
+    cfg.software.graph_scope = GraphScope::dense;
+    const Result dense_no_wait = evaluate(cfg);
+    QVERIFY2(full_r.iteration_s <= dense_no_wait.iteration_s,
+             (num(full_r.iteration_s) + " vs " + num(dense_no_wait.iteration_s)).constData());
+    cfg.software.graph_scope = GraphScope::none;
+    cfg.training.cuda_graphs = true;
+    QCOMPARE(evaluate(cfg).iteration_s, full_r.iteration_s);
+    QVERIFY(format_software(cfg).find("captured as CUDA graphs") != std::string::npos);
+    cfg.training.cuda_graphs = false;
+    cfg.software = dense;
+    QVERIFY(format_software(cfg).find("20.4 us of host time per op of the routed part") != std::string::npos);
+
+    // A whole step captured cannot wait for the host: refused on software.graph_scope, with the way out.
+    cfg.software = eager;
+    cfg.software.graph_scope = GraphScope::full;
+    const std::vector<FieldError> errors = check_config(cfg);
+    QCOMPARE(errors.size(), std::size_t{1});
+    QCOMPARE(QString::fromStdString(errors.front().path), QStringLiteral("software.graph_scope"));
+    QVERIFY2(QString::fromStdString(errors.front().message()).contains("software.graph_scope = 2: must be none (0) or dense (1)"),
+             errors.front().message().c_str());
+    QCOMPARE(evaluate(cfg).reason, Infeasible::invalid_input);
+
+    // A dense model has no routed op: its dense layers captured are its whole step captured.
+    const auto llama = find_model_preset("llama3-8b");
+    QVERIFY(llama.has_value());
+    Config d = cfg;
+    d.model = llama->model;
+    d.strategy.ep = 1;
+    d.software = dense;
+    const Result dense_llama = evaluate(d);
+    QVERIFY2(dense_llama.feasible, explain(dense_llama).c_str());
+    d.software = eager;
+    d.training.cuda_graphs = true;
+    QCOMPARE(dense_llama.iteration_s, evaluate(d).iteration_s);
+    d.training.cuda_graphs = false;
+    QVERIFY(evaluate(d).iteration_s >= dense_llama.iteration_s);
+    QVERIFY(format_software(d).find("captured") == std::string::npos);
+    d.software = dense;
+    QVERIFY(format_software(d).find("captured as CUDA graphs") != std::string::npos);
 }
 
 // software.fused_attention (docs/model.md, "Fused attention"): FlashAttention-2 runs at the node's

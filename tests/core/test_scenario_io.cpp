@@ -636,6 +636,7 @@ private slots:
                                "\"grouped_gemm\"",
                                "\"moe_host_sync\"",
                                "\"fused_attention\"",
+                               "\"graph_scope\"",
                                "\"strategy\"",
                                "\"tp\"",
                                "\"pp_scatter_gather\"",
@@ -650,7 +651,7 @@ private slots:
         }
         QStringList leaves, sections;
         collect_paths(object_of(QByteArray::fromStdString(text)), {}, leaves, sections);
-        QCOMPARE(leaves.size(), 80);  // the software section (name, source and 4 fields) joined the 74
+        QCOMPARE(leaves.size(), 81);  // the software section (name, source and 5 fields) joined the 74
         QCOMPARE(sections.size(), 11);
     }
 
@@ -916,6 +917,10 @@ private slots:
         QTest::newRow("attention kernel unknown")
             << with(m3, "software.fused_attention", "flash3")
             << QStringList{f + "software.fused_attention = \"flash3\": must be one of vendor, flash2"};
+        QTest::newRow("graph scope unknown") << with(m3, "software.graph_scope", "partial")
+                                             << QStringList{f + "software.graph_scope = \"partial\": must be one of none, dense, full"};
+        QTest::newRow("graph scope as number") << with(m3, "software.graph_scope", 1) << QStringList{f + "software.graph_scope: expected"};
+        QTest::newRow("graph scope as bool") << with(m3, "software.graph_scope", true) << QStringList{f + "software.graph_scope: expected"};
         QTest::newRow("attention kernel as number")
             << with(m3, "software.fused_attention", 2) << QStringList{f + "software.fused_attention: expected"};
         QTest::newRow("fa2 fraction above 1")

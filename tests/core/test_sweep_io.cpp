@@ -644,7 +644,8 @@ void TestSweepIo::embeddedScenarioErrorsCarryThePrefix() {
           "scenario.version: file was written by a newer COMET Explorer (format version 9); this build reads versions up to 3");
     check(R"("software": "megatron-core-te-eager")", R"("software": "megatron")",
           R"(scenario.software = "megatron": no software preset of that name (known: deepseek-v3-stack, deepspeed, hugectr, )"
-          R"(llm-foundry-fsdp, maxtext-xla, megatron-core-te-eager, megatron-lm-2021, pytorch-eager, rocm-pytorch-te, )"
+          R"(llm-foundry-fsdp, maxtext-xla, megatron-bridge-full-iteration, megatron-bridge-te-graphs, megatron-core-te-eager, )"
+          R"(megatron-lm-2021, pytorch-eager, rocm-pytorch-te, )"
           R"(torchrec-eager, torchtitan-fsdp2))");
     check(R"("heads": 160)", R"("heads": 0)", "scenario.model.heads = 0: must be an integer from 1 to 65536");
 }

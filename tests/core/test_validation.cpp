@@ -319,13 +319,18 @@ void TestValidation::erratumIsCheckedAndListed() {
     const auto models = load_model_presets(errors);
     const ValidationRun run = run_validation({file}, nodes, models, load_software_presets(errors));
     QCOMPARE(run.tables.front().predictions.front().strategy.microbatch, 1);
-    const QString text = QString::fromStdString(format_validation_text(run, nodes, ""));
+    const QString text = QString::fromStdString(format_validation_text(run, nodes, {}, ""));
     QVERIFY2(text.contains("Corrected from the source") && text.contains("row: microbatch 2 -> 1. the GA column says 8 microbatches"),
              qPrintable(text));
+    // --detail prints the row as it was priced: on the software preset the row ran on (the table
+    // names none: Megatron-Core + TE eager, 20.4 us per op), not on an unnamed stack without host time.
+    const auto software = load_software_presets(errors);
+    const QString detailed = QString::fromStdString(format_validation_text(run, nodes, software, "row"));
+    QVERIFY2(detailed.contains("Software    Megatron-Core + TE (eager): 20.4 us of host time per op"), qPrintable(detailed));
     // A table without errata prints no such section.
     write_row("", "");
     const ValidationRun plain = run_validation({file}, nodes, models, load_software_presets(errors));
-    QVERIFY(!QString::fromStdString(format_validation_text(plain, nodes, "")).contains("Corrected from the source"));
+    QVERIFY(!QString::fromStdString(format_validation_text(plain, nodes, {}, "")).contains("Corrected from the source"));
 
     // Hostile errata, each refused with the key path and what is allowed.
     const std::tuple<const char*, const char*, bool> bad[] = {
@@ -474,9 +479,11 @@ void TestValidation::megatronBridgeIsExpressedAndBounded() {
     // pass now lends its idle time to its collectives, and an all-to-all pays one latency per
     // tier; docs/model.md, "Validation"), and 18.9 % and 52.5 % since issue 38 moved the host time
     // per kernel from the node presets (45 us, a residual) to the software preset (20.4 us,
-    // measured): the fast MoE rows lost the constant that held them up).
-    QVERIFY2(t.stats.mean_abs <= 0.19, "mean absolute error above 19 %");
-    QVERIFY2(t.stats.worst_abs <= 0.53, "worst-case error above 53 %");
+    // measured): the fast MoE rows lost the constant that held them up), and 19.1 % and 59.0 %
+    // since the rows run on the software their recipe names (megatron-bridge-te-graphs: the
+    // dense layers' host time is gone; the fast B200 Qwen3-30B-A3B row went -52.6 -> -59.0 %).
+    QVERIFY2(t.stats.mean_abs <= 0.20, "mean absolute error above 20 %");
+    QVERIFY2(t.stats.worst_abs <= 0.60, "worst-case error above 60 %");
     // The two rows that correct the published table say what it printed.
     int corrected = 0;
     for (const Prediction& p : t.predictions) {

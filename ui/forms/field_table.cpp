@@ -478,9 +478,9 @@ std::vector<FieldSpec> training_fields() {
         boolean("training.dropout", G::training, "Dropout",
                 "Attention and hidden dropout; their masks cost activation memory and traffic."),
         boolean("training.cuda_graphs", G::training, "CUDA graphs",
-                "The step runs as captured CUDA graphs: the host replays them instead of issuing "
-                "every kernel, so the software's host time per op no longer slows small kernels. "
-                "Off = eager PyTorch."),
+                "The whole step runs as captured CUDA graphs: the host replays them instead of issuing "
+                "every kernel, so the software's host time per op no longer slows small kernels, whatever "
+                "the software's CUDA-graph scope says. Off = the software's scope (eager PyTorch: none)."),
     };
 }
 
@@ -507,6 +507,13 @@ std::vector<FieldSpec> software_fields() {
                "kernel) or FlashAttention-2 (the flash-attn package, PyTorch's SDPA flash backend), which the "
                "node prices on its own where it is slower.",
                {"Vendor's tuned kernel", "FlashAttention-2"}),
+        choice("software.graph_scope", G::software, "CUDA-graph scope",
+               "What the software captures as CUDA graphs, so that the host replays a graph instead of issuing "
+               "each kernel: nothing (eager), the dense layers (Megatron-Core's Transformer Engine graphs over "
+               "attention, the router and the dispatch preparation: an MoE layer's token dispatch, experts and "
+               "combine stay eager, their shapes follow the routing) or the whole step (full-iteration graphs, a "
+               "compiled XLA program). Training's CUDA graphs switch captures the whole step whatever this says.",
+               {"None (eager)", "Dense layers", "Whole step"}),
     };
 }
 

@@ -26,6 +26,9 @@ struct ComputeRates {
     // false: the step runs as CUDA graphs and the host issues nothing per kernel (host_op_s is
     // then 0 as well, and helper kernels cost no host launch).
     bool host_issues = true;
+    // The dense layers run as CUDA graphs (GraphScope::dense): only routed kernels
+    // (PassCost::routed) cost host issue time.
+    bool routed_only = false;
 };
 
 // Communication overlapped with computation is not free: NCCL's kernels occupy streaming

@@ -13,6 +13,7 @@ struct CostReport;  // comet/economics.hpp
 struct FsdpPoint;   // comet/fsdp.hpp
 struct SensitivityBar;  // comet/economics.hpp
 struct ParetoPoint;     // comet/economics.hpp
+struct SoftwarePreset;  // comet/presets.hpp
 struct SearchOptions;   // comet/search.hpp
 struct SearchResult;    // comet/search.hpp
 struct SweepFile;       // comet/sweep_io.hpp
@@ -80,7 +81,8 @@ struct NodePreset;      // comet/presets.hpp
 // comet-cli validate: per table every case (measured, predicted, error, the knobs searched),
 // the error statistics per table, per hardware and overall, and the node presets no run
 // checks; cases whose id contains `detail` (when not empty) with their full breakdown.
-[[nodiscard]] std::string format_validation_text(const ValidationRun& run, const std::vector<NodePreset>& nodes, const std::string& detail);
+[[nodiscard]] std::string format_validation_text(const ValidationRun& run, const std::vector<NodePreset>& nodes,
+                                                 const std::vector<SoftwarePreset>& software, const std::string& detail);
 
 // One-line strategy summary, e.g. "tp8 pp64 dp6 mb1 v2 full-recompute zero0"; a DLRM's names
 // its data-parallel ranks and where its tables are: "dp64 table-wise rows=hbm",

@@ -404,6 +404,16 @@ enum class FusedAttention : std::uint8_t {
     flash2,  // FlashAttention-2 (the flash-attn package, PyTorch SDPA's flash backend): node.attention_flash2
 };
 
+// What of a step the software captures as CUDA graphs (the host replays a graph instead of
+// issuing each kernel).
+enum class GraphScope : std::uint8_t {
+    none,   // eager: the host issues every kernel
+    dense,  // every op whose shapes do not follow the routing (Megatron-Core's Transformer Engine
+            // graphs over attention, the router and the dispatch preprocessing); an MoE layer's
+            // token dispatch, experts and combine stay eager
+    full,   // the whole step (Megatron-Core's full_iteration graphs, a compiled XLA program)
+};
+
 // What the training software decides, apart from the strategy: the host's time to issue each
 // framework op, how an MoE layer's expert GEMMs are launched, and whether its token dispatch
 // waits for the host. Presets in presets/software/ (docs/model.md, "Software"); each value
@@ -420,6 +430,9 @@ struct SoftwareSpec {
     // low-latency kernels, a compiled step).
     bool moe_host_sync = true;
     FusedAttention fused_attention = FusedAttention::vendor;
+    // What the software captures as CUDA graphs. `full` is the same as TrainingSpec::cuda_graphs;
+    // `dense` leaves the host issue time of the routed part of each MoE layer.
+    GraphScope graph_scope = GraphScope::none;
 
     bool operator==(const SoftwareSpec&) const = default;
 };

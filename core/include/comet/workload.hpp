@@ -35,6 +35,10 @@ struct PassCost {
     // Engine's current scaling zeroes the amax and turns it into a scale): a launch each, on the
     // host and on the accelerator (GemmModel::launch_overhead_us), no framework issue time.
     double helper_kernels = 0;
+    // The kernel's shapes follow the MoE routing (token dispatch, experts, combine): issued by
+    // the host even when the software captures the dense layers as CUDA graphs
+    // (GraphScope::dense).
+    bool routed = false;
     // GEMMs only: the products (forward one, backward the input and the weight gradient).
     std::array<GemmDims, 2> gemms{};
     // Launches the accelerator pays for: framework kernels and helper kernels.
