@@ -683,6 +683,13 @@ HardwareStats& group_entry(std::vector<HardwareStats>& list, const std::string& 
     return list.back();
 }
 
+PairStats& pair_entry(std::vector<PairStats>& list, const std::string& node_id, const std::string& software_id) {
+    for (auto& p : list)
+        if (p.node_id == node_id && p.software_id == software_id) return p;
+    list.push_back({node_id, software_id, {}});
+    return list.back();
+}
+
 std::string preset_ids(const std::vector<SoftwarePreset>& all) {
     std::string out;
     for (const auto& p : all) out += (out.empty() ? "" : ", ") + p.id;
@@ -725,6 +732,7 @@ ValidationRun run_validation(const std::vector<std::filesystem::path>& files, co
                 groups.push_back(&group_entry(table.software, sw->id, sw->info.name).stats);
                 groups.push_back(&group_entry(run.software, sw->id, sw->info.name).stats);
             }
+            if (node != nullptr && sw != nullptr) groups.push_back(&pair_entry(run.pairs, node->id, sw->id).stats);
             for (ErrorStats* st : groups) {
                 if (p.result.feasible) st->add(p.error());
                 else ++st->inexpressible;
@@ -740,28 +748,54 @@ ValidationRun run_validation(const std::vector<std::filesystem::path>& files, co
     }
     for (auto& h : run.hardware) h.stats.finish();
     for (auto& h : run.software) h.stats.finish();
+    for (auto& h : run.pairs) h.stats.finish();
     run.all.finish();
     return run;
 }
 
-std::string validation_summary(const ValidationRun& run, const std::string& node_id, const std::string& node_name) {
-    for (const auto& h : run.hardware) {
-        if (h.node_id != node_id) continue;
-        const ErrorStats& s = h.stats;
-        if (s.cases == 0) {
-            if (s.inexpressible == 0) break;
-            return node_name + ": not validated: " + std::to_string(s.inexpressible) + " published run" +
-                   (s.inexpressible == 1 ? "" : "s") + ", none expressible (see comet-cli validate)";
-        }
-        char buf[256];
-        std::snprintf(buf, sizeof buf, "%s: %d published run%s, mean error %.0f %% (worst %.0f %%; %d slower, %d faster)",
-                      node_name.c_str(), s.cases, s.cases == 1 ? "" : "s", 100 * s.mean_abs, 100 * s.worst_abs,
-                      s.too_slow, s.too_fast);
-        std::string out = buf;
-        if (s.inexpressible > 0) out += ", " + std::to_string(s.inexpressible) + " not expressible";
-        return out;
+namespace {
+// "NAME: 6 published runs, mean error 7 %, signed -5 % (worst 12 %; 2 slower, 4 faster)", or
+// empty for a group without rows.
+std::string stats_summary(const ErrorStats& s, const std::string& name) {
+    if (s.cases == 0) {
+        if (s.inexpressible == 0) return {};
+        return name + ": not validated: " + std::to_string(s.inexpressible) + " published run" + (s.inexpressible == 1 ? "" : "s") +
+               ", none expressible (see comet-cli validate)";
     }
+    char buf[320];
+    std::snprintf(buf, sizeof buf, "%s: %d published run%s, mean error %.0f %%, signed %+.0f %% (worst %.0f %%; %d slower, %d faster)",
+                  name.c_str(), s.cases, s.cases == 1 ? "" : "s", 100 * s.mean_abs, 100 * s.mean_signed, 100 * s.worst_abs, s.too_slow,
+                  s.too_fast);
+    std::string out = buf;
+    if (s.inexpressible > 0) out += ", " + std::to_string(s.inexpressible) + " not expressible";
+    return out;
+}
+}  // namespace
+
+std::string validation_summary(const ValidationRun& run, const std::string& node_id, const std::string& node_name) {
+    for (const auto& h : run.hardware)
+        if (h.node_id == node_id) {
+            std::string out = stats_summary(h.stats, node_name);
+            if (!out.empty()) return out;
+        }
     return node_name + ": not validated against published runs";
+}
+
+std::string software_validation_summary(const ValidationRun& run, const std::string& software_id, const std::string& software_name,
+                                        const std::string& node_id, const std::string& node_name) {
+    std::string out;
+    for (const auto& h : run.software)
+        if (h.node_id == software_id) out = stats_summary(h.stats, software_name);
+    if (out.empty()) out = software_name + ": not validated against published runs";
+    if (node_id.empty()) return out + ". On an edited node: not validated";
+    for (const auto& p : run.pairs) {
+        if (p.node_id != node_id || p.software_id != software_id || p.stats.cases == 0) continue;
+        char buf[200];
+        std::snprintf(buf, sizeof buf, ". On %s: %d run%s, mean error %.0f %%, signed %+.0f %%", node_name.c_str(), p.stats.cases,
+                      p.stats.cases == 1 ? "" : "s", 100 * p.stats.mean_abs, 100 * p.stats.mean_signed);
+        return out + buf;
+    }
+    return out + ". On " + node_name + ": no published run";
 }
 
 }  // namespace comet

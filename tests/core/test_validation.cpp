@@ -498,6 +498,24 @@ void TestValidation::megatronBridgeIsExpressedAndBounded() {
     QVERIFY2(h100.rfind("DGX H100: 6 published runs, mean error ", 0) == 0, h100.c_str());
     QCOMPARE(QString::fromStdString(validation_summary(run, "tpu-v5p", "TPU v5p")),
              QStringLiteral("TPU v5p: not validated against published runs"));
+    // A software preset: over every hardware, then on one node, with the sign of its error.
+    int te_rows = 0, te_gb200 = 0;
+    for (const Prediction& p : t.predictions) {
+        if (p.measured.software != "megatron-bridge-te-graphs") continue;
+        ++te_rows;
+        te_gb200 += p.measured.hardware == "gb200-nvl72" ? 1 : 0;
+    }
+    QVERIFY(te_rows > 0 && te_gb200 > 0);
+    const std::string te = software_validation_summary(run, "megatron-bridge-te-graphs", "TE graphs", "gb200-nvl72", "GB200");
+    QVERIFY2(te.rfind("TE graphs: " + std::to_string(te_rows) + " published runs, mean error ", 0) == 0, te.c_str());
+    QVERIFY2(te.find(", signed -") != std::string::npos, te.c_str());  // every one of them predicted too fast
+    QVERIFY2(te.find(". On GB200: " + std::to_string(te_gb200) + " run") != std::string::npos, te.c_str());
+    QVERIFY2(te.ends_with(" %"), te.c_str());
+    QCOMPARE(QString::fromStdString(software_validation_summary(run, "megatron-bridge-te-graphs", "TE graphs", "dgx-h100", "DGX H100"))
+                 .section(". ", -1),
+             QStringLiteral("On DGX H100: no published run"));
+    QCOMPARE(QString::fromStdString(software_validation_summary(run, "torchtitan-fsdp2", "torchtitan", "", "")),
+             QStringLiteral("torchtitan: not validated against published runs. On an edited node: not validated"));
 }
 
 // Google's MaxText recipes on TPU7x and TPU v6e: the rows that fit keep the published FSDP

@@ -777,6 +777,28 @@ private Q_SLOTS:
         QVERIFY2(panel_->validationText().startsWith(QStringLiteral("Edited node: not validated")), qPrintable(panel_->validationText()));
     }
 
+    // Under the software preset: how that software validates over every hardware and on this node.
+    void softwarePresetSaysHowItValidates() {
+        QComboBox* nodes = panel_->nodePresetPicker();
+        auto* software = panel_->findChild<QComboBox*>(QStringLiteral("softwarePresetPicker"));
+        QVERIFY(software);
+        nodes->setCurrentIndex(nodes->findText(QStringLiteral("GB200 NVL72 (one 4-GPU compute tray of a 72-GPU NVLink domain)")));
+        software->setCurrentIndex(software->findText(QStringLiteral("Megatron-Bridge, TE graphs")));
+        QCOMPARE(doc_->config().software.graph_scope, GraphScope::dense);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            panel_->softwareValidationText().startsWith(QStringLiteral("Megatron-Bridge, TE graphs: 27 published runs")), 30000);
+        QVERIFY2(panel_->softwareValidationText().contains(QStringLiteral(", signed -")), qPrintable(panel_->softwareValidationText()));
+        QVERIFY2(panel_->softwareValidationText().contains(
+                     QStringLiteral(". On GB200 NVL72 (one 4-GPU compute tray of a 72-GPU NVLink domain): ")),
+                 qPrintable(panel_->softwareValidationText()));
+        nodes->setCurrentIndex(nodes->findText(QStringLiteral("DGX H100")));  // no published run of this software there
+        QVERIFY2(panel_->softwareValidationText().endsWith(QStringLiteral(". On DGX H100: no published run")),
+                 qPrintable(panel_->softwareValidationText()));
+        editor<QDoubleSpinBox>("software.host_op_us")->setValue(33);  // no preset matches an edited stack
+        QVERIFY2(panel_->softwareValidationText().startsWith(QStringLiteral("Edited software: not validated")),
+                 qPrintable(panel_->softwareValidationText()));
+    }
+
     void fitsANarrowColumn() {
         QVERIFY(panel_->minimumSizeHint().width() <= 360);  // the main window's column is about 380 px
     }

@@ -124,6 +124,13 @@ private Q_SLOTS:
         const QString text = pdf_text(path);
         QVERIFY2(text.contains("DGX H100: 18 published runs"), qPrintable(text));
         QVERIFY2(text.contains("Pipeline stages"), qPrintable(text));
+        // And how its software does, over every hardware and on this node, with the sign.
+        const QString sw = without_designs_.software_validation;
+        QVERIFY2(sw.contains(QStringLiteral(" published runs, mean error ")) && sw.contains(QStringLiteral(", signed ")) &&
+                     sw.contains(QStringLiteral(". On DGX H100: ")),
+                 qPrintable(sw));
+        QVERIFY2(text.contains("Software validation"), qPrintable(text));
+        QVERIFY2(d.software_validation.endsWith(QStringLiteral(": no published run")), qPrintable(d.software_validation));
     }
 
     void comparesEveryDesignAgainstTheBaseline() {

@@ -29,4 +29,21 @@ QString validation_text_for(const ValidationRun& run, const NodeSpec& node, cons
     return validation_text(run, {}, {});
 }
 
+QString software_validation_text_for(const ValidationRun& run, const SoftwareSpec& software,
+                                     const std::vector<SoftwarePreset>& software_presets, const NodeSpec& node,
+                                     const std::vector<NodePreset>& node_presets) {
+    const NodePreset* on = nullptr;
+    for (const NodePreset& p : node_presets)
+        if (p.node == node) {
+            on = &p;
+            break;
+        }
+    for (const SoftwarePreset& p : software_presets)
+        if (p.software == software)
+            return QString::fromStdString(
+                software_validation_summary(run, p.id, p.info.name, on ? on->id : std::string(), on ? on->info.name : std::string()));
+    return QCoreApplication::translate("comet::ui::Validation",
+                                       "Edited software: not validated against published runs (no software preset matches it)");
+}
+
 }  // namespace comet::ui

@@ -24,4 +24,10 @@ namespace comet::ui {
 [[nodiscard]] QString validation_text_for(const ValidationRun& run, const NodeSpec& node,
                                           const std::vector<NodePreset>& presets);
 
+// The line for the software given by value (the first software preset equal to it, else
+// "edited"), over every hardware and on the node (the first node preset equal to it).
+[[nodiscard]] QString software_validation_text_for(const ValidationRun& run, const SoftwareSpec& software,
+                                                   const std::vector<SoftwarePreset>& software_presets, const NodeSpec& node,
+                                                   const std::vector<NodePreset>& node_presets);
+
 }  // namespace comet::ui

@@ -308,7 +308,7 @@ void ParameterPanel::buildGroups(QVBoxLayout* column) {
             note->hide();
             groups_[static_cast<std::size_t>(gi)].form->addRow(note);
             (g == FieldGroup::model ? model_note_ : g == FieldGroup::software ? software_note_ : node_note_) = note;
-            if (g == FieldGroup::node_compute) addValidationRow(gi);
+            if (g == FieldGroup::node_compute || g == FieldGroup::software) addValidationRow(gi, g == FieldGroup::software);
         }
         if (g == FieldGroup::model) addParametersRow(gi);
         for (std::size_t i = 0; i < fields.size(); ++i) {
@@ -348,16 +348,21 @@ void ParameterPanel::addParametersRow(int group) {
     labels_.push_back(text);
 }
 
-// A read-only line under the node preset: how that hardware validates against published runs.
-void ParameterPanel::addValidationRow(int group) {
-    validation_label_ = new QLabel(tr("Checking against published runs…"));
-    validation_label_->setObjectName(QStringLiteral("nodeValidation"));
-    validation_label_->setWordWrap(true);
-    validation_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    validation_label_->setToolTip(tr("The model's iteration time against the published training runs on this hardware "
-                                     "(presets/validation, comet-cli validate): mean and worst absolute error, and how many "
-                                     "predictions were slower or faster than measured."));
-    groups_[static_cast<std::size_t>(group)].form->addRow(validation_label_);
+// A read-only line under the node preset (how that hardware validates against published runs)
+// and under the software preset (how that software does, over every hardware and on this node).
+void ParameterPanel::addValidationRow(int group, bool software) {
+    auto* label = new QLabel(tr("Checking against published runs…"));
+    label->setObjectName(software ? QStringLiteral("softwareValidation") : QStringLiteral("nodeValidation"));
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setToolTip(software ? tr("The model's iteration time against the published training runs that used this software "
+                                    "(presets/validation, comet-cli validate), over every hardware and on this node: mean, "
+                                    "signed (negative: predicted faster than measured) and worst error.")
+                               : tr("The model's iteration time against the published training runs on this hardware "
+                                    "(presets/validation, comet-cli validate): mean, signed (negative: predicted faster than "
+                                    "measured) and worst error, and how many predictions were slower or faster than measured."));
+    groups_[static_cast<std::size_t>(group)].form->addRow(label);
+    (software ? software_validation_label_ : validation_label_) = label;
 }
 
 // A read-only row: the layers of each pipeline stage.
@@ -375,9 +380,19 @@ void ParameterPanel::showValidation() {
     if (!validation_ || !validation_label_) return;
     const int item = node_picker_->currentIndex();
     const auto i = static_cast<std::size_t>(item - 1);
-    validation_label_->setText(item > 0 && i < node_presets_.size()
-                                   ? validation_text(*validation_, node_presets_[i].id, node_presets_[i].info.name)
-                                   : validation_text(*validation_, {}, {}));
+    const bool node_preset = item > 0 && i < node_presets_.size();
+    validation_label_->setText(node_preset ? validation_text(*validation_, node_presets_[i].id, node_presets_[i].info.name)
+                                           : validation_text(*validation_, {}, {}));
+    if (!software_validation_label_ || !software_picker_) return;
+    const int s_item = software_picker_->currentIndex();
+    const auto s = static_cast<std::size_t>(s_item - 1);
+    if (s_item <= 0 || s >= software_presets_.size()) {
+        software_validation_label_->setText(tr("Edited software: not validated against published runs (no software preset matches it)"));
+        return;
+    }
+    software_validation_label_->setText(QString::fromStdString(software_validation_summary(
+        *validation_, software_presets_[s].id, software_presets_[s].info.name, node_preset ? node_presets_[i].id : std::string(),
+        node_preset ? node_presets_[i].info.name : std::string())));
 }
 
 ParameterPanel::Group ParameterPanel::makeGroup(FieldGroup g) {
@@ -629,6 +644,10 @@ void ParameterPanel::refresh() {
 }
 
 QString ParameterPanel::validationText() const { return validation_label_ ? validation_label_->text() : QString(); }
+
+QString ParameterPanel::softwareValidationText() const {
+    return software_validation_label_ && software_validation_label_->isVisibleTo(this) ? software_validation_label_->text() : QString();
+}
 
 QString ParameterPanel::parametersText() const {
     const Config& c = doc_->config();

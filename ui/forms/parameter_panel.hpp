@@ -70,6 +70,9 @@ public:
     // How the node preset validates against published runs, under the node picker (objectName
     // "nodeValidation"; "Checking…" until the validation, computed on a worker, is in).
     [[nodiscard]] QString validationText() const;
+    // How the software preset validates, over every hardware and on the node preset, under the
+    // software picker (objectName "softwareValidation"); empty while the software group is hidden.
+    [[nodiscard]] QString softwareValidationText() const;
 
     // Tighter spacing for small screens.
     void setCompact(bool compact);
@@ -102,7 +105,7 @@ private:
     void buildGroups(QVBoxLayout* column);
     Group makeGroup(FieldGroup g);
     void addParametersRow(int group);
-    void addValidationRow(int group);
+    void addValidationRow(int group, bool software);
     void addStagesRow(int group);
     void showValidation();
     void addRow(int group, const QString& label, QWidget* editor, QString& used_letters);
@@ -152,6 +155,7 @@ private:
     QComboBox* software_picker_ = nullptr;
     QLabel* parameters_ = nullptr;
     QLabel* validation_label_ = nullptr;  // how the node preset validates
+    QLabel* software_validation_label_ = nullptr;  // how the software preset validates
     QLabel* stages_ = nullptr;            // layers per pipeline stage
     DlrmTablesEditor* dlrm_tables_ = nullptr;
     const ValidationRun* validation_ = nullptr;  // shipped_validation(), once computed

@@ -57,6 +57,7 @@ struct ReportData {
     // How the scenario's node validates against published runs (common/validation_status.hpp):
     // "DGX H100: 6 published runs, mean error ...", or that it is not validated.
     QString validation;
+    QString software_validation;    // the software's validation, over every hardware and on this node
     bool cancelled = false;         // stopped early: the fields after the last one computed are empty
 };
 

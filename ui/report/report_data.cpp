@@ -32,7 +32,10 @@ ReportData compute_report_data(const Scenario& scenario, const ReportOptions& op
     control.cancel = cancel;
 
     std::vector<std::string> preset_errors;
-    d.validation = validation_text_for(shipped_validation(), config.node, load_node_presets(preset_errors));
+    const auto node_presets = load_node_presets(preset_errors);
+    d.validation = validation_text_for(shipped_validation(), config.node, node_presets);
+    d.software_validation = software_validation_text_for(shipped_validation(), config.software, load_software_presets(preset_errors),
+                                                         config.node, node_presets);
     if (stop()) return d;
     d.current = evaluate(config);
     d.cost = cost_report(config, d.current, scenario.cost);

@@ -297,6 +297,8 @@ QString assumptions_html(const ReportData& d) {
          d.validation.isEmpty()
              ? QStringLiteral("not computed")
              : esc(d.validation) + QStringLiteral(" (iteration time against presets/validation; docs/model.md, \"Validation\")")},
+        {QStringLiteral("Software validation"),
+         d.software_validation.isEmpty() ? QStringLiteral("not computed") : esc(d.software_validation)},
         {QStringLiteral("Node source"), s.node_info.source.empty() ? QStringLiteral("not given") : clipped(s.node_info.source)},
         {QStringLiteral("Software"), esc(s.software_info.name.empty() ? std::string("(unnamed)") : s.software_info.name) +
                                          QStringLiteral(": ") + esc(format_software(s.config))},
