@@ -844,6 +844,12 @@ void TestSearch::carriedFloorsPruneAndStayExact() {
     fa2.node.attention_flash2 = {0.405, 18, 0.91};
     software.y = Axis{Knob::fused_attention, {0.0, 1.0}};
     check_sweep_against_search(fa2, software, "host_op_us by fused_attention");
+    // What the software captures as CUDA graphs (none, dense layers, whole step), with the
+    // dispatch sizes on the device so that the whole step may be captured.
+    Config graphs = moe;
+    graphs.software.moe_host_sync = false;
+    software.y = Axis{Knob::graph_scope, {0.0, 1.0, 2.0}};
+    check_sweep_against_search(graphs, software, "host_op_us by graph_scope");
 }
 
 void TestSearch::rateSpeedupsAreClosedForm() {
