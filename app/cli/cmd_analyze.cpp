@@ -120,11 +120,12 @@ int cmd_analyze(Args args) {
     const Result r = evaluate(sc.config);
     const CostReport cost = cost_report(sc.config, r, in);
     const std::vector<SensitivityBar> bars = sensitivity(sc.config, fraction, opt);
+    const std::vector<SoftwareChange> software = software_changes(sc.config, opt);
     std::vector<ParetoPoint> points;
     if (!nodes.empty() || !sc.designs.empty()) points = pareto_over_designs(sc, nodes, opt);
 
-    const std::string out =
-        json ? format_analysis_json(sc, r, cost, bars, fraction, points) : format_analysis_text(sc, r, cost, bars, fraction, points);
+    const std::string out = json ? format_analysis_json(sc, r, cost, bars, fraction, points, software)
+                                 : format_analysis_text(sc, r, cost, bars, fraction, points, software);
     std::fwrite(out.data(), 1, out.size(), stdout);
     return exit_ok;
 }

@@ -127,6 +127,72 @@ std::vector<SensitivityBar> sensitivity(const Config& base, double fraction, con
     return bars;
 }
 
+std::vector<SoftwareChange> software_changes(const Config& base, const SearchOptions& search_options) {
+    std::vector<SoftwareChange> out;
+    SearchOptions opt = search_options;
+    opt.top_k = 1;
+    const SoftwareSpec& sw = base.software;
+    const bool moe = base.workload == Workload::transformer && base.model.is_moe();
+    const bool captured = base.training.cuda_graphs || sw.graph_scope == GraphScope::full;
+    auto scope_name = [](GraphScope g) { return std::string(g == GraphScope::none ? "none" : g == GraphScope::dense ? "dense" : "full"); };
+    std::vector<std::pair<SoftwareChange, Config>> candidates;
+    auto add = [&](std::string what, std::string field, std::string from, std::string to, const Config& c) {
+        SoftwareChange ch;
+        ch.what = std::move(what);
+        ch.field = std::move(field);
+        ch.from = std::move(from);
+        ch.to = std::move(to);
+        candidates.emplace_back(std::move(ch), c);
+    };
+    if (!captured) {
+        // A dense model has no routed op: its dense layers are its whole step.
+        if (moe && sw.graph_scope == GraphScope::none) {
+            Config c = base;
+            c.software.graph_scope = GraphScope::dense;
+            add("CUDA graphs over the dense layers (experts eager)", "software.graph_scope", "none", "dense", c);
+        }
+        Config c = base;
+        c.software.graph_scope = GraphScope::full;
+        c.software.moe_host_sync = false;  // a captured step cannot wait for the host
+        add(moe && sw.moe_host_sync ? "the whole step as CUDA graphs, dispatch sizes on the device" : "the whole step as CUDA graphs",
+            "software.graph_scope", scope_name(sw.graph_scope), "full", c);
+    }
+    if (moe && sw.grouped_gemm == GroupedGemm::per_expert) {
+        Config c = base;
+        c.software.grouped_gemm = GroupedGemm::one_kernel;
+        add("the experts as one grouped kernel", "software.grouped_gemm", "per_expert", "one_kernel", c);
+    }
+    if (moe && sw.moe_host_sync && !captured) {
+        Config c = base;
+        c.software.moe_host_sync = false;
+        add("MoE dispatch sizes on the device (no host wait)", "software.moe_host_sync", "true", "false", c);
+    }
+    if (base.workload == Workload::transformer && base.training.attention == AttentionKernel::fused &&
+        sw.fused_attention == FusedAttention::flash2 && base.node.attention_flash2.max_fraction > 0) {
+        Config c = base;
+        c.software.fused_attention = FusedAttention::vendor;
+        add("the vendor's attention kernel instead of FlashAttention-2", "software.fused_attention", "flash2", "vendor", c);
+    }
+    if (candidates.empty()) return out;
+    const BestTime b = best_time(base, opt);
+    for (auto& [ch, c] : candidates) {
+        const BestTime t = best_time(c, opt);
+        ch.base_feasible = b.feasible;
+        ch.base_time_s = b.time_s;
+        ch.feasible = t.feasible;
+        ch.time_s = t.time_s;
+        out.push_back(std::move(ch));
+    }
+    // The largest gain first; a change that makes a run possible before any that does not.
+    auto gain = [](const SoftwareChange& x) {
+        if (!x.feasible) return -std::numeric_limits<double>::infinity();
+        if (!x.base_feasible) return std::numeric_limits<double>::infinity();
+        return x.base_time_s - x.time_s;
+    };
+    std::stable_sort(out.begin(), out.end(), [&](const SoftwareChange& x, const SoftwareChange& y) { return gain(x) > gain(y); });
+    return out;
+}
+
 std::vector<ParetoPoint> pareto_front(const std::vector<ParetoPoint>& points) {
     std::vector<ParetoPoint> out = points;
     for (ParetoPoint& p : out) {

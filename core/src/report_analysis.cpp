@@ -73,6 +73,29 @@ std::string tornado_text(const std::vector<SensitivityBar>& bars, double fractio
     return o + "  x = no feasible strategy; Change = largest |time change| relative to the base\n";
 }
 
+std::string software_text(const std::vector<SoftwareChange>& changes) {
+    if (changes.empty()) return {};
+    std::string o = "\nWhich software change buys most: best iteration time with each change (largest gain first)\n";
+    if (!changes.front().base_feasible)
+        o += "  (no strategy is feasible for the scenario as given)\n";
+    else
+        o += "  Base (best strategy)     " + format_duration(changes.front().base_time_s) + "\n";
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "  %-62s %-48s %12s %10s\n", "Change", "Field", "Time", "Change");
+    o += buf;
+    for (const SoftwareChange& c : changes) {
+        std::string change = "-";
+        if (c.feasible != c.base_feasible)
+            change = "feasibility";
+        else if (c.feasible && c.base_time_s > 0)
+            change = format_printf("%+.2f", 100 * (c.time_s - c.base_time_s) / c.base_time_s) + " %";
+        std::snprintf(buf, sizeof buf, "  %-62s %-48s %12s %10s\n", c.what.c_str(), (c.field + " " + c.from + " -> " + c.to).c_str(),
+                      time_or_x(c.feasible, c.time_s).c_str(), change.c_str());
+        o += buf;
+    }
+    return o;
+}
+
 std::string pareto_text(const std::vector<ParetoPoint>& points, const CostInputs& in, Workload w) {
     const bool totals = in.tokens_to_train > 0;
     const std::string items = item_name(w);
@@ -104,15 +127,15 @@ nlohmann::ordered_json cost_json(const Result& r, const CostReport& c) {
 }  // namespace
 
 std::string format_analysis_text(const Scenario& sc, const Result& r, const CostReport& cost, const std::vector<SensitivityBar>& bars,
-                                 double fraction, const std::vector<ParetoPoint>& points) {
+                                 double fraction, const std::vector<ParetoPoint>& points, const std::vector<SoftwareChange>& software) {
     const CostInputs& in = sc.cost;
-    std::string out = cost_text(sc, r, cost, in) + tornado_text(bars, fraction);
+    std::string out = cost_text(sc, r, cost, in) + tornado_text(bars, fraction) + software_text(software);
     if (!points.empty()) out += pareto_text(points, in, sc.config.workload);
     return out;
 }
 
 std::string format_analysis_json(const Scenario& sc, const Result& r, const CostReport& cost, const std::vector<SensitivityBar>& bars,
-                                 double fraction, const std::vector<ParetoPoint>& points) {
+                                 double fraction, const std::vector<ParetoPoint>& points, const std::vector<SoftwareChange>& software) {
     const CostInputs& in = sc.cost;
     using nlohmann::ordered_json;
     ordered_json j;
@@ -135,6 +158,17 @@ std::string format_analysis_json(const Scenario& sc, const Result& r, const Cost
                            {"changes_feasibility", std::isinf(b.effect_s)},
                            {"effect_s", std::isinf(b.effect_s) ? 0.0 : b.effect_s}});
     j["tornado"] = std::move(tornado);
+    ordered_json changes = ordered_json::array();
+    for (const SoftwareChange& c : software)
+        changes.push_back({{"change", c.what},
+                           {"field", c.field},
+                           {"from", c.from},
+                           {"to", c.to},
+                           {"base_feasible", c.base_feasible},
+                           {"base_time_s", c.base_time_s},
+                           {"feasible", c.feasible},
+                           {"time_s", c.time_s}});
+    j["software_changes"] = std::move(changes);
     ordered_json pareto = ordered_json::array();
     for (const ParetoPoint& p : points)
         pareto.push_back({{"nodes", p.nodes},

@@ -3,7 +3,9 @@
 // slows training, and the Pareto front marks exactly the non-dominated points.
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "comet/compare.hpp"
@@ -238,6 +240,69 @@ private slots:
                  (std::to_string(spine->time_low_s) + " " + std::to_string(spine->base_time_s) + " " +
                   std::to_string(spine->time_high_s)).c_str());
         QVERIFY(spine->effect_s > 0);  // the spine matters to this data-parallel ring
+    }
+
+    // Which software change buys most: each switch that differs from the base, priced by the
+    // search on the base with that switch, the largest gain first; none when all are on.
+    void software_changes_are_each_priced_by_the_search() {
+        Config base = small_config();
+        base.model.experts = 8;
+        base.model.experts_per_token = 2;
+        base.model.expert_ffn_hidden = 1408;
+        base.training.attention = AttentionKernel::fused;
+        base.node.attention_flash2 = {0.405, 18, 0.91};
+        base.software.host_op_us = 500;  // a slow host: the passes are host-bound
+        base.software.fused_attention = FusedAttention::flash2;
+        base.strategy.ep = 2;
+        SearchOptions opt;
+        opt.knobs = knob_bit(Knob::microbatch);
+        const auto changes = software_changes(base, opt);
+        QCOMPARE(changes.size(), std::size_t{5});
+        SearchOptions one = opt;
+        one.top_k = 1;
+        const SearchResult b = search(base, one);
+        QVERIFY(b.found());
+        double last_gain = std::numeric_limits<double>::infinity();
+        for (const SoftwareChange& c : changes) {
+            QVERIFY2(c.base_feasible && c.feasible, c.what.c_str());
+            QCOMPARE(c.base_time_s, b.top.front().result.iteration_s);
+            // The same change applied by hand and searched gives the same time.
+            Config x = base;
+            if (c.field == "software.graph_scope") {
+                x.software.graph_scope = c.to == "full" ? GraphScope::full : GraphScope::dense;
+                if (c.to == "full") x.software.moe_host_sync = false;
+            } else if (c.field == "software.grouped_gemm") {
+                x.software.grouped_gemm = GroupedGemm::one_kernel;
+            } else if (c.field == "software.moe_host_sync") {
+                x.software.moe_host_sync = false;
+            } else {
+                QCOMPARE(QString::fromStdString(c.field), QStringLiteral("software.fused_attention"));
+                x.software.fused_attention = FusedAttention::vendor;
+            }
+            const SearchResult r = search(x, one);
+            QVERIFY(r.found());
+            QCOMPARE(c.time_s, r.top.front().result.iteration_s);
+            const double gain = c.base_time_s - c.time_s;
+            QVERIFY2(gain <= last_gain, c.what.c_str());
+            last_gain = gain;
+        }
+        // Capturing the dense layers removes host time from these host-bound passes: a gain.
+        const auto dense = std::find_if(changes.begin(), changes.end(), [](const SoftwareChange& c) { return c.to == "dense"; });
+        QVERIFY(dense != changes.end() && dense->time_s < dense->base_time_s);
+        // Every switch on: nothing left to offer.
+        Config all = base;
+        all.software.graph_scope = GraphScope::full;
+        all.software.moe_host_sync = false;
+        all.software.grouped_gemm = GroupedGemm::one_kernel;
+        all.software.fused_attention = FusedAttention::vendor;
+        QVERIFY(software_changes(all, opt).empty());
+        // A dense model: no routed part, so only the whole step as CUDA graphs.
+        Config gpt = small_config();
+        gpt.software.host_op_us = 20.4;
+        const auto dense_model = software_changes(gpt, opt);
+        QCOMPARE(dense_model.size(), std::size_t{1});
+        QCOMPARE(QString::fromStdString(dense_model.front().what), QStringLiteral("the whole step as CUDA graphs"));
+        QVERIFY(dense_model.front().time_s <= dense_model.front().base_time_s);
     }
 
     void tornado_without_expanded_tier_and_bad_fraction() {

@@ -69,6 +69,23 @@ struct SensitivityBar {
 [[nodiscard]] std::vector<SensitivityBar> sensitivity(const Config& base, double fraction,
                                                       const SearchOptions& search);
 
+// One software change and the best iteration time it gives (which software change buys most).
+struct SoftwareChange {
+    std::string what;      // "the whole step as CUDA graphs, dispatch sizes on the device"
+    std::string field;     // the software field it switches, e.g. "software.graph_scope"
+    std::string from, to;  // that field's values, as the scenario file writes them
+    bool base_feasible = false;
+    double base_time_s = 0;
+    bool feasible = false;  // a strategy runs with the change
+    double time_s = 0;      // the best iteration time with it
+};
+
+// The software switches that differ from `base` and apply to its workload (CUDA graphs over
+// the dense layers or the whole step, one grouped expert kernel, dispatch sizes on the device,
+// the vendor's attention kernel instead of FlashAttention-2), each priced by comet::search
+// (top_k forced to 1); the largest gain first. Empty when every switch is already on.
+[[nodiscard]] std::vector<SoftwareChange> software_changes(const Config& base, const SearchOptions& search);
+
 struct ParetoPoint {
     std::string label;
     double time_to_train_s = 0;

@@ -14,6 +14,7 @@ struct FsdpPoint;   // comet/fsdp.hpp
 struct SensitivityBar;  // comet/economics.hpp
 struct ParetoPoint;     // comet/economics.hpp
 struct SoftwarePreset;  // comet/presets.hpp
+struct SoftwareChange;  // comet/economics.hpp
 struct SearchOptions;   // comet/search.hpp
 struct SearchResult;    // comet/search.hpp
 struct SweepFile;       // comet/sweep_io.hpp
@@ -59,14 +60,15 @@ struct NodePreset;      // comet/presets.hpp
 [[nodiscard]] std::string format_fsdp_csv(const std::vector<FsdpPoint>& points);
 
 // comet-cli analyze: the cost and energy of `r` (the scenario's strategy, priced as `cost` with
-// the scenario's cost inputs), the sensitivity tornado of `bars` at +-`fraction` and the Pareto
-// points, as text for terminals or as JSON with stable keys.
+// the scenario's cost inputs), the sensitivity tornado of `bars` at +-`fraction`, which software
+// change buys most (`software`, software_changes()) and the Pareto points, as text for terminals
+// or as JSON with stable keys.
 [[nodiscard]] std::string format_analysis_text(const Scenario& s, const Result& r, const CostReport& cost,
                                                const std::vector<SensitivityBar>& bars, double fraction,
-                                               const std::vector<ParetoPoint>& points);
+                                               const std::vector<ParetoPoint>& points, const std::vector<SoftwareChange>& software);
 [[nodiscard]] std::string format_analysis_json(const Scenario& s, const Result& r, const CostReport& cost,
                                                const std::vector<SensitivityBar>& bars, double fraction,
-                                               const std::vector<ParetoPoint>& points);
+                                               const std::vector<ParetoPoint>& points, const std::vector<SoftwareChange>& software);
 
 // comet-cli search: the top list, the best strategy's breakdown and the statistics (how many
 // configurations were evaluated, pruned and infeasible, by reason), as text or as JSON with
