@@ -205,6 +205,18 @@ void TestInterop::calculonExportWarns() {
     (void)export_calculon_application(oss, &ow);
     QVERIFY(contains(ow, "model.rope_mscale = 1.3466: Calculon prices no rotary embedding"));
     QVERIFY(contains(ow, "model.glu_clamp = 7: Calculon has no activation clamp"));
+    // The software's host time is lost too, and said so; a step captured whole loses nothing.
+    Scenario eager = moe;
+    eager.config.software.host_op_us = 20.4;
+    eager.config.software.graph_scope = GraphScope::dense;
+    std::vector<std::string> hw;
+    (void)export_calculon_execution(eager, &hw);
+    QVERIFY(contains(hw, "software.host_op_us = 20.4 (dense layers as CUDA graphs): Calculon has no host issue time"));
+    eager.config.software.graph_scope = GraphScope::full;
+    eager.config.software.moe_host_sync = false;
+    hw.clear();
+    (void)export_calculon_execution(eager, &hw);
+    QVERIFY(!contains(hw, "software.host_op_us"));
     QVERIFY(!contains(mw, "model.rope_mscale"));
     QVERIFY(app.find("\"attn_size\": 160") != std::string::npos);
     QVERIFY(exe.find("\"pipeline_interleaving\": 2") != std::string::npos);
