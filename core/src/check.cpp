@@ -149,8 +149,7 @@ int first_cross_violation(const Config& c) noexcept {
     if (m.is_mla() && (m.qk_nope_head_dim + m.qk_rope_head_dim < 1 || m.v_head_dim < 1)) return mla_dims;
     // A captured step cannot wait for the host: a dropless MoE whose dispatch needs the split
     // sizes on the host cannot run as CUDA graphs (spec.hpp, TrainingSpec::cuda_graphs).
-    if (m.is_moe() && (c.training.cuda_graphs || c.software.graph_scope == GraphScope::full) && c.software.moe_host_sync)
-        return graphs_host_sync;
+    if (m.is_moe() && captures_whole_step(c.training, c.software) && c.software.moe_host_sync) return graphs_host_sync;
     return -1;
 }
 

@@ -59,7 +59,7 @@ ComputeRates compute_rates(const NodeSpec& node, const TrainingSpec& training, c
     }
     r.host_op_s = units::us_to_s(software.host_op_us);
     r.routed_only = software.graph_scope == GraphScope::dense;
-    if (training.cuda_graphs || software.graph_scope == GraphScope::full) {
+    if (captures_whole_step(training, software)) {
         r.host_op_s = 0.0;
         r.host_issues = false;
     }

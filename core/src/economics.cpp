@@ -85,8 +85,7 @@ std::vector<Knob> sensitivity_knobs(const Config& base) {
     // clamps at 1).
     if (base.node.scale_out.leaf_domains > 0) k.push_back(Knob::scale_out_oversubscription);
     // The software's host issue time, where the host issues each op.
-    if (base.software.host_op_us > 0 && !base.training.cuda_graphs && base.software.graph_scope != GraphScope::full)
-        k.push_back(Knob::host_op_us);
+    if (base.software.host_op_us > 0 && !captures_whole_step(base.training, base.software)) k.push_back(Knob::host_op_us);
     return k;
 }
 
@@ -133,7 +132,7 @@ std::vector<SoftwareChange> software_changes(const Config& base, const SearchOpt
     opt.top_k = 1;
     const SoftwareSpec& sw = base.software;
     const bool moe = base.workload == Workload::transformer && base.model.is_moe();
-    const bool captured = base.training.cuda_graphs || sw.graph_scope == GraphScope::full;
+    const bool captured = captures_whole_step(base.training, sw);
     auto scope_name = [](GraphScope g) { return std::string(g == GraphScope::none ? "none" : g == GraphScope::dense ? "dense" : "full"); };
     std::vector<std::pair<SoftwareChange, Config>> candidates;
     auto add = [&](std::string what, std::string field, std::string from, std::string to, const Config& c) {

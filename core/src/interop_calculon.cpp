@@ -692,7 +692,7 @@ std::string export_calculon_execution(const Scenario& s, std::vector<std::string
     if (t.cuda_graphs) add(w, "training.cuda_graphs = true: Calculon has no host issue time to remove");
     // The software's host time per op (and what its CUDA graphs capture) has no Calculon field:
     // the exported run keeps ahead of its host.
-    if (c.software.host_op_us > 0 && !t.cuda_graphs && c.software.graph_scope != GraphScope::full)
+    if (c.software.host_op_us > 0 && !captures_whole_step(t, c.software))
         add(w, "software.host_op_us = " + format_printf("%g", c.software.host_op_us) +
                    (c.software.graph_scope == GraphScope::dense ? " (dense layers as CUDA graphs)" : "") +
                    ": Calculon has no host issue time: the exported run never waits for its host");

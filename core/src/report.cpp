@@ -347,7 +347,7 @@ std::string format_software(const Config& c) {
     const SoftwareSpec& sw = c.software;
     // With the dense layers captured, only an MoE layer's routed part is issued by the host.
     const bool routed = c.workload == Workload::transformer && c.model.is_moe();
-    const bool whole = c.training.cuda_graphs || sw.graph_scope == GraphScope::full || (sw.graph_scope == GraphScope::dense && !routed);
+    const bool whole = captures_whole_step(c.training, sw) || (sw.graph_scope == GraphScope::dense && !routed);
     std::string o = whole               ? "captured as CUDA graphs (no host issue per op)"
                     : sw.host_op_us > 0 ? format_printf("%g", sw.host_op_us) + " us of host time per op"
                                         : "the host keeps ahead";

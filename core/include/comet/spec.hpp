@@ -437,6 +437,12 @@ struct SoftwareSpec {
     bool operator==(const SoftwareSpec&) const = default;
 };
 
+// The whole step runs as CUDA graphs: the training switch, or software that captures it all.
+// The host then issues nothing per op (compute_rates()) and cannot be waited for (check.cpp).
+[[nodiscard]] inline bool captures_whole_step(const TrainingSpec& training, const SoftwareSpec& software) noexcept {
+    return training.cuda_graphs || software.graph_scope == GraphScope::full;
+}
+
 struct Config {
     Workload workload = Workload::transformer;
     DlrmSpec dlrm;    // the DLRM's shape when workload == dlrm
