@@ -19,6 +19,8 @@
 #include "heatmap/heatmap_widget.hpp"
 #include "main_window.hpp"
 
+#include "ui_fixtures.hpp"
+
 using namespace comet;
 
 namespace {
@@ -62,9 +64,7 @@ private Q_SLOTS:
 };
 
 void TestExplorer::initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);  // settings go to a test location
-    QCoreApplication::setOrganizationName(QStringLiteral("comet-explorer-test"));
-    QCoreApplication::setApplicationName(QStringLiteral("test_explorer"));
+    test::isolate_user_state(QStringLiteral("test_explorer"));  // settings and autosaves in a fresh folder
 }
 
 void TestExplorer::startsWithAMeaningfulHeatmap() {

@@ -34,6 +34,8 @@
 #include "heatmap/heatmap_widget.hpp"
 #include "main_window.hpp"
 
+#include "ui_fixtures.hpp"
+
 using namespace comet;
 
 namespace {
@@ -254,8 +256,7 @@ class TestLayout : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("comet-explorer-test"));
+        test::isolate_user_state(QStringLiteral("test_layout"));
         const QRect screen = QGuiApplication::primaryScreen()->geometry();
         QVERIFY2(screen.width() >= 1920 && screen.height() >= 1080,
                  qPrintable(QStringLiteral("the test needs a 1920x1080 screen (QT_QPA_PLATFORM=offscreen:configfile=...), has %1x%2")

@@ -139,11 +139,7 @@ void check_fsdp_page(app::FsdpPage* page, const Config& c) {
 class TestPages : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("comet-explorer-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("test_pages"));
-    }
+    void initTestCase() { test::isolate_user_state(QStringLiteral("test_pages")); }
 
     // A DLRM's comparison counts its cost per million samples, not tokens, and its strategies
     // as a DLRM's.

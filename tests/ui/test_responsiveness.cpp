@@ -16,16 +16,14 @@
 #include "heatmap/heatmap_widget.hpp"
 #include "main_window.hpp"
 
+#include "ui_fixtures.hpp"
+
 using namespace comet;
 
 class TestResponsiveness : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("comet-explorer-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("test_responsiveness"));
-    }
+    void initTestCase() { test::isolate_user_state(QStringLiteral("test_responsiveness")); }
 
     void eventLoopKeepsRunningWhileALargeGridEvaluates() {
         app::MainWindow w;

@@ -31,6 +31,8 @@
 #include "import_summary_dialog.hpp"
 #include "main_window.hpp"
 
+#include "ui_fixtures.hpp"
+
 using namespace comet;
 
 namespace {
@@ -66,11 +68,7 @@ struct Window {
 class TestWhatIf : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("comet-explorer-test"));
-        QCoreApplication::setApplicationName(QStringLiteral("test_whatif"));
-    }
+    void initTestCase() { test::isolate_user_state(QStringLiteral("test_whatif")); }
 
     void everyShortcutTriggersExactlyOneAction() {
         Window win;

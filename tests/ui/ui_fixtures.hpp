@@ -5,6 +5,8 @@
 #include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QDir>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <limits>
 
@@ -12,6 +14,20 @@
 #include "heatmap/heatmap_data.hpp"
 
 namespace comet::test {
+
+// A test process that opens the explorer window keeps its settings and autosaves in a folder of
+// its own, made fresh for the run: an autosave that a killed earlier run left in the shared test
+// location would open the crash-restore box, which is modal, in front of every window, and the
+// window's shortcuts would then do nothing (it failed Ctrl+Z and the presentation keys in CI).
+inline void isolate_user_state(const QString& app_name) {
+    static QTemporaryDir home;
+    QVERIFY2(home.isValid(), qPrintable(home.errorString()));
+    qputenv("HOME", home.path().toLocal8Bit());
+    qputenv("COMET_AUTOSAVE_DIR", QDir(home.path()).filePath(QStringLiteral("autosave")).toLocal8Bit());
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("comet-explorer-test"));
+    QCoreApplication::setApplicationName(app_name);
+}
 
 // A 4 x 3 grid: (1, 1) infeasible ("does not fit in HBM"), current (0, 0), best (3, 2).
 inline ui::HeatmapData small_heatmap() {
