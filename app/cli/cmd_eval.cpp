@@ -1,9 +1,11 @@
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "comet/evaluate.hpp"
 #include "comet/report.hpp"
 #include "comet/scenario.hpp"
+#include "comet/validation.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
 
@@ -16,7 +18,10 @@ void usage() {
         "Usage: comet-cli eval SCENARIO.comet.json [--json]\n\n"
         "Evaluates the scenario and prints the iteration time split into compute, pipeline\n"
         "bubble, exposed TP/PP/DP communication, exposed memory, optimizer and other, the\n"
-        "memory per tier and whether it fits. --json prints the same with stable keys.\n");
+        "memory per tier and whether it fits, and how far to trust it: the range of measured /\n"
+        "predicted time over the published runs of its node with its software (presets/validation)\n"
+        "and whether its MFU is above every published run on the node. --json prints the same with\n"
+        "stable keys (\"trust\").\n");
 }
 
 }  // namespace
@@ -35,7 +40,38 @@ int cmd_eval(Args args) {
         return exit_bad_input;
     }
     const Result r = evaluate(loaded.value->config);
-    const std::string out = json ? format_result_json(*loaded.value, r) : format_result_text(*loaded.value, r);
+    const TrustBand band = shipped_trust_band(loaded.value->config, loaded.value->software_info.name);
+    const bool mfu_flag = r.feasible && band.mfu_above_published(r.mfu);
+    std::string out = json ? format_result_json(*loaded.value, r) : format_result_text(*loaded.value, r);
+    if (json) {
+        nlohmann::ordered_json doc = nlohmann::ordered_json::parse(out);
+        nlohmann::ordered_json trust = {{"validated", band.validated()}, {"runs", band.runs}, {"basis", band.basis}};
+        if (band.validated()) {
+            trust["measured_over_predicted_low"] = band.low;
+            trust["measured_over_predicted_high"] = band.high;
+            trust["mean_abs_error"] = band.mean_abs;
+            trust["mean_signed_error"] = band.mean_signed;
+            if (r.feasible) trust["iteration_s_range"] = {band.low * r.iteration_s, band.high * r.iteration_s};
+        }
+        trust["max_published_mfu"] = band.max_measured_mfu;
+        trust["mfu_above_published"] = mfu_flag;
+        doc["trust"] = trust;
+        out = doc.dump(2) + "\n";
+    } else {
+        out += "\nTrust     " + format_trust_band(band);
+        if (band.validated() && r.feasible) {
+            char buf[96];
+            std::snprintf(buf, sizeof buf, "; iteration %.3f s to %.3f s", band.low * r.iteration_s, band.high * r.iteration_s);
+            out += buf;
+        }
+        out += "\n";
+        if (mfu_flag) {
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "          MFU %.1f %% is above every published run on this node (highest %.1f %%)\n",
+                          100 * r.mfu, 100 * band.max_measured_mfu);
+            out += buf;
+        }
+    }
     std::fwrite(out.data(), 1, out.size(), stdout);
     return exit_ok;
 }

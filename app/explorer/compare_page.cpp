@@ -27,6 +27,7 @@
 #include "comet/report.hpp"
 #include "common/metrics.hpp"
 #include "common/scenario_document.hpp"
+#include "common/validation_status.hpp"
 
 namespace comet::app {
 namespace {
@@ -176,9 +177,8 @@ void ComparePage::buildLayout() {
     bar->addStretch(1);
 
     table_ = new QTableWidget(0, col_count, this);
-    table_->setHorizontalHeaderLabels({tr("Design"), tr("Node"), tr("Nodes"), tr("$/GPU-h"), tr("Iteration"),
-                                       tr("Speedup"), tr("MFU"), tr("HBM / GPU"), tr("$ / M tokens"),
-                                       tr("Time, cost to train"), tr("Strategy")});
+    table_->setHorizontalHeaderLabels({tr("Design"), tr("Node"), tr("Nodes"), tr("$/GPU-h"), tr("Iteration"), tr("Speedup"), tr("MFU"),
+                                       tr("HBM / GPU"), tr("$ / M tokens"), tr("Time, cost to train"), tr("Likely error"), tr("Strategy")});
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     // Strategies are long: shown whole (the table scrolls sideways on small screens), never elided.
     table_->setTextElideMode(Qt::ElideNone);
@@ -197,6 +197,10 @@ void ComparePage::buildLayout() {
     connect(table_->horizontalHeader(), &QHeaderView::sectionResized, this, [this] {
         if (presentation_) fitTableHeight();
     });
+    table_->horizontalHeaderItem(col_band)->setToolTip(
+        tr("How far to trust the design's iteration time, cost and time to train: measured / predicted time over the published "
+           "runs of its node with its software (else its node on any software, else its software on any node; presets/validation, "
+           "comet-cli validate). \"not validated\": no published run. Hover a row's cell for the ranges"));
     table_->horizontalHeaderItem(col_speedup)->setToolTip(tr("Baseline iteration time / this design's: 2.00x = twice as fast"));
 
     breakdown_ = ui::make_breakdown_chart(this);
@@ -488,15 +492,24 @@ void ComparePage::schedule() {
 
 void ComparePage::compare() {
     if (doc_->scenario().designs.empty()) return;  // schedule() showed the empty page
-    ui::run_latest<Comparison>(
+    using Compared = std::pair<Comparison, std::vector<TrustBand>>;
+    ui::run_latest<Compared>(
         job_,
         [s = doc_->scenario()](const std::atomic<bool>& cancel) {
             SearchControl control;
             control.cancel = &cancel;
-            return compare_designs(s, SearchOptions{}, control);
+            Compared out{compare_designs(s, SearchOptions{}, control), {}};
+            // How far to trust each answer: its node's and software's published runs.
+            for (std::size_t i = 0; i < out.first.designs.size() && i < s.designs.size() && !out.first.cancelled; ++i) {
+                const Design& d = s.designs[i];
+                const Config& ran = out.first.designs[i].config;
+                out.second.push_back(
+                    ui::shipped_trust_band(ran.node, ran.software, d.own_software ? d.software_info.name : s.software_info.name));
+            }
+            return out;
         },
-        [this](Comparison c) {
-            if (!c.cancelled) show(std::move(c));
+        [this](Compared c) {
+            if (!c.first.cancelled) show(std::move(c.first), std::move(c.second));
         });
 }
 
@@ -510,8 +523,10 @@ void ComparePage::waitForResults() {
 
 QString ComparePage::hintText() const { return hint_->text(); }
 
-void ComparePage::show(Comparison c) {
+void ComparePage::show(Comparison c, std::vector<TrustBand> bands) {
     shown_ = std::move(c);
+    bands_ = std::move(bands);
+    bands_.resize(shown_->designs.size());  // (a cancelled job's are never shown)
     if (highlighted_ >= static_cast<int>(shown_->designs.size())) highlighted_ = -1;
     fillTable();
     updateCharts();
@@ -605,7 +620,16 @@ void ComparePage::fillTable() {
         if (table_->columnSpan(row, col_time) > 1) table_->setSpan(row, col_time, 1, 1);
         table_->setItem(row, col_time, item(ui::format_seconds(r.iteration_s), false, right));
         table_->setItem(row, col_speedup, item(o->speedup > 0 ? QStringLiteral("%1x").arg(o->speedup, 0, 'f', 2) : QStringLiteral("–"), false, right));
-        table_->setItem(row, col_mfu, item(QStringLiteral("%1 %").arg(100 * r.mfu, 0, 'f', 1), false, right));
+        const TrustBand& band = bands_[static_cast<std::size_t>(row)];
+        // An MFU above every published run on the node is flagged (issue 40).
+        const QString mfu_flag = ui::mfu_flag_text(band, r.mfu);
+        auto* mfu = item(QStringLiteral("%1 %").arg(100 * r.mfu, 0, 'f', 1) + (mfu_flag.isEmpty() ? QString() : QStringLiteral(" \u26A0")),
+                         false, right);
+        if (!mfu_flag.isEmpty()) {
+            mfu->setToolTip(mfu_flag);
+            mfu->setForeground(QColor(0xD5, 0x5E, 0x00));
+        }
+        table_->setItem(row, col_mfu, mfu);
         table_->setItem(row, col_hbm, item(tr("%1 of %2 GiB").arg(r.hbm.used_bytes() / double(1 << 30), 0, 'f', 1)
                                                .arg(r.hbm.capacity_bytes / double(1 << 30), 0, 'f', 0), false, right));
         const CostReport& c = o->cost;
@@ -613,6 +637,11 @@ void ComparePage::fillTable() {
         table_->setItem(row, col_train, item(c.valid && c.time_to_train_s > 0
                                                  ? tr("%1, %2").arg(ui::format_duration(c.time_to_train_s), ui::format_money(c.cost_to_train_usd))
                                                  : tr("no token budget"), false));
+        auto* trust = item(ui::trust_range_text(band), false, right);
+        trust->setToolTip(ui::trust_band_text(band, r.iteration_s, c.valid ? c.cost_per_million_tokens_usd : 0,
+                                              c.valid ? c.time_to_train_s : 0, c.valid ? c.cost_to_train_usd : 0));
+        if (!band.validated()) trust->setForeground(QColor(0xD5, 0x5E, 0x00));
+        table_->setItem(row, col_band, trust);
     }
     if (keep >= 0 && keep < table_->rowCount()) table_->selectRow(keep);
     // The baseline choice mirrors the designs.

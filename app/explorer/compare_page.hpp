@@ -10,6 +10,7 @@
 
 #include "charts/chart_data.hpp"
 #include "comet/compare.hpp"
+#include "comet/validation.hpp"
 #include "common/latest_job.hpp"
 #include "common/while_shown.hpp"
 
@@ -37,8 +38,22 @@ public:
     // Table columns; the first five are the design's inputs and editable.
     // The numbers first, the long strategy text last: on a narrow screen what scrolls sideways
     // is the end of a strategy, never a result.
-    enum Column { col_name, col_node, col_nodes, col_price, col_time, col_speedup, col_mfu, col_hbm, col_cost, col_train, col_strategy, col_count };
-    static constexpr int col_results_end = col_train + 1;  // the result columns are [col_time, col_results_end)
+    enum Column {
+        col_name,
+        col_node,
+        col_nodes,
+        col_price,
+        col_time,
+        col_speedup,
+        col_mfu,
+        col_hbm,
+        col_cost,
+        col_train,
+        col_band,
+        col_strategy,
+        col_count
+    };
+    static constexpr int col_results_end = col_band + 1;  // the result columns are [col_time, col_results_end)
 
     // Adds the scenario's node, cluster and strategy as a design (undoable); false when full.
     bool addCurrent(bool best_strategy);
@@ -57,6 +72,9 @@ public:
 
     [[nodiscard]] const std::optional<Comparison>& comparison() const noexcept { return shown_; }
     [[nodiscard]] QTableWidget* table() const noexcept { return table_; }
+    // How far to trust each shown design's answer (published runs of its node and software), in
+    // the order of comparison()'s designs.
+    [[nodiscard]] const std::vector<TrustBand>& trustBands() const noexcept { return bands_; }
     [[nodiscard]] QString hintText() const;  // the line above the table (what the designs share, price kinds)
     [[nodiscard]] const ui::ChartRenderable* breakdownChart() const;
     [[nodiscard]] const ui::ChartRenderable* memoryChart() const;
@@ -80,7 +98,7 @@ private:
     void fitTableHeight();
     void schedule();  // the table now, the comparison when the page is on screen
     void compare();
-    void show(Comparison c);
+    void show(Comparison c, std::vector<TrustBand> bands);
     void fillTable();
     void updateCharts();
     void onItemChanged(int row, int column);
@@ -102,6 +120,7 @@ private:
     std::unique_ptr<ui::BreakdownChartView> breakdown_;
     std::unique_ptr<ui::MemoryChartView> memory_;
     std::optional<Comparison> shown_;
+    std::vector<TrustBand> bands_;  // one per design of shown_
     std::vector<ui::BreakdownBar> bars_;
     int highlighted_ = -1;
     QSplitter* charts_ = nullptr;  // breakdown beside memory

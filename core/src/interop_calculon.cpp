@@ -22,6 +22,11 @@
 
 namespace comet {
 
+// The highest maximum achievable matmul rate measured as a fraction of the dense peak on any GPU
+// (S. Bekman's mamf-finder table, "Machine Learning Engineering": A100 SXM 267.9 of 312 TFLOP/s;
+// H100 SXM 792.1 of 989 = 0.801), the bound an imported GEMM efficiency is checked against.
+constexpr double max_measured_matmul_fraction = 0.859;
+
 namespace {
 
 using nlohmann::json;
@@ -206,6 +211,13 @@ struct CalculonReader {
                    "step table approximated by its largest bucket: node.gemm.max_fraction = " +
                        num(n.gemm.max_fraction) +
                        " with node.gemm.tile_overhead_k = 0 (small GEMMs are faster than in Calculon)");
+            // Issue 40: an efficiency no GPU has been measured to reach is said at import.
+            if (n.gemm.max_fraction > max_measured_matmul_fraction)
+                m.warn(m.label, "matrix." + mfp16.key + ".gflops_efficiency",
+                       num(n.gemm.max_fraction) + " is above the highest maximum achievable matmul fraction measured on any GPU (" +
+                           num(max_measured_matmul_fraction) +
+                           ", A100 SXM: 267.9 of 312 TFLOP/s; H100 SXM 0.801; docs/model.md, \"GEMM time\"): the imported node "
+                           "computes faster than any measured GPU, and its MFU will be above every published run");
         }
         if (mfp8.tflops) {
             n.matrix_fp8_tflops = *mfp8.tflops;

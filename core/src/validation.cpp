@@ -651,7 +651,10 @@ Prediction predict_case(const MeasuredCase& mc, const NodeSpec& node, const Soft
     return best;
 }
 
-void ErrorStats::add(double error) noexcept {
+void ErrorStats::add(double error, double measured_mfu) noexcept {
+    min_signed = cases == 0 ? error : std::min(min_signed, error);
+    max_signed = cases == 0 ? error : std::max(max_signed, error);
+    if (std::isfinite(measured_mfu)) max_measured_mfu = std::max(max_measured_mfu, measured_mfu);
     ++cases;
     mean_abs += std::fabs(error);
     mean_signed += error;
@@ -681,6 +684,13 @@ HardwareStats& group_entry(std::vector<HardwareStats>& list, const std::string& 
         if (h.node_id == id) return h;
     list.push_back({id, name, {}});
     return list.back();
+}
+
+// The MFU the published run reached, in the model's convention: the model's MFU of the row scaled
+// by predicted / measured time (a DLRM row has none).
+double measured_mfu(const Prediction& p) {
+    if (p.measured.config.workload != Workload::transformer || p.measured.measured_iteration_s <= 0) return 0;
+    return p.result.mfu * p.result.iteration_s / p.measured.measured_iteration_s;
 }
 
 PairStats& pair_entry(std::vector<PairStats>& list, const std::string& node_id, const std::string& software_id) {
@@ -734,7 +744,8 @@ ValidationRun run_validation(const std::vector<std::filesystem::path>& files, co
             }
             if (node != nullptr && sw != nullptr) groups.push_back(&pair_entry(run.pairs, node->id, sw->id).stats);
             for (ErrorStats* st : groups) {
-                if (p.result.feasible) st->add(p.error());
+                if (p.result.feasible)
+                    st->add(p.error(), measured_mfu(p));
                 else ++st->inexpressible;
             }
             table.predictions.push_back(std::move(p));
@@ -796,6 +807,90 @@ std::string software_validation_summary(const ValidationRun& run, const std::str
         return out + buf;
     }
     return out + ". On " + node_name + ": no published run";
+}
+
+namespace {
+const ErrorStats* group_stats(const std::vector<HardwareStats>& list, const std::string& id) {
+    if (id.empty()) return nullptr;
+    for (const auto& h : list)
+        if (h.node_id == id) return &h.stats;
+    return nullptr;
+}
+}  // namespace
+
+TrustBand trust_band(const ValidationRun& run, const std::string& node_id, const std::string& node_name, const std::string& software_id,
+                     const std::string& software_name) {
+    TrustBand band;
+    const ErrorStats* node = group_stats(run.hardware, node_id);
+    const ErrorStats* software = group_stats(run.software, software_id);
+    const ErrorStats* pair = nullptr;
+    if (!node_id.empty() && !software_id.empty())
+        for (const auto& p : run.pairs)
+            if (p.node_id == node_id && p.software_id == software_id) pair = &p.stats;
+    if (node) band.max_measured_mfu = node->max_measured_mfu;
+    const std::pair<const ErrorStats*, std::string> bases[] = {
+        {pair, node_name + " with " + software_name},
+        {node, node_name + ", any software"},
+        {software, software_name + ", any hardware"},
+    };
+    const std::pair<const ErrorStats*, std::string>* chosen = nullptr;
+    for (const auto& b : bases)
+        if (b.first && b.first->cases >= trust_min_runs) {
+            chosen = &b;
+            break;
+        }
+    if (!chosen)
+        for (const auto& b : bases)
+            if (b.first && b.first->cases > 0 && (!chosen || b.first->cases > chosen->first->cases)) chosen = &b;
+    if (!chosen) return band;
+    const ErrorStats& s = *chosen->first;
+    band.basis = chosen->second;
+    band.runs = s.cases;
+    band.mean_abs = s.mean_abs;
+    band.mean_signed = s.mean_signed;
+    band.low = 1.0 / (1.0 + s.max_signed);
+    band.high = 1.0 / (1.0 + s.min_signed);
+    return band;
+}
+
+TrustBand trust_band_for(const ValidationRun& run, const NodeSpec& node, const std::vector<NodePreset>& node_presets,
+                         const SoftwareSpec& software, const std::string& software_name,
+                         const std::vector<SoftwarePreset>& software_presets) {
+    const NodePreset* on = nullptr;
+    for (const NodePreset& p : node_presets)
+        if (p.node == node) {
+            on = &p;
+            break;
+        }
+    const SoftwarePreset* with = nullptr;
+    for (const SoftwarePreset& p : software_presets)
+        if (p.software == software && (!with || (p.info.name == software_name && with->info.name != software_name))) with = &p;
+    return trust_band(run, on ? on->id : std::string(), on ? on->info.name : std::string("edited node"), with ? with->id : std::string(),
+                      with ? with->info.name : std::string("edited software"));
+}
+
+TrustBand shipped_trust_band(const Config& config, const std::string& software_name) {
+    std::vector<std::string> errors;
+    const auto nodes = load_node_presets(errors);
+    const auto software = load_software_presets(errors);
+    const ValidationRun run = run_validation(validation_files(presets_dir() / "validation"), nodes, load_model_presets(errors), software);
+    return trust_band_for(run, config.node, nodes, config.software, software_name, software);
+}
+
+std::string format_trust_range(const TrustBand& band) {
+    if (!band.validated()) return "not validated";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%+.0f %% to %+.0f %%", 100 * (band.low - 1), 100 * (band.high - 1));
+    return buf;
+}
+
+std::string format_trust_band(const TrustBand& band) {
+    if (!band.validated()) return "not validated against published runs";
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "likely %s (%d published run%s of %s: mean error %.0f %%, signed %+.0f %%)",
+                  format_trust_range(band).c_str(), band.runs, band.runs == 1 ? "" : "s", band.basis.c_str(), 100 * band.mean_abs,
+                  100 * band.mean_signed);
+    return buf;
 }
 
 }  // namespace comet

@@ -50,6 +50,8 @@ private slots:
     void megatronBridgeIsExpressedAndBounded();
     void dlrmRowsSearchTheTableLayout();
     void maxtextTpuRowsAreListedEvenWhenTheyDoNotFit();
+    void trustBandTakesTheNarrowestBasisWithEnoughRuns();
+    void trustBandOfTheShippedTablesCoversTheirRuns();
 };
 
 void TestValidation::narayanan2021WithinBounds() {
@@ -570,3 +572,97 @@ void TestValidation::maxtextTpuRowsAreListedEvenWhenTheyDoNotFit() {
 
 QTEST_APPLESS_MAIN(TestValidation)
 #include "test_validation.moc"
+
+namespace {
+ErrorStats stats_of(std::initializer_list<double> errors, double mfu = 0) {
+    ErrorStats s;
+    for (double e : errors) s.add(e, mfu);
+    s.finish();
+    return s;
+}
+}  // namespace
+
+// The basis is node x software with >= trust_min_runs runs, else the node, else the software,
+// else the group with most runs; the band is measured / predicted over the basis's runs.
+void TestValidation::trustBandTakesTheNarrowestBasisWithEnoughRuns() {
+    ErrorStats e = stats_of({-0.2, 0.1, -0.05});
+    QCOMPARE(e.min_signed, -0.2);
+    QCOMPARE(e.max_signed, 0.1);
+    ValidationRun run;
+    run.hardware.push_back({"h", "Node H", stats_of({-0.3, -0.1, 0.05, 0.2}, 0.4)});
+    run.software.push_back({"s", "Stack S", stats_of({-0.5, 0.5, 0.0, 0.1, 0.2})});
+    run.pairs.push_back({"h", "s", stats_of({-0.1, 0.05, 0.02}, 0.4)});
+    run.pairs.push_back({"h", "t", stats_of({-0.3}, 0.35)});
+
+    TrustBand pair = trust_band(run, "h", "Node H", "s", "Stack S");
+    QCOMPARE(pair.runs, 3);
+    QCOMPARE(QString::fromStdString(pair.basis), QStringLiteral("Node H with Stack S"));
+    QVERIFY(std::fabs(pair.low - 1 / 1.05) < 1e-12);  // the largest error: measured 1/1.05 of the prediction
+    QVERIFY(std::fabs(pair.high - 1 / 0.9) < 1e-12);  // the smallest
+    QVERIFY(pair.low < 1 && pair.high > 1);
+    QCOMPARE(pair.max_measured_mfu, 0.4);  // the node's, over every software
+    QVERIFY(pair.mfu_above_published(0.41));
+    QVERIFY(!pair.mfu_above_published(0.4));
+
+    // One run of the node with "t": too few, the node's four runs are the basis.
+    TrustBand node = trust_band(run, "h", "Node H", "t", "Stack T");
+    QCOMPARE(node.runs, 4);
+    QCOMPARE(QString::fromStdString(node.basis), QStringLiteral("Node H, any software"));
+    QVERIFY(std::fabs(node.high - 1 / 0.7) < 1e-12);
+    QVERIFY(std::fabs(node.low - 1 / 1.2) < 1e-12);
+
+    // An edited node: the software over every node.
+    TrustBand software = trust_band(run, "", "edited node", "s", "Stack S");
+    QCOMPARE(software.runs, 5);
+    QCOMPARE(QString::fromStdString(software.basis), QStringLiteral("Stack S, any hardware"));
+    QCOMPARE(software.max_measured_mfu, 0.0);  // no node: no MFU flag
+    QVERIFY(!software.mfu_above_published(0.99));
+
+    // Fewer runs than trust_min_runs everywhere: the group with the most, and it says how many.
+    ValidationRun thin;
+    thin.hardware.push_back({"h", "Node H", stats_of({-0.1, 0.1})});
+    thin.software.push_back({"s", "Stack S", stats_of({0.3})});
+    TrustBand few = trust_band(thin, "h", "Node H", "s", "Stack S");
+    QCOMPARE(few.runs, 2);
+    QVERIFY(format_trust_band(few).find("2 published runs of Node H, any software") != std::string::npos);
+
+    // Nothing: not validated, no band, no flag.
+    TrustBand none = trust_band(run, "", "edited node", "", "edited software");
+    QVERIFY(!none.validated());
+    QCOMPARE(none.low, 1.0);
+    QCOMPARE(none.high, 1.0);
+    QCOMPARE(QString::fromStdString(format_trust_range(none)), QStringLiteral("not validated"));
+    QCOMPARE(QString::fromStdString(format_trust_range(pair)), QStringLiteral("-5 % to +11 %"));
+}
+
+// Against the shipped tables: each node x software pair's band contains every one of its
+// runs' measured / predicted times, and the MFU ceiling is that of a real run of the node.
+void TestValidation::trustBandOfTheShippedTablesCoversTheirRuns() {
+    std::vector<std::string> errors;
+    const auto nodes = load_node_presets(errors);
+    const auto software = load_software_presets(errors);
+    const ValidationRun run = run_validation(validation_files(presets_dir() / "validation"), nodes, load_model_presets(errors), software);
+    int pairs_checked = 0;
+    for (const PairStats& p : run.pairs) {
+        if (p.stats.cases < trust_min_runs) continue;
+        const TrustBand band = trust_band(run, p.node_id, p.node_id, p.software_id, p.software_id);
+        QCOMPARE(band.runs, p.stats.cases);
+        double node_mfu = 0;
+        for (const TableValidation& t : run.tables)
+            for (const Prediction& pr : t.predictions) {
+                if (!pr.result.feasible) continue;
+                const NodePreset* n = match_node_preset(nodes, pr.measured.hardware);
+                const SoftwarePreset* s = match_software_preset(software, pr.measured.software);
+                if (!n || n->id != p.node_id) continue;
+                if (pr.measured.config.workload == Workload::transformer)
+                    node_mfu = std::max(node_mfu, pr.result.mfu * pr.result.iteration_s / pr.measured.measured_iteration_s);
+                if (!s || s->id != p.software_id) continue;
+                const double ratio = pr.measured.measured_iteration_s / pr.result.iteration_s;
+                QVERIFY2(ratio >= band.low * (1 - 1e-9) && ratio <= band.high * (1 + 1e-9),
+                         qPrintable(QString::fromStdString(pr.measured.id + ": " + format_trust_band(band))));
+            }
+        QVERIFY(std::fabs(band.max_measured_mfu - node_mfu) < 1e-12);
+        ++pairs_checked;
+    }
+    QVERIFY(pairs_checked >= 5);
+}

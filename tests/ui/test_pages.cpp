@@ -40,6 +40,7 @@
 #include "heatmap/heatmap_widget.hpp"
 #include "main_window.hpp"
 #include "settings.hpp"
+#include "common/validation_status.hpp"
 #include "ui_fixtures.hpp"
 
 using namespace comet;
@@ -188,6 +189,58 @@ private Q_SLOTS:
         QCOMPARE(bars.size(), std::size_t{4});
         QVERIFY(bars[0].label.startsWith(QStringLiteral("baseline")));
         for (std::size_t i = 0; i < bars.size(); ++i) QVERIFY(close(bars[i].time.total(), direct.designs[i].result.time.total(), 1e-9));
+    }
+
+    // Every design carries how far to trust it (issue 40): the band of its node's and software's
+    // published runs, as the core computes it; the tooltip applies it to the design's own time
+    // and costs; an MFU above every published run on the node is flagged, and only then.
+    void compareShowsEachDesignsTrustBand() {
+        Window win;
+        const Scenario& s = win.scenario();
+        const auto& shown = win.w.compare()->comparison();
+        QVERIFY(shown.has_value());
+        const std::vector<TrustBand>& bands = win.w.compare()->trustBands();
+        QCOMPARE(bands.size(), shown->designs.size());
+        QTableWidget* t = win.w.compare()->table();
+        QCOMPARE(t->horizontalHeaderItem(app::ComparePage::col_band)->text(), QStringLiteral("Likely error"));
+        std::vector<std::string> errors;
+        const auto nodes = load_node_presets(errors);
+        const auto software = load_software_presets(errors);
+        int flagged = 0;
+        for (std::size_t i = 0; i < bands.size(); ++i) {
+            const int row = static_cast<int>(i);
+            const DesignOutcome& o = shown->designs[i];
+            const TrustBand direct =
+                trust_band_for(ui::shipped_validation(), o.config.node, nodes, o.config.software, s.software_info.name, software);
+            QCOMPARE(bands[i].runs, direct.runs);
+            QCOMPARE(bands[i].low, direct.low);
+            QCOMPARE(bands[i].high, direct.high);
+            QVERIFY2(bands[i].validated(), qPrintable(cell(t, row, app::ComparePage::col_band)));  // shipped nodes, shipped software
+            QVERIFY(bands[i].low <= 1.0 + 1e-12 || bands[i].high >= 1.0);
+            QCOMPARE(cell(t, row, app::ComparePage::col_band), ui::trust_range_text(bands[i]));
+            const QString tip = t->item(row, app::ComparePage::col_band)->toolTip();
+            QVERIFY2(tip.contains(ui::format_seconds(bands[i].low * o.result.iteration_s)) &&
+                         tip.contains(ui::format_seconds(bands[i].high * o.result.iteration_s)) &&
+                         tip.contains(ui::format_duration(bands[i].high * o.cost.time_to_train_s)) &&
+                         tip.contains(QString::fromStdString(bands[i].basis)),
+                     qPrintable(tip));
+            const bool flag = bands[i].mfu_above_published(o.result.mfu);
+            flagged += flag ? 1 : 0;
+            QCOMPARE(cell(t, row, app::ComparePage::col_mfu).endsWith(QStringLiteral("\u26A0")), flag);
+            QCOMPARE(t->item(row, app::ComparePage::col_mfu)->toolTip().isEmpty(), !flag);
+        }
+        QVERIFY(flagged > 0);  // the best A100 strategy is above every published A100 run
+        // An edited node is not validated on its own: the software's runs over every node are.
+        std::vector<Design> designs = s.designs;
+        designs[1].node.hbm_bandwidth_gbps *= 2;
+        designs[1].node_info.name = "A100, HBM doubled";
+        Scenario edited = s;
+        edited.designs = designs;
+        win.w.document()->setScenario(edited, QStringLiteral("edit"));
+        win.settle();
+        QTRY_VERIFY(win.w.compare()->trustBands().size() == designs.size());
+        QVERIFY2(win.w.compare()->trustBands()[1].basis.find("any hardware") != std::string::npos,
+                 win.w.compare()->trustBands()[1].basis.c_str());
     }
 
     void baselineChangesTheRatios() {
@@ -680,12 +733,12 @@ private Q_SLOTS:
         QVERIFY(table->isColumnHidden(app::ComparePage::col_node));
         QVERIFY(table->isColumnHidden(app::ComparePage::col_price));
         table->resizeColumnsToContents();
-        QVERIFY2(table->columnViewportPosition(app::ComparePage::col_train) + table->columnWidth(app::ComparePage::col_train) <=
-                     table->viewport()->width(),
-                 qPrintable(
-                     QStringLiteral("time to train ends at %1 of %2 px")
-                         .arg(table->columnViewportPosition(app::ComparePage::col_train) + table->columnWidth(app::ComparePage::col_train))
-                         .arg(table->viewport()->width())));
+        QVERIFY2(
+            table->columnViewportPosition(app::ComparePage::col_band) + table->columnWidth(app::ComparePage::col_band) <=
+                table->viewport()->width(),
+            qPrintable(QStringLiteral("the likely error (after time to train) ends at %1 of %2 px")
+                           .arg(table->columnViewportPosition(app::ComparePage::col_band) + table->columnWidth(app::ComparePage::col_band))
+                           .arg(table->viewport()->width())));
         QTest::keyClick(&win.w, Qt::Key_Right);
         QCOMPARE(win.w.compare()->table()->currentRow(), 0);
         QTest::keyClick(&win.w, Qt::Key_Right);

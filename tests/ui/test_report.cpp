@@ -19,6 +19,7 @@
 #include "comet/scenario.hpp"
 #include "comet/workload.hpp"
 #include "heatmap/color_scale.hpp"
+#include "common/validation_status.hpp"
 #include "report/report.hpp"
 #include "report/report_text.hpp"
 #include "ui_fixtures.hpp"
@@ -155,6 +156,39 @@ private Q_SLOTS:
                                              .arg(QRegularExpression::escape(QString::fromStdString(c.designs[i].name).toHtmlEscaped())));
             QVERIFY2(row.match(html).hasMatch(), qPrintable(row.pattern() + QStringLiteral(" not in ") + html));
         }
+    }
+
+    // Every answer carries its band (issue 40): the scenario's time and each design's, with the
+    // node's and software's published runs, and the MFU flag where MFU is above all of them.
+    void everyAnswerCarriesItsTrustBand() {
+        const ReportData& d = with_designs_;
+        QVERIFY(d.band.validated());
+        QCOMPARE(d.design_bands.size(), d.comparison.designs.size());
+        const QString result = report::result_html(d);
+        QVERIFY2(result.contains(QStringLiteral("Likely range")), qPrintable(result));
+        QVERIFY2(result.contains(ui::format_seconds(d.band.low * d.current.iteration_s)) &&
+                     result.contains(ui::format_seconds(d.band.high * d.current.iteration_s)),
+                 qPrintable(result));
+        QVERIFY2(result.contains(ui::format_seconds(d.band.high * d.best->result.iteration_s)), qPrintable(result));
+        QCOMPARE(result.contains(QStringLiteral("above every published run")),
+                 d.band.mfu_above_published(d.current.mfu) || d.band.mfu_above_published(d.best->result.mfu));
+        const QString html = report::comparison_html(d);
+        QVERIFY(html.contains(QStringLiteral("Likely error")));
+        for (std::size_t i = 0; i < d.design_bands.size(); ++i) {
+            QVERIFY(d.design_bands[i].validated());
+            QVERIFY2(html.contains(trust_range_text(d.design_bands[i]).toHtmlEscaped()), qPrintable(html));
+        }
+        // An unvalidated node says so instead of a band.
+        Scenario s = without_designs_.scenario;
+        s.config.node.hbm_bandwidth_gbps *= 1.5;  // edited: no preset
+        s.software_info.name.clear();
+        s.config.software.host_op_us += 1;  // edited too
+        ReportOptions o;
+        o.with_grid = false;
+        o.with_comparison = false;
+        const ReportData edited = compute_report_data(s, o);
+        QVERIFY(!edited.band.validated());
+        QVERIFY2(report::result_html(edited).contains(QStringLiteral("Not validated")), qPrintable(report::result_html(edited)));
     }
 
     void tornadoBarsAreSortedByEffect() {

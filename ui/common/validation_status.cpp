@@ -3,6 +3,9 @@
 #include <QCoreApplication>
 #include <string>
 
+#include "common/metrics.hpp"
+#include <string>
+
 namespace comet::ui {
 
 const ValidationRun& shipped_validation() {
@@ -44,6 +47,53 @@ QString software_validation_text_for(const ValidationRun& run, const SoftwareSpe
                 software_validation_summary(run, p.id, p.info.name, on ? on->id : std::string(), on ? on->info.name : std::string()));
     return QCoreApplication::translate("comet::ui::Validation",
                                        "Edited software: not validated against published runs (no software preset matches it)");
+}
+
+TrustBand shipped_trust_band(const NodeSpec& node, const SoftwareSpec& software, const std::string& software_name) {
+    static const auto presets = [] {
+        std::vector<std::string> errors;
+        return std::pair{load_node_presets(errors), load_software_presets(errors)};
+    }();
+    return trust_band_for(shipped_validation(), node, presets.first, software, software_name, presets.second);
+}
+
+QString trust_range_text(const TrustBand& band) {
+    return QString::fromStdString(format_trust_range(band)).replace(QLatin1Char('-'), QChar(0x2212));
+}
+
+QString trust_band_text(const TrustBand& band, double iteration_s, double cost_per_m_usd, double train_s, double train_usd) {
+    if (!band.validated())
+        return QCoreApplication::translate("comet::ui::Validation",
+                                           "Not validated: no published run on this node or software (docs/model.md, \"Validation\")");
+    // Each figure scales with the iteration time: its range is the band times it.
+    using Format = QString (*)(double);
+    const struct {
+        const char* what;
+        double value;
+        Format format;
+    } figures[] = {{QT_TRANSLATE_NOOP("comet::ui::Validation", "iteration %1 to %2"), iteration_s, &format_seconds},
+                   {QT_TRANSLATE_NOOP("comet::ui::Validation", "%1 to %2 per M tokens"), cost_per_m_usd, &format_money},
+                   {QT_TRANSLATE_NOOP("comet::ui::Validation", "time to train %1 to %2"), train_s, &format_duration},
+                   {QT_TRANSLATE_NOOP("comet::ui::Validation", "cost to train %1 to %2"), train_usd, &format_money}};
+    QStringList parts;
+    for (const auto& f : figures)
+        if (f.value > 0)
+            parts << QCoreApplication::translate("comet::ui::Validation", f.what)
+                         .arg(f.format(band.low * f.value), f.format(band.high * f.value));
+    QString out = QCoreApplication::translate("comet::ui::Validation", "Likely %1 of the prediction").arg(trust_range_text(band));
+    if (!parts.isEmpty()) out += QStringLiteral(": ") + parts.join(QStringLiteral(", "));
+    return out + QStringLiteral(". ") +
+           QCoreApplication::translate("comet::ui::Validation",
+                                       "From %1 published %2 of %3 (mean error %4 %, signed %5 %): the range of measured / predicted time")
+               .arg(QString::number(band.runs), band.runs == 1 ? QStringLiteral("run") : QStringLiteral("runs"),
+                    QString::fromStdString(band.basis), QString::number(100 * band.mean_abs, 'f', 0),
+                    QString::asprintf("%+.0f", 100 * band.mean_signed).replace(QLatin1Char('-'), QChar(0x2212)));
+}
+
+QString mfu_flag_text(const TrustBand& band, double mfu) {
+    if (!band.mfu_above_published(mfu)) return {};
+    return QCoreApplication::translate("comet::ui::Validation", "MFU %1 % is above every published run on this node (highest %2 %)")
+        .arg(QString::number(100 * mfu, 'f', 1), QString::number(100 * band.max_measured_mfu, 'f', 1));
 }
 
 }  // namespace comet::ui

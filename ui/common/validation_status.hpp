@@ -30,4 +30,17 @@ namespace comet::ui {
                                                    const std::vector<SoftwarePreset>& software_presets, const NodeSpec& node,
                                                    const std::vector<NodePreset>& node_presets);
 
+// How far to trust an answer on `node` with `software` (core's trust_band_for, issue 40) against
+// the shipped tables and presets (read once; thread-safe, slow on the first call: call it from a
+// worker).
+[[nodiscard]] TrustBand shipped_trust_band(const NodeSpec& node, const SoftwareSpec& software, const std::string& software_name);
+
+// The band as a cell ("-6 % to +59 %", "not validated").
+[[nodiscard]] QString trust_range_text(const TrustBand& band);
+// The band applied to an answer, for a tooltip or a report line: the likely iteration time, cost
+// per M tokens and time and cost to train (a value <= 0 is left out) and the basis.
+[[nodiscard]] QString trust_band_text(const TrustBand& band, double iteration_s, double cost_per_m_usd, double train_s, double train_usd);
+// The MFU flag: "above every published run on this node (best 55 %)", or empty.
+[[nodiscard]] QString mfu_flag_text(const TrustBand& band, double mfu);
+
 }  // namespace comet::ui

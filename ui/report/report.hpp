@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "comet/compare.hpp"
+#include "comet/validation.hpp"
 #include "comet/economics.hpp"
 #include "comet/scenario.hpp"
 #include "comet/search.hpp"
@@ -58,6 +59,10 @@ struct ReportData {
     // "DGX H100: 6 published runs, mean error ...", or that it is not validated.
     QString validation;
     QString software_validation;    // the software's validation, over every hardware and on this node
+    // How far to trust the scenario's answers and each compared design's (issue 40): the
+    // published runs of the node with the software (core trust_band); one per comparison design.
+    TrustBand band;
+    std::vector<TrustBand> design_bands;
     bool cancelled = false;         // stopped early: the fields after the last one computed are empty
 };
 

@@ -36,6 +36,7 @@ ReportData compute_report_data(const Scenario& scenario, const ReportOptions& op
     d.validation = validation_text_for(shipped_validation(), config.node, node_presets);
     d.software_validation = software_validation_text_for(shipped_validation(), config.software, load_software_presets(preset_errors),
                                                          config.node, node_presets);
+    d.band = shipped_trust_band(config.node, config.software, scenario.software_info.name);
     if (stop()) return d;
     d.current = evaluate(config);
     d.cost = cost_report(config, d.current, scenario.cost);
@@ -54,6 +55,12 @@ ReportData compute_report_data(const Scenario& scenario, const ReportOptions& op
     if (options.with_comparison && !scenario.designs.empty()) {
         d.comparison = compare_designs(scenario, search_options, control);
         if (stop(d.comparison.cancelled)) return d;
+        for (std::size_t i = 0; i < d.comparison.designs.size() && i < scenario.designs.size(); ++i) {
+            const Design& design = scenario.designs[i];
+            const Config& ran = d.comparison.designs[i].config;
+            d.design_bands.push_back(
+                shipped_trust_band(ran.node, ran.software, design.own_software ? design.software_info.name : scenario.software_info.name));
+        }
     }
     d.tornado = sensitivity(config, options.fraction, search_options);
     if (stop()) return d;

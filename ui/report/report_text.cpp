@@ -7,6 +7,7 @@
 
 #include "charts/chart_model.hpp"
 #include "common/metrics.hpp"
+#include "common/validation_status.hpp"
 #include "comet/dlrm.hpp"
 #include "comet/report.hpp"
 #include "comet/units.hpp"
@@ -254,6 +255,12 @@ QString scenario_html(const ReportData& d, const QDateTime& when) {
     return o;
 }
 
+// The MFU flag of issue 40 as a report fragment ("" when the MFU is within published runs).
+QString mfu_flag_html(const TrustBand& band, double mfu) {
+    const QString flag = mfu_flag_text(band, mfu);
+    return flag.isEmpty() ? QString() : QStringLiteral(" <span style=\"color:#b35900\">\u26A0 ") + esc(flag) + QStringLiteral("</span>");
+}
+
 QString result_html(const ReportData& d) {
     const Result& r = d.current;
     QString o = heading(QStringLiteral("Result of the strategy as given"));
@@ -261,9 +268,13 @@ QString result_html(const ReportData& d) {
         o += rows_table({
             {QStringLiteral("Iteration time"), QStringLiteral("<b>") + format_seconds(r.iteration_s) + QStringLiteral("</b>")},
             {QStringLiteral("Throughput"), format_metric(r.tokens_per_s, Metric::tokens_per_s, d.scenario.config.workload)},
+            {QStringLiteral("Likely range"),
+             esc(trust_band_text(d.band, r.iteration_s, d.cost.valid ? d.cost.cost_per_million_tokens_usd : 0,
+                                 d.cost.valid ? d.cost.time_to_train_s : 0, d.cost.valid ? d.cost.cost_to_train_usd : 0))},
             {QStringLiteral("MFU"), pct(r.mfu) + QStringLiteral(" (") + num(r.model_tflops_per_gpu, 1) +
                                         QStringLiteral(" model TFLOP/s per GPU, Megatron's count: full attention scores); ") +
-                                        pct(r.mfu_causal) + QStringLiteral(" counting the causal half the kernels compute")},
+                                        pct(r.mfu_causal) + QStringLiteral(" counting the causal half the kernels compute") +
+                                        mfu_flag_html(d.band, r.mfu)},
         });
     } else {
         o += infeasible_text(r);
@@ -282,8 +293,12 @@ QString result_html(const ReportData& d) {
     o += rows_table({
         {QStringLiteral("Strategy"), strategy_text(d.best->strategy, d.scenario.config.workload)},
         {QStringLiteral("Iteration time"), QStringLiteral("<b>") + format_seconds(b.iteration_s) + QStringLiteral("</b>") + faster},
+        {QStringLiteral("Likely range"),
+         esc(trust_band_text(d.band, b.iteration_s, d.best_cost.valid ? d.best_cost.cost_per_million_tokens_usd : 0,
+                             d.best_cost.valid ? d.best_cost.time_to_train_s : 0, d.best_cost.valid ? d.best_cost.cost_to_train_usd : 0))},
         {QStringLiteral("MFU (causal), HBM used"), pct(b.mfu) + QStringLiteral(" (") + pct(b.mfu_causal) + QStringLiteral("), ") +
-                                                       gib(b.hbm.used_bytes()) + QStringLiteral(" of ") + gib(b.hbm.capacity_bytes)},
+                                                       gib(b.hbm.used_bytes()) + QStringLiteral(" of ") + gib(b.hbm.capacity_bytes) +
+                                                       mfu_flag_html(d.band, b.mfu)},
     });
     return o;
 }
@@ -339,7 +354,8 @@ QString comparison_html(const ReportData& d) {
                              QStringLiteral("Strategy"),
                              QStringLiteral("Cost per M ") + items,
                              totals ? QStringLiteral("Time to train") : QStringLiteral("Time per M ") + items,
-                             totals ? QStringLiteral("Cost to train") : QStringLiteral("Energy per M ") + items};
+                             totals ? QStringLiteral("Cost to train") : QStringLiteral("Energy per M ") + items,
+                             QStringLiteral("Likely error")};
     std::vector<QStringList> rows;
     for (std::size_t i = 0; i < c.designs.size(); ++i) {
         const DesignOutcome& o = c.designs[i];
@@ -347,23 +363,30 @@ QString comparison_html(const ReportData& d) {
         const bool baseline = static_cast<int>(i) == c.baseline;
         QStringList row{QString::number(i + 1) + (baseline ? QStringLiteral("*") : QString()), esc(o.name), integer(o.config.cluster.nodes),
                         integer(static_cast<long long>(o.config.cluster.nodes) * o.config.node.accelerators)};
+        const TrustBand band = i < d.design_bands.size() ? d.design_bands[i] : TrustBand{};
         if (!r.feasible) {
             row << QStringLiteral("<span style=\"color:#b00020\">infeasible</span>") << QString() << QString() << QString()
-                << esc(explain(r)) << QString() << QString() << QString();
+                << esc(explain(r)) << QString() << QString() << QString() << QString();
         } else {
-            row << format_seconds(r.iteration_s) << format_speedup(o.speedup) << pct(r.mfu)
+            row << format_seconds(r.iteration_s) << format_speedup(o.speedup)
+                << pct(r.mfu) + (band.mfu_above_published(r.mfu) ? QStringLiteral(" \u26A0") : QString())
                 << num(units::bytes_to_gib(r.hbm.used_bytes()), 1)
                 << (o.best_strategy ? QStringLiteral("best: ") : QString()) + strategy_text(o.config.strategy, o.config.workload)
                 << format_usd(o.cost.cost_per_million_tokens_usd)
                 << (totals ? format_duration(o.cost.time_to_train_s) : format_duration(o.cost.time_per_million_tokens_s))
-                << (totals ? format_usd(o.cost.cost_to_train_usd) : ui::format_energy(o.cost.energy_per_million_tokens_kwh));
+                << (totals ? format_usd(o.cost.cost_to_train_usd) : ui::format_energy(o.cost.energy_per_million_tokens_kwh))
+                << esc(trust_range_text(band));
         }
         rows.push_back(row);
     }
-    QString o = grid_table(header, rows, {false, false, true, true, true, true, true, true, false, true, true, true});
-    o += QStringLiteral("<p class=\"note\">* baseline. Speedup = baseline iteration time / design iteration time. "
-                        "\"best:\" = the fastest strategy found on all of the design's accelerators. Costs use the "
-                        "scenario's cost inputs, each design's node power and, when set, its own GPU-hour price");
+    QString o = grid_table(header, rows, {false, false, true, true, true, true, true, true, false, true, true, true, true});
+    o += QStringLiteral(
+        "<p class=\"note\">* baseline. Speedup = baseline iteration time / design iteration time. "
+        "\"best:\" = the fastest strategy found on all of the design's accelerators. Costs use the "
+        "scenario's cost inputs, each design's node power and, when set, its own GPU-hour price. Likely "
+        "error = measured / predicted time over the published runs of the design's node with its software "
+        "(else its node, else its software): its time, cost and time to train likely lie in that range; "
+        "\u26A0 = MFU above every published run on that node");
     if (totals) o += QStringLiteral("; training run of ") + tokens_text(d.scenario.cost.tokens_to_train, d.scenario.config.workload);
     return o + QStringLiteral(".</p>");
 }

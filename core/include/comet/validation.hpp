@@ -91,7 +91,12 @@ struct ErrorStats {
     double mean_signed = 0;  // > 0: the model is slow on average
     int too_slow = 0;        // predictions above the measurement
     int too_fast = 0;
-    void add(double error) noexcept;
+    double min_signed = 0;  // the smallest signed error (the model's fastest miss); 0 without cases
+    double max_signed = 0;  // the largest
+    // The highest MFU a run of the group measured (the model's MFU of the row x predicted /
+    // measured time, so in the model's own MFU convention); 0 without a transformer row.
+    double max_measured_mfu = 0;
+    void add(double error, double measured_mfu = 0) noexcept;
     void finish() noexcept;  // turns the sums into means
 };
 
@@ -143,5 +148,44 @@ struct ValidationRun {
 [[nodiscard]] std::string software_validation_summary(const ValidationRun& run, const std::string& software_id,
                                                       const std::string& software_name, const std::string& node_id,
                                                       const std::string& node_name);
+
+// How far to trust an answer on one node preset with one software preset (issue 40), from the
+// published runs: the basis is the runs of that node with that software when there are at least
+// `trust_min_runs`, else the node's runs on any software, else the software's on any node, else
+// the one of those with the most runs (fewer than `trust_min_runs`), else none: not validated.
+// The answer's time, and with it its cost and time to train, is read as likely within
+// [low, high] x the prediction: measured / predicted over the basis's runs, from its largest
+// signed error to its smallest (1 / (1 + max_signed), 1 / (1 + min_signed)).
+inline constexpr int trust_min_runs = 3;
+struct TrustBand {
+    std::string basis;  // "DGX H100 with Megatron-Bridge, TE graphs", "DGX H100, any software", ...
+    int runs = 0;       // 0: not validated
+    double mean_abs = 0;
+    double mean_signed = 0;
+    double low = 1;   // measured / predicted time, lowest over the basis's runs
+    double high = 1;  // highest
+    // The highest MFU a published run on this node reached (any software); 0: none published.
+    double max_measured_mfu = 0;
+    [[nodiscard]] bool validated() const noexcept { return runs > 0; }
+    // True when `mfu` is above every published run on the node (0 when none was published: no flag).
+    [[nodiscard]] bool mfu_above_published(double mfu) const noexcept { return max_measured_mfu > 0 && mfu > max_measured_mfu; }
+};
+// Empty ids: an edited node or software (no preset matches it).
+[[nodiscard]] TrustBand trust_band(const ValidationRun& run, const std::string& node_id, const std::string& node_name,
+                                   const std::string& software_id, const std::string& software_name);
+// The band of a node and software given by value: the first node preset equal to `node`, the
+// software preset equal to `software` (the one named `software_name` first); one that matches
+// no preset is edited and leaves the basis.
+[[nodiscard]] TrustBand trust_band_for(const ValidationRun& run, const NodeSpec& node, const std::vector<NodePreset>& node_presets,
+                                       const SoftwareSpec& software, const std::string& software_name,
+                                       const std::vector<SoftwarePreset>& software_presets);
+// The band of `config` against the shipped tables and presets (presets_dir(); reads and
+// predicts them, some tens of milliseconds).
+[[nodiscard]] TrustBand shipped_trust_band(const Config& config, const std::string& software_name);
+
+// "-6 % to +59 %" (the measured time relative to the prediction) or "not validated".
+[[nodiscard]] std::string format_trust_range(const TrustBand& band);
+// "likely -6 % to +59 % (27 published runs of DGX H100 with ...: mean error 20 %, signed -24 %)".
+[[nodiscard]] std::string format_trust_band(const TrustBand& band);
 
 }  // namespace comet
