@@ -21,6 +21,7 @@
 #include "comet/sweep_io.hpp"
 #include "common/axis_defaults.hpp"
 #include "common/scenario_document.hpp"
+#include "common/validation_status.hpp"
 #include "export/chart_export.hpp"
 #include "heatmap/heatmap_widget.hpp"
 
@@ -225,7 +226,7 @@ void ExplorerPage::schedule() {
             for (int i = 0; i < box->count(); ++i)
                 if (QStandardItem* item = model->item(i))
                     item->setEnabled(knob_for_workload(static_cast<Knob>(box->itemData(i).toInt()), c.workload));
-    controller_.request(c, ui::sweep_around(c, v.x, v.y, v.steps, v.search), v.metric);
+    controller_.request(c, ui::sweep_around(c, v.x, v.y, v.steps, v.search), v.metric, doc_->scenario().software_info.name);
     syncView();
 }
 
@@ -306,16 +307,18 @@ void ExplorerPage::show(const ui::Evaluation& e) {
     updateCharts();
 
     QString status;
+    // The time with how far to trust it (issue 40), the MFU flagged above every published run.
+    const QString time = currentTimeText(e);
+    const QString mfu =
+        QString::number(100 * e.current.mfu, 'f', 1) + (e.band.mfu_above_published(e.current.mfu) ? QStringLiteral(" \u26A0") : QString());
     if (e.current.feasible)
         status = e.config.workload == Workload::dlrm
                      ? tr("%1: %2 per iteration, MFU %3 %, %4 samples/s")
-                           .arg(QString::fromStdString(format_strategy(e.config.strategy, e.config.workload)),
-                                ui::format_seconds(e.current.iteration_s), QString::number(100 * e.current.mfu, 'f', 1),
+                           .arg(QString::fromStdString(format_strategy(e.config.strategy, e.config.workload)), time, mfu,
                                 QString::number(e.current.tokens_per_s, 'f', 0))
                      // MFU as Megatron counts it (every attention score), then counting the causal half the kernels compute.
                      : tr("%1: %2 per iteration, MFU %3 % (causal %4 %), %5 tokens/s")
-                           .arg(QString::fromStdString(format_strategy(e.config.strategy, e.config.workload)),
-                                ui::format_seconds(e.current.iteration_s), QString::number(100 * e.current.mfu, 'f', 1),
+                           .arg(QString::fromStdString(format_strategy(e.config.strategy, e.config.workload)), time, mfu,
                                 QString::number(100 * e.current.mfu_causal, 'f', 1), QString::number(e.current.tokens_per_s, 'f', 0));
     else
         status = tr("%1: infeasible — %2")
@@ -330,6 +333,11 @@ void ExplorerPage::show(const ui::Evaluation& e) {
                   .arg(e.elapsed_ms, 0, 'f', 0);
     Q_EMIT statusMessage(status);
     Q_EMIT evaluated();
+}
+
+QString ExplorerPage::currentTimeText(const ui::Evaluation& e) const {
+    return e.band.validated() ? tr("%1 (likely %2)").arg(ui::format_seconds(e.current.iteration_s), ui::trust_range_text(e.band))
+                              : tr("%1 (not validated)").arg(ui::format_seconds(e.current.iteration_s));
 }
 
 Config ExplorerPage::cellConfig(ui::CellIndex cell) const {
@@ -471,11 +479,13 @@ void ExplorerPage::updateCharts() {
     // from the charts), or instead of the hint, which moves to the tooltip.
     summary_->setToolTip({});
     if (presentation_ && e.current.iteration_s > 0) {
-        const QString current = tr("Current: %1, %2")
-                                    .arg(QString::fromStdString(format_strategy(e.config.strategy, e.config.workload)),
-                                         ui::format_seconds(e.current.iteration_s));
+        const QString strategy = QString::fromStdString(format_strategy(e.config.strategy, e.config.workload));
+        const QString current = tr("Current: %1, %2").arg(strategy, currentTimeText(e));
         if (selected_) {
-            summary = current + QStringLiteral(" · ") + summary;
+            // Both on one line (two would take a line's height from the charts): the current time's
+            // band moves to the tooltip.
+            summary_->setToolTip(current);
+            summary = tr("Current: %1, %2").arg(strategy, ui::format_seconds(e.current.iteration_s)) + QStringLiteral(" · ") + summary;
         } else {
             summary_->setToolTip(summary);
             summary = current;

@@ -97,6 +97,8 @@ private:
     void syncView();
     void loadView();
     [[nodiscard]] Config cellConfig(ui::CellIndex cell) const;
+    // The current iteration time with its band: "95.022 s (likely +5 % to +12 %)" or "(not validated)".
+    [[nodiscard]] QString currentTimeText(const ui::Evaluation& e) const;
     // Why a cell cannot run: the binding limit with its numbers (and the nearest change).
     [[nodiscard]] QString cellWhy(ui::CellIndex cell) const;
     [[nodiscard]] QString cellLabel(ui::CellIndex cell) const;

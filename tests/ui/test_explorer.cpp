@@ -8,6 +8,7 @@
 #include <QMessageBox>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <cmath>
 
 #include "best_strategy_dialog.hpp"
@@ -19,6 +20,7 @@
 #include "heatmap/heatmap_widget.hpp"
 #include "main_window.hpp"
 
+#include "common/validation_status.hpp"
 #include "ui_fixtures.hpp"
 
 using namespace comet;
@@ -53,6 +55,7 @@ class TestExplorer : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void startsWithAMeaningfulHeatmap();
+    void currentResultSaysHowFarToTrustIt();
     void spinBoxRecomputesAndChartShowsCoreNumbers();
     void selectedCellChartMatchesCore();
     void invalidEntryKeepsTheView();
@@ -81,6 +84,33 @@ void TestExplorer::startsWithAMeaningfulHeatmap() {
     QVERIFY(data.current.has_value());
     QVERIFY(data.best.has_value());
     QVERIFY(w.windowTitle().contains(QStringLiteral("Megatron 1T")));
+}
+
+// The current answer carries its band (issue 40): the default's DGX A100 validates on its
+// 2021 runs; an edited node on an edited software is not validated, and says so.
+void TestExplorer::currentResultSaysHowFarToTrustIt() {
+    app::MainWindow w;
+    w.resize(1400, 900);
+    w.start(default_path());
+    w.show();
+    QVERIFY(wait_evaluated(w));
+    const ui::Evaluation& e = *w.explorer()->lastEvaluation();
+    const TrustBand direct = ui::shipped_trust_band(e.config.node, e.config.software, w.document()->scenario().software_info.name);
+    QVERIFY(e.band.validated());
+    QCOMPARE(e.band.runs, direct.runs);
+    QCOMPARE(e.band.high, direct.high);
+    const QString status = w.statusBar()->currentMessage();
+    QVERIFY2(status.contains(ui::format_seconds(e.current.iteration_s) + QStringLiteral(" (likely ") + ui::trust_range_text(e.band) +
+                             QLatin1Char(')')),
+             qPrintable(status));
+    QCOMPARE(status.contains(QStringLiteral("\u26A0")), e.band.mfu_above_published(e.current.mfu));
+    Config edited = w.document()->config();
+    edited.node.hbm_bandwidth_gbps += 1;
+    edited.software.host_op_us += 1;
+    w.document()->setConfig(edited, QStringLiteral("edit"));
+    QVERIFY(wait_evaluated(w));
+    QVERIFY(!w.explorer()->lastEvaluation()->band.validated());
+    QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("(not validated)")), qPrintable(w.statusBar()->currentMessage()));
 }
 
 void TestExplorer::spinBoxRecomputesAndChartShowsCoreNumbers() {

@@ -1,5 +1,7 @@
 #include "evaluation_controller.hpp"
 
+#include "validation_status.hpp"
+
 #include <QPointer>
 #include <chrono>
 #include <cstdint>
@@ -25,15 +27,16 @@ void EvaluationController::cancel() {
     Q_EMIT cancelled(job_.generation());
 }
 
-void EvaluationController::request(const Config& config, const SweepSpec& spec, Metric metric) {
+void EvaluationController::request(const Config& config, const SweepSpec& spec, Metric metric, const std::string& software_name) {
     QPointer<EvaluationController> self(this);
-    job_.run([self, config, spec, metric](const LatestJob::Context& context) -> std::function<void()> {
+    job_.run([self, config, spec, metric, software_name](const LatestJob::Context& context) -> std::function<void()> {
         const quint64 generation = context.generation;
         Evaluation e;
         e.generation = generation;
         e.config = config;
         e.spec = spec;
         e.current = evaluate(config);
+        e.band = shipped_trust_band(config.node, config.software, software_name);
         QElapsedTimer timer;
         timer.start();
         auto last_report = std::make_shared<std::atomic<std::int64_t>>(0);

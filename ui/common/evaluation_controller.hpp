@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "comet/sweep.hpp"
+#include "comet/validation.hpp"
 #include "heatmap/heatmap_data.hpp"
 #include "latest_job.hpp"
 #include "metrics.hpp"
@@ -26,6 +27,7 @@ struct Evaluation {
     double elapsed_ms = 0;  // worker time for the grid
     Metric metric = Metric::iteration_time;
     HeatmapData heatmap;  // make_heatmap_data(spec, grid, metric, cell of config), from the worker
+    TrustBand band;       // how far to trust `current` (its node's and software's published runs)
 };
 
 class EvaluationController : public QObject {
@@ -34,8 +36,10 @@ public:
     explicit EvaluationController(QObject* parent = nullptr);
     ~EvaluationController() override;  // cancels and waits for the worker
 
-    // Schedules an evaluation of `config` and of the grid `spec` around it, coloured by `metric`.
-    void request(const Config& config, const SweepSpec& spec, Metric metric = Metric::iteration_time);
+    // Schedules an evaluation of `config` and of the grid `spec` around it, coloured by `metric`;
+    // `software_name` is the scenario's name of its software (which preset it is, for the band).
+    void request(const Config& config, const SweepSpec& spec, Metric metric = Metric::iteration_time,
+                 const std::string& software_name = {});
     // The newest evaluation delivered (what finished() carried last); empty before the first.
     [[nodiscard]] const std::optional<Evaluation>& latest() const noexcept { return latest_; }
     void setDebounce(int ms) { job_.setDebounce(ms); }
