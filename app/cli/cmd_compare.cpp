@@ -70,7 +70,11 @@ int cmd_compare(Args args) {
         std::fprintf(stderr, "comet-cli compare: cancelled\n");
         return exit_cancelled;
     }
-    const std::string out = json ? format_comparison_json(c) : csv ? format_comparison_csv(c) : format_comparison_text(c);
+    // How far to trust each design (issue 40): its node's and software's published runs.
+    const std::vector<TrustBand> bands = trust_bands(load_shipped_validation(), sc, c);
+    const std::string out = json  ? format_comparison_json(c, bands)
+                            : csv ? format_comparison_csv(c, bands)
+                                  : format_comparison_text(c, bands);
     std::fwrite(out.data(), 1, out.size(), stdout);
     return exit_ok;
 }

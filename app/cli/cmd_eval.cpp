@@ -45,17 +45,7 @@ int cmd_eval(Args args) {
     std::string out = json ? format_result_json(*loaded.value, r) : format_result_text(*loaded.value, r);
     if (json) {
         nlohmann::ordered_json doc = nlohmann::ordered_json::parse(out);
-        nlohmann::ordered_json trust = {{"validated", band.validated()}, {"runs", band.runs}, {"basis", band.basis}};
-        if (band.validated()) {
-            trust["measured_over_predicted_low"] = band.low;
-            trust["measured_over_predicted_high"] = band.high;
-            trust["mean_abs_error"] = band.mean_abs;
-            trust["mean_signed_error"] = band.mean_signed;
-            if (r.feasible) trust["iteration_s_range"] = {band.low * r.iteration_s, band.high * r.iteration_s};
-        }
-        trust["max_published_mfu"] = band.max_measured_mfu;
-        trust["mfu_above_published"] = mfu_flag;
-        doc["trust"] = trust;
+        doc["trust"] = nlohmann::ordered_json::parse(format_trust_json(band, r));
         out = doc.dump(2) + "\n";
     } else {
         out += "\nTrust     " + format_trust_band(band);

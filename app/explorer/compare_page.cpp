@@ -500,12 +500,7 @@ void ComparePage::compare() {
             control.cancel = &cancel;
             Compared out{compare_designs(s, SearchOptions{}, control), {}};
             // How far to trust each answer: its node's and software's published runs.
-            for (std::size_t i = 0; i < out.first.designs.size() && i < s.designs.size() && !out.first.cancelled; ++i) {
-                const Design& d = s.designs[i];
-                const Config& ran = out.first.designs[i].config;
-                out.second.push_back(
-                    ui::shipped_trust_band(ran.node, ran.software, d.own_software ? d.software_info.name : s.software_info.name));
-            }
+            if (!out.first.cancelled) out.second = trust_bands(ui::shipped_validation_and_presets(), s, out.first);
             return out;
         },
         [this](Compared c) {
@@ -803,8 +798,10 @@ QString ComparePage::exportData(const QString& path) const {
     if (!shown_) return tr("Nothing to export yet: add designs first.");
     const QString ext = QFileInfo(path).suffix().toLower();
     std::string text;
-    if (ext == QLatin1String("json")) text = format_comparison_json(*shown_);
-    else if (ext == QLatin1String("csv")) text = format_comparison_csv(*shown_);
+    if (ext == QLatin1String("json"))
+        text = format_comparison_json(*shown_, bands_);
+    else if (ext == QLatin1String("csv"))
+        text = format_comparison_csv(*shown_, bands_);
     else return tr("Unknown format \"%1\": use .csv or .json").arg(ext);
     const std::string problem = save_text_atomically(path.toStdString(), text);
     return problem.empty() ? QString() : qs(problem);

@@ -7,6 +7,15 @@
 
 namespace comet {
 
+std::vector<TrustBand> trust_bands(const ShippedValidation& shipped, const Scenario& s, const Comparison& c) {
+    std::vector<TrustBand> out;
+    for (std::size_t i = 0; i < c.designs.size() && i < s.designs.size(); ++i) {
+        const Design& d = s.designs[i];
+        out.push_back(shipped.band(c.designs[i].config, d.own_software ? d.software_info.name : s.software_info.name));
+    }
+    return out;
+}
+
 Comparison compare_designs(const Scenario& s, const SearchOptions& options, const SearchControl& control) {
     Comparison out;
     out.baseline = s.baseline_design;

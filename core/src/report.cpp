@@ -369,11 +369,17 @@ std::string format_result_json(const Scenario& sc, const Result& r) {
     return j.dump(2) + "\n";
 }
 
-std::string format_comparison_text(const Comparison& c) {
+namespace {
+// A design's band, or an unvalidated one without bands.
+TrustBand band_of(const std::vector<TrustBand>& bands, std::size_t i) { return i < bands.size() ? bands[i] : TrustBand{}; }
+}  // namespace
+
+std::string format_comparison_text(const Comparison& c, const std::vector<TrustBand>& bands) {
     std::string o;
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "%-3s %-28s %7s %6s %12s %9s %7s %10s  %s\n", "#", "design", "nodes", "GPUs",
-                  "iteration", "speedup", "MFU", "HBM GiB", "strategy");
+    char buf[320];
+    const bool trust = !bands.empty();
+    std::snprintf(buf, sizeof buf, "%-3s %-28s %7s %6s %12s %9s %8s %10s %s %s\n", "#", "design", "nodes", "GPUs", "iteration", "speedup",
+                  "MFU", "HBM GiB", trust ? " likely error     " : "", "strategy");
     o += buf;
     for (std::size_t i = 0; i < c.designs.size(); ++i) {
         const DesignOutcome& d = c.designs[i];
@@ -385,15 +391,24 @@ std::string format_comparison_text(const Comparison& c) {
             std::snprintf(buf, sizeof buf, "%-3s %-28s %7d %6lld  INFEASIBLE: %s\n", (std::to_string(i) + mark).c_str(),
                           name.c_str(), d.config.cluster.nodes, gpus, explain(r).c_str());
         } else {
-            std::snprintf(buf, sizeof buf, "%-3s %-28s %7d %6lld %12s %8.2fx %6.1f%% %10.1f  %s%s\n", (std::to_string(i) + mark).c_str(),
-                          name.c_str(), d.config.cluster.nodes, gpus, seconds(r.iteration_s).c_str(), d.speedup, 100 * r.mfu,
-                          units::bytes_to_gib(r.hbm.used_bytes()), d.best_strategy ? "best: " : "",
-                          format_strategy(d.config.strategy, d.config.workload).c_str());
+            const TrustBand band = band_of(bands, i);
+            std::string likely;
+            if (trust) {
+                likely = " " + format_trust_range(band);
+                likely.resize(std::max<std::size_t>(likely.size(), 18), ' ');
+            }
+            std::snprintf(buf, sizeof buf, "%-3s %-28s %7d %6lld %12s %8.2fx %6.1f%%%s %10.1f %s %s%s\n",
+                          (std::to_string(i) + mark).c_str(), name.c_str(), d.config.cluster.nodes, gpus, seconds(r.iteration_s).c_str(),
+                          d.speedup, 100 * r.mfu, band.mfu_above_published(r.mfu) ? "!" : " ", units::bytes_to_gib(r.hbm.used_bytes()),
+                          likely.c_str(), d.best_strategy ? "best: " : "", format_strategy(d.config.strategy, d.config.workload).c_str());
         }
         o += buf;
     }
-    o += "(* = baseline; speedup = baseline iteration time / design iteration time)\n";
-    return o;
+    o += "(* = baseline; speedup = baseline iteration time / design iteration time";
+    if (trust)
+        o += "; likely error = measured / predicted time over the published runs of the design's node with its software "
+             "(docs/model.md, \"How far to trust an answer\"); ! = MFU above every published run on the node";
+    return o + ")\n";
 }
 
 namespace {
@@ -404,10 +419,12 @@ std::string csv_quoted(const std::string& s) {
 }
 }  // namespace
 
-std::string format_comparison_csv(const Comparison& c) {
-    std::string o = "design,baseline,nodes,accelerators,best_strategy,strategy,feasible,reason,iteration_s,speedup,mfu,"
-                    "tokens_per_s,hbm_used_gib,hbm_capacity_gib,cost_per_iteration_usd,cost_per_million_tokens_usd,"
-                    "time_to_train_s,cost_to_train_usd,energy_to_train_kwh\n";
+std::string format_comparison_csv(const Comparison& c, const std::vector<TrustBand>& bands) {
+    std::string o =
+        "design,baseline,nodes,accelerators,best_strategy,strategy,feasible,reason,iteration_s,speedup,mfu,"
+        "tokens_per_s,hbm_used_gib,hbm_capacity_gib,cost_per_iteration_usd,cost_per_million_tokens_usd,"
+        "time_to_train_s,cost_to_train_usd,energy_to_train_kwh,trust_runs,trust_basis,likely_low,likely_high,"
+        "mfu_above_published\n";
     auto num = [](double v) { return format_printf("%.10g", v); };
     for (std::size_t i = 0; i < c.designs.size(); ++i) {
         const DesignOutcome& d = c.designs[i];
@@ -423,6 +440,14 @@ std::string format_comparison_csv(const Comparison& c) {
                  num(d.cost.time_to_train_s) + "," + num(d.cost.cost_to_train_usd) + "," + num(d.cost.energy_to_train_kwh);
         } else {
             o += ",,,,,,,,,,,";
+        }
+        if (i < bands.size()) {
+            const TrustBand& b = bands[i];
+            o += "," + std::to_string(b.runs) + "," + csv_quoted(b.basis) + "," +
+                 (b.validated() ? num(b.low) + "," + num(b.high) : std::string(",")) + "," +
+                 (r.feasible ? (b.mfu_above_published(r.mfu) ? "1" : "0") : "");
+        } else {
+            o += ",,,,";
         }
         o += "\n";
     }
@@ -449,14 +474,31 @@ nlohmann::ordered_json cost_report_json(const CostReport& c) {
             {"energy_to_train_kwh", c.energy_to_train_kwh}};
 }
 
+nlohmann::ordered_json trust_json(const TrustBand& band, const Result& r) {
+    nlohmann::ordered_json t = {{"validated", band.validated()}, {"runs", band.runs}, {"basis", band.basis}};
+    if (band.validated()) {
+        t["measured_over_predicted_low"] = band.low;
+        t["measured_over_predicted_high"] = band.high;
+        t["mean_abs_error"] = band.mean_abs;
+        t["mean_signed_error"] = band.mean_signed;
+        if (r.feasible) t["iteration_s_range"] = {band.low * r.iteration_s, band.high * r.iteration_s};
+    }
+    t["max_published_mfu"] = band.max_measured_mfu;
+    t["mfu_above_published"] = r.feasible && band.mfu_above_published(r.mfu);
+    return t;
+}
+
+std::string format_trust_json(const TrustBand& band, const Result& r) { return trust_json(band, r).dump(2); }
+
 std::string format_cost_json(const CostReport& c) { return cost_report_json(c).dump(2); }
 
-std::string format_comparison_json(const Comparison& c) {
+std::string format_comparison_json(const Comparison& c, const std::vector<TrustBand>& bands) {
     nlohmann::ordered_json j;
     j["baseline"] = c.baseline;
     j["cancelled"] = c.cancelled;
     j["designs"] = nlohmann::ordered_json::array();
-    for (const DesignOutcome& d : c.designs) {
+    for (std::size_t i = 0; i < c.designs.size(); ++i) {
+        const DesignOutcome& d = c.designs[i];
         nlohmann::ordered_json dj;
         dj["name"] = d.name;
         dj["nodes"] = d.config.cluster.nodes;
@@ -466,6 +508,7 @@ std::string format_comparison_json(const Comparison& c) {
         dj["speedup"] = d.speedup;
         put_result(dj, d.result);
         dj["cost"] = cost_report_json(d.cost);
+        if (i < bands.size()) dj["trust"] = trust_json(bands[i], d.result);
         j["designs"].push_back(std::move(dj));
     }
     return j.dump(2) + "\n";

@@ -869,12 +869,17 @@ TrustBand trust_band_for(const ValidationRun& run, const NodeSpec& node, const s
                       with ? with->info.name : std::string("edited software"));
 }
 
-TrustBand shipped_trust_band(const Config& config, const std::string& software_name) {
+ShippedValidation load_shipped_validation() {
     std::vector<std::string> errors;
-    const auto nodes = load_node_presets(errors);
-    const auto software = load_software_presets(errors);
-    const ValidationRun run = run_validation(validation_files(presets_dir() / "validation"), nodes, load_model_presets(errors), software);
-    return trust_band_for(run, config.node, nodes, config.software, software_name, software);
+    ShippedValidation v;
+    v.nodes = load_node_presets(errors);
+    v.software = load_software_presets(errors);
+    v.run = run_validation(validation_files(presets_dir() / "validation"), v.nodes, load_model_presets(errors), v.software);
+    return v;
+}
+
+TrustBand shipped_trust_band(const Config& config, const std::string& software_name) {
+    return load_shipped_validation().band(config, software_name);
 }
 
 std::string format_trust_range(const TrustBand& band) {

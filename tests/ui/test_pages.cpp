@@ -3,6 +3,9 @@
 // the scenario, bad table input is refused with a message, every chart exports, and
 // presentation mode hides the forms and steps through designs and pinned cells.
 #include <QtTest>
+#include <QJsonObject>
+#include <QJsonDocument>
+#include <QJsonArray>
 
 #include <QChart>
 #include <QChartView>
@@ -396,8 +399,30 @@ private Q_SLOTS:
         QVERIFY(lines.front().startsWith("design,baseline,nodes,accelerators"));
         QCOMPARE(lines.size(), 6);  // header, 4 designs, final newline
         QVERIFY(lines[3].startsWith("\"H100 x384, best strategy\",0,384,3072,1,"));
+        // The export carries the bands on screen (one figure everywhere): runs, basis, low, high, flag.
+        QVERIFY(lines.front().endsWith("trust_runs,trust_basis,likely_low,likely_high,mfu_above_published"));
+        const std::vector<TrustBand>& bands = win.w.compare()->trustBands();
+        const auto& designs = win.w.compare()->comparison()->designs;
+        for (std::size_t i = 0; i < bands.size(); ++i) {
+            const QByteArray tail =
+                QStringLiteral(",%1,\"%2\",%3,%4,%5")
+                    .arg(bands[i].runs)
+                    .arg(QString::fromStdString(bands[i].basis), QString::fromStdString(format_printf("%.10g", bands[i].low)),
+                         QString::fromStdString(format_printf("%.10g", bands[i].high)),
+                         bands[i].mfu_above_published(designs[i].result.mfu) ? QStringLiteral("1") : QStringLiteral("0"))
+                    .toUtf8();
+            QVERIFY2(lines[static_cast<qsizetype>(i) + 1].endsWith(tail), lines[static_cast<qsizetype>(i) + 1].constData());
+        }
         const QString json = dir.filePath(QStringLiteral("c.json"));
         QCOMPARE(win.w.compare()->exportData(json), QString());
+        QFile jf(json);
+        QVERIFY(jf.open(QIODevice::ReadOnly));
+        const QJsonArray jd = QJsonDocument::fromJson(jf.readAll()).object().value(QStringLiteral("designs")).toArray();
+        QCOMPARE(jd.size(), static_cast<qsizetype>(bands.size()));
+        for (qsizetype i = 0; i < jd.size(); ++i)
+            QCOMPARE(
+                jd[i].toObject().value(QStringLiteral("trust")).toObject().value(QStringLiteral("measured_over_predicted_high")).toDouble(),
+                bands[static_cast<std::size_t>(i)].high);
         QVERIFY(win.w.compare()->exportData(dir.filePath(QStringLiteral("c.xls"))).contains(QStringLiteral("use .csv or .json")));
     }
 

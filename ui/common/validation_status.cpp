@@ -8,16 +8,12 @@
 
 namespace comet::ui {
 
-const ValidationRun& shipped_validation() {
-    static const ValidationRun run = [] {
-        std::vector<std::string> errors;
-        const auto nodes = load_node_presets(errors);
-        const auto models = load_model_presets(errors);
-        const auto software = load_software_presets(errors);
-        return run_validation(validation_files(presets_dir() / "validation"), nodes, models, software);
-    }();
-    return run;
+const ShippedValidation& shipped_validation_and_presets() {
+    static const ShippedValidation v = load_shipped_validation();
+    return v;
 }
+
+const ValidationRun& shipped_validation() { return shipped_validation_and_presets().run; }
 
 QString validation_text(const ValidationRun& run, const std::string& preset_id, const std::string& name) {
     if (preset_id.empty())
@@ -50,11 +46,10 @@ QString software_validation_text_for(const ValidationRun& run, const SoftwareSpe
 }
 
 TrustBand shipped_trust_band(const NodeSpec& node, const SoftwareSpec& software, const std::string& software_name) {
-    static const auto presets = [] {
-        std::vector<std::string> errors;
-        return std::pair{load_node_presets(errors), load_software_presets(errors)};
-    }();
-    return trust_band_for(shipped_validation(), node, presets.first, software, software_name, presets.second);
+    Config c;
+    c.node = node;
+    c.software = software;
+    return shipped_validation_and_presets().band(c, software_name);
 }
 
 QString trust_range_text(const TrustBand& band) {

@@ -15,6 +15,8 @@ namespace comet::ui {
 // The validation of the shipped tables against the node and model presets, computed on the
 // first call (a fraction of a second) and kept; thread-safe, so call it first from a worker.
 [[nodiscard]] const ValidationRun& shipped_validation();
+// The same with the presets the bands are matched on (core load_shipped_validation), kept.
+[[nodiscard]] const ShippedValidation& shipped_validation_and_presets();
 
 // The line for a node preset (its id and name); for a node that matches no preset
 // (`preset_id` empty), that an edited node is not validated.

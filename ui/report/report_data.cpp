@@ -55,12 +55,7 @@ ReportData compute_report_data(const Scenario& scenario, const ReportOptions& op
     if (options.with_comparison && !scenario.designs.empty()) {
         d.comparison = compare_designs(scenario, search_options, control);
         if (stop(d.comparison.cancelled)) return d;
-        for (std::size_t i = 0; i < d.comparison.designs.size() && i < scenario.designs.size(); ++i) {
-            const Design& design = scenario.designs[i];
-            const Config& ran = d.comparison.designs[i].config;
-            d.design_bands.push_back(
-                shipped_trust_band(ran.node, ran.software, design.own_software ? design.software_info.name : scenario.software_info.name));
-        }
+        d.design_bands = trust_bands(shipped_validation_and_presets(), scenario, d.comparison);
     }
     d.tornado = sensitivity(config, options.fraction, search_options);
     if (stop()) return d;

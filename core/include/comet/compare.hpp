@@ -9,6 +9,7 @@
 #include "comet/economics.hpp"
 #include "comet/scenario.hpp"
 #include "comet/search.hpp"
+#include "comet/validation.hpp"
 
 namespace comet {
 
@@ -41,11 +42,18 @@ struct Comparison {
 [[nodiscard]] std::vector<ParetoPoint> pareto_over_designs(const Scenario& s, const std::vector<int>& node_counts,
                                                            const SearchOptions& options = {});
 
-// A table for people and a JSON document for scripts.
-[[nodiscard]] std::string format_comparison_text(const Comparison& c);
-[[nodiscard]] std::string format_comparison_json(const Comparison& c);
+// How far to trust each design's answer (issue 40): the band of its node and software (the
+// design's own software named by its software_info, else the scenario's), one per design of `c`.
+[[nodiscard]] std::vector<TrustBand> trust_bands(const ShippedValidation& shipped, const Scenario& s, const Comparison& c);
+
+// A table for people and a JSON document for scripts; `bands` (one per design, may be empty)
+// add each design's band and MFU flag.
+[[nodiscard]] std::string format_comparison_text(const Comparison& c, const std::vector<TrustBand>& bands = {});
+[[nodiscard]] std::string format_comparison_json(const Comparison& c, const std::vector<TrustBand>& bands = {});
 // One row per design with a header; names quoted as RFC 4180 asks; numbers in SI units
-// (seconds, USD, GiB per accelerator). Infeasible designs have empty numbers and a reason.
-[[nodiscard]] std::string format_comparison_csv(const Comparison& c);
+// (seconds, USD, GiB per accelerator). Infeasible designs have empty numbers and a reason. The
+// trust columns (runs, basis, likely_low, likely_high as measured / predicted time,
+// mfu_above_published) are empty without `bands`.
+[[nodiscard]] std::string format_comparison_csv(const Comparison& c, const std::vector<TrustBand>& bands = {});
 
 }  // namespace comet

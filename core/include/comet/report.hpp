@@ -6,6 +6,7 @@
 
 #include "comet/result.hpp"
 #include "comet/scenario.hpp"
+#include "comet/validation.hpp"
 
 namespace comet {
 
@@ -52,6 +53,9 @@ struct NodePreset;      // comet/presets.hpp
 
 // Every field of a cost report as a JSON object (the one cost JSON: compare, analyze).
 [[nodiscard]] std::string format_cost_json(const CostReport& c);
+// How far to trust a result (docs/cli.md, "trust"): validated, runs, basis, the band and the
+// iteration-time range it gives, the node's highest published MFU and the flag.
+[[nodiscard]] std::string format_trust_json(const TrustBand& band, const Result& r);
 
 // The FSDP balance of fsdp_balance() (comet-cli fsdp): a table for terminals, the same as JSON
 // with stable keys, and one CSV row per data-parallel degree (SI units).

@@ -179,8 +179,18 @@ struct TrustBand {
 [[nodiscard]] TrustBand trust_band_for(const ValidationRun& run, const NodeSpec& node, const std::vector<NodePreset>& node_presets,
                                        const SoftwareSpec& software, const std::string& software_name,
                                        const std::vector<SoftwarePreset>& software_presets);
-// The band of `config` against the shipped tables and presets (presets_dir(); reads and
-// predicts them, some tens of milliseconds).
+// The shipped tables predicted on the shipped node, model and software presets (presets_dir();
+// reads and predicts them, some tens of milliseconds), with the presets the bands are matched on.
+struct ShippedValidation {
+    std::vector<NodePreset> nodes;
+    std::vector<SoftwarePreset> software;
+    ValidationRun run;
+    [[nodiscard]] TrustBand band(const Config& config, const std::string& software_name) const {
+        return trust_band_for(run, config.node, nodes, config.software, software_name, software);
+    }
+};
+[[nodiscard]] ShippedValidation load_shipped_validation();
+// The band of `config` against them (loads them: for one answer).
 [[nodiscard]] TrustBand shipped_trust_band(const Config& config, const std::string& software_name);
 
 // "-6 % to +59 %" (the measured time relative to the prediction) or "not validated".
