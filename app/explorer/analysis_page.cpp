@@ -373,6 +373,21 @@ QString AnalysisPage::costSummaryHtml() const {
                 tr("Best strategy: %1")
                     .arg(QString::fromStdString(format_strategy(a.best->strategy, doc_->config().workload)).toHtmlEscaped()) +
                 QStringLiteral("</p>");
+    // Which software change buys most (issue 38): each switch the software lacks, searched again.
+    if (!a.software.empty()) {
+        html += QStringLiteral("<b>%1</b><table cellspacing='0' cellpadding='3'>").arg(tr("Which software change buys most"));
+        for (const SoftwareChange& sc : a.software) {
+            const QString time = !sc.feasible ? tr("cannot run") : ui::format_seconds(sc.time_s);
+            const QString change =
+                sc.feasible && sc.base_feasible && sc.base_time_s > 0
+                    ? QString::asprintf("%+.1f %%", 100 * (sc.time_s / sc.base_time_s - 1)).replace(QLatin1Char('-'), QChar(0x2212))
+                    : QString();
+            html += QStringLiteral("<tr><td title='%1'>%2</td><td align='right'>%3</td><td align='right'>%4</td></tr>")
+                        .arg(QString::fromStdString(sc.field + ": " + sc.from + " \u2192 " + sc.to).toHtmlEscaped(),
+                             QString::fromStdString(sc.what).toHtmlEscaped(), time, change);
+        }
+        html += QStringLiteral("</table>");
+    }
     return html;
 }
 

@@ -18,8 +18,8 @@ struct BestTime {
     double time_s = 0;
 };
 
-BestTime best_time(const Config& c, const SearchOptions& opt) {
-    const SearchResult sr = search(c, opt);
+BestTime best_time(const Config& c, const SearchOptions& opt, const SearchControl& control = {}) {
+    const SearchResult sr = search(c, opt, control);
     if (!sr.found()) return {};
     return {true, sr.top.front().result.iteration_s};
 }
@@ -126,7 +126,7 @@ std::vector<SensitivityBar> sensitivity(const Config& base, double fraction, con
     return bars;
 }
 
-std::vector<SoftwareChange> software_changes(const Config& base, const SearchOptions& search_options) {
+std::vector<SoftwareChange> software_changes(const Config& base, const SearchOptions& search_options, const SearchControl& control) {
     std::vector<SoftwareChange> out;
     SearchOptions opt = search_options;
     opt.top_k = 1;
@@ -173,15 +173,18 @@ std::vector<SoftwareChange> software_changes(const Config& base, const SearchOpt
         add("the vendor's attention kernel instead of FlashAttention-2", "software.fused_attention", "flash2", "vendor", c);
     }
     if (candidates.empty()) return out;
-    const BestTime b = best_time(base, opt);
+    const auto cancelled = [&] { return control.cancel && control.cancel->load(std::memory_order_relaxed); };
+    const BestTime b = best_time(base, opt, control);
     for (auto& [ch, c] : candidates) {
-        const BestTime t = best_time(c, opt);
+        if (cancelled()) return {};
+        const BestTime t = best_time(c, opt, control);
         ch.base_feasible = b.feasible;
         ch.base_time_s = b.time_s;
         ch.feasible = t.feasible;
         ch.time_s = t.time_s;
         out.push_back(std::move(ch));
     }
+    if (cancelled()) return {};  // a search stopped early: its times are not the best
     // The largest gain first; a change that makes a run possible before any that does not.
     auto gain = [](const SoftwareChange& x) {
         if (!x.feasible) return -std::numeric_limits<double>::infinity();

@@ -3,6 +3,8 @@
 // slows training, and the Pareto front marks exactly the non-dominated points.
 #include <QtTest>
 
+#include <atomic>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -303,6 +305,11 @@ private slots:
         QCOMPARE(dense_model.size(), std::size_t{1});
         QCOMPARE(QString::fromStdString(dense_model.front().what), QStringLiteral("the whole step as CUDA graphs"));
         QVERIFY(dense_model.front().time_s <= dense_model.front().base_time_s);
+        // Cancelled: nothing (a stopped search's time is not the best one).
+        std::atomic<bool> stop{true};
+        SearchControl control;
+        control.cancel = &stop;
+        QVERIFY(software_changes(base, opt, control).empty());
     }
 
     void tornado_without_expanded_tier_and_bad_fraction() {

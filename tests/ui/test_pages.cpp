@@ -431,6 +431,13 @@ private Q_SLOTS:
         Window win;
         app::AnalysisPage* page = win.w.analysis();
         const auto& a = page->analysis();
+        // The page says which software change buys most, as the core prices it.
+        QVERIFY(a.has_value() && !a->software.empty());
+        QVERIFY(page->costSummaryHtml().contains(QStringLiteral("Which software change buys most")));
+        for (const SoftwareChange& c : a->software)
+            QVERIFY2(page->costSummaryHtml().contains(QString::fromStdString(c.what).toHtmlEscaped()) &&
+                         page->costSummaryHtml().contains(ui::format_seconds(c.time_s)),
+                     qPrintable(page->costSummaryHtml()));
         QVERIFY(a.has_value());
         const Scenario& s = win.scenario();
         const Result r = evaluate(s.config);

@@ -191,6 +191,25 @@ private Q_SLOTS:
         QVERIFY2(report::result_html(edited).contains(QStringLiteral("Not validated")), qPrintable(report::result_html(edited)));
     }
 
+    // Which software change buys most (issue 38) is the core's, in the report's cost part.
+    void softwareChangesAreTheCores() {
+        const ReportData& d = with_designs_;
+        SearchOptions one;
+        one.top_k = 1;
+        const std::vector<SoftwareChange> direct = software_changes(d.scenario.config, one);
+        QVERIFY(!direct.empty());
+        QCOMPARE(d.software.size(), direct.size());
+        const QString html = report::cost_html(d);
+        QVERIFY2(html.contains(QStringLiteral("Which software change buys most")), qPrintable(html));
+        for (std::size_t i = 0; i < direct.size(); ++i) {
+            QCOMPARE(d.software[i].what, direct[i].what);
+            QCOMPARE(d.software[i].time_s, direct[i].time_s);
+            QVERIFY2(html.contains(QString::fromStdString(direct[i].what).toHtmlEscaped()) &&
+                         html.contains(ui::format_seconds(direct[i].time_s)),
+                     qPrintable(html));
+        }
+    }
+
     void tornadoBarsAreSortedByEffect() {
         const std::vector<SensitivityBar>& bars = with_designs_.tornado;
         QVERIFY(bars.size() >= 7);

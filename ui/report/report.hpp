@@ -63,6 +63,9 @@ struct ReportData {
     // published runs of the node with the software (core trust_band); one per comparison design.
     TrustBand band;
     std::vector<TrustBand> design_bands;
+    // Which software change buys most (core software_changes, issue 38): each switch the
+    // scenario's software does not have yet, priced by the search, largest gain first.
+    std::vector<SoftwareChange> software;
     bool cancelled = false;         // stopped early: the fields after the last one computed are empty
 };
 

@@ -59,6 +59,8 @@ ReportData compute_report_data(const Scenario& scenario, const ReportOptions& op
     }
     d.tornado = sensitivity(config, options.fraction, search_options);
     if (stop()) return d;
+    d.software = software_changes(config, search_options, control);
+    if (stop()) return d;
     d.pareto = pareto_over_designs(scenario, options.pareto_nodes, search_options);
     stop();
     return d;

@@ -433,6 +433,31 @@ QString cost_html(const ReportData& d) {
                                               : QStringLiteral("node power unknown, counted as 0")) +
          QStringLiteral(" × PUE ") + g(in.pue) + QStringLiteral(" at ") + format_usd(in.price_per_kwh_usd) +
          QStringLiteral(" per kWh, added to the GPU price. Only the GPUs the strategy uses are paid for (docs/economics.md).</p>");
+    return o + software_changes_html(d);
+}
+
+QString software_changes_html(const ReportData& d) {
+    if (d.software.empty()) return {};
+    QString o = heading(QStringLiteral("Which software change buys most"));
+    std::vector<QStringList> rows;
+    for (const SoftwareChange& c : d.software) {
+        const QString field = esc(QString::fromStdString(c.field + " " + c.from + " \u2192 " + c.to));
+        if (!c.feasible) {
+            rows.push_back({esc(QString::fromStdString(c.what)), field, QStringLiteral("cannot run"), QString()});
+            continue;
+        }
+        const QString change =
+            c.base_feasible && c.base_time_s > 0
+                ? QString::asprintf("%+.1f %%", 100 * (c.time_s / c.base_time_s - 1)).replace(QLatin1Char('-'), QChar(0x2212))
+                : QStringLiteral("runs now");
+        rows.push_back({esc(QString::fromStdString(c.what)), field, format_seconds(c.time_s), change});
+    }
+    o += grid_table({QStringLiteral("Change"), QStringLiteral("Field"), QStringLiteral("Best iteration"), QStringLiteral("vs now")}, rows,
+                    {false, false, true, true});
+    const SoftwareChange& first = d.software.front();
+    o += QStringLiteral("<p class=\"note\">Each switch the software does not have yet, with the best strategy searched again; now: ") +
+         (first.base_feasible ? format_seconds(first.base_time_s) : QStringLiteral("no strategy runs")) +
+         QStringLiteral(" (docs/economics.md).</p>");
     return o;
 }
 

@@ -36,7 +36,9 @@ namespace comet::ui::report {
 // Comparison page: one row per design.
 [[nodiscard]] QString comparison_html(const ReportData& d);
 // Sensitivity & cost page: cost of the strategy as given and of the best one, and the inputs.
-[[nodiscard]] QString cost_html(const ReportData& d);
+[[nodiscard]] QString cost_html(const ReportData& d);  // ends with software_changes_html
+// "Which software change buys most": a table of d.software (empty when there is none).
+[[nodiscard]] QString software_changes_html(const ReportData& d);
 // Under the breakdown chart: the strategies of its bars "As given" and "Best strategy".
 [[nodiscard]] QString strategies_caption_html(const ReportData& d);
 // What stands in for the Pareto chart when it has fewer than two feasible points.

@@ -84,7 +84,9 @@ struct SoftwareChange {
 // the dense layers or the whole step, one grouped expert kernel, dispatch sizes on the device,
 // the vendor's attention kernel instead of FlashAttention-2), each priced by comet::search
 // (top_k forced to 1); the largest gain first. Empty when every switch is already on.
-[[nodiscard]] std::vector<SoftwareChange> software_changes(const Config& base, const SearchOptions& search);
+// `control.cancel` stops it: then nothing is returned.
+[[nodiscard]] std::vector<SoftwareChange> software_changes(const Config& base, const SearchOptions& search,
+                                                           const SearchControl& control = {});
 
 struct ParetoPoint {
     std::string label;
