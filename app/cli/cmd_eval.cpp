@@ -1,5 +1,4 @@
 #include <cstdio>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "comet/evaluate.hpp"
@@ -42,12 +41,8 @@ int cmd_eval(Args args) {
     const Result r = evaluate(loaded.value->config);
     const TrustBand band = shipped_trust_band(loaded.value->config, loaded.value->software_info.name);
     const bool mfu_flag = r.feasible && band.mfu_above_published(r.mfu);
-    std::string out = json ? format_result_json(*loaded.value, r) : format_result_text(*loaded.value, r);
-    if (json) {
-        nlohmann::ordered_json doc = nlohmann::ordered_json::parse(out);
-        doc["trust"] = nlohmann::ordered_json::parse(format_trust_json(band, r));
-        out = doc.dump(2) + "\n";
-    } else {
+    std::string out = json ? format_result_json(*loaded.value, r, band) : format_result_text(*loaded.value, r);
+    if (!json) {
         out += "\nTrust     " + format_trust_band(band);
         if (band.validated() && r.feasible) {
             char buf[96];

@@ -379,9 +379,7 @@ QString AnalysisPage::costSummaryHtml() const {
         for (const SoftwareChange& sc : a.software) {
             const QString time = !sc.feasible ? tr("cannot run") : ui::format_seconds(sc.time_s);
             const QString change =
-                sc.feasible && sc.base_feasible && sc.base_time_s > 0
-                    ? QString::asprintf("%+.1f %%", 100 * (sc.time_s / sc.base_time_s - 1)).replace(QLatin1Char('-'), QChar(0x2212))
-                    : QString();
+                sc.feasible && sc.base_feasible && sc.base_time_s > 0 ? ui::signed_percent(sc.time_s / sc.base_time_s - 1, 1) : QString();
             html += QStringLiteral("<tr><td title='%1'>%2</td><td align='right'>%3</td><td align='right'>%4</td></tr>")
                         .arg(QString::fromStdString(sc.field + ": " + sc.from + " \u2192 " + sc.to).toHtmlEscaped(),
                              QString::fromStdString(sc.what).toHtmlEscaped(), time, change);

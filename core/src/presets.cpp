@@ -371,6 +371,23 @@ const T* match_preset(const std::vector<T>& presets, std::string_view text) {
 }
 }  // namespace
 
+const NodePreset* node_preset_of(const std::vector<NodePreset>& presets, const NodeSpec& node) {
+    for (const NodePreset& p : presets)
+        if (p.node == node) return &p;
+    return nullptr;
+}
+
+const SoftwarePreset* software_preset_of(const std::vector<SoftwarePreset>& presets, const SoftwareSpec& software,
+                                         std::string_view prefer_name) {
+    const SoftwarePreset* found = nullptr;
+    for (const SoftwarePreset& p : presets) {
+        if (!(p.software == software)) continue;
+        if (p.info.name == prefer_name) return &p;
+        if (!found) found = &p;
+    }
+    return found;
+}
+
 const NodePreset* match_node_preset(const std::vector<NodePreset>& presets, std::string_view text) { return match_preset(presets, text); }
 
 const SoftwarePreset* match_software_preset(const std::vector<SoftwarePreset>& presets, std::string_view text) {

@@ -359,13 +359,30 @@ std::string format_software(const Config& c) {
     return o;
 }
 
-std::string format_result_json(const Scenario& sc, const Result& r) {
+namespace {
+nlohmann::ordered_json trust_json(const TrustBand& band, const Result& r) {
+    nlohmann::ordered_json t = {{"validated", band.validated()}, {"runs", band.runs}, {"basis", band.basis}};
+    if (band.validated()) {
+        t["measured_over_predicted_low"] = band.low;
+        t["measured_over_predicted_high"] = band.high;
+        t["mean_abs_error"] = band.mean_abs;
+        t["mean_signed_error"] = band.mean_signed;
+        if (r.feasible) t["iteration_s_range"] = {band.low * r.iteration_s, band.high * r.iteration_s};
+    }
+    t["max_published_mfu"] = band.max_measured_mfu;
+    t["mfu_above_published"] = r.feasible && band.mfu_above_published(r.mfu);
+    return t;
+}
+}  // namespace
+
+std::string format_result_json(const Scenario& sc, const Result& r, const std::optional<TrustBand>& band) {
     nlohmann::ordered_json j;
     j["scenario"] = sc.name;
     j["workload"] = std::string(to_string(sc.config.workload));
     j["software"] = sc.software_info.name;
     j["strategy"] = format_strategy(sc.config.strategy, sc.config.workload);
     put_result(j, r);
+    if (band) j["trust"] = trust_json(*band, r);
     return j.dump(2) + "\n";
 }
 
@@ -454,6 +471,7 @@ std::string format_comparison_csv(const Comparison& c, const std::vector<TrustBa
     return o;
 }
 
+// report_json.hpp: the one cost JSON (compare, analyze).
 nlohmann::ordered_json cost_report_json(const CostReport& c) {
     return {{"valid", c.valid},
             {"gpus", c.gpus},
@@ -473,22 +491,6 @@ nlohmann::ordered_json cost_report_json(const CostReport& c) {
             {"cost_to_train_usd", c.cost_to_train_usd},
             {"energy_to_train_kwh", c.energy_to_train_kwh}};
 }
-
-nlohmann::ordered_json trust_json(const TrustBand& band, const Result& r) {
-    nlohmann::ordered_json t = {{"validated", band.validated()}, {"runs", band.runs}, {"basis", band.basis}};
-    if (band.validated()) {
-        t["measured_over_predicted_low"] = band.low;
-        t["measured_over_predicted_high"] = band.high;
-        t["mean_abs_error"] = band.mean_abs;
-        t["mean_signed_error"] = band.mean_signed;
-        if (r.feasible) t["iteration_s_range"] = {band.low * r.iteration_s, band.high * r.iteration_s};
-    }
-    t["max_published_mfu"] = band.max_measured_mfu;
-    t["mfu_above_published"] = r.feasible && band.mfu_above_published(r.mfu);
-    return t;
-}
-
-std::string format_trust_json(const TrustBand& band, const Result& r) { return trust_json(band, r).dump(2); }
 
 std::string format_cost_json(const CostReport& c) { return cost_report_json(c).dump(2); }
 

@@ -856,15 +856,8 @@ TrustBand trust_band(const ValidationRun& run, const std::string& node_id, const
 TrustBand trust_band_for(const ValidationRun& run, const NodeSpec& node, const std::vector<NodePreset>& node_presets,
                          const SoftwareSpec& software, const std::string& software_name,
                          const std::vector<SoftwarePreset>& software_presets) {
-    const NodePreset* on = nullptr;
-    for (const NodePreset& p : node_presets)
-        if (p.node == node) {
-            on = &p;
-            break;
-        }
-    const SoftwarePreset* with = nullptr;
-    for (const SoftwarePreset& p : software_presets)
-        if (p.software == software && (!with || (p.info.name == software_name && with->info.name != software_name))) with = &p;
+    const NodePreset* on = node_preset_of(node_presets, node);
+    const SoftwarePreset* with = software_preset_of(software_presets, software, software_name);
     return trust_band(run, on ? on->id : std::string(), on ? on->info.name : std::string("edited node"), with ? with->id : std::string(),
                       with ? with->info.name : std::string("edited software"));
 }

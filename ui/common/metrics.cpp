@@ -82,6 +82,10 @@ QString format_money(double usd) { return QString::fromStdString(comet::format_u
 
 QString format_energy(double kwh) { return QString::fromStdString(comet::format_kwh(kwh)); }
 
+QString with_minus_sign(QString text) { return text.replace(QLatin1Char('-'), QChar(0x2212)); }
+
+QString signed_percent(double fraction, int decimals) { return with_minus_sign(QString::asprintf("%+.*f %%", decimals, 100 * fraction)); }
+
 QString format_count(double n) {
     if (n >= 1e12) return QString::number(n / 1e12, 'f', 2) + QStringLiteral(" T");
     if (n >= 1e9) return QString::number(n / 1e9, 'f', 1) + QStringLiteral(" B");

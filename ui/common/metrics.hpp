@@ -40,6 +40,10 @@ struct MetricInfo {
 [[nodiscard]] QString format_duration(double s);
 [[nodiscard]] QString format_money(double usd);
 [[nodiscard]] QString format_energy(double kwh);
+// `text` with each hyphen-minus as a true minus (U+2212, as wide as the plus): "−9 %".
+[[nodiscard]] QString with_minus_sign(QString text);
+// A signed change in percent from a fraction: "+5.1 %", "−12.0 %" (`decimals` after the point).
+[[nodiscard]] QString signed_percent(double fraction, int decimals);
 // "1.01 T", "70.6 B", "124 M", "4096".
 [[nodiscard]] QString format_count(double n);
 // Parameters of a model: "175 B" for a dense one; "46.7 B total, 12.9 B active" when a token

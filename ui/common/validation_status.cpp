@@ -4,7 +4,6 @@
 #include <string>
 
 #include "common/metrics.hpp"
-#include <string>
 
 namespace comet::ui {
 
@@ -23,24 +22,17 @@ QString validation_text(const ValidationRun& run, const std::string& preset_id, 
 }
 
 QString validation_text_for(const ValidationRun& run, const NodeSpec& node, const std::vector<NodePreset>& presets) {
-    for (const NodePreset& p : presets)
-        if (p.node == node) return validation_text(run, p.id, p.info.name);
+    if (const NodePreset* p = node_preset_of(presets, node)) return validation_text(run, p->id, p->info.name);
     return validation_text(run, {}, {});
 }
 
 QString software_validation_text_for(const ValidationRun& run, const SoftwareSpec& software,
                                      const std::vector<SoftwarePreset>& software_presets, const NodeSpec& node,
                                      const std::vector<NodePreset>& node_presets) {
-    const NodePreset* on = nullptr;
-    for (const NodePreset& p : node_presets)
-        if (p.node == node) {
-            on = &p;
-            break;
-        }
-    for (const SoftwarePreset& p : software_presets)
-        if (p.software == software)
-            return QString::fromStdString(
-                software_validation_summary(run, p.id, p.info.name, on ? on->id : std::string(), on ? on->info.name : std::string()));
+    const NodePreset* on = node_preset_of(node_presets, node);
+    if (const SoftwarePreset* p = software_preset_of(software_presets, software))
+        return QString::fromStdString(
+            software_validation_summary(run, p->id, p->info.name, on ? on->id : std::string(), on ? on->info.name : std::string()));
     return QCoreApplication::translate("comet::ui::Validation",
                                        "Edited software: not validated against published runs (no software preset matches it)");
 }
@@ -52,9 +44,7 @@ TrustBand shipped_trust_band(const NodeSpec& node, const SoftwareSpec& software,
     return shipped_validation_and_presets().band(c, software_name);
 }
 
-QString trust_range_text(const TrustBand& band) {
-    return QString::fromStdString(format_trust_range(band)).replace(QLatin1Char('-'), QChar(0x2212));
-}
+QString trust_range_text(const TrustBand& band) { return with_minus_sign(QString::fromStdString(format_trust_range(band))); }
 
 QString trust_band_text(const TrustBand& band, double iteration_s, double cost_per_m_usd, double train_s, double train_usd) {
     if (!band.validated())
@@ -82,7 +72,7 @@ QString trust_band_text(const TrustBand& band, double iteration_s, double cost_p
                                        "From %1 published %2 of %3 (mean error %4 %, signed %5 %): the range of measured / predicted time")
                .arg(QString::number(band.runs), band.runs == 1 ? QStringLiteral("run") : QStringLiteral("runs"),
                     QString::fromStdString(band.basis), QString::number(100 * band.mean_abs, 'f', 0),
-                    QString::asprintf("%+.0f", 100 * band.mean_signed).replace(QLatin1Char('-'), QChar(0x2212)));
+                    with_minus_sign(QString::asprintf("%+.0f", 100 * band.mean_signed)));
 }
 
 QString mfu_flag_text(const TrustBand& band, double mfu) {

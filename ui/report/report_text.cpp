@@ -447,9 +447,7 @@ QString software_changes_html(const ReportData& d) {
             continue;
         }
         const QString change =
-            c.base_feasible && c.base_time_s > 0
-                ? QString::asprintf("%+.1f %%", 100 * (c.time_s / c.base_time_s - 1)).replace(QLatin1Char('-'), QChar(0x2212))
-                : QStringLiteral("runs now");
+            c.base_feasible && c.base_time_s > 0 ? signed_percent(c.time_s / c.base_time_s - 1, 1) : QStringLiteral("runs now");
         rows.push_back({esc(QString::fromStdString(c.what)), field, format_seconds(c.time_s), change});
     }
     o += grid_table({QStringLiteral("Change"), QStringLiteral("Field"), QStringLiteral("Best iteration"), QStringLiteral("vs now")}, rows,

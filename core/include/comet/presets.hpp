@@ -107,6 +107,13 @@ struct ModelPreset {
 [[nodiscard]] std::string save_user_node_preset(const std::string& id, const Provenance& info, const NodeSpec& node);
 [[nodiscard]] std::string save_user_model_preset(const std::string& id, const Provenance& info, const ModelSpec& model);
 
+// The preset a configuration's node or software is, by value (a node edited after choosing a preset
+// is none): the first equal one, or among equal software presets the one named `prefer_name` (two
+// presets may describe the same values, e.g. a version alias). nullptr when none is equal.
+[[nodiscard]] const NodePreset* node_preset_of(const std::vector<NodePreset>& presets, const NodeSpec& node);
+[[nodiscard]] const SoftwarePreset* software_preset_of(const std::vector<SoftwarePreset>& presets, const SoftwareSpec& software,
+                                                       std::string_view prefer_name = {});
+
 // The node preset whose id, name or one of whose aliases occurs in `text` (case-insensitive);
 // the longest match wins. nullptr when none does.
 [[nodiscard]] const NodePreset* match_node_preset(const std::vector<NodePreset>& presets, std::string_view text);

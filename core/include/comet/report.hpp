@@ -1,6 +1,7 @@
 #pragma once
 // Human-readable and JSON renderings of a result. Not on the evaluation path.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,10 @@ struct NodePreset;      // comet/presets.hpp
 [[nodiscard]] std::string explain(const Result& r);
 // Multi-line breakdown for terminals.
 [[nodiscard]] std::string format_result_text(const Scenario& s, const Result& r);
-// The same content as JSON with stable keys (docs/cli.md).
-[[nodiscard]] std::string format_result_json(const Scenario& s, const Result& r);
+// The same content as JSON with stable keys (docs/cli.md); with a band, how far to trust the result
+// ("trust": validated, runs, basis, the band and the iteration-time range it gives, the node's
+// highest published MFU and the flag), as each design of format_comparison_json has it.
+[[nodiscard]] std::string format_result_json(const Scenario& s, const Result& r, const std::optional<TrustBand>& band = std::nullopt);
 // printf of one double, e.g. format_printf("%.1f", 3.14159) == "3.1" (for tables).
 [[nodiscard]] std::string format_printf(const char* format, double value);
 
@@ -53,9 +56,6 @@ struct NodePreset;      // comet/presets.hpp
 
 // Every field of a cost report as a JSON object (the one cost JSON: compare, analyze).
 [[nodiscard]] std::string format_cost_json(const CostReport& c);
-// How far to trust a result (docs/cli.md, "trust"): validated, runs, basis, the band and the
-// iteration-time range it gives, the node's highest published MFU and the flag.
-[[nodiscard]] std::string format_trust_json(const TrustBand& band, const Result& r);
 
 // The FSDP balance of fsdp_balance() (comet-cli fsdp): a table for terminals, the same as JSON
 // with stable keys, and one CSV row per data-parallel degree (SI units).
