@@ -3,11 +3,15 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
 #include <QInputDialog>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QLocale>
@@ -15,6 +19,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QResizeEvent>
 #include <QScreen>
 #include <QScrollArea>
@@ -155,6 +160,7 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+    file->addAction(tr("Name and &Description…"), this, [this] { (void)nameDialog(); });
     QMenu* export_menu = file->addMenu(tr("&Export"));
     QAction* export_chart = export_menu->addAction(tr("&Chart (PNG, SVG, PDF, clipboard)…"), this, &MainWindow::exportChartDialog);
     export_chart->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -492,6 +498,42 @@ void MainWindow::rememberFile(const QString& path) {
 void MainWindow::openDialog() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Scenario"), QFileInfo(doc_->filePath()).absolutePath(), file_filter);
     if (!path.isEmpty()) (void)openFile(path);
+}
+
+QDialog* MainWindow::nameDialog() {
+    auto* dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("nameDialog"));
+    dialog->setWindowTitle(tr("Name and Description"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    auto* form = new QFormLayout(dialog);
+    auto* name = new QLineEdit(QString::fromStdString(doc_->scenario().name), dialog);
+    name->setObjectName(QStringLiteral("scenarioName"));
+    name->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 60);
+    auto* description = new QPlainTextEdit(QString::fromStdString(doc_->scenario().description), dialog);
+    description->setObjectName(QStringLiteral("scenarioDescription"));
+    description->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // it wraps at the width
+    auto* note = new QLabel(doc_->nameFollowsContent()
+                                ? tr("The name now follows the model, node and node count. A name you give here stays.")
+                                : tr("The name stays as given when the model, node or node count change."),
+                            dialog);
+    note->setWordWrap(true);
+    form->addRow(tr("&Name:"), name);
+    form->addRow(tr("&Description:"), description);
+    form->addRow(note);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, dialog);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    connect(name, &QLineEdit::textChanged, dialog,
+            [ok = buttons->button(QDialogButtonBox::Ok), name] { ok->setEnabled(!name->text().trimmed().isEmpty()); });
+    connect(dialog, &QDialog::accepted, this, [this, name, description] {
+        const std::string n = name->text().simplified().toStdString();
+        const std::string d = description->toPlainText().trimmed().toStdString();
+        if (n != doc_->scenario().name || d != doc_->scenario().description || doc_->nameFollowsContent()) doc_->rename(n, d);
+    });
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->open();
+    return dialog;
 }
 
 void MainWindow::newFromDefault() {

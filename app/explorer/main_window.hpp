@@ -10,6 +10,7 @@
 #include "comet/scenario.hpp"
 #include "export_dialog.hpp"
 
+class QDialog;
 class QMenu;
 class QShortcut;
 class QSplitter;
@@ -60,6 +61,10 @@ public:
     // applies the fastest strategy (undoable); the dialog lists the ten best.
     void findBestStrategy();
     [[nodiscard]] BestStrategyDialog* bestStrategyDialog() const noexcept { return best_; }
+    // File > Name and Description: the user names the scenario (the name then stays as given
+    // whatever the content becomes; until then it follows the model, node and node count). Opens
+    // a window-modal dialog and returns it (tests fill it in).
+    QDialog* nameDialog();
 
     // Every chart of every page, for File > Export > Chart; `current` gets the index of the
     // current page's main chart.

@@ -558,6 +558,38 @@ CostInputs design_cost(const CostInputs& scenario_cost, const Design& d) {
 bool on_scenario_node(const Scenario& s, const Design& d) { return d.node == s.config.node; }
 
 namespace {
+// "GB300 NVL72 (one 4-GPU compute tray ...)" -> "GB300 NVL72".
+std::string short_name(const std::string& name, const char* fallback) {
+    const std::size_t open = name.find(" (");
+    std::string s = name.substr(0, open);
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s.empty() ? fallback : s;
+}
+constexpr std::string_view started_from = "Started from \u201c";
+}  // namespace
+
+std::string content_name(const Scenario& s) {
+    return short_name(s.model_info.name, "custom model") + " on " + std::to_string(s.config.cluster.nodes) + " \u00d7 " +
+           short_name(s.node_info.name, "custom node");
+}
+
+bool follow_content(const Scenario& before, Scenario& after) {
+    const bool content_changed = before.model_info.name != after.model_info.name || before.node_info.name != after.node_info.name ||
+                                 before.config.cluster.nodes != after.config.cluster.nodes ||
+                                 before.config.workload != after.config.workload;
+    if (!content_changed) return false;
+    const std::string name = content_name(after);
+    bool changed = false;
+    if (after.name != name) {
+        if (!after.description.empty() && after.description.rfind(started_from, 0) != 0 && !before.name.empty())
+            after.description = std::string(started_from) + before.name + "\u201d: " + after.description;
+        after.name = name;
+        changed = true;
+    }
+    return changed;
+}
+
+namespace {
 bool has_price(double hourly, double purchase) { return hourly > 0 || purchase > 0; }
 }  // namespace
 

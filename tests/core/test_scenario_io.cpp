@@ -360,6 +360,51 @@ private slots:
         QVERIFY(checked > 100);
     }
 
+    // The name follows the content (issue 40): a change of model, node or node count renames the
+    // scenario after its content and keeps the earlier study's description behind where it started;
+    // an edit of anything else, or one that names the scenario itself, leaves the name.
+    void nameFollowsTheContent() {
+        const Loaded<Scenario> loaded = load_scenario_file(presets_dir() / "scenarios" / "default.comet.json");
+        QVERIFY(loaded.ok());
+        const Scenario before = *loaded.value;
+        QCOMPARE(content_name(before), std::string("Megatron 1T on 384 \u00d7 DGX A100 80GB"));
+        const std::optional<ModelPreset> llama = find_model_preset("llama3-70b");
+        const std::optional<NodePreset> gb300 = find_node_preset("gb300-nvl72");
+        QVERIFY(llama && gb300);
+
+        Scenario after = before;
+        (void)apply_model_preset(after, *llama);
+        after.config.cluster.nodes = 16;
+        QVERIFY(follow_content(before, after));
+        QCOMPARE(after.name, std::string("Llama 3 70B on 16 \u00d7 DGX A100 80GB"));
+        QCOMPARE(after.description, "Started from \u201c" + before.name + "\u201d: " + before.description);
+        Scenario again = after;
+        (void)apply_node_preset(again, *gb300);  // a node's name up to its parenthesis
+        QVERIFY(follow_content(after, again));
+        QCOMPARE(again.name, std::string("Llama 3 70B on 16 \u00d7 GB300 NVL72"));
+        QCOMPARE(again.description, after.description);  // it says where it started once
+
+        Scenario other = before;  // a what-if on the node's numbers is the same study
+        other.config.node.hbm_bandwidth_gbps *= 2;
+        other.config.training.global_batch = 1536;
+        QVERIFY(!follow_content(before, other));
+        QCOMPARE(other.name, before.name);
+
+        Scenario untitled = before;
+        untitled.name.clear();
+        untitled.description.clear();
+        Scenario grown = untitled;
+        grown.config.cluster.nodes = 768;
+        QVERIFY(follow_content(untitled, grown));
+        QCOMPARE(grown.name, std::string("Megatron 1T on 768 \u00d7 DGX A100 80GB"));
+        QVERIFY(grown.description.empty());
+
+        Scenario nameless = before;
+        nameless.model_info.name.clear();
+        nameless.node_info.name = " (no name)";
+        QCOMPARE(content_name(nameless), std::string("custom model on 384 \u00d7 custom node"));
+    }
+
     // One node, one price (issue 40): a price a file gives a design on the scenario's node moves to
     // the scenario when nothing else prices that node (the Cost page then shows the figure Compare
     // does); two different prices for the one node stay as written; set_node_price sets a node's

@@ -5,12 +5,15 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDialog>
+#include <QLineEdit>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QToolBar>
 #include <QToolTip>
 #include <map>
@@ -123,6 +126,71 @@ private Q_SLOTS:
         QCOMPARE(win.w.document()->config().training, before);
         QCOMPARE(win.w.document()->config().model.layers, 128);
         QVERIFY(win.w.parameters()->presetNote(false).isEmpty());
+    }
+
+    // Issue 40 item 2: the scenario's name follows its content until the user names it. The bundled
+    // default's name ("... (Selene)") becomes the new content's after a model, a node count and a
+    // node are chosen in the forms (each one undo step with its rename), the window title and the
+    // saved file say so; a name given in File > Name and Description stays, and so does the name
+    // of a file the user saved under it.
+    void theNameFollowsTheContentUntilTheUserNamesIt() {
+        Window win;
+        ui::ScenarioDocument* doc = win.w.document();
+        const std::string selene = doc->scenario().name;
+        QCOMPARE(selene, std::string("Megatron 1T on 384 DGX A100 (Selene)"));
+        QVERIFY(doc->nameFollowsContent());  // a shipped example's name is not the user's
+        QComboBox* models = win.w.parameters()->modelPresetPicker();
+        models->setCurrentIndex(item_named(models, QStringLiteral("Llama 3 70B")));
+        QCOMPARE(doc->scenario().name, std::string("Llama 3 70B on 384 \u00d7 DGX A100 80GB"));
+        QVERIFY2(QString::fromStdString(doc->scenario().description).startsWith(QStringLiteral("Started from \u201cMegatron 1T on 384 DGX A100 (Selene)\u201d: ")),
+                 doc->scenario().description.c_str());
+        auto* nodes = qobject_cast<QSpinBox*>(win.w.parameters()->editorFor(QStringLiteral("cluster.nodes")));
+        QVERIFY(nodes);
+        nodes->setFocus();
+        nodes->selectAll();
+        QTest::keyClicks(nodes, QStringLiteral("64"));
+        QTest::keyClick(nodes, Qt::Key_Return);
+        QCOMPARE(doc->config().cluster.nodes, 64);
+        QCOMPARE(doc->scenario().name, std::string("Llama 3 70B on 64 \u00d7 DGX A100 80GB"));
+        QComboBox* node_presets = win.w.parameters()->nodePresetPicker();
+        node_presets->setCurrentIndex(item_named(node_presets, QStringLiteral("DGX H100")));
+        QCOMPARE(doc->scenario().name, std::string("Llama 3 70B on 64 \u00d7 DGX H100"));
+        QVERIFY2(win.w.windowTitle().startsWith(QStringLiteral("Llama 3 70B on 64 \u00d7 DGX H100 (")), qPrintable(win.w.windowTitle()));
+        doc->undoStack()->undo();  // the node, and its rename
+        QCOMPARE(doc->scenario().name, std::string("Llama 3 70B on 64 \u00d7 DGX A100 80GB"));
+        doc->undoStack()->undo();
+        doc->undoStack()->undo();
+        QCOMPARE(doc->scenario().name, selene);
+        QCOMPARE(doc->scenario().description.rfind("Started from", 0), std::string::npos);
+        for (int i = 0; i < 3; ++i) doc->undoStack()->redo();
+        QCOMPARE(doc->scenario().name, std::string("Llama 3 70B on 64 \u00d7 DGX H100"));
+
+        // The user names it: the name stays whatever the node becomes; undo gives the following name back.
+        QDialog* dialog = win.w.nameDialog();
+        auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("scenarioName"));
+        QVERIFY(name);
+        name->setText(QStringLiteral("Q3 sizing study"));
+        if (const QByteArray shots = qgetenv("COMET_SHOT_DIR"); !shots.isEmpty())  // for looking at
+            dialog->grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/name-dialog.png"));
+        dialog->accept();
+        QCOMPARE(doc->scenario().name, std::string("Q3 sizing study"));
+        QVERIFY(!doc->nameFollowsContent());
+        node_presets->setCurrentIndex(item_named(node_presets, QStringLiteral("DGX B200")));
+        QCOMPARE(doc->scenario().name, std::string("Q3 sizing study"));
+        QVERIFY(win.w.windowTitle().startsWith(QStringLiteral("Q3 sizing study (")));
+
+        // Saved and opened again, the user's name is the file's own: it stays.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("q3.comet.json"));
+        QCOMPARE(doc->save(path), QString());
+        QVERIFY(win.w.openFile(path));
+        QVERIFY(!doc->nameFollowsContent());
+        models->setCurrentIndex(item_named(models, QStringLiteral("Llama 3 8B")));
+        QCOMPARE(doc->config().model.layers, 32);
+        QCOMPARE(doc->scenario().name, std::string("Q3 sizing study"));
+        doc->undoStack()->undo();
+        doc->undoStack()->undo();  // nothing before the open: the name is the file's
+        QCOMPARE(doc->scenario().name, std::string("Q3 sizing study"));
     }
 
     void nodePresetBringsItsPriceOrSaysItHasNone() {

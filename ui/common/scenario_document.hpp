@@ -24,10 +24,19 @@ public:
 
     // An undoable edit. `what` names it in the Edit menu ("Change HBM bandwidth"). Successive
     // edits with the same non-zero `merge_id` (e.g. spin-box steps on one field) merge into one
-    // undo step.
+    // undo step. While the name follows the content (nameFollowsContent()), an edit that changes
+    // the model, the node or the node count and gives no name of its own renames the scenario
+    // after its content (comet::follow_content), in the same undo step.
     void setConfig(const Config& config, const QString& what, int merge_id = 0);
     // Replaces names/provenance, cost inputs and designs too; undoable, merging like setConfig.
     void setScenario(const Scenario& scenario, const QString& what, int merge_id = 0);
+    // The user names the scenario (File > Name and Description): undoable; from then on the name
+    // stays whatever the content becomes.
+    void rename(const std::string& name, const std::string& description);
+    // Whether the name follows the content: for a new, imported or bundled (presets/scenarios)
+    // scenario, or one whose name is its content's (content_name), until the user names it; a
+    // file's own name otherwise stays.
+    [[nodiscard]] bool nameFollowsContent() const noexcept { return name_follows_; }
 
     // Loads a file; on failure returns the error text and keeps the current scenario.
     [[nodiscard]] QString open(const QString& path);
@@ -56,9 +65,11 @@ Q_SIGNALS:
 
 private:
     friend class SetScenarioCommand;
-    void apply(const Scenario& s);
+    void apply(const Scenario& s, bool name_follows);
+    void push(Scenario after, bool name_follows, const QString& what, int merge_id);
 
     Scenario scenario_;
+    bool name_follows_ = true;
     std::optional<ExplorerView> view_;
     QString path_;
     QUndoStack undo_;

@@ -81,6 +81,17 @@ struct Scenario {
     std::optional<ExplorerView> view;  // none: the file keeps no view (the explorer's last applies)
 };
 
+// The name a scenario's content gives it: "Llama 3 70B on 64 × DGX H100" (the model's and the
+// node's names up to any parenthesis, and the node count); "custom model" / "custom node" where
+// the scenario names none.
+[[nodiscard]] std::string content_name(const Scenario& s);
+// The scenario's name follows its content (issue 40): after an edit from `before` to `after` that
+// changes the model, the workload, the node or the node count, `after` is named content_name(after)
+// and a description of the earlier study is kept behind "Started from “<before's name>”: ". A
+// description that already says where it started stays. Returns whether anything changed. Whether a
+// document's name follows at all is the caller's (the explorer: until the user names the scenario).
+bool follow_content(const Scenario& before, Scenario& after);
+
 // One node, one price (docs/economics.md): a design on the scenario's node (the same NodeSpec)
 // has no price of its own after set_node_price() or loading; it pays the scenario's.
 [[nodiscard]] bool on_scenario_node(const Scenario& s, const Design& d);
