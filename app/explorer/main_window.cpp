@@ -512,10 +512,10 @@ QDialog* MainWindow::nameDialog() {
     auto* description = new QPlainTextEdit(QString::fromStdString(doc_->scenario().description), dialog);
     description->setObjectName(QStringLiteral("scenarioDescription"));
     description->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // it wraps at the width
-    auto* note = new QLabel(doc_->nameFollowsContent()
-                                ? tr("The name now follows the model, node and node count. A name you give here stays.")
-                                : tr("The name stays as given when the model, node or node count change."),
-                            dialog);
+    auto* note =
+        new QLabel(doc_->nameFollowsContent() ? tr("The name now follows the model, node and node count. A name you give here stays.")
+                                              : tr("The name stays as given when the model, node or node count change."),
+                   dialog);
     note->setWordWrap(true);
     form->addRow(tr("&Name:"), name);
     form->addRow(tr("&Description:"), description);

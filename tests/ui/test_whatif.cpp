@@ -142,7 +142,8 @@ private Q_SLOTS:
         QComboBox* models = win.w.parameters()->modelPresetPicker();
         models->setCurrentIndex(item_named(models, QStringLiteral("Llama 3 70B")));
         QCOMPARE(doc->scenario().name, std::string("Llama 3 70B on 384 \u00d7 DGX A100 80GB"));
-        QVERIFY2(QString::fromStdString(doc->scenario().description).startsWith(QStringLiteral("Started from \u201cMegatron 1T on 384 DGX A100 (Selene)\u201d: ")),
+        QVERIFY2(QString::fromStdString(doc->scenario().description)
+                     .startsWith(QStringLiteral("Started from \u201cMegatron 1T on 384 DGX A100 (Selene)\u201d: ")),
                  doc->scenario().description.c_str());
         auto* nodes = qobject_cast<QSpinBox*>(win.w.parameters()->editorFor(QStringLiteral("cluster.nodes")));
         QVERIFY(nodes);
