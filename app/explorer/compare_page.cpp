@@ -527,10 +527,17 @@ void ComparePage::show(Comparison c, std::vector<TrustBand> bands) {
     updateCharts();
     const auto& designs = shown_->designs;
     const int feasible = static_cast<int>(std::count_if(designs.begin(), designs.end(), [](const DesignOutcome& o) { return o.result.feasible; }));
-    hint_->setText(feasible == static_cast<int>(designs.size())
-                       ? tr("%n design(s) on the same model and batch. Edit names, node counts, prices and the strategy "
-                            "check box in the table.", "", feasible)
-                       : tr("%1 of %2 designs cannot run (see the table).").arg(static_cast<int>(designs.size()) - feasible).arg(designs.size()));
+    QString hint =
+        feasible == static_cast<int>(designs.size())
+            ? tr("%n design(s) on the same model and batch. Edit names, node counts, prices and the strategy "
+                 "check box in the table.",
+                 "", feasible)
+            : tr("%1 of %2 designs cannot run (see the table).").arg(static_cast<int>(designs.size()) - feasible).arg(designs.size());
+    const int base = shown_->baseline;
+    if (base >= 0 && base < static_cast<int>(designs.size()) && !designs[static_cast<std::size_t>(base)].result.feasible)
+        hint += QLatin1Char(' ') +
+                tr("The baseline %1 cannot run, so no speedup is shown: choose another in Baseline above.").arg(design_number(base));
+    hint_->setText(hint);
     // A purchase price amortised at full use is the hardware alone; a rental price includes the
     // rest. Say so where one table holds both, since their costs are not like for like.
     QStringList bought;
@@ -759,7 +766,10 @@ void ComparePage::updateCharts() {
             // The designs' order, always (stepping must not reorder the bars); the highlighted one is marked.
             const DesignOutcome& o = shown_->designs[static_cast<std::size_t>(i)];
             if (!o.result.feasible) continue;
-            const QString speed = i == shown_->baseline ? tr("baseline") : QStringLiteral("%1x").arg(o.speedup, 0, 'f', 2);
+            // No ratio rests on a baseline that cannot run (issue 40): the bar says so instead of "0.00x".
+            const QString speed = i == shown_->baseline ? tr("baseline")
+                                  : o.speedup > 0       ? QStringLiteral("%1x").arg(o.speedup, 0, 'f', 2)
+                                                        : tr("no baseline");
             // Speedup first. A row too short for the design's name (seven memory rows in
             // presentation mode) names the design by its number, as the table's rows do
             // (design_number()); the row's tooltip names it whole.

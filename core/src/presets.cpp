@@ -140,6 +140,9 @@ TrainingPreset read_training_preset(ObjectReader& o, Workload w) {
     if (o.optional_int("global_batch_tokens", t.batch_tokens) && o.has("global_batch_tokens") &&
         (t.batch_tokens < 1 || t.batch_tokens > 1'000'000'000'000LL))
         o.error("global_batch_tokens", "is " + std::to_string(t.batch_tokens) + "; must be an integer from 1 to 1e12 tokens");
+    if (o.optional_number("tokens_to_train", t.tokens_to_train) && o.has("tokens_to_train") &&
+        !(t.tokens_to_train >= 1e6 && t.tokens_to_train <= 1e16))
+        o.error("tokens_to_train", "is " + format_printf("%g", t.tokens_to_train) + "; must be from 1e6 to 1e16 tokens");
     require_source(o, t.source);
     return t;
 }
@@ -501,6 +504,12 @@ std::vector<std::string> apply_model_preset(Scenario& s, const ModelPreset& p) {
         s.config.training.dropout = t.dropout;
         if (t.batch_tokens > 0)
             s.config.training.global_batch = std::max(1LL, std::llround(double(t.batch_tokens) / s.config.model.seq_len));
+        if (t.tokens_to_train > 0) {
+            const double was = s.cost.tokens_to_train;
+            s.cost.tokens_to_train = t.tokens_to_train;
+            note(out, "token budget", was, t.tokens_to_train, was > 0 ? format_token_budget(was) : std::string("none"),
+                 format_token_budget(t.tokens_to_train));
+        }
     }
     const TrainingSpec& a = before.training;
     const TrainingSpec& b = s.config.training;

@@ -375,6 +375,13 @@ nlohmann::ordered_json trust_json(const TrustBand& band, const Result& r) {
 }
 }  // namespace
 
+std::string format_token_budget(double tokens) {
+    if (tokens >= 1e12) return format_printf("%.3g T tokens", tokens / 1e12);
+    if (tokens >= 1e9) return format_printf("%.3g B tokens", tokens / 1e9);
+    if (tokens >= 1e6) return format_printf("%.3g M tokens", tokens / 1e6);
+    return format_printf("%.0f tokens", tokens);
+}
+
 std::string format_result_json(const Scenario& sc, const Result& r, const std::optional<TrustBand>& band) {
     nlohmann::ordered_json j;
     j["scenario"] = sc.name;
@@ -414,10 +421,12 @@ std::string format_comparison_text(const Comparison& c, const std::vector<TrustB
                 likely = " " + format_trust_range(band);
                 likely.resize(std::max<std::size_t>(likely.size(), 18), ' ');
             }
-            std::snprintf(buf, sizeof buf, "%-3s %-28s %7d %6lld %12s %8.2fx %6.1f%%%s %10.1f %s %s%s\n",
-                          (std::to_string(i) + mark).c_str(), name.c_str(), d.config.cluster.nodes, gpus, seconds(r.iteration_s).c_str(),
-                          d.speedup, 100 * r.mfu, band.mfu_above_published(r.mfu) ? "!" : " ", units::bytes_to_gib(r.hbm.used_bytes()),
-                          likely.c_str(), d.best_strategy ? "best: " : "", format_strategy(d.config.strategy, d.config.workload).c_str());
+            // No ratio against a baseline that cannot run.
+            const std::string speedup = d.speedup > 0 ? format_printf("%.2fx", d.speedup) : "-";
+            std::snprintf(buf, sizeof buf, "%-3s %-28s %7d %6lld %12s %9s %6.1f%%%s %10.1f %s %s%s\n", (std::to_string(i) + mark).c_str(),
+                          name.c_str(), d.config.cluster.nodes, gpus, seconds(r.iteration_s).c_str(), speedup.c_str(), 100 * r.mfu,
+                          band.mfu_above_published(r.mfu) ? "!" : " ", units::bytes_to_gib(r.hbm.used_bytes()), likely.c_str(),
+                          d.best_strategy ? "best: " : "", format_strategy(d.config.strategy, d.config.workload).c_str());
         }
         o += buf;
     }
@@ -451,10 +460,11 @@ std::string format_comparison_csv(const Comparison& c, const std::vector<TrustBa
              (d.best_strategy ? "1" : "0") + "," + csv_quoted(format_strategy(d.config.strategy, d.config.workload)) + "," +
              (r.feasible ? "1" : "0") + "," + csv_quoted(r.feasible ? std::string() : explain(r));
         if (r.feasible) {
-            o += "," + num(r.iteration_s) + "," + num(d.speedup) + "," + num(r.mfu) + "," + num(r.tokens_per_s) + "," +
-                 num(units::bytes_to_gib(r.hbm.used_bytes())) + "," + num(units::bytes_to_gib(r.hbm.capacity_bytes)) + "," +
-                 num(d.cost.cost_per_iteration_usd) + "," + num(d.cost.cost_per_million_tokens_usd) + "," +
-                 num(d.cost.time_to_train_s) + "," + num(d.cost.cost_to_train_usd) + "," + num(d.cost.energy_to_train_kwh);
+            o += "," + num(r.iteration_s) + "," + (d.speedup > 0 ? num(d.speedup) : std::string()) + "," + num(r.mfu) + "," +
+                 num(r.tokens_per_s) + "," + num(units::bytes_to_gib(r.hbm.used_bytes())) + "," +
+                 num(units::bytes_to_gib(r.hbm.capacity_bytes)) + "," + num(d.cost.cost_per_iteration_usd) + "," +
+                 num(d.cost.cost_per_million_tokens_usd) + "," + num(d.cost.time_to_train_s) + "," + num(d.cost.cost_to_train_usd) + "," +
+                 num(d.cost.energy_to_train_kwh);
         } else {
             o += ",,,,,,,,,,,";
         }
@@ -507,7 +517,10 @@ std::string format_comparison_json(const Comparison& c, const std::vector<TrustB
         dj["accelerators"] = static_cast<long long>(d.config.cluster.nodes) * d.config.node.accelerators;
         dj["best_strategy"] = d.best_strategy;
         dj["strategy"] = format_strategy(d.config.strategy, d.config.workload);
-        dj["speedup"] = d.speedup;
+        if (d.speedup > 0)
+            dj["speedup"] = d.speedup;
+        else
+            dj["speedup"] = nullptr;  // the baseline cannot run (or this design cannot)
         put_result(dj, d.result);
         dj["cost"] = cost_report_json(d.cost);
         if (i < bands.size()) dj["trust"] = trust_json(bands[i], d.result);

@@ -24,6 +24,7 @@ private slots:
     void malformedPresetIsRefusedWithPath();
     void presetCrossFieldRulesAreChecked();
     void priceSectionGivesOnePrice();
+    void trainingTokensBecomeTheBudget();
     void scenarioReferencesPresetsByName();
     void unknownPresetNameIsReported();
     void userPresetsSaveLoadAndOverride();
@@ -163,6 +164,59 @@ void TestPresets::presetCrossFieldRulesAreChecked() {
 
 // A node preset's price is an hourly price or a purchase price, never both, never none, never
 // a non-positive or non-finite number; applying it replaces the scenario's GPU price whole.
+// A model preset's published training tokens (issue 40 item 2): checked at load (a number from
+// 1e6 to 1e16, the field named), and picking the preset makes them the scenario's token budget,
+// which the change list says; a preset that publishes none leaves the scenario's budget.
+void TestPresets::trainingTokensBecomeTheBudget() {
+    QTemporaryDir dir;
+    int n = 0;
+    const auto load = [&](const std::string& tokens) {
+        const fs::path file = fs::path(dir.path().toStdString()) / ("model" + std::to_string(++n) + ".json");
+        QFile f(QString::fromStdString(file.string()));
+        if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", file.c_str());
+        f.write(QByteArray::fromStdString(R"({"format": "comet-model", "version": 1, "model": {"name": "m", "source": "s",
+            "layers": 4, "hidden": 512, "heads": 8, "ffn_hidden": 2048, "seq_len": 1024, "vocab": 32000},
+            "training": {"seq_len": 2048, "precision": "bf16", "global_batch_tokens": 1048576)" +
+                                          (tokens.empty() ? std::string() : ", \"tokens_to_train\": " + tokens) +
+                                          R"(, "source": "a paper"}})"));
+        f.close();
+        return load_model_preset(file);
+    };
+    for (const char* bad : {"0", "-1", "999999", "1e17", "\"15T\"", "true", "null", "[1]"}) {
+        const auto l = load(bad);
+        QVERIFY2(!l.ok(), bad);
+        QVERIFY2(l.error_text().find("training.tokens_to_train") != std::string::npos, l.error_text().c_str());
+    }
+    QVERIFY(load("1e17").error_text().find("training.tokens_to_train: is 1e+17; must be from 1e6 to 1e16 tokens") != std::string::npos);
+
+    const auto published = load("1.5e13");
+    QVERIFY2(published.ok(), published.error_text().c_str());
+    QCOMPARE(published.value->training->tokens_to_train, 1.5e13);
+    const Loaded<Scenario> base = load_scenario_file(presets_dir() / "scenarios" / "default.comet.json");
+    QVERIFY(base.ok());
+    QCOMPARE(base.value->cost.tokens_to_train, 450e9);
+    Scenario s = *base.value;
+    const std::vector<std::string> changes = apply_model_preset(s, *published.value);
+    QCOMPARE(s.cost.tokens_to_train, 1.5e13);
+    QVERIFY(std::find(changes.begin(), changes.end(), "token budget 450 B tokens \u2192 15 T tokens") != changes.end());
+
+    const auto unpublished = load("");
+    QVERIFY2(unpublished.ok(), unpublished.error_text().c_str());
+    QCOMPARE(unpublished.value->training->tokens_to_train, 0.0);
+    Scenario kept = *base.value;
+    const std::vector<std::string> none = apply_model_preset(kept, *unpublished.value);
+    QCOMPARE(kept.cost.tokens_to_train, 450e9);
+    for (const std::string& c : none) QVERIFY2(c.find("token budget") == std::string::npos, c.c_str());
+
+    // The shipped presets: Llama 3 70B's model cards, Mixtral none.
+    const std::optional<ModelPreset> llama = find_model_preset("llama3-70b");
+    const std::optional<ModelPreset> mixtral = find_model_preset("mixtral-8x7b");
+    QVERIFY(llama && mixtral && llama->training && mixtral->training);
+    QCOMPARE(llama->training->tokens_to_train, 15e12);
+    QVERIFY(llama->training->source.find("Training tokens: 15T+") != std::string::npos);
+    QCOMPARE(mixtral->training->tokens_to_train, 0.0);
+}
+
 void TestPresets::priceSectionGivesOnePrice() {
     QTemporaryDir dir;
     int n = 0;

@@ -261,6 +261,50 @@ private Q_SLOTS:
         QCOMPARE(win.scenario().baseline_design, 0);
     }
 
+    // No speedup rests on a baseline that cannot run (issue 40 item 2): the table shows "–", the
+    // breakdown's bars say "no baseline" (they said "0.00x"), and the line above the table names the
+    // baseline and what to do; another baseline brings the ratios back.
+    void anInfeasibleBaselineGivesNoSpeedups() {
+        Window win;
+        Scenario s = win.scenario();
+        QCOMPARE(s.baseline_design, 0);
+        s.designs[0].best_strategy = false;
+        s.designs[0].strategy.tp = 1;  // Megatron 1T whole on every A100: it cannot fit
+        s.designs[0].strategy.pp = 1;
+        s.designs[0].strategy.dp = s.designs[0].nodes * s.config.node.accelerators;
+        s.designs[0].strategy.interleave = 1;
+        win.w.document()->setScenario(s, QStringLiteral("test"));
+        win.settle();
+        const Comparison& c = *win.w.compare()->comparison();
+        QVERIFY(!c.designs[0].result.feasible);
+        int feasible = 0;
+        for (const DesignOutcome& o : c.designs) {
+            QCOMPARE(o.speedup, 0.0);
+            feasible += o.result.feasible ? 1 : 0;
+        }
+        QVERIFY(feasible >= 2);
+        QTableWidget* t = win.w.compare()->table();
+        for (int row = 1; row < t->rowCount(); ++row)
+            if (c.designs[static_cast<std::size_t>(row)].result.feasible)
+                QCOMPARE(cell(t, row, app::ComparePage::col_speedup), QStringLiteral("\u2013"));
+        const auto& bars = win.w.compare()->shownBars();
+        QCOMPARE(static_cast<int>(bars.size()), feasible);
+        for (const ui::BreakdownBar& b : bars) {
+            QVERIFY2(b.label.startsWith(QStringLiteral("no baseline \u00b7 ")), qPrintable(b.label));
+            QVERIFY2(!b.label.contains(QStringLiteral("0.00x")) && !b.short_label.contains(QStringLiteral("0.00x")),
+                     qPrintable(b.short_label));
+        }
+        const QString hint = win.w.compare()->hintText();
+        QVERIFY2(hint.contains(QStringLiteral("The baseline #1 cannot run, so no speedup is shown")), qPrintable(hint));
+        win.w.compare()->setBaseline(1);
+        win.settle();
+        const Comparison& again = *win.w.compare()->comparison();
+        QCOMPARE(again.designs[1].speedup, 1.0);
+        QVERIFY(again.designs[2].speedup > 0);
+        QVERIFY(win.w.compare()->shownBars()[0].label.startsWith(QStringLiteral("baseline \u00b7 ")));
+        QVERIFY(!win.w.compare()->hintText().contains(QStringLiteral("cannot run, so no speedup")));
+    }
+
     // Ctrl+Z with the focus in a field undoes the document's last change, as anywhere else in the
     // window; while a value is being typed it first undoes the typing (issue 40).
     void ctrlZInAFieldUndoesTheDocument() {

@@ -120,12 +120,22 @@ private Q_SLOTS:
         QVERIFY2(note.contains(QStringLiteral("precision fp16 \u2192 bf16")), qPrintable(note));
         QVERIFY2(note.contains(QStringLiteral("global batch 3072 \u2192 512")), qPrintable(note));
         QVERIFY(note.contains(QStringLiteral("dropout on \u2192 off")));
+        QCOMPARE(win.w.document()->scenario().cost.tokens_to_train, 15e12);  // the model cards' 15T+, not Megatron 1T's 450 B
+        QVERIFY2(note.contains(QStringLiteral("token budget 450 B tokens \u2192 15 T tokens")), qPrintable(note));
         auto* label = win.w.parameters()->findChild<QLabel*>(QStringLiteral("modelPresetNote"));
         QVERIFY(label && label->isVisible());
         win.w.document()->undoStack()->undo();  // one step back: model and training
         QCOMPARE(win.w.document()->config().training, before);
+        QCOMPARE(win.w.document()->scenario().cost.tokens_to_train, 450e9);
         QCOMPARE(win.w.document()->config().model.layers, 128);
         QVERIFY(win.w.parameters()->presetNote(false).isEmpty());
+        // Mixtral publishes neither batch nor training tokens: the note says the scenario's stay.
+        models->setCurrentIndex(item_named(models, QStringLiteral("Mixtral 8x7B")));
+        const QString kept = win.w.parameters()->presetNote(false);
+        QVERIFY2(kept.contains(QStringLiteral("Its batch is not published: the scenario's 3072 sequences stay; its training tokens are not "
+                                              "published: the scenario's budget of 450 B tokens stays.")),
+                 qPrintable(kept));
+        QCOMPARE(win.w.document()->scenario().cost.tokens_to_train, 450e9);
     }
 
     // Issue 40 item 2: the scenario's name follows its content until the user names it. The bundled

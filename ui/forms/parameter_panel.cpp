@@ -826,8 +826,20 @@ void ParameterPanel::pickModelPreset(int item) {
     Scenario s = doc_->scenario();
     const std::vector<std::string> changes = apply_model_preset(s, p);
     QString extra;
-    if (!p.training) extra = tr("The preset has no training settings: the scenario's precision, attention, dropout and batch stay.");
-    else if (p.training->batch_tokens == 0) extra = tr("Its batch is not published: the scenario's %1 sequences stay.").arg(s.config.training.global_batch);
+    if (!p.training) {
+        extra = tr("The preset has no training settings: the scenario's precision, attention, dropout and batch stay.");
+    } else if (p.workload == Workload::transformer) {
+        QStringList kept;
+        if (p.training->batch_tokens == 0)
+            kept << tr("its batch is not published: the scenario's %1 sequences stay").arg(s.config.training.global_batch);
+        if (p.training->tokens_to_train == 0 && s.cost.tokens_to_train > 0)
+            kept << tr("its training tokens are not published: the scenario's budget of %1 stays")
+                        .arg(QString::fromStdString(format_token_budget(s.cost.tokens_to_train)));
+        if (!kept.isEmpty()) {
+            extra = kept.join(QStringLiteral("; ")) + QLatin1Char('.');
+            extra[0] = extra[0].toUpper();
+        }
+    }
     doc_->setScenario(s, tr("Use model preset %1").arg(QString::fromStdString(p.info.name)));
     showPresetNote(model_note_, QString::fromStdString(p.info.name), changes, extra);
 }

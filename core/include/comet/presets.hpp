@@ -51,6 +51,7 @@ struct TrainingPreset {
     bool dropout = false;
     long long batch_tokens = 0;  // global batch in tokens; 0 = keep the scenario's batch
     long long batch_samples = 0;  // a DLRM's global batch in samples; 0 = keep the scenario's batch
+    double tokens_to_train = 0;   // the published pre-training tokens, the scenario's cost.tokens_to_train; 0 = not published
     std::string source;
 };
 
@@ -66,7 +67,8 @@ struct ModelPreset {
 
 // Applies a preset to a scenario: the node (with its power) and its price as the scenario's GPU
 // price: the price a design of the comparison already has for that node, else the preset's own; the model and, when the preset has them, its training
-// settings (the batch in tokens becomes sequences at the preset's sequence length). Returns what
+// settings (the batch in tokens becomes sequences at the preset's sequence length; the published
+// pre-training tokens become the token budget). Returns what
 // changed, one entry per field, e.g. "precision fp16 -> bf16"; empty when nothing did.
 [[nodiscard]] std::vector<std::string> apply_node_preset(Scenario& s, const NodePreset& p);
 // A model preset's parameters as its source counts them (a DLRM's: its rows' elements and the MLPs').

@@ -46,6 +46,8 @@ struct NodePreset;      // comet/presets.hpp
 // three significant digits below ten cents ("$0.0412").
 [[nodiscard]] std::string format_hourly_price(double usd);
 [[nodiscard]] std::string format_kwh(double kwh);
+// A training run's tokens (a token budget): "450 B tokens", "15.6 T tokens", "2.5 M tokens".
+[[nodiscard]] std::string format_token_budget(double tokens);
 // The GPU price cost inputs give, in words: "$2.99 per GPU-hour", "$15,625 per GPU, amortised
 // over 4 years at 100 % use", or "none given (GPU cost counted as 0)".
 [[nodiscard]] std::string format_gpu_price(const CostInputs& in);
