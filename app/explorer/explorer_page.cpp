@@ -529,14 +529,16 @@ namespace {
 QString suffix_of(const QString& path) { return QFileInfo(path).suffix().toLower(); }
 }  // namespace
 
+QString ExplorerPage::assumptions() const { return QString::fromStdString(assumptions_line(doc_->scenario())); }
+
 QString ExplorerPage::exportHeatmap(const QString& path) const {
     if (!last_) return tr("Nothing to export yet.");
-    return ui::export_chart(*heatmap_, path, ui::ExportOptions{QSize(1600, 1000), 192, {}, {}});
+    return ui::export_chart(*heatmap_, path, ui::ExportOptions{QSize(1600, 1000), 192, {}, {}, assumptions()});
 }
 
 QString ExplorerPage::exportBreakdown(const QString& path) const {
     if (!last_) return tr("Nothing to export yet.");
-    return ui::export_chart(*breakdown_, path, ui::ExportOptions{QSize(1200, 600), 192, {}, {}});
+    return ui::export_chart(*breakdown_, path, ui::ExportOptions{QSize(1200, 600), 192, {}, {}, assumptions()});
 }
 
 const ui::ChartRenderable* ExplorerPage::heatmapChart() const { return heatmap_; }

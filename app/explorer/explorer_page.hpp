@@ -72,9 +72,15 @@ public:
 
     // Exports of what is on screen; the format follows the file's extension (.png, .svg, .pdf;
     // .csv, .json for the grid). Return an empty string on success, else the reason.
+    // The heatmap and the breakdown as files (PNG, SVG, PDF), each with the scenario's
+    // assumptions under it.
     [[nodiscard]] QString exportHeatmap(const QString& path) const;
     [[nodiscard]] QString exportBreakdown(const QString& path) const;
     [[nodiscard]] QString exportGrid(const QString& path) const;
+    // "3.811 s (likely −30 % to +10 %)": an evaluation's iteration time with its band, as the
+    // status line and a slide's answer say it.
+    [[nodiscard]] QString currentTimeText(const ui::Evaluation& e) const;
+    [[nodiscard]] QString assumptions() const;  // assumptions_line() of the scenario
 
 Q_SIGNALS:
     void statusMessage(const QString& text);
@@ -98,7 +104,6 @@ private:
     void loadView();
     [[nodiscard]] Config cellConfig(ui::CellIndex cell) const;
     // The current iteration time with its band: "95.022 s (likely +5 % to +12 %)" or "(not validated)".
-    [[nodiscard]] QString currentTimeText(const ui::Evaluation& e) const;
     // Why a cell cannot run: the binding limit with its numbers (and the nearest change).
     [[nodiscard]] QString cellWhy(ui::CellIndex cell) const;
     [[nodiscard]] QString cellLabel(ui::CellIndex cell) const;

@@ -1,5 +1,6 @@
 #include "export_dialog.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -53,6 +54,10 @@ ExportDialog::ExportDialog(std::vector<NamedChart> charts, int current, QWidget*
     size_label->setBuddy(width_);
     form->addRow(size_label, size);
     form->addRow(tr("PNG &resolution:"), dpi_);
+    with_footer_ = new QCheckBox(tr("&Assumptions under the chart"), this);
+    with_footer_->setChecked(true);
+    with_footer_->setVisible(false);  // until there is a footer to print
+    form->addRow(QString(), with_footer_);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     QPushButton* save = buttons->addButton(tr("&Save As…"), QDialogButtonBox::AcceptRole);
@@ -93,6 +98,14 @@ void ExportDialog::setSize(int width, int height) {
 
 void ExportDialog::setDpi(int dpi) { dpi_->setValue(dpi); }
 
+void ExportDialog::setFooter(const QString& footer) {
+    footer_ = footer;
+    with_footer_->setVisible(!footer.isEmpty());
+    with_footer_->setToolTip(footer);
+}
+
+QString ExportDialog::footer() const { return with_footer_->isChecked() ? footer_ : QString(); }
+
 void ExportDialog::updateInfo() {
     const double scale = dpi_->value() / ui::export_px_per_inch;
     info_->setText(tr("PNG: %1 × %2 pixels. SVG and PDF: %3 × %4 in, vector.")
@@ -106,10 +119,13 @@ QString ExportDialog::exportTo(const QString& path) const {
     ui::ExportOptions o;
     o.size = QSize(width_->value(), height_->value());
     o.dpi = dpi_->value();
+    o.footer = footer();
     return ui::export_chart(*chart().chart, path, o);
 }
 
-void ExportDialog::copyToClipboard() const { ui::copy_chart_to_clipboard(*chart().chart, QSize(width_->value(), height_->value())); }
+void ExportDialog::copyToClipboard() const {
+    ui::copy_chart_to_clipboard(*chart().chart, QSize(width_->value(), height_->value()), footer());
+}
 
 void ExportDialog::saveAs() {
     QString selected;
@@ -117,11 +133,7 @@ void ExportDialog::saveAs() {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(chart().name), suggested,
                                                       ui::chart_export_filters().join(QStringLiteral(";;")), &selected);
     if (path.isEmpty()) return;
-    QString target = path;
-    if (QFileInfo(target).suffix().isEmpty()) {  // take the extension from the chosen filter
-        const qsizetype star = selected.indexOf(QStringLiteral("*."));
-        target += selected.mid(star + 1, selected.indexOf(QLatin1Char(')'), star) - star - 1);
-    }
+    const QString target = ui::with_filter_extension(path, selected);
     const QString error = exportTo(target);
     if (!error.isEmpty()) {
         QMessageBox::warning(this, tr("Cannot export"), error);

@@ -5,6 +5,7 @@
 #include <QDialog>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSpinBox;
@@ -33,6 +34,9 @@ public:
     void setChart(int index);
     void setSize(int width, int height);
     void setDpi(int dpi);
+    // The assumptions printed under the chart (a check box turns them off); empty = none.
+    void setFooter(const QString& footer);
+    [[nodiscard]] QString footer() const;  // what an export prints now
 
 Q_SIGNALS:
     void exported(const QString& path);
@@ -48,6 +52,8 @@ private:
     QSpinBox* height_ = nullptr;
     QSpinBox* dpi_ = nullptr;
     QLabel* info_ = nullptr;
+    QCheckBox* with_footer_ = nullptr;
+    QString footer_;
 };
 
 }  // namespace comet::app

@@ -28,6 +28,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
@@ -167,10 +168,17 @@ void MainWindow::buildMenus() {
     QAction* copy_chart = export_menu->addAction(tr("Cop&y Chart to Clipboard"), this, [this] {
         int current = 0;
         const std::vector<NamedChart> all = charts(&current);
-        ui::copy_chart_to_clipboard(*all.at(static_cast<std::size_t>(current)).chart);
+        ui::copy_chart_to_clipboard(*all.at(static_cast<std::size_t>(current)).chart, {}, assumptionsText());
         statusBar()->showMessage(tr("Copied %1 to the clipboard").arg(all.at(static_cast<std::size_t>(current)).name), 5000);
     });
     copy_chart->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    export_menu->addSeparator();
+    QAction* slide_page = export_menu->addAction(tr("&Slide (16:9): This Page…"), this, [this] { exportSlideDialog(SlideKind::page); });
+    slide_page->setToolTip(tr("The current page as it is on screen, with the assumptions under it, as PNG, SVG or PDF"));
+    export_menu->addAction(tr("Slide (16:9): Comparison &Table…"), this, [this] { exportSlideDialog(SlideKind::comparison_table); });
+    QAction* slide_answer =
+        export_menu->addAction(tr("Slide (16:9): One-Page &Answer…"), this, [this] { exportSlideDialog(SlideKind::answer); });
+    slide_answer->setToolTip(tr("The question, the fastest design with how far to trust it, the chart of the designs and the assumptions"));
     export_menu->addSeparator();
     export_menu->addAction(tr("&Grid Data (CSV, JSON)…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export Grid Data"), QString(), tr("CSV (*.csv);;JSON (*.json)"));
@@ -274,9 +282,125 @@ void MainWindow::exportChartDialog() {
     int current = 0;
     std::vector<NamedChart> all = charts(&current);
     auto* dialog = new ExportDialog(std::move(all), current, this);
+    dialog->setFooter(assumptionsText());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ExportDialog::exported, this, [this](const QString& path) { statusBar()->showMessage(tr("Exported %1").arg(path), 5000); });
     dialog->open();
+}
+
+QString MainWindow::assumptionsText() const { return QString::fromStdString(assumptions_line(doc_->scenario())); }
+
+std::optional<ui::Slide> MainWindow::slide(SlideKind kind, QString* why) const {
+    const auto refuse = [why](const QString& reason) -> std::optional<ui::Slide> {
+        if (why) *why = reason;
+        return std::nullopt;
+    };
+    const Scenario& s = doc_->scenario();
+    ui::Slide slide;
+    slide.footer = assumptionsText();
+    const QString scenario_name = QString::fromStdString(s.name.empty() ? content_name(s) : s.name);
+    if (kind == SlideKind::page) {
+        static const QRegularExpression mnemonic(QStringLiteral("(?<!&)&(?!&)"));
+        QString page = tabs_->tabText(tabs_->currentIndex());
+        page.remove(mnemonic);
+        page.replace(QStringLiteral("&&"), QStringLiteral("&"));
+        slide.title = tr("%1: %2").arg(scenario_name, page);
+        slide.widget = tabs_->currentWidget();
+        return slide;
+    }
+    const std::optional<Comparison>& c = compare_->comparison();
+    const QTableWidget* table = compare_->table();
+    if (s.designs.empty()) return refuse(tr("The scenario has no designs to compare: add some on the Compare page first."));
+    if (!c || c->designs.size() != s.designs.size() || table->rowCount() != static_cast<int>(s.designs.size()))
+        return refuse(tr("The designs have not been compared yet: open the Compare page and wait for its results, then export again."));
+    // The fastest design that runs: every design trains the same model on the same batch.
+    int fastest = -1;
+    for (int i = 0; i < static_cast<int>(c->designs.size()); ++i) {
+        const Result& r = c->designs[static_cast<std::size_t>(i)].result;
+        if (r.feasible && (fastest < 0 || r.iteration_s < c->designs[static_cast<std::size_t>(fastest)].result.iteration_s)) fastest = i;
+    }
+    const auto text = [table](int row, int col) {
+        const QTableWidgetItem* it = table->item(row, col);
+        return it ? it->text() : QString();
+    };
+    if (kind == SlideKind::comparison_table) {
+        ui::SlideTable t;
+        t.headers << QStringLiteral("#");
+        for (int col = 0; col < ComparePage::col_count; ++col) t.headers << table->horizontalHeaderItem(col)->text();
+        for (int row = 0; row < table->rowCount(); ++row) {
+            QStringList cells{QStringLiteral("#%1").arg(row + 1)};
+            for (int col = 0; col < ComparePage::col_count; ++col) cells << text(row, col);
+            t.rows.push_back(cells);
+            if (table->columnSpan(row, ComparePage::col_time) > 1)
+                t.spans.push_back({row, ComparePage::col_time + 1, table->columnSpan(row, ComparePage::col_time)});
+        }
+        t.highlighted_row = fastest;
+        slide.title = tr("Designs compared: %1").arg(scenario_name);
+        slide.lines << compare_->hintText();
+        if (fastest >= 0) slide.lines << tr("Highlighted: the fastest design that runs.");
+        slide.table = std::move(t);
+        return slide;
+    }
+    // The one-page answer.
+    const QString model = QString::fromStdString(s.model_info.name.empty() ? std::string("the model")
+                                                                           : s.model_info.name.substr(0, s.model_info.name.find(" (")));
+    slide.title = tr("Which design trains %1 fastest?").arg(model);
+    if (fastest < 0)
+        return refuse(tr("No design of the comparison can run, so there is no answer to show: see the reasons on the Compare page."));
+    const DesignOutcome& best = c->designs[static_cast<std::size_t>(fastest)];
+    QString answer =
+        tr("%1: %2 per iteration (likely error %3)")
+            .arg(QString::fromStdString(best.name), text(fastest, ComparePage::col_time), text(fastest, ComparePage::col_band));
+    const QString speedup = text(fastest, ComparePage::col_speedup);
+    if (fastest != c->baseline && speedup.endsWith(QLatin1Char('x')))
+        answer += tr(", %1 the baseline #%2").arg(speedup).arg(c->baseline + 1);
+    answer += QLatin1Char('.');
+    slide.lines << answer;
+    if (best.cost.valid && best.cost.time_to_train_s > 0)
+        slide.lines << tr("To train on %1: %2.")
+                           .arg(QString::fromStdString(format_token_budget(s.cost.tokens_to_train)), text(fastest, ComparePage::col_train));
+    if (best.best_strategy)
+        slide.lines
+            << tr("Its best strategy: %1.").arg(QString::fromStdString(format_strategy(best.config.strategy, best.config.workload)));
+    int cannot = 0;
+    for (const DesignOutcome& d : c->designs) cannot += d.result.feasible ? 0 : 1;
+    if (cannot > 0)
+        slide.lines << tr("%n design(s) of %1 cannot run (reasons in the comparison table).", nullptr, cannot).arg(c->designs.size());
+    slide.chart = compare_->breakdownChart();
+    return slide;
+}
+
+QString MainWindow::exportSlide(SlideKind kind, const QString& path) const {
+    QString why;
+    const std::optional<ui::Slide> s = slide(kind, &why);
+    if (!s) return why;
+    ui::ExportOptions o;
+    o.size = ui::slide_size;
+    o.dpi = 2 * ui::export_px_per_inch;  // 3840 x 2160 pixels: sharp on a 4K projector
+    o.title = s->title;
+    o.description = s->footer;
+    return ui::export_chart(*s, path, o);
+}
+
+void MainWindow::exportSlideDialog(SlideKind kind) {
+    QString why;
+    if (!slide(kind, &why)) {
+        QMessageBox::information(this, tr("No slide to export"), why);
+        return;
+    }
+    QString selected;
+    const QString stem = kind == SlideKind::page               ? QStringLiteral("slide-page")
+                         : kind == SlideKind::comparison_table ? QStringLiteral("slide-comparison")
+                                                               : QStringLiteral("slide-answer");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Slide"), QDir::home().filePath(stem + QStringLiteral(".png")),
+                                                      ui::chart_export_filters().join(QStringLiteral(";;")), &selected);
+    if (path.isEmpty()) return;
+    const QString target = ui::with_filter_extension(path, selected);
+    const QString error = exportSlide(kind, target);
+    if (error.isEmpty())
+        statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(target)), 5000);
+    else
+        QMessageBox::warning(this, tr("Cannot export"), error);
 }
 
 void MainWindow::exportComparisonData() {

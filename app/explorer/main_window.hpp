@@ -5,9 +5,11 @@
 #include <QMainWindow>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "comet/scenario.hpp"
+#include "export/slide.hpp"
 #include "export_dialog.hpp"
 
 class QDialog;
@@ -70,6 +72,20 @@ public:
     // current page's main chart.
     [[nodiscard]] std::vector<NamedChart> charts(int* current = nullptr) const;
 
+    // What every exported chart and slide says it assumes (model, batch, precision, software,
+    // hardware): core's assumptions_line() of the current scenario.
+    [[nodiscard]] QString assumptionsText() const;
+
+    // File > Export > Slide (16:9): the current page as it is on screen, the comparison table
+    // (the texts the Compare page shows, the fastest design highlighted) or a one-page answer
+    // (the question, the fastest design with its likely error and its lead, the chart of the
+    // designs' time, the assumptions). nullopt with the reason in `why` when there is nothing
+    // to show (no design compared yet).
+    enum class SlideKind { page, comparison_table, answer };
+    [[nodiscard]] std::optional<ui::Slide> slide(SlideKind kind, QString* why = nullptr) const;
+    // Writes slide(kind) as PNG (3840 x 2160 pixels), SVG or PDF by the extension; "" or the reason.
+    [[nodiscard]] QString exportSlide(SlideKind kind, const QString& path) const;
+
     // The one-click PDF report of the current scenario with the pages' settings (heatmap axes,
     // tornado change, Pareto node counts): computed in the background, painted and written on the
     // GUI thread; `done` gets "" or the reason. Returns false if a report is already running.
@@ -104,6 +120,7 @@ private:
     void newFromDefault();
     void showAbout();
     void exportChartDialog();
+    void exportSlideDialog(SlideKind kind);
     void exportComparisonData();
     void exportReportDialog();
     void offerRestore();  // after a crash: restore the autosaved scenario?

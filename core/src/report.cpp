@@ -3,6 +3,7 @@
 #include "comet/dlrm.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
@@ -63,11 +64,14 @@ const std::string not_finite = "\u2013";  // en dash
 
 // 12345.6 -> "12,346"
 std::string grouped_integer(double v) {
-    std::string digits = format_printf("%.0f", v);
-    const std::size_t first = digits[0] == '-' ? 1 : 0;
-    for (auto i = static_cast<std::ptrdiff_t>(digits.size()) - 3; i > static_cast<std::ptrdiff_t>(first); i -= 3)
-        digits.insert(static_cast<std::size_t>(i), ",");
-    return digits;
+    const std::string digits = format_printf("%.0f", v);
+    const std::size_t first = !digits.empty() && digits[0] == '-' ? 1 : 0;
+    std::string out = digits.substr(0, first);
+    for (std::size_t i = first; i < digits.size(); ++i) {
+        if (i > first && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
 }
 }  // namespace
 
@@ -380,6 +384,34 @@ std::string format_token_budget(double tokens) {
     if (tokens >= 1e9) return format_printf("%.3g B tokens", tokens / 1e9);
     if (tokens >= 1e6) return format_printf("%.3g M tokens", tokens / 1e6);
     return format_printf("%.0f tokens", tokens);
+}
+
+std::string assumptions_line(const Scenario& s) {
+    const auto short_name = [](const std::string& name, const char* fallback) {
+        std::string n = name.substr(0, name.find(" ("));
+        while (!n.empty() && n.back() == ' ') n.pop_back();
+        return n.empty() ? std::string(fallback) : n;
+    };
+    const Config& c = s.config;
+    const std::string_view dot = " \u00b7 ";
+    std::string out = short_name(s.model_info.name, "custom model");
+    out += dot;
+    out += "global batch " + grouped_integer(static_cast<double>(c.training.global_batch));
+    if (c.workload == Workload::transformer)
+        out += " \u00d7 " + grouped_integer(c.model.seq_len) + " tokens";
+    else
+        out += " samples";
+    out += dot;
+    std::string precision(to_string(c.training.precision));
+    for (char& ch : precision) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    out += precision;
+    out += dot;
+    out += s.software_info.name.empty() ? std::string("software: custom") : short_name(s.software_info.name, "software: custom");
+    out += dot;
+    out += std::to_string(c.cluster.nodes) + " \u00d7 " + short_name(s.node_info.name, "custom node") + " (" +
+           grouped_integer(static_cast<double>(c.cluster.nodes) * c.node.accelerators) +
+           (c.node.accelerators * c.cluster.nodes == 1 ? " accelerator)" : " accelerators)");
+    return out;
 }
 
 std::string format_result_json(const Scenario& sc, const Result& r, const std::optional<TrustBand>& band) {

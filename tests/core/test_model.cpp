@@ -437,6 +437,7 @@ private slots:
     void hierarchicalDispatchCrossesOncePerDomain();
     // One rendering of seconds, durations, money and energy for every front end.
     void quantitiesRenderOneWay();
+    void assumptionsLineNamesWhatAChartAssumes();
     void multiTokenPredictionOnTheLastStage();
     void eagerElementwisePasses();
     void interleaveProductOverflow();
@@ -2534,6 +2535,36 @@ void TestModel::quantitiesRenderOneWay() {
     QCOMPARE(format_kwh(12345.0), std::string("12.35 MWh"));
     QCOMPARE(format_kwh(1.234e6), std::string("1.23 GWh"));
     QCOMPARE(format_kwh(nan), dash);
+    // Thousands separators of every size (the same rendering feeds assumptions_line()).
+    QCOMPARE(format_usd(100.0), std::string("$100"));
+    QCOMPARE(format_usd(999999.0), std::string("$999,999"));
+    QCOMPARE(format_usd(-100.0), std::string("-$100"));
+}
+
+// The footer of every exported chart and slide (issue 40, item 7): model, batch, precision,
+// software, hardware, with names cut at " (" and fallbacks where the scenario names nothing.
+void TestModel::assumptionsLineNamesWhatAChartAssumes() {
+    Scenario s;
+    s.model_info.name = "Llama 3 70B (Meta, 2024)";
+    s.node_info.name = "GB300 NVL72 (one 4-GPU compute tray of a 72-GPU NVLink domain)";
+    s.software_info.name = "Megatron-Core + TE (eager)";
+    s.config.workload = Workload::transformer;
+    s.config.model.seq_len = 8192;
+    s.config.training.global_batch = 1024;
+    s.config.training.precision = Precision::fp8;
+    s.config.cluster.nodes = 64;
+    s.config.node.accelerators = 4;
+    QCOMPARE(assumptions_line(s), std::string("Llama 3 70B \u00b7 global batch 1,024 \u00d7 8,192 tokens \u00b7 FP8 \u00b7 Megatron-Core + TE "
+                                              "\u00b7 64 \u00d7 GB300 NVL72 (256 accelerators)"));
+    s.config.workload = Workload::dlrm;
+    s.config.training.global_batch = 65536;
+    s.model_info.name.clear();
+    s.node_info.name.clear();
+    s.software_info.name.clear();
+    s.config.cluster.nodes = 1;
+    s.config.node.accelerators = 1;
+    QCOMPARE(assumptions_line(s), std::string("custom model \u00b7 global batch 65,536 samples \u00b7 FP8 \u00b7 software: custom \u00b7 1 "
+                                              "\u00d7 custom node (1 accelerator)"));
 }
 
 void TestModel::hierarchicalDispatchCrossesOncePerDomain() {

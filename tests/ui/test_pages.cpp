@@ -305,6 +305,145 @@ private Q_SLOTS:
         QVERIFY(!win.w.compare()->hintText().contains(QStringLiteral("cannot run, so no speedup")));
     }
 
+    // Slides (issue 40, item 7): the comparison table, a one-page answer and the current page as
+    // 16:9 PNG, SVG and PDF, with the texts the Compare page shows and the assumptions (model,
+    // batch, precision, software, hardware) under them; chart exports carry the assumptions too.
+    void slidesShowThePagesFiguresAndTheAssumptions() {
+        using Kind = app::MainWindow::SlideKind;
+        Window win;
+        win.w.pages()->setCurrentWidget(win.w.compare());
+        win.settle();
+        QTest::qWait(300);  // the charts take the page's size, as on screen before a person exports
+        const Scenario& s = win.scenario();
+        const QString assumptions = win.w.assumptionsText();
+        QCOMPARE(assumptions, QString::fromStdString(assumptions_line(s)));
+        const QString model = QString::fromStdString(s.model_info.name.substr(0, s.model_info.name.find(" (")));
+        const QString node = QString::fromStdString(s.node_info.name.substr(0, s.node_info.name.find(" (")));
+        QVERIFY(!model.isEmpty() && !node.isEmpty());
+        for (const QString& part : {model,
+                                    QStringLiteral("global batch %1 \u00d7 %2 tokens")
+                                        .arg(QLocale(QLocale::English).toString(s.config.training.global_batch),
+                                             QLocale(QLocale::English).toString(s.config.model.seq_len)),
+                                    QString::fromUtf8(to_string(s.config.training.precision).data()).toUpper(),
+                                    QString::fromStdString(s.software_info.name.substr(0, s.software_info.name.find(" ("))),
+                                    QStringLiteral("%1 \u00d7 %2").arg(s.config.cluster.nodes).arg(node)})
+            QVERIFY2(assumptions.contains(part), qPrintable(assumptions + QStringLiteral(" lacks ") + part));
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QTableWidget* table = win.w.compare()->table();
+        const Comparison& c = *win.w.compare()->comparison();
+
+        // The table slide: every cell as the page shows it, the fastest design that runs highlighted.
+        const std::optional<ui::Slide> t = win.w.slide(Kind::comparison_table);
+        QVERIFY(t && t->table);
+        QCOMPARE(static_cast<int>(t->table->rows.size()), table->rowCount());
+        QCOMPARE(t->table->headers.size(), app::ComparePage::col_count + 1);
+        int fastest = -1;
+        for (int row = 0; row < table->rowCount(); ++row) {
+            QCOMPARE(t->table->rows[static_cast<std::size_t>(row)].value(0), QStringLiteral("#%1").arg(row + 1));
+            for (int col = 0; col < app::ComparePage::col_count; ++col)
+                QCOMPARE(t->table->rows[static_cast<std::size_t>(row)].value(col + 1), cell(const_cast<QTableWidget*>(table), row, col));
+            const Result& r = c.designs[static_cast<std::size_t>(row)].result;
+            if (r.feasible && (fastest < 0 || r.iteration_s < c.designs[static_cast<std::size_t>(fastest)].result.iteration_s))
+                fastest = row;
+        }
+        QVERIFY(fastest >= 0);
+        QCOMPARE(t->table->highlighted_row, fastest);
+        QCOMPARE(t->footer, assumptions);
+        const QString svg = dir.filePath(QStringLiteral("table.svg"));
+        QCOMPARE(win.w.exportSlide(Kind::comparison_table, svg), QString());
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString svg_text = QString::fromUtf8(f.readAll());
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const QString time = cell(const_cast<QTableWidget*>(table), row, app::ComparePage::col_time);
+            if (c.designs[static_cast<std::size_t>(row)].result.feasible)
+                QVERIFY2(svg_text.contains(time.toHtmlEscaped()), qPrintable(time));
+        }
+        QVERIFY2(svg_text.contains(model.toHtmlEscaped()), "the footer's model name is in the SVG");
+
+        // PNG: 16:9 at 3840 x 2160 pixels, text in the footer's strip; PDF: one 16:9 page.
+        const QString png = dir.filePath(QStringLiteral("table.png"));
+        QCOMPARE(win.w.exportSlide(Kind::comparison_table, png), QString());
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(3840, 2160));
+        const auto dark_in = [](const QImage& img, int top, int bottom) {
+            int dark = 0;
+            for (int y = top; y < bottom; y += 2)
+                for (int x = 0; x < img.width(); x += 2) dark += qGray(img.pixel(x, y)) < 128 ? 1 : 0;
+            return dark;
+        };
+        QVERIFY2(dark_in(image, image.height() * 94 / 100, image.height()) > 100, "the footer's text is painted");
+        const QString pdf = dir.filePath(QStringLiteral("answer.pdf"));
+        QCOMPARE(win.w.exportSlide(Kind::answer, pdf), QString());
+        QFile pf(pdf);
+        QVERIFY(pf.open(QIODevice::ReadOnly));
+        const QByteArray pdf_bytes = pf.readAll();
+        QVERIFY(pdf_bytes.startsWith("%PDF"));
+        const QRegularExpression box(QStringLiteral("/MediaBox \\[0 0 ([0-9.]+) ([0-9.]+)\\]"));
+        const QRegularExpressionMatch m = box.match(QString::fromLatin1(pdf_bytes));
+        QVERIFY2(m.hasMatch(), "the PDF names its page size");
+        QVERIFY2(std::abs(m.captured(1).toDouble() / m.captured(2).toDouble() - 16.0 / 9.0) < 0.01, qPrintable(m.captured(0)));
+
+        // The one-page answer: the question, the fastest design with the figures of its row.
+        const std::optional<ui::Slide> a = win.w.slide(Kind::answer);
+        QVERIFY(a);
+        QVERIFY2(a->title.contains(model), qPrintable(a->title));
+        QVERIFY(!a->lines.isEmpty());
+        const QString& answer = a->lines.front();
+        QVERIFY2(answer.startsWith(QString::fromStdString(c.designs[static_cast<std::size_t>(fastest)].name) + QLatin1Char(':')),
+                 qPrintable(answer));
+        QVERIFY2(answer.contains(cell(const_cast<QTableWidget*>(table), fastest, app::ComparePage::col_time)), qPrintable(answer));
+        QVERIFY2(answer.contains(cell(const_cast<QTableWidget*>(table), fastest, app::ComparePage::col_band)), qPrintable(answer));
+        QCOMPARE(a->chart, win.w.compare()->breakdownChart());
+
+        // The page as it is on screen.
+        const std::optional<ui::Slide> p = win.w.slide(Kind::page);
+        QVERIFY(p);
+        QCOMPARE(p->widget.data(), win.w.pages()->currentWidget());
+        const QString page_png = dir.filePath(QStringLiteral("page.png"));
+        QCOMPARE(win.w.exportSlide(Kind::page, page_png), QString());
+        const QImage page_image(page_png);
+        QCOMPARE(page_image.size(), QSize(3840, 2160));
+        QVERIFY2(dark_in(page_image, page_image.height() / 5, page_image.height() * 4 / 5) > 1000, "the page is painted in the body");
+        if (const QByteArray shots = qgetenv("COMET_SHOT_DIR"); !shots.isEmpty()) {  // for looking at them
+            QFile::copy(png, QString::fromLocal8Bit(shots) + QStringLiteral("/slide-table.png"));
+            QFile::copy(page_png, QString::fromLocal8Bit(shots) + QStringLiteral("/slide-page.png"));
+            QCOMPARE(win.w.exportSlide(Kind::answer, QString::fromLocal8Bit(shots) + QStringLiteral("/slide-answer.png")), QString());
+        }
+
+        // A path that cannot be written or a type that is not PNG, SVG or PDF: the reason, no file.
+        const QString bad_dir = win.w.exportSlide(Kind::comparison_table, QStringLiteral("/nonexistent-dir/slide.png"));
+        QVERIFY2(bad_dir.contains(QStringLiteral("/nonexistent-dir/slide.png")), qPrintable(bad_dir));
+        const QString bad_type = win.w.exportSlide(Kind::answer, dir.filePath(QStringLiteral("slide.pptx")));
+        QVERIFY2(bad_type.contains(QStringLiteral(".pptx")) && bad_type.contains(QStringLiteral(".png, .svg or .pdf")),
+                 qPrintable(bad_type));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("slide.pptx"))));
+
+        // Every chart export carries the assumptions (a check box can drop them).
+        int current = 0;
+        app::ExportDialog dialog(win.w.charts(&current), current);
+        dialog.setFooter(assumptions);
+        QCOMPARE(dialog.footer(), assumptions);
+        const QString chart_svg = dir.filePath(QStringLiteral("chart.svg"));
+        QCOMPARE(dialog.exportTo(chart_svg), QString());
+        QFile cf(chart_svg);
+        QVERIFY(cf.open(QIODevice::ReadOnly));
+        QVERIFY2(QString::fromUtf8(cf.readAll()).contains(model.toHtmlEscaped()), "the chart's footer names the model");
+
+        // Nothing to show: no designs, then designs that cannot run.
+        Scenario none = s;
+        none.designs.clear();
+        win.w.document()->setScenario(none, QStringLiteral("test"));
+        win.settle();
+        QString why;
+        QVERIFY(!win.w.slide(Kind::comparison_table, &why));
+        QVERIFY2(why.contains(QStringLiteral("no designs")), qPrintable(why));
+        QVERIFY(!win.w.exportSlide(Kind::answer, dir.filePath(QStringLiteral("none.png"))).isEmpty());
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("none.png"))));
+    }
+
     // Ctrl+Z with the focus in a field undoes the document's last change, as anywhere else in the
     // window; while a value is being typed it first undoes the typing (issue 40).
     void ctrlZInAFieldUndoesTheDocument() {

@@ -9,15 +9,19 @@
 #include <QSaveFile>
 #include <QScreen>
 #include <QSvgGenerator>
+#include <algorithm>
 #include <cmath>
+#include <utility>
 #include <optional>
+
+#include "export/slide.hpp"
 
 namespace comet::ui {
 namespace {
 
 constexpr double inch_m = 0.0254;
 constexpr double clipboard_dpi = 2 * export_px_per_inch;  // 2x, sharp on high-DPI screens
-const QString allowed_types = QStringLiteral(".png, .svg or .pdf");
+constexpr QLatin1String allowed_types(".png, .svg or .pdf");
 
 // The DPI that chart fonts (given in points) were measured at while laying out. Painting on a
 // device with the same logical DPI keeps the text exactly as wide as the layout expected.
@@ -25,6 +29,27 @@ double layout_dpi() {
     const QScreen* screen = QGuiApplication::primaryScreen();
     return screen ? std::round(screen->logicalDotsPerInchY()) : export_px_per_inch;
 }
+
+// A chart with its assumptions under it: the chart gets the size less the footer's height.
+class Footed : public ChartRenderable {
+public:
+    Footed(const ChartRenderable& chart, QString footer) : chart_(chart), footer_(std::move(footer)) {}
+    void render(QPainter& p, QSizeF size) const override {
+        const double h = footer_height(footer_, size);
+        const QSizeF chart_size(size.width(), std::max(1.0, size.height() - h));
+        p.save();
+        p.setClipRect(QRectF(QPointF(0, 0), chart_size));
+        chart_.render(p, chart_size);
+        p.restore();
+        paint_footer(p, size, footer_);
+    }
+    [[nodiscard]] QString exportTitle() const override { return chart_.exportTitle(); }
+    [[nodiscard]] QSize preferredExportSize() const override { return chart_.preferredExportSize(); }
+
+private:
+    const ChartRenderable& chart_;
+    QString footer_;
+};
 
 int dots_per_meter(double dpi) { return static_cast<int>(std::lround(dpi / inch_m)); }
 
@@ -126,7 +151,9 @@ QString export_chart(const ChartRenderable& chart, const QString& path, const Ex
     return export_chart(chart, path, *format, options);
 }
 
-QString export_chart(const ChartRenderable& chart, const QString& path, ExportFormat format, const ExportOptions& options) {
+QString export_chart(const ChartRenderable& chart_in, const QString& path, ExportFormat format, const ExportOptions& options) {
+    const Footed footed(chart_in, options.footer);
+    const ChartRenderable& chart = options.footer.isEmpty() ? chart_in : footed;
     const QSize size = options.size.isEmpty() ? chart.preferredExportSize() : options.size;
     if (QString why = check_options(size, options.dpi, format); !why.isEmpty()) return why;
     // QSaveFile writes to a temporary file beside `path` and renames it on commit(); an error on
@@ -170,9 +197,19 @@ QImage render_chart_image(const ChartRenderable& chart, QSize size, double dpi) 
     return image;
 }
 
-void copy_chart_to_clipboard(const ChartRenderable& chart, QSize size) {
+void copy_chart_to_clipboard(const ChartRenderable& chart_in, QSize size, const QString& footer) {
+    const Footed footed(chart_in, footer);
+    const ChartRenderable& chart = footer.isEmpty() ? chart_in : footed;
     const QImage image = render_chart_image(chart, size.isEmpty() ? chart.preferredExportSize() : size, clipboard_dpi);
     if (!image.isNull()) QGuiApplication::clipboard()->setImage(image);
+}
+
+QString with_filter_extension(const QString& path, const QString& selected_filter) {
+    if (path.isEmpty() || !QFileInfo(path).suffix().isEmpty()) return path;
+    const qsizetype star = selected_filter.indexOf(QStringLiteral("*."));
+    if (star < 0) return path;
+    const qsizetype close = selected_filter.indexOf(QLatin1Char(')'), star);
+    return path + QStringView(selected_filter).mid(star + 1, (close < 0 ? selected_filter.size() : close) - star - 1);
 }
 
 QStringList chart_export_filters() {

@@ -28,6 +28,9 @@ struct ExportOptions {
     double dpi = 192;     // PNG only: pixels = size * dpi / 96, and the DPI stored in the file
     QString title;        // SVG and PDF document title; empty = the chart's exportTitle()
     QString description;  // SVG only, e.g. a text summary of the data; empty = a generic line
+    // What the chart assumes (model, batch, precision, software, hardware: assumptions_line()),
+    // printed wrapped under the chart inside `size`; empty = no footer.
+    QString footer;
 };
 
 // Writes the chart to `path` in the format its extension names (.png, .svg, .pdf, any case).
@@ -44,10 +47,13 @@ struct ExportOptions {
 [[nodiscard]] QImage render_chart_image(const ChartRenderable& chart, QSize size, double dpi);
 
 // Puts the chart on the clipboard as an image at twice `size` (empty = preferredExportSize()),
-// so that it stays sharp when pasted into slides on high-DPI screens.
-void copy_chart_to_clipboard(const ChartRenderable& chart, QSize size = {});
+// so that it stays sharp when pasted into slides on high-DPI screens; with `footer` under it.
+void copy_chart_to_clipboard(const ChartRenderable& chart, QSize size = {}, const QString& footer = {});
 
 // Name filters for QFileDialog, in the order PNG, SVG, PDF.
 [[nodiscard]] QStringList chart_export_filters();
+// A file name typed without an extension gets the one of the filter chosen in the dialog
+// ("PNG image (*.png)" -> ".png"); a name with one keeps it.
+[[nodiscard]] QString with_filter_extension(const QString& path, const QString& selected_filter);
 
 }  // namespace comet::ui

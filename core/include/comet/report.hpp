@@ -48,6 +48,11 @@ struct NodePreset;      // comet/presets.hpp
 [[nodiscard]] std::string format_kwh(double kwh);
 // A training run's tokens (a token budget): "450 B tokens", "15.6 T tokens", "2.5 M tokens".
 [[nodiscard]] std::string format_token_budget(double tokens);
+// What a chart or slide of this scenario assumes, in one line for its footer: "Llama 3 70B ·
+// global batch 1,024 × 8,192 tokens · BF16 · Megatron-Core TE eager · 64 × DGX H100 (512 GPUs)";
+// a DLRM's batch is in samples. Names are cut at " (" as in content_name(); a scenario without a
+// model, node or software name says "custom model", "custom node", "software: custom".
+[[nodiscard]] std::string assumptions_line(const Scenario& s);
 // The GPU price cost inputs give, in words: "$2.99 per GPU-hour", "$15,625 per GPU, amortised
 // over 4 years at 100 % use", or "none given (GPU cost counted as 0)".
 [[nodiscard]] std::string format_gpu_price(const CostInputs& in);
