@@ -2554,8 +2554,9 @@ void TestModel::assumptionsLineNamesWhatAChartAssumes() {
     s.config.training.precision = Precision::fp8;
     s.config.cluster.nodes = 64;
     s.config.node.accelerators = 4;
-    QCOMPARE(assumptions_line(s), std::string("Llama 3 70B \u00b7 global batch 1,024 \u00d7 8,192 tokens \u00b7 FP8 \u00b7 Megatron-Core + TE "
-                                              "\u00b7 64 \u00d7 GB300 NVL72 (256 accelerators)"));
+    QCOMPARE(assumptions_line(s),
+             std::string("Llama 3 70B \u00b7 global batch 1,024 \u00d7 8,192 tokens \u00b7 FP8 \u00b7 Megatron-Core + TE "
+                         "\u00b7 64 \u00d7 GB300 NVL72 (256 accelerators)"));
     s.config.workload = Workload::dlrm;
     s.config.training.global_batch = 65536;
     s.model_info.name.clear();
