@@ -65,7 +65,11 @@ void ExplorerPage::buildLayout() {
     x_knob_->setToolTip(tr("Knob on the horizontal axis: any strategy, hardware or workload setting"));
     y_knob_->setToolTip(tr("Knob on the vertical axis"));
     metric_ = new QComboBox(this);
-    for (const ui::MetricInfo& m : ui::all_metrics()) metric_->addItem(m.label, static_cast<int>(m.metric));
+    for (const ui::MetricInfo& m : ui::all_metrics()) {
+        // Short names fit the box beside the axes on a 1280-pixel screen; the title says it whole.
+        metric_->addItem(m.short_label.isEmpty() ? m.label : m.short_label, static_cast<int>(m.metric));
+        metric_->setItemData(metric_->count() - 1, m.label, Qt::ToolTipRole);
+    }
     metric_->setToolTip(tr("What the colours show"));
     search_ = new QCheckBox(tr("&Best strategy per cell"), this);
     search_->setToolTip(tr("Search every parallelization strategy in each cell and show the best one, instead of "
@@ -226,7 +230,8 @@ void ExplorerPage::schedule() {
             for (int i = 0; i < box->count(); ++i)
                 if (QStandardItem* item = model->item(i))
                     item->setEnabled(knob_for_workload(static_cast<Knob>(box->itemData(i).toInt()), c.workload));
-    controller_.request(c, ui::sweep_around(c, v.x, v.y, v.steps, v.search), v.metric, doc_->scenario().software_info.name);
+    controller_.request(c, ui::sweep_around(c, v.x, v.y, v.steps, v.search), v.metric, doc_->scenario().software_info.name,
+                        doc_->scenario().cost);
     syncView();
 }
 
@@ -300,7 +305,9 @@ void ExplorerPage::show(const ui::Evaluation& e) {
     const View v = view();
     // The worker made the heatmap data for the metric of the request; another metric chosen since
     // is computed here.
-    ui::HeatmapData map = e.metric == v.metric ? e.heatmap : ui::make_heatmap_data(e.spec, e.grid, v.metric, ui::cell_of(e.spec, e.config));
+    const ui::HeatmapCost priced{e.config, e.cost};
+    ui::HeatmapData map =
+        e.metric == v.metric ? e.heatmap : ui::make_heatmap_data(e.spec, e.grid, v.metric, ui::cell_of(e.spec, e.config), &priced);
     map.title_suffix = e.spec.search ? tr("best strategy per cell") : tr("strategy as in the form");
     heatmap_->setData(std::move(map));
     heatmap_->setSelectedCell(selected_);

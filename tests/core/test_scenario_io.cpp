@@ -523,11 +523,19 @@ private slots:
         QVERIFY2(partial.ok(), partial.error_text().c_str());
         QCOMPARE(partial.value->view->metric, std::string("hbm_use"));
         QCOMPARE(partial.value->view->x, ExplorerView{}.x);  // the rest as a new window shows it
+        for (const char* cost : {"cost_per_million_tokens", "time_to_train"}) {  // the cost colourings (issue 40)
+            const std::string view = std::string("{\"metric\": \"") + cost + "\"}";
+            const Loaded<Scenario> priced = parse(with_view(view.c_str()));
+            QVERIFY2(priced.ok(), priced.error_text().c_str());
+            QCOMPARE(priced.value->view->metric, std::string(cost));
+        }
         const std::vector<std::pair<const char*, QString>> hostile{
             {"5", QStringLiteral("view: expected an object")},
             {R"({"x": "warp_speed"})", QStringLiteral("view.x = \"warp_speed\": must be one of")},
             {R"({"y": 3})", QStringLiteral("view.y: expected a string")},
             {R"({"metric": "beauty"})", QStringLiteral("view.metric = \"beauty\": must be one of iteration_time")},
+            {R"({"metric": "cost_per_million"})", QStringLiteral("cost_per_million_tokens, time_to_train")},
+            {R"({"metric": "Time_To_Train"})", QStringLiteral("view.metric = \"Time_To_Train\": must be one of")},
             {R"({"search": "yes"})", QStringLiteral("view.search")},
             {R"({"steps": 4})", QStringLiteral("view.steps = 4: must be an odd number from 3 to 129")},
             {R"({"steps": 1})", QStringLiteral("view.steps = 1: must be an odd number from 3 to 129")},

@@ -8,6 +8,7 @@
 #include <limits>
 #include <set>
 
+#include "comet/economics.hpp"
 #include "common/axis_defaults.hpp"
 #include "heatmap/color_scale.hpp"
 #include "heatmap/heatmap_data.hpp"
@@ -544,6 +545,82 @@ private Q_SLOTS:
         QCOMPARE(samples.workload, Workload::dlrm);
         QVERIFY2(samples.at(0, 1).tooltip.contains(QStringLiteral("samples/s")), qPrintable(samples.at(0, 1).tooltip));
         QVERIFY(!samples.at(0, 1).tooltip.contains(QStringLiteral("tokens")));
+    }
+
+    // Colour by cost per M tokens and by time to train (issue 40, item 8): each cell priced by
+    // core's cost_report() with its axis values and strategy on the configuration and the
+    // scenario's prices, as the Cost page prices; a cell on more GPUs costs more per token than
+    // its time alone says; no price or no token budget: no value, and the reason says which.
+    void costMetricsPriceEachCellAsTheCostPageDoes() {
+        HandSweep h = hand_sweep();
+        h.spec.y = Axis{Knob::nodes, {4, 16}};
+        for (std::size_t iy = 0; iy < 2; ++iy)
+            for (std::size_t ix = 0; ix < 3; ++ix) {
+                SweepCell& c = h.result.cells[iy * 3 + ix];
+                c.y = h.spec.y->values[iy];
+                c.strategy.dp = iy == 0 ? 1 : 4;  // 32 or 128 GPUs
+            }
+        HeatmapCost cost;
+        cost.config.workload = Workload::transformer;
+        cost.config.model.seq_len = 4096;
+        cost.config.training.global_batch = 512;
+        cost.config.node.accelerators = 8;
+        cost.config.node.power_kw = 10.2;
+        cost.inputs.price_per_gpu_hour_usd = 2.49;
+        cost.inputs.tokens_to_train = 15e12;
+        for (const Metric m : {Metric::cost_per_million_tokens, Metric::time_to_train}) {
+            const HeatmapData d = make_heatmap_data(h.spec, h.result, m, std::nullopt, &cost);
+            for (int iy = 0; iy < 2; ++iy)
+                for (int ix = 0; ix < 3; ++ix) {
+                    const SweepCell& cell = h.result.at(ix, iy);
+                    if (!cell.result.feasible) {
+                        QVERIFY(std::isnan(d.at(ix, iy).value));
+                        continue;
+                    }
+                    Config c = cost.config;
+                    c.cluster.nodes = static_cast<int>(cell.y);
+                    c.strategy = cell.strategy;
+                    const CostReport report = cost_report(c, cell.result, cost.inputs);
+                    QVERIFY(report.valid);
+                    const double expected = m == Metric::time_to_train ? report.time_to_train_s : report.cost_per_million_tokens_usd;
+                    QVERIFY(expected > 0);
+                    QCOMPARE(d.at(ix, iy).value, expected);
+                    QVERIFY2(d.at(ix, iy).tooltip.contains(metric_info(m).label + QStringLiteral(": ") + format_metric(expected, m)),
+                             qPrintable(d.at(ix, iy).tooltip));
+                }
+            // Every GPU is priced: the fastest cell (2, 1) runs on 128 GPUs; per token the
+            // cheapest is a cell on 32. Time to train follows the iteration time.
+            if (m == Metric::cost_per_million_tokens)
+                QCOMPARE(d.best, std::optional<CellIndex>(CellIndex{2, 0}));
+            else
+                QCOMPARE(d.best, std::optional<CellIndex>(CellIndex{2, 1}));
+        }
+        QCOMPARE(format_metric(4.123, Metric::cost_per_million_tokens), QStringLiteral("$4.12"));
+        QCOMPARE(format_metric(37.52 * 86400, Metric::time_to_train), QStringLiteral("37.52 days"));
+
+        // No token budget, no price, no prices at all: no value in any cell, and why.
+        HeatmapCost no_budget = cost;
+        no_budget.inputs.tokens_to_train = 0;
+        const HeatmapData t = make_heatmap_data(h.spec, h.result, Metric::time_to_train, std::nullopt, &no_budget);
+        QVERIFY(std::isnan(t.at(0, 0).value));
+        QVERIFY2(t.at(0, 0).reason.contains(QStringLiteral("no token budget")), qPrintable(t.at(0, 0).reason));
+        QVERIFY(!t.best);
+        QVERIFY2(t.note.startsWith(QStringLiteral("No token budget")), qPrintable(t.note));  // drawn over the cells
+        QVERIFY2(summarize(t).contains(t.note), qPrintable(summarize(t)));
+        QVERIFY(make_heatmap_data(h.spec, h.result, Metric::time_to_train, std::nullopt, &cost).note.isEmpty());
+        HeatmapCost free = cost;
+        free.inputs.price_per_gpu_hour_usd = 0;
+        free.inputs.purchase_price_per_gpu_usd = 0;
+        free.inputs.price_per_kwh_usd = 0;
+        const HeatmapData f = make_heatmap_data(h.spec, h.result, Metric::cost_per_million_tokens, std::nullopt, &free);
+        QVERIFY(std::isnan(f.at(0, 0).value));
+        QVERIFY2(f.at(0, 0).reason.contains(QStringLiteral("no price")), qPrintable(f.at(0, 0).reason));
+        QVERIFY2(f.note.startsWith(QStringLiteral("No price")), qPrintable(f.note));
+        const HeatmapData none = make_heatmap_data(h.spec, h.result, Metric::cost_per_million_tokens, std::nullopt);
+        QVERIFY(std::isnan(none.at(2, 1).value));
+        QVERIFY(!none.at(2, 1).reason.isEmpty());
+        // The infeasible cell keeps its own reason under a cost metric.
+        QVERIFY2(none.at(1, 0).reason.contains(QStringLiteral("does not fit in HBM")), qPrintable(none.at(1, 0).reason));
     }
 
     void infeasibleCellsAreNaNWithAReason() {

@@ -27,14 +27,16 @@ void EvaluationController::cancel() {
     Q_EMIT cancelled(job_.generation());
 }
 
-void EvaluationController::request(const Config& config, const SweepSpec& spec, Metric metric, const std::string& software_name) {
+void EvaluationController::request(const Config& config, const SweepSpec& spec, Metric metric, const std::string& software_name,
+                                   const CostInputs& cost) {
     QPointer<EvaluationController> self(this);
-    job_.run([self, config, spec, metric, software_name](const LatestJob::Context& context) -> std::function<void()> {
+    job_.run([self, config, spec, metric, software_name, cost](const LatestJob::Context& context) -> std::function<void()> {
         const quint64 generation = context.generation;
         Evaluation e;
         e.generation = generation;
         e.config = config;
         e.spec = spec;
+        e.cost = cost;
         e.current = evaluate(config);
         e.band = shipped_trust_band(config.node, config.software, software_name);
         QElapsedTimer timer;
@@ -58,7 +60,8 @@ void EvaluationController::request(const Config& config, const SweepSpec& spec, 
         e.elapsed_ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
         if (context.cancel.load() || e.grid.cancelled) return {};  // stale: nothing to deliver
         e.metric = metric;
-        e.heatmap = make_heatmap_data(spec, e.grid, metric, cell_of(spec, config));
+        const HeatmapCost priced{config, cost};
+        e.heatmap = make_heatmap_data(spec, e.grid, metric, cell_of(spec, config), &priced);
         // Shared, so that the delivery does not copy the grid on the GUI thread.
         auto shared = std::make_shared<Evaluation>(std::move(e));
         return [self, shared] {

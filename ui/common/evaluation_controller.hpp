@@ -28,6 +28,7 @@ struct Evaluation {
     Metric metric = Metric::iteration_time;
     HeatmapData heatmap;  // make_heatmap_data(spec, grid, metric, cell of config), from the worker
     TrustBand band;       // how far to trust `current` (its node's and software's published runs)
+    CostInputs cost;      // the scenario's prices and token budget (the cost metrics)
 };
 
 class EvaluationController : public QObject {
@@ -37,9 +38,10 @@ public:
     ~EvaluationController() override;  // cancels and waits for the worker
 
     // Schedules an evaluation of `config` and of the grid `spec` around it, coloured by `metric`;
-    // `software_name` is the scenario's name of its software (which preset it is, for the band).
-    void request(const Config& config, const SweepSpec& spec, Metric metric = Metric::iteration_time,
-                 const std::string& software_name = {});
+    // `software_name` is the scenario's name of its software (which preset it is, for the band);
+    // `cost` its prices and token budget, for the cost metrics.
+    void request(const Config& config, const SweepSpec& spec, Metric metric = Metric::iteration_time, const std::string& software_name = {},
+                 const CostInputs& cost = {});
     // The newest evaluation delivered (what finished() carried last); empty before the first.
     [[nodiscard]] const std::optional<Evaluation>& latest() const noexcept { return latest_; }
     void setDebounce(int ms) { job_.setDebounce(ms); }

@@ -14,14 +14,19 @@
 
 namespace comet::ui {
 namespace {
-const std::array<MetricInfo, 6>& table() {
-    static const std::array<MetricInfo, 6> t{{
+const std::array<MetricInfo, 8>& table() {
+    static const std::array<MetricInfo, 8> t{{
         {Metric::iteration_time, "iteration_time", QStringLiteral("Iteration time"), QStringLiteral("s"), false},
         {Metric::tokens_per_s, "tokens_per_s", QStringLiteral("Throughput"), QStringLiteral("tokens/s"), true},
         {Metric::mfu, "mfu", QStringLiteral("MFU"), QStringLiteral("%"), true},
-        {Metric::exposed_comm_share, "exposed_comm_share", QStringLiteral("Exposed communication"), QStringLiteral("%"), false},
-        {Metric::exposed_memory_share, "exposed_memory_share", QStringLiteral("Exposed memory time"), QStringLiteral("%"), false},
+        {Metric::exposed_comm_share, "exposed_comm_share", QStringLiteral("Exposed communication"), QStringLiteral("%"), false,
+         QStringLiteral("Exposed comm.")},
+        {Metric::exposed_memory_share, "exposed_memory_share", QStringLiteral("Exposed memory time"), QStringLiteral("%"), false,
+         QStringLiteral("Exposed memory")},
         {Metric::hbm_use, "hbm_use", QStringLiteral("HBM use"), QStringLiteral("GiB"), false},
+        {Metric::cost_per_million_tokens, "cost_per_million_tokens", QStringLiteral("Cost per M tokens"), QStringLiteral("$"), false,
+         QStringLiteral("$ / M tokens")},
+        {Metric::time_to_train, "time_to_train", QStringLiteral("Time to train"), QStringLiteral("s"), false},
     }};
     return t;
 }
@@ -46,8 +51,33 @@ double metric_value(const Result& r, Metric m) {
         return 100.0 * (r.time.tp_comm_s + r.time.pp_comm_s + r.time.dp_comm_s + r.time.ep_comm_s + r.time.cp_comm_s + r.time.emb_comm_s) /
                r.iteration_s;
     case Metric::exposed_memory_share: return 100.0 * r.time.memory_s / r.iteration_s;
-    case Metric::hbm_use: break;
+    case Metric::hbm_use:
+    case Metric::cost_per_million_tokens:
+    case Metric::time_to_train:
+        break;  // cost_metric_value()
     }
+    return nan;
+}
+
+QString metric_label(Metric m, Workload w) {
+    if (m == Metric::cost_per_million_tokens && w == Workload::dlrm) return QStringLiteral("Cost per M samples");
+    return metric_info(m).label;
+}
+
+double cost_metric_value(const CostReport& c, Metric m, QString* why) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const auto none = [&](const QString& reason) {
+        if (why) *why = reason;
+        return nan;
+    };
+    if (!c.valid) return none(QStringLiteral("no cost: the configuration cannot run or the cost inputs are invalid"));
+    if (m == Metric::cost_per_million_tokens)
+        return c.cost_per_million_tokens_usd > 0
+                   ? c.cost_per_million_tokens_usd
+                   : none(QStringLiteral("no price: give a GPU price or an energy price on the Cost & Sensitivity page"));
+    if (m == Metric::time_to_train)
+        return c.time_to_train_s > 0 ? c.time_to_train_s
+                                     : none(QStringLiteral("no token budget: set the tokens to train on the Cost & Sensitivity page"));
     return nan;
 }
 
@@ -72,6 +102,10 @@ QString format_metric(double v, Metric m, Workload w) {
     case Metric::exposed_comm_share:
     case Metric::exposed_memory_share: return QString::number(v, 'f', 1) + QStringLiteral(" %");
     case Metric::hbm_use: return QString::number(v, 'f', 1) + QStringLiteral(" GiB");
+    case Metric::cost_per_million_tokens:
+        return format_money(v);
+    case Metric::time_to_train:
+        return format_duration(v);
     }
     return QString::number(v);
 }

@@ -5,12 +5,24 @@
 #include <span>
 #include <string_view>
 
+#include "comet/economics.hpp"
 #include "comet/result.hpp"
 #include "comet/spec.hpp"
 
 namespace comet::ui {
 
-enum class Metric { iteration_time, tokens_per_s, mfu, exposed_comm_share, exposed_memory_share, hbm_use };
+// The cost metrics (cost per million tokens, time to train) need the scenario's prices and token
+// budget besides a result: cost_metric_value().
+enum class Metric {
+    iteration_time,
+    tokens_per_s,
+    mfu,
+    exposed_comm_share,
+    exposed_memory_share,
+    hbm_use,
+    cost_per_million_tokens,
+    time_to_train
+};
 
 struct MetricInfo {
     Metric metric;
@@ -18,6 +30,7 @@ struct MetricInfo {
     QString label;    // "Iteration time"
     QString unit;     // "s", "tokens/s", "%", "GiB"
     bool higher_is_better;
+    QString short_label = {};  // the explorer's colour box where `label` is longer than "Iteration time"; empty = label
 };
 
 [[nodiscard]] std::span<const MetricInfo> all_metrics();
@@ -27,7 +40,18 @@ struct MetricInfo {
 // infeasible (except HBM use, which is meaningful for configurations that do not fit).
 [[nodiscard]] double metric_value(const Result& r, Metric m);
 
-// "12.3 s", "61.2 k tokens/s", "41.5 %", "57.6 GiB".
+// The metric's label for a workload: "Cost per M samples" for a DLRM, which trains on samples.
+[[nodiscard]] QString metric_label(Metric m, Workload w);
+
+[[nodiscard]] constexpr bool is_cost_metric(Metric m) noexcept {
+    return m == Metric::cost_per_million_tokens || m == Metric::time_to_train;
+}
+// A cost metric's value from a cost report (core's cost_report() of the cell's configuration and
+// result with the scenario's cost inputs): NaN when the report is not valid, or when it has no
+// price (cost) or no token budget (time to train); `why` then says which. Other metrics: NaN.
+[[nodiscard]] double cost_metric_value(const CostReport& c, Metric m, QString* why = nullptr);
+
+// "12.3 s", "61.2 k tokens/s", "41.5 %", "57.6 GiB", "$4.12", "18.98 days".
 // Throughput counts the workload's items: tokens/s for a transformer, samples/s for a DLRM.
 [[nodiscard]] QString format_metric(double value, Metric m, Workload w = Workload::transformer);
 

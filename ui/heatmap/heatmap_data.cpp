@@ -6,6 +6,8 @@
 #include <limits>
 
 #include "comet/breakdown.hpp"
+#include "comet/economics.hpp"
+#include "comet/knobs.hpp"
 #include "comet/report.hpp"
 #include "comet/units.hpp"
 #include "common/metrics.hpp"
@@ -63,6 +65,20 @@ QString reason_of(const SweepResult& result, const SweepCell& cell) {
     return QStringLiteral("no result for this metric");
 }
 
+// A cost metric's value for a cell: the cell's axis values and strategy on the base configuration,
+// priced with the scenario's cost inputs (core's cost_report(), as the Cost page prices).
+double cost_value(const SweepSpec& spec, const SweepCell& cell, Metric metric, const HeatmapCost* cost, double x, double y, QString* why) {
+    if (!cost) {
+        *why = QStringLiteral("no prices to price the cells with");
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    Config c = cost->config;
+    set_knob(c, spec.x.knob, x);
+    if (spec.y) set_knob(c, spec.y->knob, y);
+    c.strategy = cell.strategy;
+    return cost_metric_value(cost_report(c, cell.result, cost->inputs), metric, why);
+}
+
 double cell_value(const SweepResult& result, const SweepCell& cell, Metric metric) {
     if (never_evaluated(result, cell)) return std::numeric_limits<double>::quiet_NaN();
     const double v = metric_value(cell.result, metric);
@@ -84,7 +100,7 @@ QString tooltip_of(const SweepSpec& spec, QStringList lines, const SweepCell& ce
     const bool breakdown = hc.feasible && std::isfinite(hc.value);
     // The breakdown starts with the iteration time: no need to repeat it.
     if (std::isfinite(hc.value) && !(breakdown && metric == Metric::iteration_time))
-        lines << metric_info(metric).label + QStringLiteral(": ") + format_metric(hc.value, metric, workload);
+        lines << metric_label(metric, workload) + QStringLiteral(": ") + format_metric(hc.value, metric, workload);
     if (!breakdown) {
         lines << QStringLiteral("Infeasible: ") + hc.reason;
         if (spec.search && cell.evaluated > 0)
@@ -100,12 +116,15 @@ QString tooltip_of(const SweepSpec& spec, QStringList lines, const SweepCell& ce
     return lines.join(QLatin1Char('\n'));
 }
 
-HeatmapCell make_cell(const SweepSpec& spec, const SweepResult& result, const SweepCell& cell, Metric metric,
-                      QStringList axes) {
+HeatmapCell make_cell(const SweepSpec& spec, const SweepResult& result, const SweepCell& cell, Metric metric, QStringList axes,
+                      const HeatmapCost* cost, double x, double y) {
     HeatmapCell hc;
-    hc.value = cell_value(result, cell, metric);
+    QString no_cost;
+    hc.value = is_cost_metric(metric) && !never_evaluated(result, cell) && cell.result.feasible
+                   ? cost_value(spec, cell, metric, cost, x, y, &no_cost)
+                   : cell_value(result, cell, metric);
     hc.feasible = cell.result.feasible && !never_evaluated(result, cell);
-    if (!hc.feasible || !std::isfinite(hc.value)) hc.reason = reason_of(result, cell);
+    if (!hc.feasible || !std::isfinite(hc.value)) hc.reason = no_cost.isEmpty() ? reason_of(result, cell) : no_cost;
     if (never_evaluated(result, cell))
         hc.tooltip = (axes << hc.reason).join(QLatin1Char('\n'));
     else
@@ -179,6 +198,7 @@ QString summarize(const HeatmapData& d) {
     if (d.current)
         s += QStringLiteral(" Current: ") + format_metric(d.at(d.current->ix, d.current->iy).value, d.metric, d.workload) +
              QStringLiteral(" at ") + cell_position(d, *d.current) + QLatin1Char('.');
+    if (!d.note.isEmpty()) s += QLatin1Char(' ') + d.note;
     return s;
 }
 
@@ -220,8 +240,8 @@ bool is_geometric(std::span<const double> values) {
     return true;
 }
 
-HeatmapData make_heatmap_data(const SweepSpec& spec, const SweepResult& result, Metric metric,
-                              std::optional<CellIndex> current) {
+HeatmapData make_heatmap_data(const SweepSpec& spec, const SweepResult& result, Metric metric, std::optional<CellIndex> current,
+                              const HeatmapCost* cost) {
     HeatmapData d;
     d.nx = result.nx;
     d.ny = result.ny;
@@ -239,14 +259,22 @@ HeatmapData make_heatmap_data(const SweepSpec& spec, const SweepResult& result, 
     d.cells.reserve(result.cells.size());
     for (int iy = 0; iy < d.ny; ++iy) {
         for (int ix = 0; ix < d.nx; ++ix) {
-            QStringList axes =
-                axis_lines(spec, d.x_values[static_cast<std::size_t>(ix)], d.y_values[static_cast<std::size_t>(iy)]);
-            d.cells.push_back(make_cell(spec, result, result.at(ix, iy), metric, std::move(axes)));
+            const double x = d.x_values[static_cast<std::size_t>(ix)], y = d.y_values[static_cast<std::size_t>(iy)];
+            d.cells.push_back(make_cell(spec, result, result.at(ix, iy), metric, axis_lines(spec, x, y), cost, x, y));
         }
     }
     if (current && current->ix >= 0 && current->ix < d.nx && current->iy >= 0 && current->iy < d.ny)
         d.current = current;
     d.best = best_cell(d);
+    // Cells that run but have no value: the cost inputs lack what the metric needs. Say so once.
+    if (is_cost_metric(metric) && !d.best) {
+        for (const HeatmapCell& c : d.cells) {
+            if (c.feasible && !std::isfinite(c.value)) {
+                d.note = c.reason.left(1).toUpper() + c.reason.mid(1) + QLatin1Char('.');
+                break;
+            }
+        }
+    }
     return d;
 }
 

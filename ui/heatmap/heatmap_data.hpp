@@ -43,16 +43,29 @@ struct HeatmapData {
     Workload workload = Workload::transformer;  // what the cells train (throughput in tokens or samples)
     std::optional<CellIndex> current;  // the configuration being edited, when on the grid
     std::optional<CellIndex> best;     // best feasible cell for the metric
+    // Why no cell has a value although some run (a cost metric without a token budget or a
+    // price): drawn over the cells and said in the summary; empty otherwise.
+    QString note;
 
     [[nodiscard]] const HeatmapCell& at(int ix, int iy) const {
         return cells[static_cast<std::size_t>(iy) * static_cast<std::size_t>(nx) + static_cast<std::size_t>(ix)];
     }
 };
 
+// What the cost metrics (cost per M tokens, time to train) need besides a cell's result: the
+// configuration the grid is around (each cell's axis values and strategy are set on it, so a
+// node-count axis prices its GPUs) and the scenario's prices and token budget. The one price of
+// the scenario's node, as on every other page (docs/economics.md).
+struct HeatmapCost {
+    Config config;
+    CostInputs inputs;
+};
+
 // Values, reasons, tooltips, and the best cell of a sweep; `current` is the cell whose axis
-// values equal the edited configuration's (if any).
+// values equal the edited configuration's (if any). A cost metric without `cost` has no value in
+// any cell (the reason says so).
 [[nodiscard]] HeatmapData make_heatmap_data(const SweepSpec& spec, const SweepResult& result, Metric metric,
-                                            std::optional<CellIndex> current);
+                                            std::optional<CellIndex> current, const HeatmapCost* cost = nullptr);
 
 // The cell of `config` on the grid of `spec`, if its knob values are on both axes (compared
 // with a relative tolerance: axis values come from arithmetic, the configuration's from a file).

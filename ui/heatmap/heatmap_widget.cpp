@@ -207,7 +207,7 @@ QSize HeatmapWidget::minimumSizeHint() const {
 }
 
 QString HeatmapWidget::titleText() const {
-    const QString& label = metric_info(data_.metric).label;
+    const QString label = metric_label(data_.metric, data_.workload);
     return data_.title_suffix.isEmpty() ? label : label + QStringLiteral(" — ") + data_.title_suffix;
 }
 
@@ -424,8 +424,29 @@ void HeatmapWidget::paint(QPainter& p, QSizeF size, PaintOptions opt) const {
     paintAxes(p, g);
     paintColorBar(p, g);
     paintMarkers(p, g);
+    if (!data_.note.isEmpty()) paintNote(p, g);
     if (opt.interactive) paintInteraction(p, g);
     if (busy_) paintBusy(p, g);
+}
+
+// Why the cells have no value (no token budget, no price), in a box over the plot, wrapped.
+void HeatmapWidget::paintNote(QPainter& p, const HeatmapGeometry& g) const {
+    const QFontMetricsF fm(font());
+    const double width =
+        std::max(fm.height() * 4, std::min(g.plot().width() - fm.height(), fm.horizontalAdvance(data_.note) + fm.height()));
+    const int flags = static_cast<int>(Qt::TextWordWrap) | static_cast<int>(Qt::AlignCenter);
+    const QRectF text = fm.boundingRect(QRectF(0, 0, width - fm.height(), 1e6), flags, data_.note);
+    const QSizeF box(width, text.height() + fm.height());
+    const QRectF r(g.plot().center() - QPointF(box.width() / 2, box.height() / 2), box);
+    p.save();
+    p.setFont(font());
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(QPen(palette().color(QPalette::Mid), 1));
+    p.setBrush(palette().color(QPalette::Base));
+    p.drawRoundedRect(r, 4, 4);
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(r.adjusted(fm.height() / 2, fm.height() / 2, -fm.height() / 2, -fm.height() / 2), flags, data_.note);
+    p.restore();
 }
 
 QString HeatmapWidget::shownTitle(const HeatmapGeometry& g) const {

@@ -101,6 +101,7 @@ private:
     void paintMarkers(QPainter& p, const HeatmapGeometry& g) const;
     void paintInteraction(QPainter& p, const HeatmapGeometry& g) const;
     void paintBusy(QPainter& p, const HeatmapGeometry& g) const;
+    void paintNote(QPainter& p, const HeatmapGeometry& g) const;
 
     HeatmapData data_;
     ColorScale scale_;

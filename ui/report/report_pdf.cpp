@@ -129,7 +129,8 @@ QRectF below(const QRectF& r, double used) { return {r.left(), r.top() + used + 
 std::unique_ptr<HeatmapWidget> heatmap_of(const ReportData& d) {
     auto map = std::make_unique<HeatmapWidget>();
     map->setPalette(QApplication::style()->standardPalette());
-    HeatmapData data = make_heatmap_data(d.spec, d.grid, d.options.metric, cell_of(d.spec, d.scenario.config));
+    const HeatmapCost priced{d.scenario.config, d.scenario.cost};
+    HeatmapData data = make_heatmap_data(d.spec, d.grid, d.options.metric, cell_of(d.spec, d.scenario.config), &priced);
     data.title_suffix = d.spec.search ? QStringLiteral("best strategy per cell") : QStringLiteral("strategy as given");
     map->setData(std::move(data));
     return map;
