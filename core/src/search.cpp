@@ -160,6 +160,10 @@ SearchEngine::ClassKey SearchEngine::class_key(const Config& cell, const SearchO
     n.scale_out.efficiency = neutral.node.scale_out.efficiency;
     n.expanded.bandwidth_gbps = neutral.node.expanded.bandwidth_gbps;  // not capacity, attach, pool_nodes: fits() reads them
     n.expanded.latency_us = neutral.node.expanded.latency_us;
+    // The leaf-spine fabric: read only by the collectives' group geometry (collectives.cpp).
+    n.scale_out.oversubscription = neutral.node.scale_out.oversubscription;
+    n.scale_out.spine_latency_us = neutral.node.scale_out.spine_latency_us;
+    n.scale_out.leaf_domains = neutral.node.scale_out.leaf_domains;
     n.power_kw = neutral.node.power_kw;
     key.config.strategy.ep_overlap = neutral.strategy.ep_overlap;  // never searched; rank_comm() reads it
     return key;
@@ -168,44 +172,61 @@ SearchEngine::ClassKey SearchEngine::class_key(const Config& cell, const SearchO
 namespace {
 
 // The run-time network fields of class_key() that a time reads (not power, and not ep_overlap,
-// a strategy choice), in the order network_speed() ranks them; `faster` is +1 where more is
-// faster (bandwidth, efficiency), -1 where less is (latency).
+// a strategy choice), in the order network_speed() ranks them, each as a speed where more is
+// faster: bandwidths and efficiencies as they are, latencies and the spine's oversubscription
+// negated; the scale-up domains per leaf as they are, a single tier (0) as infinitely many (a
+// group that fits in a leaf never crosses the spine, collectives.cpp), so a larger leaf is
+// never slower.
 struct NetworkField {
-    double& (*ref)(Config&);
-    double faster;
+    double (*speed)(const Config&);
+    void (*set)(Config&, const Config&);  // copies the field from the second configuration
 };
 constexpr NetworkField network_fields[] = {
-    {[](Config& c) -> double& { return c.node.scale_out.bandwidth_gbps; }, +1},
-    {[](Config& c) -> double& { return c.node.scale_out.latency_us; }, -1},
-    {[](Config& c) -> double& { return c.node.scale_out.efficiency; }, +1},
-    {[](Config& c) -> double& { return c.node.scale_up.bandwidth_gbps; }, +1},
-    {[](Config& c) -> double& { return c.node.scale_up.latency_us; }, -1},
-    {[](Config& c) -> double& { return c.node.scale_up.efficiency; }, +1},
-    {[](Config& c) -> double& { return c.node.expanded.bandwidth_gbps; }, +1},
-    {[](Config& c) -> double& { return c.node.expanded.latency_us; }, -1},
+    {[](const Config& c) { return c.node.scale_out.bandwidth_gbps; },
+     [](Config& c, const Config& r) { c.node.scale_out.bandwidth_gbps = r.node.scale_out.bandwidth_gbps; }},
+    {[](const Config& c) { return -c.node.scale_out.latency_us; },
+     [](Config& c, const Config& r) { c.node.scale_out.latency_us = r.node.scale_out.latency_us; }},
+    {[](const Config& c) { return c.node.scale_out.efficiency; },
+     [](Config& c, const Config& r) { c.node.scale_out.efficiency = r.node.scale_out.efficiency; }},
+    {[](const Config& c) { return c.node.scale_up.bandwidth_gbps; },
+     [](Config& c, const Config& r) { c.node.scale_up.bandwidth_gbps = r.node.scale_up.bandwidth_gbps; }},
+    {[](const Config& c) { return -c.node.scale_up.latency_us; },
+     [](Config& c, const Config& r) { c.node.scale_up.latency_us = r.node.scale_up.latency_us; }},
+    {[](const Config& c) { return c.node.scale_up.efficiency; },
+     [](Config& c, const Config& r) { c.node.scale_up.efficiency = r.node.scale_up.efficiency; }},
+    {[](const Config& c) { return c.node.expanded.bandwidth_gbps; },
+     [](Config& c, const Config& r) { c.node.expanded.bandwidth_gbps = r.node.expanded.bandwidth_gbps; }},
+    {[](const Config& c) { return -c.node.expanded.latency_us; },
+     [](Config& c, const Config& r) { c.node.expanded.latency_us = r.node.expanded.latency_us; }},
+    {[](const Config& c) { return -std::max(1.0, c.node.scale_out.oversubscription); },
+     [](Config& c, const Config& r) { c.node.scale_out.oversubscription = r.node.scale_out.oversubscription; }},
+    {[](const Config& c) { return -c.node.scale_out.spine_latency_us; },
+     [](Config& c, const Config& r) { c.node.scale_out.spine_latency_us = r.node.scale_out.spine_latency_us; }},
+    {[](const Config& c) {
+         const int leaf = c.node.scale_out.leaf_domains;
+         return leaf > 0 ? static_cast<double>(leaf) : std::numeric_limits<double>::infinity();
+     },
+     [](Config& c, const Config& r) { c.node.scale_out.leaf_domains = r.node.scale_out.leaf_domains; }},
 };
 static_assert(std::size(network_fields) == std::tuple_size_v<SearchEngine::NetworkSpeed>);
 
 }  // namespace
 
 bool SearchEngine::no_faster(const Config& a, const Config& b) noexcept {
-    // Each network field no better in b, then set to a's; the rest (power aside) must be equal.
-    Config t = b, ref = a;
+    // Each network field no faster in b, then set to a's; the rest (power aside) must be equal.
+    Config t = b;
     bool worse = true;
     for (const NetworkField& f : network_fields) {
-        double& x = f.ref(t);
-        const double r = f.ref(ref);
-        worse = worse && f.faster * x <= f.faster * r;
-        x = r;
+        worse = worse && f.speed(t) <= f.speed(a);
+        f.set(t, a);
     }
     t.node.power_kw = a.node.power_kw;
     return worse && t == a;
 }
 
 SearchEngine::NetworkSpeed SearchEngine::network_speed(const Config& c) noexcept {
-    Config t = c;
     NetworkSpeed key{};
-    for (std::size_t i = 0; i < key.size(); ++i) key[i] = -network_fields[i].faster * network_fields[i].ref(t);
+    for (std::size_t i = 0; i < key.size(); ++i) key[i] = -network_fields[i].speed(c);
     return key;
 }
 

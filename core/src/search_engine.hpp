@@ -89,12 +89,13 @@ public:
 
     // `b` equals `a` except for run-time network fields (class_key()) that are no better in
     // `b`: bandwidths and efficiencies of the scale-up and scale-out links and the expanded
-    // tier no higher, their latencies no lower (power is not read by the time). Then every
-    // strategy's iteration time in `b` is at least its time in `a`.
+    // tier no higher, their latencies no lower, the spine no less oversubscribed, its latency
+    // no lower, its leaves holding no more scale-up domains (power is not read by the time).
+    // Then every strategy's iteration time in `b` is at least its time in `a`.
     [[nodiscard]] static bool no_faster(const Config& a, const Config& b) noexcept;
     // The same fields as a sort key, smaller first = faster (scale-out bandwidth first): cells
     // sorted by it chain as no_faster() allows where one network axis varies.
-    using NetworkSpeed = std::array<double, 8>;
+    using NetworkSpeed = std::array<double, 11>;
     [[nodiscard]] static NetworkSpeed network_speed(const Config& c) noexcept;
 
     // Searches `cell` (same class as the base). `seeds` are strategies evaluated first to

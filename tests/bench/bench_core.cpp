@@ -1,6 +1,7 @@
 // Speed of the core (Google Benchmark). Numbers, not assertions: see docs/performance.md.
 //   build/dev/tests/bench/comet-bench --benchmark_min_time=2
 #include <benchmark/benchmark.h>
+#include <cmath>
 
 #include <filesystem>
 
@@ -81,6 +82,24 @@ void BM_Grid32(benchmark::State& state) {
     for (auto _ : state) benchmark::DoNotOptimize(run_sweep(default_config(), spec).cells.data());
 }
 BENCHMARK(BM_Grid32)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The spine x leaf heatmap (issue 40: 1.3 s per redraw for 405B on 16k GPUs): the default
+// scenario on a leaf-spine fabric, 33 x 33 cells of oversubscription 1-4 x 4-64 nodes per leaf,
+// the best strategy searched in every cell.
+void BM_GridSpine33(benchmark::State& state) {
+    Config base = default_config();
+    base.node.scale_out.leaf_domains = 16;
+    SweepSpec spec;
+    std::vector<double> over, leaf;
+    for (int i = 0; i < 33; ++i) over.push_back(1.0 + 3.0 * i / 32);
+    for (int i = 0; i < 33; ++i) leaf.push_back(std::round(4.0 * std::pow(16.0, i / 32.0)));
+    spec.x = {Knob::scale_out_oversubscription, over};
+    spec.y = Axis{Knob::scale_out_leaf_domains, leaf};
+    spec.search = true;
+    for (auto _ : state) benchmark::DoNotOptimize(run_sweep(base, spec).cells.data());
+    state.counters["cells"] = 1089;
+}
+BENCHMARK(BM_GridSpine33)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The Compare page: the default scenario's four designs (one fixed, three best-strategy searches).
 void BM_CompareDefault(benchmark::State& state) {

@@ -511,6 +511,7 @@ struct Perturbation {
     const char* name;
     double& (*ref)(Config&);
     double factor;
+    double floor = 0;  // the resource's best value (a non-blocking spine: oversubscription 1)
 };
 
 const std::vector<Perturbation>& hardware_perturbations() {
@@ -526,6 +527,8 @@ const std::vector<Perturbation>& hardware_perturbations() {
         {"scale_up.latency_us x1/2", [](Config& c) -> double& { return c.node.scale_up.latency_us; }, 0.5},
         {"scale_out.latency_us x1/2", [](Config& c) -> double& { return c.node.scale_out.latency_us; }, 0.5},
         {"scale_out.spine_latency_us x1/2", [](Config& c) -> double& { return c.node.scale_out.spine_latency_us; }, 0.5},
+        {"scale_out.oversubscription x1/2 (toward non-blocking)", [](Config& c) -> double& { return c.node.scale_out.oversubscription; },
+         0.5, 1.0},
         {"expanded.latency_us x1/2", [](Config& c) -> double& { return c.node.expanded.latency_us; }, 0.5},
         {"host_op_us x1/2", [](Config& c) -> double& { return c.software.host_op_us; }, 0.5},
         {"gemm.launch_overhead_us x1/2", [](Config& c) -> double& { return c.node.gemm.launch_overhead_us; }, 0.5},
@@ -534,12 +537,13 @@ const std::vector<Perturbation>& hardware_perturbations() {
 }
 
 // `c` with one resource perturbed; false when the resource is absent (0: no FP8 unit, no tier,
-// no spine, no host time), where scaling changes nothing.
+// no spine, no host time) or already at its best (a non-blocking spine), where scaling changes
+// nothing.
 bool perturbed(const Config& c, const Perturbation& p, Config& out) {
     out = c;
     double& v = p.ref(out);
-    if (!(v > 0)) return false;
-    v *= p.factor;
+    if (!(v > p.floor)) return false;
+    v = std::max(p.floor, v * p.factor);
     return true;
 }
 
