@@ -59,6 +59,12 @@
 
 namespace comet::app {
 namespace {
+// A tab's text without its mnemonic marks: "Cost && &Sensitivity" -> "Cost && Sensitivity" (a
+// menu shows "Cost & Sensitivity"); a literal "&&" stays.
+QString without_mnemonics(QString text) {
+    static const QRegularExpression mnemonic(QStringLiteral("(?<!&)&(?!&)"));
+    return text.remove(mnemonic);
+}
 
 constexpr double presentation_zoom = 1.4;  // widget fonts in presentation mode, at least:
 constexpr double presentation_text_px = 28;  // readable from 3 m on a 1920x1080 projector
@@ -219,12 +225,7 @@ void MainWindow::buildMenus() {
     reevaluate->setObjectName(QStringLiteral("reevaluateAction"));
     view->addSeparator();
     for (int i = 0; i < tabs_->count(); ++i) {
-        // "Cost && &Sensitivity" -> "Cost && Sensitivity" (shown "Cost & Sensitivity"): drop only the mnemonic marks.
-        QString name = tabs_->tabText(i);
-        static const QRegularExpression mnemonic(QStringLiteral("(?<!&)&(?!&)"));
-        name.remove(mnemonic);
-        QAction* page = view->addAction(name, this,
-                                        [this, i] { tabs_->setCurrentIndex(i); });
+        QAction* page = view->addAction(without_mnemonics(tabs_->tabText(i)), this, [this, i] { tabs_->setCurrentIndex(i); });
         page->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
         addAction(page);  // Alt+1..4 work while presentation mode hides the menu bar
     }
@@ -300,10 +301,7 @@ std::optional<ui::Slide> MainWindow::slide(SlideKind kind, QString* why) const {
     slide.footer = assumptionsText();
     const QString scenario_name = QString::fromStdString(s.name.empty() ? content_name(s) : s.name);
     if (kind == SlideKind::page) {
-        static const QRegularExpression mnemonic(QStringLiteral("(?<!&)&(?!&)"));
-        QString page = tabs_->tabText(tabs_->currentIndex());
-        page.remove(mnemonic);
-        page.replace(QStringLiteral("&&"), QStringLiteral("&"));
+        const QString page = without_mnemonics(tabs_->tabText(tabs_->currentIndex())).replace(QStringLiteral("&&"), QStringLiteral("&"));
         slide.title = tr("%1: %2").arg(scenario_name, page);
         slide.widget = tabs_->currentWidget();
         return slide;
@@ -342,8 +340,7 @@ std::optional<ui::Slide> MainWindow::slide(SlideKind kind, QString* why) const {
         return slide;
     }
     // The one-page answer.
-    const QString model = QString::fromStdString(s.model_info.name.empty() ? std::string("the model")
-                                                                           : s.model_info.name.substr(0, s.model_info.name.find(" (")));
+    const QString model = QString::fromStdString(short_name(s.model_info.name, "the model"));
     slide.title = tr("Which design trains %1 fastest?").arg(model);
     if (fastest < 0)
         return refuse(tr("No design of the comparison can run, so there is no answer to show: see the reasons on the Compare page."));

@@ -387,11 +387,6 @@ std::string format_token_budget(double tokens) {
 }
 
 std::string assumptions_line(const Scenario& s) {
-    const auto short_name = [](const std::string& name, const char* fallback) {
-        std::string n = name.substr(0, name.find(" ("));
-        while (!n.empty() && n.back() == ' ') n.pop_back();
-        return n.empty() ? std::string(fallback) : n;
-    };
     const Config& c = s.config;
     const std::string_view dot = " \u00b7 ";
     std::string out = short_name(s.model_info.name, "custom model");
@@ -406,7 +401,7 @@ std::string assumptions_line(const Scenario& s) {
     for (char& ch : precision) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
     out += precision;
     out += dot;
-    out += s.software_info.name.empty() ? std::string("software: custom") : short_name(s.software_info.name, "software: custom");
+    out += short_name(s.software_info.name, "software: custom");
     out += dot;
     out += std::to_string(c.cluster.nodes) + " \u00d7 " + short_name(s.node_info.name, "custom node") + " (" +
            grouped_integer(static_cast<double>(c.cluster.nodes) * c.node.accelerators) +

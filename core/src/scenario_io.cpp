@@ -558,14 +558,13 @@ CostInputs design_cost(const CostInputs& scenario_cost, const Design& d) {
 
 bool on_scenario_node(const Scenario& s, const Design& d) { return d.node == s.config.node; }
 
-namespace {
-// "GB300 NVL72 (one 4-GPU compute tray ...)" -> "GB300 NVL72".
-std::string short_name(const std::string& name, const char* fallback) {
-    const std::size_t open = name.find(" (");
-    std::string s = name.substr(0, open);
+std::string short_name(const std::string& name, std::string_view fallback) {
+    std::string s = name.substr(0, name.find(" ("));
     while (!s.empty() && s.back() == ' ') s.pop_back();
-    return s.empty() ? fallback : s;
+    return s.empty() ? std::string(fallback) : s;
 }
+
+namespace {
 constexpr std::string_view started_from = "Started from \u201c";
 }  // namespace
 

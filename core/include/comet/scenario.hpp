@@ -81,6 +81,10 @@ struct Scenario {
     std::optional<ExplorerView> view;  // none: the file keeps no view (the explorer's last applies)
 };
 
+// A preset's name as a title uses it: up to any " (" ("GB300 NVL72 (one 4-GPU compute tray ...)"
+// -> "GB300 NVL72"); `fallback` when that leaves nothing.
+[[nodiscard]] std::string short_name(const std::string& name, std::string_view fallback);
+
 // The name a scenario's content gives it: "Llama 3 70B on 64 × DGX H100" (the model's and the
 // node's names up to any parenthesis, and the node count); "custom model" / "custom node" where
 // the scenario names none.
