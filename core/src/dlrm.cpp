@@ -509,7 +509,7 @@ Result evaluate_dlrm(const Config& c) noexcept {
         c_fwd = all_to_all_s(pooled_out_bytes, all);
         c_bwd = c_fwd;
     }
-    const StateBytes sb = state_bytes_per_parameter(c.training);
+    const StateBytes sb = state_bytes_per_parameter(c.training, c.software);
     const double mlp_params = dlrm_mlp_parameters(d);
     const double c_allreduce = all_reduce_s(mlp_params * sb.gradients, all);
 

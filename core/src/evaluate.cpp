@@ -503,7 +503,7 @@ Placement place(const Config& c, const RankWork& w) noexcept {
     pl.mbs = static_cast<int>(c.training.global_batch / (static_cast<long long>(s.dp) * s.microbatch));
     pl.layout = model_stage_layout(c.model, s);
     pl.rshare = full_recompute_share(c.model.layers, s);
-    pl.sb = state_bytes_per_parameter(c.training);
+    pl.sb = state_bytes_per_parameter(c.training, c.software);
     // A pipeline keeps a copy of tied embeddings on the last stage for the LM head.
     const double t = s.tp;
     const double ends_params = w.embedding_params / t + w.head_params / t + w.final_norm_params;
@@ -558,7 +558,8 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bo
                                      : s.recompute == Recompute::selective ? w.act_layer_full - w.act_layer
                                                                            : 0.0;
     const double tokens = static_cast<double>(s.microbatch) * m.seq_len / pl.cp;
-    const double logits = tokens * m.vocab / t * 4.0 * 2.0;  // fp32 logits and their gradient
+    // The logits as the software's loss holds them at its peak (SoftwareSpec::logits_bytes).
+    const double logits = tokens * m.vocab / t * c.software.logits_bytes;
     const ZeroDivisors zd = zero_divisors(s, pl);
     FootprintRules rules;
     rules.sb = sb;
@@ -572,11 +573,11 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bo
     rules.offload_weights = s.offload_weights;
     rules.offload_optimizer = s.offload_optimizer;
     rules.offload_activations = s.offload_activations;
-    rules.layer_weights_bytes = pl.expert_params_layer > 0 ? (w.layer_params / t + w.expert_params / pl.expert_stride) * sb.weights
-                                                           : w.layer_params / t * sb.weights;
+    rules.layer_weights_bytes = pl.expert_params_layer > 0 ? (w.layer_params / t + w.expert_params / pl.expert_stride) * sb.gathered
+                                                           : w.layer_params / t * sb.gathered;
     // FP8 and FP4 training keep a quantized copy (row-wise and column-wise) of the weights
     // they multiply, next to the 16-bit weights; with ZeRO-3 only of the gathered layers.
-    rules.quantized_copy = is_quantized(c.training.precision) ? 2.0 * gemm_operand_bytes(c.training.precision) / sb.weights : 0.0;
+    rules.quantized_copy = is_quantized(c.training.precision) ? 2.0 * gemm_operand_bytes(c.training.precision) / sb.gathered : 0.0;
     rules.activation_layer_bytes = act_layer;
     rules.recompute_working_bytes = recompute_working;
     rules.reserved_bytes = units::gib_to_bytes(node.hbm_reserved_gib);
@@ -694,7 +695,7 @@ Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcep
     auto data_parallel = [&](double params, int replicas, int stride, double shard_d, double units) noexcept {
         if (replicas <= 1 || params <= 0) return;
         const double grad_bytes = params * sb.gradients;
-        const double weight_bytes = params * sb.weights;
+        const double weight_bytes = params * sb.gathered;  // the 16-bit copy is gathered
         const int shard = std::clamp(static_cast<int>(shard_d), 1, replicas);
         if (s.zero_stage <= 0) {
             dp_grad_reduce += all_reduce_s(grad_bytes, span_group(replicas, stride, node, c.cluster.nodes));

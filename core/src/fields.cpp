@@ -279,6 +279,13 @@ const std::array fields{
     only(T, flag("software.moe_host_sync", COMET_ACCESS(software.moe_host_sync))),
     only(T, choice("software.fused_attention", COMET_CHOICE(software.fused_attention, fused_attention_names))),
     choice("software.graph_scope", COMET_CHOICE(software.graph_scope, graph_scope_names)),
+    number("software.weight_bytes", "bytes", 1, 4, false, "1 to 4 bytes per parameter (2 = 16-bit weights, 4 = fp32)",
+           COMET_ACCESS(software.weight_bytes), P::optional, W::not_default),
+    flag("software.master_weights", COMET_ACCESS(software.master_weights), W::not_default),
+    number("software.moment_bytes", "bytes", 0, 8, false, "0 to 8 bytes per moment and parameter (4 = fp32, 2 = bf16)",
+           COMET_ACCESS(software.moment_bytes), P::optional, W::not_default),
+    only(T, number("software.logits_bytes", "bytes", 0, 32, false, "0 (a chunked loss that never holds the logits) to 32 bytes per logit",
+                   COMET_ACCESS(software.logits_bytes), P::optional, W::not_default)),
 
     // ---- strategy ------------------------------------------------------------------------------
     only(T, whole("strategy.tp", "", 1, 1e7, "an integer from 1 to 1e7", COMET_ACCESS(strategy.tp), P::required_for_transformer)),

@@ -10,11 +10,14 @@ double hbm_unusable_bytes(const NodeSpec& n) noexcept {
     return units::gib_to_bytes(n.hbm_reserved_gib + n.hbm_allocator_margin * n.hbm_capacity_gib);
 }
 
-StateBytes state_bytes_per_parameter(const TrainingSpec& t) noexcept {
+StateBytes state_bytes_per_parameter(const TrainingSpec& t, const SoftwareSpec& sw) noexcept {
     StateBytes s;
-    s.weights = 2.0;
+    s.weights = sw.weight_bytes;
+    s.gathered = 2.0;
     s.gradients = t.grad_reduce == GradDtype::fp32 ? 4.0 : 2.0;
-    s.optimizer = t.optimizer == Optimizer::adam ? 12.0 : 8.0;  // master + (m, v) or momentum
+    s.master = sw.master_weights;
+    const double moments = t.optimizer == Optimizer::adam ? 2.0 : 1.0;  // (m, v) or the momentum
+    s.optimizer = (sw.master_weights ? 4.0 : 0.0) + moments * sw.moment_bytes;
     return s;
 }
 
@@ -95,7 +98,7 @@ void stage_footprint(const StageHolding& st, const FootprintRules& r, MemoryFoot
     double wb = st.params * sb.weights / r.zero_weights;
     if (st.expert_params > 0) wb += st.expert_params * sb.weights / r.expert_zero_weights;
     if (r.zero_stage >= 3) wb += 2.0 * layer_w;  // gathered layers in flight (prefetch)
-    wb += r.zero_stage >= 3 ? 2.0 * layer_w * r.quantized_copy : (st.params + st.expert_params) * sb.weights * r.quantized_copy;
+    wb += r.zero_stage >= 3 ? 2.0 * layer_w * r.quantized_copy : (st.params + st.expert_params) * sb.gathered * r.quantized_copy;
     hbm.capacity_bytes = r.hbm_capacity_bytes;
     ex.capacity_bytes = r.expanded_capacity_bytes;
     hbm.other_bytes = st.expert_params > 0 ? r.reserved_bytes + r.token_buffer_bytes : r.reserved_bytes;
@@ -108,7 +111,7 @@ void stage_footprint(const StageHolding& st, const FootprintRules& r, MemoryFoot
     }
     hbm.gradients_bytes = st.params * sb.gradients / r.zero_gradients;
     // ZeRO-2: one layer's full gradients wait for their reduce-scatter into the shards.
-    if (r.zero_stage == 2) hbm.gradients_bytes += layer_w / sb.weights * sb.gradients;
+    if (r.zero_stage == 2) hbm.gradients_bytes += layer_w / sb.gathered * sb.gradients;
     (r.offload_optimizer ? ex : hbm).optimizer_bytes = st.params * sb.optimizer / r.zero_states;
     if (st.expert_params > 0) {
         hbm.gradients_bytes += st.expert_params * sb.gradients / r.expert_zero_gradients;

@@ -360,6 +360,14 @@ std::string format_software(const Config& c) {
         o += sw.grouped_gemm == GroupedGemm::one_kernel ? ", experts as one grouped kernel" : ", one GEMM launch per expert";
         o += sw.moe_host_sync ? ", dispatch synced with the host" : ", dispatch sizes on the device";
     }
+    // The memory layout, where it is not Megatron-Core's (SoftwareSpec's defaults).
+    const SoftwareSpec mcore;
+    if (sw.weight_bytes != mcore.weight_bytes || sw.master_weights != mcore.master_weights)
+        o += ", " + format_printf("%g", sw.weight_bytes) + "-byte weights" +
+             (sw.master_weights ? " with an fp32 master copy" : " without a master copy");
+    if (sw.moment_bytes != mcore.moment_bytes) o += ", " + format_printf("%g", sw.moment_bytes) + "-byte optimizer moments";
+    if (c.workload == Workload::transformer && sw.logits_bytes != mcore.logits_bytes)
+        o += sw.logits_bytes > 0 ? ", " + format_printf("%g", sw.logits_bytes) + " bytes per logit in the loss" : ", a chunked loss";
     return o;
 }
 

@@ -438,6 +438,7 @@ private slots:
     // One rendering of seconds, durations, money and energy for every front end.
     void quantitiesRenderOneWay();
     void assumptionsLineNamesWhatAChartAssumes();
+    void softwareLaysOutTheMemory();
     void multiTokenPredictionOnTheLastStage();
     void eagerElementwisePasses();
     void interleaveProductOverflow();
@@ -3195,6 +3196,67 @@ void TestModel::sequenceParallelSavesMemory() {
     // Sequence parallelism keeps the tensor-parallel traffic volume (RS + AG = AR) but not
     // more; allow the latency of the extra collective.
     QVERIFY(on.comm.tp_s <= off.comm.tp_s * 1.05);
+}
+
+// Memory as the software lays it out (docs/model.md, "Memory as the software lays it out"):
+// Megatron-Core's 16-bit weights with an fp32 master copy against FSDP's and MaxText's fp32
+// weights that are their own master, bf16 moments, and the loss's bytes per logit.
+void TestModel::softwareLaysOutTheMemory() {
+    Config c = test::small_gpt_config();
+    c.strategy.tp = 1;
+    c.strategy.pp = 1;
+    c.strategy.dp = 32;
+    c.strategy.microbatch = 1;
+    c.strategy.zero_stage = 3;
+    const Result mcore = evaluate(c);
+    QVERIFY2(mcore.feasible, explain(mcore).c_str());
+    // Per parameter: 2 + 4 (master) + 2 x 4 (moments) = 14 bytes of weights and optimizer.
+    const double params_held = mcore.hbm.optimizer_bytes / 12.0;
+    QVERIFY(params_held > 0);
+
+    Config fsdp = c;
+    fsdp.software.weight_bytes = 4;
+    fsdp.software.master_weights = false;
+    const Result f = evaluate(fsdp);
+    QVERIFY2(f.feasible, explain(f).c_str());
+    QCOMPARE(f.hbm.optimizer_bytes, params_held * 8.0);                          // the moments only
+    QCOMPARE(f.hbm.weights_bytes - mcore.hbm.weights_bytes, params_held * 2.0);  // fp32 shards; gathered layers in 16 bits
+    QCOMPARE(f.hbm.gradients_bytes, mcore.hbm.gradients_bytes);
+    QCOMPARE(f.time.dp_comm_s, mcore.time.dp_comm_s);  // the gathers move the 16-bit copy
+    // The step reads the gradient and reads and writes the fp32 weights and both moments.
+    QCOMPARE(optimizer_step_bytes_per_parameter(state_bytes_per_parameter(fsdp.training, fsdp.software)), 4.0 + 2.0 * 8.0 + 2.0 * 4.0);
+    QCOMPARE(optimizer_step_bytes_per_parameter(state_bytes_per_parameter(c.training, c.software)), 4.0 + 2.0 * 12.0 + 2.0);
+
+    Config bf16_moments = c;  // DeepSeek-V3's optimizer
+    bf16_moments.software.moment_bytes = 2;
+    QCOMPARE(evaluate(bf16_moments).hbm.optimizer_bytes, params_held * 8.0);
+    Config sgd = c;  // one moment
+    sgd.training.optimizer = Optimizer::sgd;
+    QCOMPARE(evaluate(sgd).hbm.optimizer_bytes, params_held * 8.0);
+
+    // The loss: 6 bytes per logit by default; PyTorch's cross_entropy over fp32 logits holds 12.
+    const double logits = double(c.strategy.microbatch) * c.model.seq_len * c.model.vocab;
+    Config torch_loss = c;
+    torch_loss.software.logits_bytes = 12;
+    QCOMPARE(evaluate(torch_loss).hbm.activations_bytes - mcore.hbm.activations_bytes, logits * 6.0);
+    Config chunked = c;
+    chunked.software.logits_bytes = 0;
+    QCOMPARE(mcore.hbm.activations_bytes - evaluate(chunked).hbm.activations_bytes, logits * 6.0);
+    // With tensor parallelism each rank holds its vocabulary shard.
+    Config tp2 = c, tp2_torch = torch_loss;
+    tp2.strategy.tp = tp2_torch.strategy.tp = 2;
+    tp2.strategy.dp = tp2_torch.strategy.dp = 16;
+    QCOMPARE(evaluate(tp2_torch).hbm.activations_bytes - evaluate(tp2).hbm.activations_bytes, logits * 6.0 / 2.0);
+
+    // The answer's software line names a layout that is not Megatron-Core's, and only then.
+    QVERIFY2(format_software(c).find("weights") == std::string::npos, format_software(c).c_str());
+    fsdp.software.moment_bytes = 2;
+    fsdp.software.logits_bytes = 0;
+    const std::string line = format_software(fsdp);
+    QVERIFY2(line.find(", 4-byte weights without a master copy, 2-byte optimizer moments, a chunked loss") != std::string::npos,
+             line.c_str());
+    QVERIFY2(format_software(torch_loss).find(", 12 bytes per logit in the loss") != std::string::npos,
+             format_software(torch_loss).c_str());
 }
 
 QTEST_APPLESS_MAIN(TestModel)

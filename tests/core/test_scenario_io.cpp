@@ -976,6 +976,24 @@ private slots:
         QTest::newRow("graph scope as bool") << with(m3, "software.graph_scope", true) << QStringList{f + "software.graph_scope: expected"};
         QTest::newRow("attention kernel as number")
             << with(m3, "software.fused_attention", 2) << QStringList{f + "software.fused_attention: expected"};
+        QTest::newRow("weight bytes zero") << with(m3, "software.weight_bytes", 0)
+                                           << QStringList{f + "software.weight_bytes = 0: must be 1 to 4 bytes per parameter"};
+        QTest::newRow("weight bytes fp64") << with(m3, "software.weight_bytes", 8)
+                                           << QStringList{f + "software.weight_bytes = 8: must be 1 to 4 bytes per parameter"};
+        QTest::newRow("weight bytes as text") << with(m3, "software.weight_bytes", "fp32")
+                                              << QStringList{f + "software.weight_bytes: expected a number"};
+        QTest::newRow("master weights as text")
+            << with(m3, "software.master_weights", "fp32") << QStringList{f + "software.master_weights: expected true or false"};
+        QTest::newRow("moment bytes negative") << with(m3, "software.moment_bytes", -2)
+                                               << QStringList{f + "software.moment_bytes = -2: must be 0 to 8 bytes per moment"};
+        QTest::newRow("moment bytes huge") << with(m3, "software.moment_bytes", 1e300)
+                                           << QStringList{f + "software.moment_bytes = 1e+300: must be 0 to 8 bytes per moment"};
+        QTest::newRow("logits bytes negative") << with(m3, "software.logits_bytes", -6)
+                                               << QStringList{f + "software.logits_bytes = -6: must be 0 (a chunked loss"};
+        QTest::newRow("logits bytes huge") << with(m3, "software.logits_bytes", 64)
+                                           << QStringList{f + "software.logits_bytes = 64: must be 0 (a chunked loss"};
+        QTest::newRow("logits bytes null") << with(m3, "software.logits_bytes", QJsonValue())
+                                           << QStringList{f + "software.logits_bytes: expected a number"};
         QTest::newRow("fa2 fraction above 1")
             << with(m3, "node.attention_flash2.max_fraction", 1.5)
             << QStringList{f + "node.attention_flash2.max_fraction = 1.5: must be 0 (as node.attention) or a fraction up to 1"};

@@ -169,6 +169,10 @@ private Q_SLOTS:
         every.config.strategy.ep_dispatch = EpDispatch::hierarchical;  // written only when not the default
         every.config.node.attention.max_fraction = 0.7;
         every.config.software.host_op_us = 45;
+        every.config.software.weight_bytes = 4;  // the memory layout is written where it is not Megatron-Core's
+        every.config.software.master_weights = false;
+        every.config.software.moment_bytes = 2;
+        every.config.software.logits_bytes = 12;
         every.config.strategy.pipeline_first_layers = 2;
         every.config.strategy.pipeline_last_layers = 2;
         every.config.strategy.embedding_in_pipeline_split = true;

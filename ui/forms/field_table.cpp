@@ -514,6 +514,24 @@ std::vector<FieldSpec> software_fields() {
                "combine stay eager, their shapes follow the routing) or the whole step (full-iteration graphs, a "
                "compiled XLA program). Training's CUDA graphs switch captures the whole step whatever this says.",
                {"None (eager)", "Dense layers", "Whole step"}),
+        real("software.weight_bytes", G::software, "Stored weights", " B/param",
+             "Bytes per parameter of the weights the software stores: 2 = 16-bit weights (Megatron-Core, "
+             "DeepSpeed: the optimizer keeps an fp32 master copy), 4 = fp32 weights that are their own master "
+             "copy and are cast to 16 bits layer by layer (FSDP, MaxText).",
+             1, 1),
+        boolean("software.master_weights", G::software, "FP32 master copy",
+                "The optimizer keeps an fp32 master copy of the weights next to the stored 16-bit weights (4 bytes "
+                "per parameter). Off where the stored weights are themselves fp32."),
+        real("software.moment_bytes", G::software, "Optimizer moment", " B/param",
+             "Bytes per parameter of each optimizer moment (Adam keeps two, SGD one): 4 in fp32, 2 in bf16 "
+             "(DeepSeek-V3's optimizer).",
+             1, 1),
+        real("software.logits_bytes", G::software, "Loss memory per logit", " B",
+             "Bytes per logit (one token's score for one vocabulary entry) the loss holds at its peak: the "
+             "16-bit logits, an fp32 copy and the gradient as the software keeps them (6 in Megatron-Core's "
+             "vocabulary-parallel cross entropy, 10 with PyTorch's cross_entropy over fp32 logits). 0 = a "
+             "loss fused into the LM head in chunks.",
+             1, 1),
     };
 }
 

@@ -9,16 +9,21 @@
 namespace comet {
 
 // Bytes per parameter of each model state in mixed-precision training.
+// The defaults are Megatron-Core's layout with Adam (SoftwareSpec's defaults).
 struct StateBytes {
-    double weights = 2;    // 16-bit working weights
-    double gradients = 4;  // main gradients (fp32 by default)
-    double optimizer = 12; // fp32 master weights + Adam moments
+    double weights = 2;     // the stored weights: 16-bit, or fp32 where there is no master copy
+    double gathered = 2;    // the 16-bit copy a layer computes with: what ZeRO-3 gathers and holds
+    double gradients = 4;   // main gradients (fp32 by default)
+    double optimizer = 12;  // the fp32 master weights (if any) + the optimizer's moments
+    bool master = true;     // the optimizer holds an fp32 master copy of the weights
 };
-[[nodiscard]] StateBytes state_bytes_per_parameter(const TrainingSpec& t) noexcept;
+// The training's precision, optimizer and gradient type laid out as the software keeps them.
+[[nodiscard]] StateBytes state_bytes_per_parameter(const TrainingSpec& t, const SoftwareSpec& sw) noexcept;
 // HBM bytes per parameter of the optimizer step: it streams the local model states once (reads
-// the gradient, reads and writes the states, writes the new 16-bit weights).
+// the gradient, reads and writes the optimizer's states, and writes the new 16-bit weights, or
+// reads and writes the fp32 weights where they are their own master copy).
 [[nodiscard]] constexpr double optimizer_step_bytes_per_parameter(const StateBytes& sb) noexcept {
-    return sb.gradients + 2.0 * sb.optimizer + sb.weights;
+    return sb.gradients + 2.0 * sb.optimizer + (sb.master ? sb.weights : 2.0 * sb.weights);
 }
 
 // HBM per accelerator that training cannot use: the runtime's reservation plus the caching

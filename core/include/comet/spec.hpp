@@ -433,6 +433,16 @@ struct SoftwareSpec {
     // What the software captures as CUDA graphs. `full` is the same as TrainingSpec::cuda_graphs;
     // `dense` leaves the host issue time of the routed part of each MoE layer.
     GraphScope graph_scope = GraphScope::none;
+    // The memory layout (docs/model.md, "Memory as the software lays it out"). The defaults are
+    // Megatron-Core's: 16-bit weights, an fp32 master copy and fp32 Adam moments in the
+    // distributed optimizer, the vocabulary-parallel cross entropy over an fp32 copy of the logits.
+    double weight_bytes = 2.0;   // bytes per stored parameter: 2 = 16-bit weights, 4 = fp32 weights
+    bool master_weights = true;  // an fp32 master copy of the weights among the optimizer's states
+    double moment_bytes = 4.0;   // bytes per optimizer moment and parameter (Adam keeps two, SGD one)
+    // Bytes per logit (one token's score for one vocabulary entry on a rank) that the loss holds
+    // at its peak: the logits, their higher-precision copy and their gradient as the software
+    // keeps them; 0 = a loss fused into the LM head in chunks that never holds the logits.
+    double logits_bytes = 6.0;
 
     bool operator==(const SoftwareSpec&) const = default;
 };
