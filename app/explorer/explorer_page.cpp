@@ -71,7 +71,11 @@ void ExplorerPage::buildLayout() {
         metric_->setItemData(metric_->count() - 1, m.label, Qt::ToolTipRole);
     }
     metric_->setToolTip(tr("What the colours show"));
-    search_ = new QCheckBox(tr("&Best strategy per cell"), this);
+    relative_ = new QCheckBox(tr("vs c&urrent"), this);
+    relative_->setToolTip(
+        tr("Colour each cell by its change against the current configuration's cell (the same metric, "
+           "the same strategy rule): how much faster, cheaper or fuller than what the form describes"));
+    search_ = new QCheckBox(tr("&Best strategy"), this);
     search_->setToolTip(tr("Search every parallelization strategy in each cell and show the best one, instead of "
                            "evaluating the strategy in the form"));
     steps_ = new QSpinBox(this);
@@ -83,7 +87,7 @@ void ExplorerPage::buildLayout() {
     // Long knob names must not widen the page beyond a 1280-pixel screen.
     for (QComboBox* box : {x_knob_, y_knob_, metric_}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(box == metric_ ? 8 : 12);
+        box->setMinimumContentsLength(box == metric_ ? 8 : 10);
         box->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);  // whole names where there is room
     }
     progress_ = new QProgressBar(this);
@@ -99,6 +103,10 @@ void ExplorerPage::buildLayout() {
     auto* controls2 = new QHBoxLayout;
     controls_ = controls;
     controls2_ = controls2;
+    // Ten controls share a 1280-pixel row: a little less space between them keeps every knob
+    // name whole.
+    controls->setSpacing(4);
+    controls2->setSpacing(4);
     auto add = [&](const QString& label, QWidget* w) {
         auto* l = new QLabel(label, this);
         l->setBuddy(w);
@@ -174,6 +182,9 @@ void ExplorerPage::connectSignals() {
     connect(metric_, &QComboBox::currentIndexChanged, this, [this] {
         if (last_) show(*last_);
     });
+    connect(relative_, &QCheckBox::toggled, this, [this] {
+        if (last_) show(*last_);
+    });
     connect(search_, &QCheckBox::toggled, this, &ExplorerPage::schedule);
     connect(steps_, &QSpinBox::valueChanged, this, &ExplorerPage::schedule);
     connect(cancel_, &QPushButton::clicked, this, [this] {
@@ -208,16 +219,18 @@ ExplorerPage::View ExplorerPage::view() const {
     v.metric = static_cast<ui::Metric>(metric_->currentData().toInt());
     v.search = search_->isChecked();
     v.steps = steps_->value();
+    v.relative = relative_->isChecked();
     return v;
 }
 
 void ExplorerPage::setView(const View& v) {
-    const QSignalBlocker bx(x_knob_), by(y_knob_), bm(metric_), bs(search_), bt(steps_);
+    const QSignalBlocker bx(x_knob_), by(y_knob_), bm(metric_), bs(search_), bt(steps_), br(relative_);
     x_knob_->setCurrentIndex(std::max(0, x_knob_->findData(static_cast<int>(v.x))));
     y_knob_->setCurrentIndex(std::max(0, y_knob_->findData(static_cast<int>(v.y))));
     metric_->setCurrentIndex(std::max(0, metric_->findData(static_cast<int>(v.metric))));
     search_->setChecked(v.search);
     steps_->setValue(v.steps | 1);
+    relative_->setChecked(v.relative);
 }
 
 void ExplorerPage::schedule() {
@@ -243,6 +256,7 @@ void ExplorerPage::syncView() {
     v.metric = ui::metric_info(now.metric).id;
     v.search = now.search;
     v.steps = now.steps;
+    v.relative = now.relative;
     v.pins = pending_pins_;
     if (pending_pins_.empty() && shown_spec_) {
         for (const ui::CellIndex& p : pinned_) {
@@ -265,6 +279,7 @@ void ExplorerPage::loadView() {
         if (saved->metric == m.id) v.metric = m.metric;
     v.search = saved->search;
     v.steps = saved->steps;
+    v.relative = saved->relative;
     setView(v);
     selected_.reset();
     pinned_.clear();
@@ -309,6 +324,7 @@ void ExplorerPage::show(const ui::Evaluation& e) {
     ui::HeatmapData map =
         e.metric == v.metric ? e.heatmap : ui::make_heatmap_data(e.spec, e.grid, v.metric, ui::cell_of(e.spec, e.config), &priced);
     map.title_suffix = e.spec.search ? tr("best strategy per cell") : tr("strategy as in the form");
+    if (v.relative) ui::make_relative(map);
     heatmap_->setData(std::move(map));
     heatmap_->setSelectedCell(selected_);
     updateCharts();
@@ -390,8 +406,8 @@ void ExplorerPage::placeControls(bool two_rows) {
     while (controls_->count() > 4) delete controls_->takeAt(4);  // items only: the widgets stay
     while (controls2_->count() > 0) delete controls2_->takeAt(0);
     QHBoxLayout* rest = two_rows ? controls2_ : controls_;
-    for (QWidget* w : {static_cast<QWidget*>(metric_label_), static_cast<QWidget*>(metric_), static_cast<QWidget*>(steps_),
-                       static_cast<QWidget*>(search_)})
+    for (QWidget* w : {static_cast<QWidget*>(metric_label_), static_cast<QWidget*>(metric_), static_cast<QWidget*>(relative_),
+                       static_cast<QWidget*>(steps_), static_cast<QWidget*>(search_)})
         rest->addWidget(w);
     rest->addStretch(0);
     rest->addWidget(progress_);

@@ -44,6 +44,7 @@ public:
         ui::Metric metric = ui::Metric::iteration_time;
         bool search = true;
         int steps = 33;
+        bool relative = false;  // colour by the change against the current cell (ui::make_relative())
     };
     [[nodiscard]] View view() const;
     void setView(const View& v);
@@ -116,6 +117,7 @@ private:
     QComboBox* y_knob_ = nullptr;
     QComboBox* metric_ = nullptr;
     QCheckBox* search_ = nullptr;
+    QCheckBox* relative_ = nullptr;
     QSpinBox* steps_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;

@@ -183,6 +183,7 @@ void read_view(ObjectReader& o, ExplorerView& v) {
     if (o.optional_choice("y", i, knob_ids())) v.y = knob_ids()[i];
     if (o.optional_choice("metric", i, metric_ids)) v.metric = metric_ids[i];
     o.optional_bool("search", v.search);
+    o.optional_bool("relative", v.relative);
     if (o.optional_int("steps", v.steps) && (v.steps < view_min_steps || v.steps > view_max_steps || v.steps % 2 == 0))
         o.reader().error(o.path_of("steps") + " = " + std::to_string(v.steps),
                          "must be an odd number from " + std::to_string(view_min_steps) + " to " + std::to_string(view_max_steps));
@@ -505,6 +506,7 @@ std::string scenario_to_json(const Scenario& s) {
         v["metric"] = s.view->metric;
         v["search"] = s.view->search;
         v["steps"] = s.view->steps;
+        if (s.view->relative) v["relative"] = true;  // written only when on: older files keep their bytes
         v["pins"] = ordered_json::array();
         for (const auto& p : s.view->pins) v["pins"].push_back(ordered_json::array({p[0], p[1]}));
         v["page"] = s.view->page;

@@ -510,6 +510,7 @@ private slots:
         v.metric = "mfu";
         v.search = false;
         v.steps = 17;
+        v.relative = true;  // the difference view (issue 40 item 8)
         v.pins = {{2, 3350.5}, {8, 1.0 / 3}};
         v.page = "analysis";
         s.view = v;
@@ -523,6 +524,12 @@ private slots:
         QVERIFY2(partial.ok(), partial.error_text().c_str());
         QCOMPARE(partial.value->view->metric, std::string("hbm_use"));
         QCOMPARE(partial.value->view->x, ExplorerView{}.x);  // the rest as a new window shows it
+        QVERIFY(!partial.value->view->relative);
+        // The difference view is written only when on: a file saved without it keeps its bytes.
+        Scenario absolute = s;
+        absolute.view->relative = false;
+        QVERIFY(scenario_to_json(absolute).find("\"relative\"") == std::string::npos);
+        QVERIFY(scenario_to_json(s).find("\"relative\": true") != std::string::npos);
         for (const char* cost : {"cost_per_million_tokens", "time_to_train"}) {  // the cost colourings (issue 40)
             const std::string view = std::string("{\"metric\": \"") + cost + "\"}";
             const Loaded<Scenario> priced = parse(with_view(view.c_str()));
@@ -537,6 +544,9 @@ private slots:
             {R"({"metric": "cost_per_million"})", QStringLiteral("cost_per_million_tokens, time_to_train")},
             {R"({"metric": "Time_To_Train"})", QStringLiteral("view.metric = \"Time_To_Train\": must be one of")},
             {R"({"search": "yes"})", QStringLiteral("view.search")},
+            {R"({"relative": "yes"})", QStringLiteral("view.relative: expected true or false")},
+            {R"({"relative": 1})", QStringLiteral("view.relative: expected true or false")},
+            {R"({"relative": null})", QStringLiteral("view.relative")},
             {R"({"steps": 4})", QStringLiteral("view.steps = 4: must be an odd number from 3 to 129")},
             {R"({"steps": 1})", QStringLiteral("view.steps = 1: must be an odd number from 3 to 129")},
             {R"({"steps": 1e12})", QStringLiteral("view.steps")},

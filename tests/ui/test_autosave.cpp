@@ -1,6 +1,7 @@
 // Nothing is lost: the edited scenario is autosaved after edits pause, the autosave disappears
 // when the scenario is saved or the window closes normally, and what a crashed process left
 // behind is offered at the next start and restored as unsaved changes on top of its file.
+#include <cmath>
 #include <QtTest>
 
 #include <QMessageBox>
@@ -186,12 +187,24 @@ private Q_SLOTS:
             v.metric = ui::Metric::mfu;
             v.steps = 9;
             v.search = false;
+            v.relative = true;  // the difference view
             w.explorer()->setView(v);
             w.explorer()->schedule();
             QTRY_VERIFY_WITH_TIMEOUT(w.explorer()->lastEvaluation() && w.explorer()->lastEvaluation()->spec.x.knob == Knob::tp &&
                                          w.explorer()->lastEvaluation()->spec.y &&
                                          w.explorer()->lastEvaluation()->spec.y->values.size() >= 5,
                                      60000);
+            // Every cell is its MFU's change against the current cell's, which reads 0.
+            const ui::HeatmapData& shown = w.explorer()->heatmap()->data();
+            QVERIFY(shown.relative);
+            QVERIFY2(shown.current.has_value(), qPrintable(shown.note));
+            QCOMPARE(shown.at(shown.current->ix, shown.current->iy).value, 0.0);
+            const ui::Evaluation& e = *w.explorer()->lastEvaluation();
+            for (int iy = 0; iy < shown.ny; ++iy)
+                for (int ix = 0; ix < shown.nx; ++ix)
+                    if (std::isfinite(shown.at(ix, iy).value))
+                        QCOMPARE(shown.at(ix, iy).value + 1.0,
+                                 e.grid.at(ix, iy).result.mfu / e.grid.at(shown.current->ix, shown.current->iy).result.mfu);
             Q_EMIT w.explorer()->heatmap()->cellPinned({1, 2});
             Q_EMIT w.explorer()->heatmap()->cellPinned({0, 4});
             pins = w.explorer()->heatmap()->pinnedCells();
@@ -209,6 +222,7 @@ private Q_SLOTS:
         QCOMPARE(saved.value->view->metric, std::string("mfu"));
         QCOMPARE(saved.value->view->steps, 9);
         QVERIFY(!saved.value->view->search);
+        QVERIFY(saved.value->view->relative);
         const auto check = [&](app::MainWindow& w) {
             QTRY_VERIFY_WITH_TIMEOUT(w.explorer()->heatmap()->pinnedCells() == pins, 60000);
             const app::ExplorerPage::View got = w.explorer()->view();
@@ -217,6 +231,8 @@ private Q_SLOTS:
             QCOMPARE(got.metric, ui::Metric::mfu);
             QCOMPARE(got.steps, 9);
             QVERIFY(!got.search);
+            QVERIFY(got.relative);
+            QTRY_VERIFY_WITH_TIMEOUT(w.explorer()->heatmap()->data().relative, 60000);
             QCOMPARE(w.pages()->currentWidget(), static_cast<QWidget*>(w.analysis()));
         };
         {  // opening the file

@@ -551,6 +551,66 @@ private Q_SLOTS:
     // core's cost_report() with its axis values and strategy on the configuration and the
     // scenario's prices, as the Cost page prices; a cell on more GPUs costs more per token than
     // its time alone says; no price or no token budget: no value, and the reason says which.
+    // The difference view: each cell's change against the current cell's value, in the metric's
+    // direction; the best cell stays the best; without a baseline no cell has a value and the map
+    // says why.
+    void differenceViewIsTheChangeAgainstTheCurrentCell() {
+        const HandSweep h = hand_sweep();
+        const CellIndex current{0, 1};  // 3.5 s, 9e5 tokens/s
+        for (const Metric m : {Metric::iteration_time, Metric::tokens_per_s}) {
+            const HeatmapData plain = make_heatmap_data(h.spec, h.result, m, current);
+            HeatmapData d = plain;
+            make_relative(d);
+            QVERIFY(d.relative);
+            const double base = plain.at(0, 1).value;
+            QCOMPARE(d.baseline, base);
+            QCOMPARE(d.at(0, 1).value, 0.0);
+            for (int iy = 0; iy < 2; ++iy)
+                for (int ix = 0; ix < 3; ++ix) {
+                    const HeatmapCell& was = plain.at(ix, iy);
+                    const HeatmapCell& now = d.at(ix, iy);
+                    if (!std::isfinite(was.value)) {
+                        QVERIFY(std::isnan(now.value));
+                        QCOMPARE(now.reason, was.reason);  // an infeasible cell keeps its own reason
+                        continue;
+                    }
+                    QCOMPARE(now.value, was.value / base - 1.0);
+                    QVERIFY2(now.tooltip.contains(QStringLiteral("Change vs the current cell: ") + signed_percent(now.value, 1)),
+                             qPrintable(now.tooltip));
+                }
+            QCOMPARE(d.best, plain.best);
+            QVERIFY(d.best.has_value());
+        }
+        HeatmapData time = make_heatmap_data(h.spec, h.result, Metric::iteration_time, current);
+        make_relative(time);
+        // 1.5 s against 3.5 s: 57.1 % less time, the bright end of a lower-is-better map.
+        QCOMPARE(format_heatmap_value(time, time.at(2, 1).value), with_minus_sign(QStringLiteral("-57.1 %")));
+        QCOMPARE(heatmap_value_label(time), QStringLiteral("Iteration time vs the current cell"));
+        const QString summary = summarize(time);
+        QVERIFY2(summary.startsWith(QStringLiteral("Iteration time vs the current cell by ")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("Best: ") + with_minus_sign(QStringLiteral("-57.1 %"))), qPrintable(summary));
+        HeatmapWidget w;
+        w.resize(900, 600);
+        w.setData(time);
+        QCOMPARE(w.exportTitle().left(34), QStringLiteral("Iteration time vs the current cell"));
+
+        // No baseline: off the grid, or on a cell that cannot run.
+        HeatmapData off = make_heatmap_data(h.spec, h.result, Metric::iteration_time, std::nullopt);
+        make_relative(off);
+        QVERIFY(!off.best.has_value());
+        QVERIFY2(off.note.contains(QStringLiteral("not on this grid")), qPrintable(off.note));
+        for (const HeatmapCell& c : off.cells) {
+            QVERIFY(std::isnan(c.value));
+            QVERIFY(!c.reason.isEmpty());
+        }
+        HeatmapData stuck = make_heatmap_data(h.spec, h.result, Metric::iteration_time, CellIndex{1, 0});
+        const QString why = stuck.at(1, 0).reason;
+        QVERIFY(!why.isEmpty());
+        make_relative(stuck);
+        QVERIFY2(stuck.note.contains(why), qPrintable(stuck.note));
+        QVERIFY(summarize(stuck).contains(stuck.note));
+    }
+
     void costMetricsPriceEachCellAsTheCostPageDoes() {
         HandSweep h = hand_sweep();
         h.spec.y = Axis{Knob::nodes, {4, 16}};

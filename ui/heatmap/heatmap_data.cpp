@@ -175,7 +175,7 @@ QString summarize(const HeatmapData& d) {
     const MetricInfo& info = metric_info(d.metric);
     QString by = d.x_label;
     if (!d.y_label.isEmpty()) by += QStringLiteral(" and ") + d.y_label;
-    QString s = info.label + QStringLiteral(" by ") + by + QStringLiteral(": ") + grid_size(d);
+    QString s = heatmap_value_label(d) + QStringLiteral(" by ") + by + QStringLiteral(": ") + grid_size(d);
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
     int feasible = 0;
@@ -189,17 +189,55 @@ QString summarize(const HeatmapData& d) {
              .arg(feasible)
              .arg(static_cast<qsizetype>(d.cells.size()) - feasible);
     if (lo <= hi)
-        s += QStringLiteral(" Values from ") + format_metric(lo, d.metric, d.workload) + QStringLiteral(" to ") +
-             format_metric(hi, d.metric, d.workload) +
+        s += QStringLiteral(" Values from ") + format_heatmap_value(d, lo) + QStringLiteral(" to ") + format_heatmap_value(d, hi) +
              (info.higher_is_better ? QStringLiteral("; higher is better.") : QStringLiteral("; lower is better."));
     if (d.best)
-        s += QStringLiteral(" Best: ") + format_metric(d.at(d.best->ix, d.best->iy).value, d.metric, d.workload) + QStringLiteral(" at ") +
+        s += QStringLiteral(" Best: ") + format_heatmap_value(d, d.at(d.best->ix, d.best->iy).value) + QStringLiteral(" at ") +
              cell_position(d, *d.best) + QLatin1Char('.');
     if (d.current)
-        s += QStringLiteral(" Current: ") + format_metric(d.at(d.current->ix, d.current->iy).value, d.metric, d.workload) +
-             QStringLiteral(" at ") + cell_position(d, *d.current) + QLatin1Char('.');
+        s += QStringLiteral(" Current: ") + format_heatmap_value(d, d.at(d.current->ix, d.current->iy).value) + QStringLiteral(" at ") +
+             cell_position(d, *d.current) + QLatin1Char('.');
     if (!d.note.isEmpty()) s += QLatin1Char(' ') + d.note;
     return s;
+}
+
+void make_relative(HeatmapData& d) {
+    d.relative = true;
+    d.baseline = std::numeric_limits<double>::quiet_NaN();
+    const HeatmapCell* base = d.current && d.current->ix >= 0 && d.current->ix < d.nx && d.current->iy >= 0 && d.current->iy < d.ny
+                                  ? &d.at(d.current->ix, d.current->iy)
+                                  : nullptr;
+    QString no_baseline;
+    if (!base)
+        no_baseline = QStringLiteral("No change to show: the current configuration is not on this grid (its values are not on both axes).");
+    else if (!base->feasible || !std::isfinite(base->value) || !(base->value > 0))
+        no_baseline = QStringLiteral("No change to show: the current configuration's cell has no value (") +
+                      (base->reason.isEmpty() ? QStringLiteral("no result") : base->reason) + QStringLiteral(").");
+    if (!no_baseline.isEmpty()) {
+        for (HeatmapCell& c : d.cells) {
+            if (std::isfinite(c.value) && c.reason.isEmpty()) c.reason = no_baseline;
+            c.value = std::numeric_limits<double>::quiet_NaN();
+        }
+        d.note = d.note.isEmpty() ? no_baseline : d.note + QLatin1Char(' ') + no_baseline;
+        d.best.reset();
+        return;
+    }
+    d.baseline = base->value;
+    for (HeatmapCell& c : d.cells) {
+        if (!std::isfinite(c.value)) continue;
+        c.value = c.value / d.baseline - 1.0;
+        c.tooltip += QStringLiteral("\nChange vs the current cell: ") + signed_percent(c.value, 1);
+    }
+}
+
+QString format_heatmap_value(const HeatmapData& d, double v) {
+    if (!d.relative) return format_metric(v, d.metric, d.workload);
+    return std::abs(v) < 0.0005 ? QStringLiteral("0.0 %") : signed_percent(v, 1);  // no sign on no change
+}
+
+QString heatmap_value_label(const HeatmapData& d) {
+    const QString label = metric_label(d.metric, d.workload);
+    return d.relative ? label + QStringLiteral(" vs the current cell") : label;
 }
 
 QString axis_title(Knob knob) {

@@ -46,6 +46,10 @@ struct HeatmapData {
     // Why no cell has a value although some run (a cost metric without a token budget or a
     // price): drawn over the cells and said in the summary; empty otherwise.
     QString note;
+    // The difference view (make_relative()): every value is the metric's change against the
+    // current cell's value, as a fraction (-0.25 = 25 % less); `baseline` is that value.
+    bool relative = false;
+    double baseline = 0;
 
     [[nodiscard]] const HeatmapCell& at(int ix, int iy) const {
         return cells[static_cast<std::size_t>(iy) * static_cast<std::size_t>(nx) + static_cast<std::size_t>(ix)];
@@ -66,6 +70,17 @@ struct HeatmapCost {
 // any cell (the reason says so).
 [[nodiscard]] HeatmapData make_heatmap_data(const SweepSpec& spec, const SweepResult& result, Metric metric,
                                             std::optional<CellIndex> current, const HeatmapCost* cost = nullptr);
+
+// The difference view of a map: every value becomes its change against the current cell's (the
+// configuration being edited, priced as every other cell: the same search, the same strategy
+// rule), so that 'how much faster than what we have' is read off the colours. The colours keep
+// the metric's direction (for a time, -30 % is the bright end). Without a current cell on the
+// grid, or with one that cannot run, no cell has a value and the note says why.
+void make_relative(HeatmapData& d);
+// A value as the map shows it: the metric's format ("3.81 s"), or "-23.4 %" in the difference view.
+[[nodiscard]] QString format_heatmap_value(const HeatmapData& d, double v);
+// What the colours are: "Iteration time", or "Iteration time vs the current cell" in the difference view.
+[[nodiscard]] QString heatmap_value_label(const HeatmapData& d);
 
 // The cell of `config` on the grid of `spec`, if its knob values are on both axes (compared
 // with a relative tolerance: axis values come from arithmetic, the configuration's from a file).

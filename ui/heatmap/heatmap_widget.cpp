@@ -207,7 +207,7 @@ QSize HeatmapWidget::minimumSizeHint() const {
 }
 
 QString HeatmapWidget::titleText() const {
-    const QString label = metric_label(data_.metric, data_.workload);
+    const QString label = heatmap_value_label(data_);
     return data_.title_suffix.isEmpty() ? label : label + QStringLiteral(" — ") + data_.title_suffix;
 }
 
@@ -235,7 +235,7 @@ HeatmapGeometry HeatmapWidget::layoutFor(QSizeF size) const {
     // The tick set depends on the bar's height, which depends on this width: reserve the widest.
     for (int n = 2; n <= 12 && !scale_.empty(); ++n)
         for (double v : scale_.ticks(n))
-            in.bar_label_width = std::max(in.bar_label_width, fm.horizontalAdvance(format_metric(v, data_.metric, data_.workload)));
+            in.bar_label_width = std::max(in.bar_label_width, fm.horizontalAdvance(format_heatmap_value(data_, v)));
     in.legend_width = legendWidth();
     in.x_title = !data_.x_label.isEmpty();
     in.y_title = !data_.y_label.isEmpty();
@@ -605,7 +605,7 @@ void HeatmapWidget::paintColorBar(QPainter& p, const HeatmapGeometry& g) const {
     std::vector<double> values;
     std::vector<QString> labels;
     for (double v : barTicks(g)) {
-        const QString s = format_metric(v, data_.metric, data_.workload);
+        const QString s = format_heatmap_value(data_, v);
         if (!labels.empty() && labels.back() == s) continue;  // rounding made two ticks read the same
         values.push_back(v);
         labels.push_back(s);

@@ -60,6 +60,7 @@ struct ExplorerView {
     std::string metric = "iteration_time";    // what colours the cells: one of view_metric_ids()
     bool search = true;                       // the best strategy per cell (false: the form's strategy)
     int steps = 33;                           // cells per axis, odd, view_min_steps..view_max_steps
+    bool relative = false;                    // colour by the change against the current configuration's cell
     std::vector<std::array<double, 2>> pins;  // pinned cells as their (x, y) knob values, at most view_max_pins
     std::string page = "explore";             // the page on top: one of view_page_ids()
     bool operator==(const ExplorerView&) const = default;
