@@ -1,5 +1,7 @@
 #include "explorer_page.hpp"
 
+#include "axis_range_dialog.hpp"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QStandardItemModel>
@@ -174,9 +176,11 @@ void ExplorerPage::connectSignals() {
     connect(doc_, &ui::ScenarioDocument::changed, this, &ExplorerPage::schedule);
     connect(doc_, &ui::ScenarioDocument::viewLoaded, this, &ExplorerPage::loadView);
     for (QComboBox* box : {x_knob_, y_knob_})
-        connect(box, &QComboBox::currentIndexChanged, this, [this] {
+        connect(box, &QComboBox::currentIndexChanged, this, [this, box] {
             selected_.reset();
             pinned_.clear();
+            // A range belongs to its knob: another knob starts around the current value.
+            (box == x_knob_ ? x_range_ : y_range_).reset();
             schedule();
         });
     connect(metric_, &QComboBox::currentIndexChanged, this, [this] {
@@ -220,6 +224,8 @@ ExplorerPage::View ExplorerPage::view() const {
     v.search = search_->isChecked();
     v.steps = steps_->value();
     v.relative = relative_->isChecked();
+    v.x_range = x_range_;
+    v.y_range = y_range_;
     return v;
 }
 
@@ -231,6 +237,8 @@ void ExplorerPage::setView(const View& v) {
     search_->setChecked(v.search);
     steps_->setValue(v.steps | 1);
     relative_->setChecked(v.relative);
+    x_range_ = v.x_range;
+    y_range_ = v.y_range;
 }
 
 void ExplorerPage::schedule() {
@@ -243,8 +251,8 @@ void ExplorerPage::schedule() {
             for (int i = 0; i < box->count(); ++i)
                 if (QStandardItem* item = model->item(i))
                     item->setEnabled(knob_for_workload(static_cast<Knob>(box->itemData(i).toInt()), c.workload));
-    controller_.request(c, ui::sweep_around(c, v.x, v.y, v.steps, v.search), v.metric, doc_->scenario().software_info.name,
-                        doc_->scenario().cost);
+    controller_.request(c, ui::sweep_around(c, v.x, v.y, v.steps, v.search, v.x_range, v.y_range), v.metric,
+                        doc_->scenario().software_info.name, doc_->scenario().cost);
     syncView();
 }
 
@@ -257,6 +265,12 @@ void ExplorerPage::syncView() {
     v.search = now.search;
     v.steps = now.steps;
     v.relative = now.relative;
+    const auto to_array = [](const std::optional<ui::AxisRange>& r) -> std::optional<std::array<double, 2>> {
+        if (!r) return std::nullopt;
+        return std::array<double, 2>{r->from, r->to};
+    };
+    v.x_range = to_array(now.x_range);
+    v.y_range = to_array(now.y_range);
     v.pins = pending_pins_;
     if (pending_pins_.empty() && shown_spec_) {
         for (const ui::CellIndex& p : pinned_) {
@@ -280,6 +294,18 @@ void ExplorerPage::loadView() {
     v.search = saved->search;
     v.steps = saved->steps;
     v.relative = saved->relative;
+    // A range this knob cannot take (a file edited by hand) is dropped with a message.
+    const auto range_of = [this](const std::optional<std::array<double, 2>>& a, Knob k) -> std::optional<ui::AxisRange> {
+        if (!a) return std::nullopt;
+        const ui::AxisRange r{(*a)[0], (*a)[1]};
+        if (const std::string why = ui::range_problem(k, r); !why.empty()) {
+            Q_EMIT statusMessage(tr("Axis range ignored: %1").arg(QString::fromStdString(why)));
+            return std::nullopt;
+        }
+        return r;
+    };
+    v.x_range = range_of(saved->x_range, v.x);
+    v.y_range = range_of(saved->y_range, v.y);
     setView(v);
     selected_.reset();
     pinned_.clear();
@@ -576,6 +602,26 @@ int ExplorerPage::stepPinned(int delta) {
     const int next = at < 0 ? (delta >= 0 ? 0 : n - 1) : ((at + delta) % n + n) % n;
     selectCell(pinned_[static_cast<std::size_t>(next)]);
     return next;
+}
+
+void ExplorerPage::editAxisRanges() {
+    const View v = view();
+    const Config& c = doc_->config();
+    // The automatic axes' ends, for a range to start from.
+    const auto ends = [&](Knob k) {
+        const Axis a = ui::default_axis(k, c, v.steps);
+        return std::array<double, 2>{a.values.front(), a.values.back()};
+    };
+    auto* dialog = new AxisRangeDialog(v.x, v.y, v.x_range, v.y_range, ends(v.x), ends(v.y), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        x_range_ = dialog->xRange();
+        y_range_ = dialog->yRange();
+        selected_.reset();
+        pinned_.clear();
+        schedule();
+    });
+    dialog->open();
 }
 
 QString ExplorerPage::exportGrid(const QString& path) const {

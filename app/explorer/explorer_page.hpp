@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/axis_defaults.hpp"
 #include "common/evaluation_controller.hpp"
 #include "charts/chart_data.hpp"
 #include "common/metrics.hpp"
@@ -45,6 +46,8 @@ public:
         bool search = true;
         int steps = 33;
         bool relative = false;  // colour by the change against the current cell (ui::make_relative())
+        // The user's axis ranges (View > Heatmap Axis Ranges); absent: around the current value.
+        std::optional<ui::AxisRange> x_range, y_range;
     };
     [[nodiscard]] View view() const;
     void setView(const View& v);
@@ -89,6 +92,8 @@ Q_SIGNALS:
 
 public Q_SLOTS:
     void schedule();  // re-evaluate the current configuration and grid
+    // View > Heatmap Axis Ranges: a dialog (a child of this page) that sets the axes' ranges on OK.
+    void editAxisRanges();
 
 private:
     void buildLayout();
@@ -118,6 +123,7 @@ private:
     QComboBox* metric_ = nullptr;
     QCheckBox* search_ = nullptr;
     QCheckBox* relative_ = nullptr;
+    std::optional<ui::AxisRange> x_range_, y_range_;  // the user's axis ranges (View::x_range)
     QSpinBox* steps_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;

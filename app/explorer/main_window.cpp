@@ -223,6 +223,12 @@ void MainWindow::buildMenus() {
     // Ctrl+R, not QKeySequence::Refresh: that is F5 on Linux, which is presentation mode's key.
     QAction* reevaluate = view->addAction(tr("Re-&evaluate"), QKeySequence(Qt::CTRL | Qt::Key_R), explorer_, &ExplorerPage::schedule);
     reevaluate->setObjectName(QStringLiteral("reevaluateAction"));
+    QAction* ranges = view->addAction(tr("Heatmap &Axis Ranges..."), this, [this] {
+        tabs_->setCurrentWidget(explorer_);
+        explorer_->editAxisRanges();
+    });
+    ranges->setObjectName(QStringLiteral("axisRangesAction"));
+    ranges->setToolTip(tr("Set the range of each heatmap axis, or keep it around the current value"));
     view->addSeparator();
     for (int i = 0; i < tabs_->count(); ++i) {
         QAction* page = view->addAction(without_mnemonics(tabs_->tabText(i)), this, [this, i] { tabs_->setCurrentIndex(i); });

@@ -184,6 +184,20 @@ void read_view(ObjectReader& o, ExplorerView& v) {
     if (o.optional_choice("metric", i, metric_ids)) v.metric = metric_ids[i];
     o.optional_bool("search", v.search);
     o.optional_bool("relative", v.relative);
+    for (const auto& [key, range] : {std::pair{"x_range", &v.x_range}, std::pair{"y_range", &v.y_range}}) {
+        const nlohmann::json* r = o.value(key);
+        if (r == nullptr) continue;
+        const bool ok = r->is_array() && r->size() == 2 && (*r)[0].is_number() && (*r)[1].is_number() &&
+                        std::isfinite((*r)[0].get<double>()) && std::isfinite((*r)[1].get<double>()) &&
+                        (*r)[0].get<double>() < (*r)[1].get<double>();
+        if (!ok) {
+            // A short list is shown as written ("[5,1]"), anything else described.
+            const std::string given = r->is_array() && r->size() <= 4 ? r->dump() : describe_json_value(*r);
+            o.reader().error(o.path_of(key) + " = " + given, "must be [from, to]: two finite numbers, from below to");
+            continue;
+        }
+        *range = std::array<double, 2>{(*r)[0].get<double>(), (*r)[1].get<double>()};
+    }
     if (o.optional_int("steps", v.steps) && (v.steps < view_min_steps || v.steps > view_max_steps || v.steps % 2 == 0))
         o.reader().error(o.path_of("steps") + " = " + std::to_string(v.steps),
                          "must be an odd number from " + std::to_string(view_min_steps) + " to " + std::to_string(view_max_steps));
@@ -507,6 +521,8 @@ std::string scenario_to_json(const Scenario& s) {
         v["search"] = s.view->search;
         v["steps"] = s.view->steps;
         if (s.view->relative) v["relative"] = true;  // written only when on: older files keep their bytes
+        if (s.view->x_range) v["x_range"] = ordered_json::array({(*s.view->x_range)[0], (*s.view->x_range)[1]});
+        if (s.view->y_range) v["y_range"] = ordered_json::array({(*s.view->y_range)[0], (*s.view->y_range)[1]});
         v["pins"] = ordered_json::array();
         for (const auto& p : s.view->pins) v["pins"].push_back(ordered_json::array({p[0], p[1]}));
         v["page"] = s.view->page;

@@ -510,7 +510,9 @@ private slots:
         v.metric = "mfu";
         v.search = false;
         v.steps = 17;
-        v.relative = true;  // the difference view (issue 40 item 8)
+        v.relative = true;                         // the difference view (issue 40 item 8)
+        v.x_range = std::array<double, 2>{1, 16};  // the user's axis ranges (issue 40 item 8)
+        v.y_range = std::array<double, 2>{1000.5, 1e4};
         v.pins = {{2, 3350.5}, {8, 1.0 / 3}};
         v.page = "analysis";
         s.view = v;
@@ -529,6 +531,10 @@ private slots:
         Scenario absolute = s;
         absolute.view->relative = false;
         QVERIFY(scenario_to_json(absolute).find("\"relative\"") == std::string::npos);
+        absolute.view->x_range.reset();
+        absolute.view->y_range.reset();
+        QVERIFY(scenario_to_json(absolute).find("_range") == std::string::npos);
+        QVERIFY(!partial.value->view->x_range.has_value());
         QVERIFY(scenario_to_json(s).find("\"relative\": true") != std::string::npos);
         for (const char* cost : {"cost_per_million_tokens", "time_to_train"}) {  // the cost colourings (issue 40)
             const std::string view = std::string("{\"metric\": \"") + cost + "\"}";
@@ -547,6 +553,12 @@ private slots:
             {R"({"relative": "yes"})", QStringLiteral("view.relative: expected true or false")},
             {R"({"relative": 1})", QStringLiteral("view.relative: expected true or false")},
             {R"({"relative": null})", QStringLiteral("view.relative")},
+            {R"({"x_range": [5, 1]})", QStringLiteral("view.x_range = [5,1]: must be [from, to]: two finite numbers, from below to")},
+            {R"({"x_range": [3, 3]})", QStringLiteral("view.x_range = [3,3]: must be [from, to]")},
+            {R"({"y_range": [1]})", QStringLiteral("view.y_range = [1]: must be [from, to]")},
+            {R"({"y_range": [1, null]})", QStringLiteral("view.y_range = ")},
+            {R"({"x_range": "wide"})", QStringLiteral("view.x_range = ")},
+            {R"({"x_range": [1, 2, 3]})", QStringLiteral("view.x_range = ")},
             {R"({"steps": 4})", QStringLiteral("view.steps = 4: must be an odd number from 3 to 129")},
             {R"({"steps": 1})", QStringLiteral("view.steps = 1: must be an odd number from 3 to 129")},
             {R"({"steps": 1e12})", QStringLiteral("view.steps")},

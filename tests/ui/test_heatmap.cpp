@@ -738,6 +738,50 @@ private Q_SLOTS:
         QCOMPARE(values(Knob::ep_overlap, moe), (std::vector<double>{0, 0.25, 0.5, 0.6, 0.75, 0.9, 1}));
     }
 
+    // A user's axis range (issue 40 item 8): geometric values over it for a continuous knob,
+    // the powers of two in it for a degree or a count, the listed values in it otherwise; a
+    // range that cannot be used says why and leaves the automatic axis.
+    void rangedAxisFollowsTheUsersRange() {
+        Config c = test::moe_config();  // 64 GPUs, 8 nodes
+        const Axis hbm = ranged_axis(Knob::hbm_gbps, c, 9, {1000, 8000});
+        QCOMPARE(hbm.values.size(), std::size_t{9});
+        QCOMPARE(hbm.values.front(), 1000.0);
+        QCOMPARE(hbm.values.back(), 8000.0);
+        QVERIFY(is_geometric(hbm.values));
+        QCOMPARE(ranged_axis(Knob::nodes, c, 9, {16, 1024}).values, (std::vector<double>{16, 32, 64, 128, 256, 512, 1024}));
+        // The current value stays on the axis where it lies inside the range: 8 nodes between 3 and 40.
+        QCOMPARE(ranged_axis(Knob::nodes, c, 9, {3, 40}).values, (std::vector<double>{4, 8, 16, 32}));
+        c.cluster.nodes = 6;
+        QCOMPARE(ranged_axis(Knob::nodes, c, 9, {3, 40}).values, (std::vector<double>{4, 6, 8, 16, 32}));
+        QCOMPARE(ranged_axis(Knob::ep_overlap, c, 9, {0.25, 0.9}).values, (std::vector<double>{0.25, 0.5, 0.75, 0.9}));
+        QCOMPARE(ranged_axis(Knob::tp, c, 9, {2, 8}).values, (std::vector<double>{2, 4, 8}));
+
+        const std::vector<std::pair<AxisRange, std::string>> bad{
+            {{8000, 1000}, "'from' must be below 'to'"},
+            {{1000, 1000}, "'from' must be below 'to'"},
+            {{std::nan(""), 1000}, "both ends must be finite"},
+            {{1000, std::numeric_limits<double>::infinity()}, "both ends must be finite"},
+            {{-5, -1}, "outside the knob's values"},
+            {{0, 100}, "a geometric axis needs 'from' above 0"},
+        };
+        const Axis automatic = default_axis(Knob::hbm_gbps, c, 9);
+        for (const auto& [range, why] : bad) {
+            const std::string got = range_problem(Knob::hbm_gbps, range);
+            QVERIFY2(got.find(why) != std::string::npos, got.c_str());
+            QVERIFY2(got.rfind("HBM bandwidth (hbm_gbps) [", 0) == 0, got.c_str());  // names the knob and the values
+            QCOMPARE(ranged_axis(Knob::hbm_gbps, c, 9, range).values, automatic.values);
+        }
+        QVERIFY(range_problem(Knob::sequence_parallel, {0, 1}).find("has no range") != std::string::npos);
+        QVERIFY(range_problem(Knob::hbm_gbps, {1000, 8000}).empty());
+        // A range in which no value of a list falls leaves the automatic axis.
+        QCOMPARE(ranged_axis(Knob::ep_overlap, c, 9, {0.3, 0.4}).values, default_axis(Knob::ep_overlap, c, 9).values);
+
+        const SweepSpec spec = sweep_around(c, Knob::hbm_gbps, Knob::nodes, 9, true, AxisRange{1000, 8000}, std::nullopt);
+        QCOMPARE(spec.x.values, hbm.values);
+        QVERIFY(spec.y.has_value());
+        QCOMPARE(spec.y->values, default_axis(Knob::nodes, c, 9).values);
+    }
+
     void labelsTooltipsAndSpacing() {
         const HandSweep h = hand_sweep();
         const HeatmapData d = make_heatmap_data(h.spec, h.result, Metric::iteration_time, std::nullopt);

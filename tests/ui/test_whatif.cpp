@@ -4,7 +4,11 @@
 #include <QtTest>
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QPushButton>
 #include <QDialog>
 #include <QLineEdit>
 #include <QLabel>
@@ -18,6 +22,7 @@
 #include <QToolTip>
 #include <map>
 
+#include "axis_range_dialog.hpp"
 #include "best_strategy_dialog.hpp"
 #include "charts/chart_model.hpp"
 #include "compare_page.hpp"
@@ -380,6 +385,45 @@ private Q_SLOTS:
         QVERIFY(h->pinnedCells().empty());
     }
 
+    // View > Heatmap Axis Ranges (issue 40 item 8): the dialog starts from the automatic axis,
+    // refuses a range it cannot use with the reason and OK off, and a good range is the grid's
+    // axis at once; another knob on the axis starts around its current value again.
+    void axisRangesComeFromTheDialog() {
+        Window win;
+        app::ExplorerPage* page = win.w.explorer();
+        QTRY_VERIFY_WITH_TIMEOUT(page->lastEvaluation().has_value(), 20000);
+        const std::vector<double> automatic = page->lastEvaluation()->spec.x.values;  // HBM bandwidth
+        QAction* action = win.w.findChild<QAction*>(QStringLiteral("axisRangesAction"));
+        QVERIFY(action);
+        action->trigger();
+        auto* dialog = page->findChild<app::AxisRangeDialog*>();
+        QVERIFY(dialog);
+        QVERIFY(dialog->automatic(0)->isChecked());
+        QCOMPARE(dialog->from(0)->value(), automatic.front());
+        QCOMPARE(dialog->to(0)->value(), automatic.back());
+        QPushButton* ok = dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+        dialog->automatic(0)->setChecked(false);
+        dialog->from(0)->setValue(6000);
+        dialog->to(0)->setValue(2000);
+        QVERIFY(!ok->isEnabled());
+        QVERIFY2(dialog->problem().contains(QStringLiteral("HBM bandwidth (hbm_gbps) [6000, 2000]: 'from' must be below 'to'")),
+                 qPrintable(dialog->problem()));
+        dialog->to(0)->setValue(12000);
+        QVERIFY(ok->isEnabled());
+        ok->click();
+        QTRY_VERIFY_WITH_TIMEOUT(page->lastEvaluation() && page->lastEvaluation()->spec.x.values.front() == 6000.0, 30000);
+        const std::vector<double>& x = page->lastEvaluation()->spec.x.values;
+        QCOMPARE(x.back(), 12000.0);
+        QCOMPARE(x.size(), automatic.size());  // the steps
+        QVERIFY(page->view().x_range.has_value());
+        QCOMPARE(win.w.document()->view()->x_range, (std::optional<std::array<double, 2>>{{6000.0, 12000.0}}));
+        // Another knob on the axis starts around its current value again.
+        auto* x_box = page->findChildren<QComboBox*>().front();
+        x_box->setCurrentIndex(x_box->findData(static_cast<int>(Knob::hbm_gib)));
+        QTRY_VERIFY_WITH_TIMEOUT(page->lastEvaluation() && page->lastEvaluation()->spec.x.knob == Knob::hbm_gib, 30000);
+        QVERIFY(!page->view().x_range.has_value());
+    }
+
     void hatchedCellTooltipNamesTheBindingLimitWithItsNumbers() {
         Window win;
         QTRY_VERIFY_WITH_TIMEOUT(win.w.explorer()->lastEvaluation().has_value(), 20000);
@@ -390,7 +434,11 @@ private Q_SLOTS:
         c.cluster.nodes = 16;
         c.strategy.dp = 2;
         win.w.document()->setConfig(c, QStringLiteral("16 nodes"));
-        page->setView({Knob::hbm_gib, Knob::scale_out_gbps, ui::Metric::iteration_time, true, 9});
+        app::ExplorerPage::View view;
+        view.x = Knob::hbm_gib;
+        view.y = Knob::scale_out_gbps;
+        view.steps = 9;
+        page->setView(view);
         page->schedule();
         QTRY_VERIFY_WITH_TIMEOUT(page->lastEvaluation() && page->lastEvaluation()->spec.x.knob == Knob::hbm_gib &&
                                      page->lastEvaluation()->config.cluster.nodes == 16, 30000);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "comet/evaluate.hpp"
 
@@ -131,10 +132,107 @@ bool is_geometric(const std::vector<double>& v) {
     return true;
 }
 
-SweepSpec sweep_around(const Config& config, Knob x, Knob y, int steps, bool search) {
+namespace {
+
+// How default_axis() steps a knob: geometric values (continuous), powers of two, or a list.
+enum class AxisKind { continuous, powers_of_two, listed };
+
+AxisKind axis_kind(Knob knob) {
+    switch (knob) {
+        case Knob::tp:
+        case Knob::pp:
+        case Knob::dp:
+        case Knob::cp:
+        case Knob::etp:
+        case Knob::interleave:
+        case Knob::microbatch:
+        case Knob::nodes:
+        case Knob::accelerators_per_node:
+        case Knob::scale_up_domain:
+        case Knob::layers:
+        case Knob::global_batch:
+        case Knob::seq_len:
+        case Knob::hidden:
+            return AxisKind::powers_of_two;
+        case Knob::ep:
+        case Knob::zero_shard:
+        case Knob::ep_overlap:
+        case Knob::emb_sharding:
+        case Knob::emb_placement:
+        case Knob::emb_state:
+        case Knob::emb_cache_hit_rate:
+        case Knob::emb_cache_fraction:
+        case Knob::recompute:
+        case Knob::zero_stage:
+        case Knob::sequence_parallel:
+        case Knob::offload_optimizer:
+        case Knob::offload_weights:
+        case Knob::offload_activations:
+        case Knob::dp_overlap:
+        case Knob::tp_overlap:
+            return AxisKind::listed;
+        default:
+            return AxisKind::continuous;
+    }
+}
+
+std::string number_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+}  // namespace
+
+std::string range_problem(Knob knob, const AxisRange& r) {
+    const KnobInfo& info = knob_info(knob);
+    const std::string name = std::string(info.label) + " (" + std::string(info.id) + ")";
+    const std::string given = " [" + number_text(r.from) + ", " + number_text(r.to) + "]";
+    if (!std::isfinite(r.from) || !std::isfinite(r.to)) return name + given + ": both ends must be finite numbers";
+    if (!(r.from < r.to)) return name + given + ": 'from' must be below 'to'";
+    const std::string limits = " (" + number_text(info.min) + " to " + number_text(info.max) +
+                               (info.unit.empty() ? std::string() : " " + std::string(info.unit)) + ")";
+    if (info.integer && info.max - info.min <= 3 && axis_kind(knob) == AxisKind::listed)
+        return name + ": a switch or a choice has no range; its axis shows every value";
+    if (r.to < info.min || r.from > info.max) return name + given + ": outside the knob's values" + limits;
+    if (axis_kind(knob) == AxisKind::continuous && !(r.from > 0)) return name + given + ": a geometric axis needs 'from' above 0";
+    return {};
+}
+
+Axis ranged_axis(Knob knob, const Config& config, int steps, const AxisRange& r) {
+    Axis axis = default_axis(knob, config, steps);
+    if (!range_problem(knob, r).empty()) return axis;
+    const KnobInfo& info = knob_info(knob);
+    const double from = std::max(r.from, info.min);
+    const double to = std::min(r.to, info.max);
+    const double now = get_knob(config, knob);
+    std::vector<double> values;
+    switch (axis_kind(knob)) {
+        case AxisKind::continuous:
+            values = log_values(from, to, std::max(3, steps | 1));
+            if (info.integer) {
+                for (double& x : values) x = std::round(x);
+                values.erase(std::unique(values.begin(), values.end()), values.end());
+            }
+            break;
+        case AxisKind::powers_of_two:
+            values = powers_of_two(std::max(1.0, std::exp2(std::ceil(std::log2(std::max(1.0, from))))), to);
+            if (now >= from && now <= to) ensure_contains(values, now);
+            break;
+        case AxisKind::listed:
+            for (double v : axis.values)
+                if (v >= from && v <= to) values.push_back(v);
+            break;
+    }
+    if (!values.empty()) axis.values = std::move(values);
+    return axis;
+}
+
+SweepSpec sweep_around(const Config& config, Knob x, Knob y, int steps, bool search, const std::optional<AxisRange>& x_range,
+                       const std::optional<AxisRange>& y_range) {
     SweepSpec spec;
-    spec.x = default_axis(x, config, steps);
-    if (y != x) spec.y = default_axis(y, config, steps);
+    spec.x = x_range ? ranged_axis(x, config, steps, *x_range) : default_axis(x, config, steps);
+    if (y != x) spec.y = y_range ? ranged_axis(y, config, steps, *y_range) : default_axis(y, config, steps);
     spec.search = search;
     return spec;
 }

@@ -61,6 +61,8 @@ struct ExplorerView {
     bool search = true;                       // the best strategy per cell (false: the form's strategy)
     int steps = 33;                           // cells per axis, odd, view_min_steps..view_max_steps
     bool relative = false;                    // colour by the change against the current configuration's cell
+    // The user's ranges of the axes, [from, to] in the knob's unit (absent: around the current value).
+    std::optional<std::array<double, 2>> x_range, y_range;
     std::vector<std::array<double, 2>> pins;  // pinned cells as their (x, y) knob values, at most view_max_pins
     std::string page = "explore";             // the page on top: one of view_page_ids()
     bool operator==(const ExplorerView&) const = default;
