@@ -43,11 +43,71 @@ void ensure_contains(std::vector<double>& v, double x) {
 
 }  // namespace
 
+namespace {
+
+// How default_axis() steps a knob: geometric values (continuous), powers of two, or a list.
+enum class AxisKind { continuous, powers_of_two, listed };
+
+AxisKind axis_kind(Knob knob) {
+    switch (knob) {
+        case Knob::tp:
+        case Knob::pp:
+        case Knob::dp:
+        case Knob::cp:
+        case Knob::etp:
+        case Knob::interleave:
+        case Knob::microbatch:
+        case Knob::nodes:
+        case Knob::accelerators_per_node:
+        case Knob::scale_up_domain:
+        case Knob::layers:
+        case Knob::global_batch:
+        case Knob::seq_len:
+        case Knob::hidden:
+            return AxisKind::powers_of_two;
+        case Knob::ep:
+        case Knob::zero_shard:
+        case Knob::ep_overlap:
+        case Knob::emb_sharding:
+        case Knob::emb_placement:
+        case Knob::emb_state:
+        case Knob::emb_cache_hit_rate:
+        case Knob::emb_cache_fraction:
+        case Knob::recompute:
+        case Knob::zero_stage:
+        case Knob::sequence_parallel:
+        case Knob::offload_optimizer:
+        case Knob::offload_weights:
+        case Knob::offload_activations:
+        case Knob::dp_overlap:
+        case Knob::tp_overlap:
+            return AxisKind::listed;
+        default:
+            return AxisKind::continuous;
+    }
+}
+
+std::string number_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+}  // namespace
+
 Axis default_axis(Knob knob, const Config& c, int steps) {
     const KnobInfo& info = knob_info(knob);
     const double now = get_knob(c, knob);
     Axis axis{knob, {}};
     const double gpus = static_cast<double>(accelerators_available(c));
+    // One rule says which knobs are continuous, here and in ranged_axis(): axis_kind().
+    if (axis_kind(knob) == AxisKind::continuous) {
+        const double base = now > 0 ? now : (knob == Knob::expanded_gib ? 256.0 : knob == Knob::expanded_gbps ? 64.0 : 1.0);
+        const double from = std::max(base / 4, info.min);
+        const double to = std::min(base * 4, info.max);
+        // An odd count puts the current value exactly in the middle of the geometric range.
+        axis.values = log_values(from, to, std::max(3, steps | 1));
+    }
     switch (knob) {
     case Knob::tp:
     case Knob::pp:
@@ -102,14 +162,8 @@ Axis default_axis(Knob knob, const Config& c, int steps) {
         axis.values = powers_of_two(low, std::min(info.max, now * 4));
         break;
     }
-    default: {
-        const double base = now > 0 ? now : (knob == Knob::expanded_gib ? 256.0 : knob == Knob::expanded_gbps ? 64.0 : 1.0);
-        const double from = std::max(base / 4, info.min);
-        const double to = std::min(base * 4, info.max);
-        // An odd count puts the current value exactly in the middle of the geometric range.
-        axis.values = log_values(from, to, std::max(3, steps | 1));
-        break;
-    }
+    default:
+        break;  // continuous: above
     }
     if (info.integer) {
         for (double& x : axis.values) x = std::round(x);
@@ -131,58 +185,6 @@ bool is_geometric(const std::vector<double>& v) {
         if (std::fabs(v[i] / v[i - 1] - r) > 1e-3 * r) return false;
     return true;
 }
-
-namespace {
-
-// How default_axis() steps a knob: geometric values (continuous), powers of two, or a list.
-enum class AxisKind { continuous, powers_of_two, listed };
-
-AxisKind axis_kind(Knob knob) {
-    switch (knob) {
-        case Knob::tp:
-        case Knob::pp:
-        case Knob::dp:
-        case Knob::cp:
-        case Knob::etp:
-        case Knob::interleave:
-        case Knob::microbatch:
-        case Knob::nodes:
-        case Knob::accelerators_per_node:
-        case Knob::scale_up_domain:
-        case Knob::layers:
-        case Knob::global_batch:
-        case Knob::seq_len:
-        case Knob::hidden:
-            return AxisKind::powers_of_two;
-        case Knob::ep:
-        case Knob::zero_shard:
-        case Knob::ep_overlap:
-        case Knob::emb_sharding:
-        case Knob::emb_placement:
-        case Knob::emb_state:
-        case Knob::emb_cache_hit_rate:
-        case Knob::emb_cache_fraction:
-        case Knob::recompute:
-        case Knob::zero_stage:
-        case Knob::sequence_parallel:
-        case Knob::offload_optimizer:
-        case Knob::offload_weights:
-        case Knob::offload_activations:
-        case Knob::dp_overlap:
-        case Knob::tp_overlap:
-            return AxisKind::listed;
-        default:
-            return AxisKind::continuous;
-    }
-}
-
-std::string number_text(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
-}  // namespace
 
 std::string range_problem(Knob knob, const AxisRange& r) {
     const KnobInfo& info = knob_info(knob);
