@@ -135,7 +135,7 @@ void BestStrategyDialog::show_result(SearchResult r, const Config& searched) {
     result_ = std::move(r);
     const SearchResult& sr = *result_;
     table_->setRowCount(static_cast<int>(sr.top.size()));
-    const double reserved = hbm_unusable_bytes(searched.node);
+    const double reserved = hbm_unusable_bytes(searched.node, searched.software);
     for (int row = 0; row < static_cast<int>(sr.top.size()); ++row) {
         const Candidate& c = sr.top[static_cast<std::size_t>(row)];
         constexpr Qt::Alignment right = Qt::AlignRight | Qt::AlignVCenter;

@@ -133,7 +133,7 @@ int first_cross_violation(const Config& c) noexcept {
             return true;
         });
         if (first >= 0) return first;
-        if (hbm_unusable_bytes(c.node) >= units::gib_to_bytes(c.node.hbm_capacity_gib)) return reserved_below_capacity;
+        if (hbm_unusable_bytes(c.node, c.software) >= units::gib_to_bytes(c.node.hbm_capacity_gib)) return reserved_below_capacity;
         if (c.node.expanded.capacity_gib > 0 && !(c.node.expanded.bandwidth_gbps > 0)) return expanded_bandwidth;
         return -1;
     }
@@ -141,7 +141,7 @@ int first_cross_violation(const Config& c) noexcept {
     if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0) return kv_divides_heads;
     // A node that gives FlashAttention-2 a rate gives its backward one too (0 would be no rate).
     if (c.node.attention_flash2.max_fraction > 0 && !(c.node.attention_flash2.backward_efficiency > 0)) return flash2_backward;
-    if (hbm_unusable_bytes(c.node) >= units::gib_to_bytes(c.node.hbm_capacity_gib)) return reserved_below_capacity;
+    if (hbm_unusable_bytes(c.node, c.software) >= units::gib_to_bytes(c.node.hbm_capacity_gib)) return reserved_below_capacity;
     if (c.node.expanded.capacity_gib > 0 && !(c.node.expanded.bandwidth_gbps > 0)) return expanded_bandwidth;
     if (m.is_moe() && (m.experts_per_token < 1 || m.experts_per_token > m.experts)) return moe_top_k;
     if (m.is_moe() && m.expert_ffn_hidden < 1) return moe_width;
@@ -198,10 +198,10 @@ std::vector<FieldError> check_config(const Config& c) {
                        "a divisor of model.heads (" + format_value(c.model.heads) + ")"});
         break;
     case reserved_below_capacity:
-        out.push_back({"node.hbm_reserved_gib", c.node.hbm_reserved_gib,
+        out.push_back({"software.hbm_reserved_gib", c.software.hbm_reserved_gib,
                        "less than node.hbm_capacity_gib (" + format_value(c.node.hbm_capacity_gib) + ")" +
-                           (c.node.hbm_allocator_margin > 0
-                                ? " less the allocator margin (" + format_value(c.node.hbm_allocator_margin) + " of it)"
+                           (c.software.hbm_allocator_margin > 0
+                                ? " less the software's allocator margin (" + format_value(c.software.hbm_allocator_margin) + " of it)"
                                 : std::string())});
         break;
     case expanded_bandwidth:

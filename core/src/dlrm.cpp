@@ -547,7 +547,7 @@ Result evaluate_dlrm(const Config& c) noexcept {
     // ---- memory per tier.
     const double capacity = units::gib_to_bytes(node.hbm_capacity_gib);
     r.hbm.capacity_bytes = capacity;
-    r.hbm.margin_bytes = node.hbm_allocator_margin * capacity;
+    r.hbm.margin_bytes = c.software.hbm_allocator_margin * capacity;
     r.hbm.weights_bytes = mlp_params * sb.weights;
     r.hbm.gradients_bytes = mlp_params * sb.gradients;
     r.hbm.optimizer_bytes = mlp_params * sb.optimizer;
@@ -577,7 +577,7 @@ Result evaluate_dlrm(const Config& c) noexcept {
     r.hbm.activations_bytes = dt.activations + b * dlrm_pooled_width(d) * e + pooled_out_bytes + index_in * index_bytes;
     // The exchanges' send and receive buffers, the backward's sort buffers, the runtime.
     r.hbm.other_bytes =
-        units::gib_to_bytes(node.hbm_reserved_gib) + pooled_out_bytes + b * dlrm_pooled_width(d) * e + 2.0 * index_in * index_bytes;
+        units::gib_to_bytes(c.software.hbm_reserved_gib) + pooled_out_bytes + b * dlrm_pooled_width(d) * e + 2.0 * index_in * index_bytes;
     r.expanded.capacity_bytes = xs.capacity_bytes;
     r.expanded.weights_bytes = s.emb_placement != EmbeddingPlacement::hbm ? sh.rows_bytes : 0.0;
     r.expanded.optimizer_bytes = state_ex;

@@ -580,10 +580,10 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bo
     rules.quantized_copy = is_quantized(c.training.precision) ? 2.0 * gemm_operand_bytes(c.training.precision) / sb.gathered : 0.0;
     rules.activation_layer_bytes = act_layer;
     rules.recompute_working_bytes = recompute_working;
-    rules.reserved_bytes = units::gib_to_bytes(node.hbm_reserved_gib);
+    rules.reserved_bytes = units::gib_to_bytes(c.software.hbm_reserved_gib);
     // Send and receive buffers of the EP all-to-all (dispatch and combine) and of ETP.
     rules.token_buffer_bytes = 2.0 * (w.ep_bytes + w.etp_bytes);
-    rules.allocator_margin = node.hbm_allocator_margin;
+    rules.allocator_margin = c.software.hbm_allocator_margin;
     rules.hbm_capacity_bytes = units::gib_to_bytes(node.hbm_capacity_gib);
     rules.expanded_capacity_bytes = xs.capacity_bytes;
 

@@ -229,10 +229,6 @@ const std::array fields{
     number("node.hbm_capacity_gib", "GiB", 0, 1e6, true, "> 0 and at most 1e6 GiB", COMET_ACCESS(node.hbm_capacity_gib), P::required),
     number("node.hbm_bandwidth_gbps", "GB/s", 0, 1e7, true, "> 0 and at most 1e7 GB/s", COMET_ACCESS(node.hbm_bandwidth_gbps), P::required),
     number("node.hbm_efficiency", "", 0, 1, true, "a fraction > 0 and <= 1", COMET_ACCESS(node.hbm_efficiency)),
-    number("node.hbm_reserved_gib", "GiB", 0, 1e6, false, "0 or more GiB, less than node.hbm_capacity_gib",
-           COMET_ACCESS(node.hbm_reserved_gib)),
-    number("node.hbm_allocator_margin", "", 0, 0.5, false, "a fraction from 0 to 0.5 of node.hbm_capacity_gib",
-           COMET_ACCESS(node.hbm_allocator_margin), P::optional, W::not_default),
     number("node.expanded.capacity_gib", "GiB", 0, 1e9, false, "0 (no expanded tier) up to 1e9 GiB",
            COMET_ACCESS(node.expanded.capacity_gib)),
     number("node.expanded.bandwidth_gbps", "GB/s", 0, 1e7, false, "0 to 1e7 GB/s, > 0 when capacity_gib > 0",
@@ -286,6 +282,10 @@ const std::array fields{
            COMET_ACCESS(software.moment_bytes), P::optional, W::not_default),
     only(T, number("software.logits_bytes", "bytes", 0, 32, false, "0 (a chunked loss that never holds the logits) to 32 bytes per logit",
                    COMET_ACCESS(software.logits_bytes), P::optional, W::not_default)),
+    number("software.hbm_reserved_gib", "GiB", 0, 1e6, false, "0 or more GiB, less than node.hbm_capacity_gib",
+           COMET_ACCESS(software.hbm_reserved_gib), P::optional, W::not_default),
+    number("software.hbm_allocator_margin", "", 0, 0.5, false, "a fraction from 0 to 0.5 of node.hbm_capacity_gib",
+           COMET_ACCESS(software.hbm_allocator_margin), P::optional, W::not_default),
 
     // ---- strategy ------------------------------------------------------------------------------
     only(T, whole("strategy.tp", "", 1, 1e7, "an integer from 1 to 1e7", COMET_ACCESS(strategy.tp), P::required_for_transformer)),

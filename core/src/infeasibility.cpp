@@ -19,10 +19,10 @@ bool is_capacity(Infeasible r) { return r == Infeasible::hbm_capacity || r == In
 
 std::string limit_text(const Config& c, const Result& r) {
     if (r.reason != Infeasible::hbm_capacity) return explain(r);
-    const double reserved = hbm_unusable_bytes(c.node);
-    std::string less = format_printf("%g", c.node.hbm_reserved_gib) + " GiB reserved";
-    if (c.node.hbm_allocator_margin > 0)
-        less += " and a " + format_printf("%g", 100.0 * c.node.hbm_allocator_margin) + " % allocator margin";
+    const double reserved = hbm_unusable_bytes(c.node, c.software);
+    std::string less = format_printf("%g", c.software.hbm_reserved_gib) + " GiB reserved";
+    if (c.software.hbm_allocator_margin > 0)
+        less += " and a " + format_printf("%g", 100.0 * c.software.hbm_allocator_margin) + " % allocator margin";
     return "does not fit in HBM: needs " + gib(r.detail_a - reserved) + " GiB per GPU, has " + gib(r.detail_b - reserved) +
            " GiB usable (" + format_printf("%g", c.node.hbm_capacity_gib) + " GiB less " + less + ")";
 }
@@ -136,7 +136,7 @@ std::string explain_no_fit(const Config& c) {
         return "no strategy fits: no tp (a power of 2 within the scale-up domain) and pp divide the heads, the layers "
                "and the " +
                std::to_string(gpus) + " accelerators";
-    const double reserved = hbm_unusable_bytes(c.node);
+    const double reserved = hbm_unusable_bytes(c.node, c.software);
     return "no strategy fits in HBM: the leanest, " + format_strategy(leanest->first) + ", needs " +
            gib(leanest->second.detail_a - reserved) + " GiB per GPU, has " + gib(leanest->second.detail_b - reserved) + " GiB usable";
 }
@@ -162,7 +162,7 @@ InfeasibilityExplanation explain_infeasible(const Config& c, const Result& r) {
         const Result tr = evaluate(t);
         if (!tr.feasible || (!out.nearest.empty() && tr.iteration_s >= best)) continue;
         best = tr.iteration_s;
-        const double reserved = hbm_unusable_bytes(c.node);
+        const double reserved = hbm_unusable_bytes(c.node, c.software);
         out.nearest = ch.what + " runs (" + gib(tr.hbm.used_bytes() - reserved) + " of " + gib(tr.hbm.capacity_bytes - reserved) +
                       " GiB usable, " + format_printf("%.3g", tr.iteration_s) + " s per iteration)";
         out.nearest_strategy = t.strategy;

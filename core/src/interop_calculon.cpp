@@ -250,7 +250,9 @@ struct CalculonReader {
                        "step table approximated by its largest bucket: node.hbm_efficiency = " + num(*e));
             }
         });
-        n.hbm_reserved_gib = 0;
+        // Calculon's mem1.GiB is what the model may use: no runtime reserve, no allocator margin.
+        c.software.hbm_reserved_gib = 0;
+        c.software.hbm_allocator_margin = 0;
         o.optional_object("mem2", [&](ObjectReader& x) {
             double gib = 0, gbps = 0;
             const bool has_gib = x.required_number("GiB", gib);
@@ -631,9 +633,9 @@ std::string export_calculon_system(const Scenario& s, std::vector<std::string>* 
                    ": not expressible: Calculon has no tile waves (its efficiency buckets are by GEMM size)");
     if (n.gemm.launch_overhead_us > 0)
         add(w, "node.gemm.launch_overhead_us = " + num(n.gemm.launch_overhead_us) + ": not expressible in Calculon");
-    if (n.hbm_reserved_gib > 0)
-        add(w, "node.hbm_reserved_gib = " + num(n.hbm_reserved_gib) +
-                   ": not expressible: mem1.GiB is the whole HBM capacity");
+    const SoftwareSpec& sw = s.config.software;
+    if (sw.hbm_reserved_gib > 0)
+        add(w, "software.hbm_reserved_gib = " + num(sw.hbm_reserved_gib) + ": not expressible: mem1.GiB is the whole HBM capacity");
     if (n.scale_out.rail_only)
         add(w, "node.scale_out.rail_only = true: not expressible: Calculon's networks connect every processor of a tier");
     if (n.scale_out.leaf_domains > 0)
@@ -641,9 +643,8 @@ std::string export_calculon_system(const Scenario& s, std::vector<std::string>* 
                    ": not expressible: Calculon's networks are flat tiers (the spine's oversubscription and latency are dropped)");
     if (n.matrix_fp4_tflops > 0)
         add(w, "node.matrix_fp4_tflops = " + num(n.matrix_fp4_tflops) + ": Calculon has no 4-bit matrix unit: dropped");
-    if (n.hbm_allocator_margin > 0)
-        add(w, "node.hbm_allocator_margin = " + num(n.hbm_allocator_margin) +
-                   ": not expressible: mem1.GiB is the whole HBM capacity");
+    if (sw.hbm_allocator_margin > 0)
+        add(w, "software.hbm_allocator_margin = " + num(sw.hbm_allocator_margin) + ": not expressible: mem1.GiB is the whole HBM capacity");
     add(w, "networks[].ops, must_be_filled, processor_usage: Calculon-only parameters written with neutral values");
     return dump(j);
 }

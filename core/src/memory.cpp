@@ -6,8 +6,8 @@
 
 namespace comet {
 
-double hbm_unusable_bytes(const NodeSpec& n) noexcept {
-    return units::gib_to_bytes(n.hbm_reserved_gib + n.hbm_allocator_margin * n.hbm_capacity_gib);
+double hbm_unusable_bytes(const NodeSpec& n, const SoftwareSpec& sw) noexcept {
+    return units::gib_to_bytes(sw.hbm_reserved_gib + sw.hbm_allocator_margin * n.hbm_capacity_gib);
 }
 
 StateBytes state_bytes_per_parameter(const TrainingSpec& t, const SoftwareSpec& sw) noexcept {

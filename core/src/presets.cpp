@@ -61,7 +61,9 @@ Loaded<T> load_preset(const fs::path& file, std::string_view format, T preset,
     if (r.ok()) {
         Config c;
         c.model = {1, 1, 1, 1, 1, 1, false, 1, 1, true, true, true};
-        c.node.matrix_fp16_tflops = c.node.vector_tflops = c.node.hbm_capacity_gib = c.node.hbm_bandwidth_gbps = 1;
+        c.node.matrix_fp16_tflops = c.node.vector_tflops = c.node.hbm_bandwidth_gbps = 1;
+        c.node.hbm_capacity_gib = 1e6;  // a software preset's reserve is checked against the largest node
+        c.software.hbm_reserved_gib = c.software.hbm_allocator_margin = 0;  // and a node's without a reserve
         c.node.scale_up.bandwidth_gbps = c.node.scale_out.bandwidth_gbps = 1;
         c.training.global_batch = 1;
         std::string own = std::string(section) + ".";
@@ -171,7 +173,17 @@ Loaded<NodePreset> load_node_preset(const fs::path& file) {
         file, "comet-node", NodePreset{},
         [](ObjectReader& top, NodePreset& p) {
             read_aliases(top, p.aliases);
-            top.required_object("node", [&](ObjectReader& o) { sections::read_node(o, p.node, p.info); });
+            // A file written before scenario format 4 may still give the software's memory reserve.
+            sections::LegacyNodeSoftware legacy;
+            legacy.memory_allowed = true;
+            top.required_object("node", [&](ObjectReader& o) { sections::read_node(o, p.node, p.info, &legacy); });
+            p.legacy_memory = legacy.memory;
+            if (p.legacy_memory != LegacyNodeMemory{})
+                p.info.source += (p.info.source.empty() ? "" : " ") +
+                                 std::string(
+                                     "(This file's hbm_reserved_gib and hbm_allocator_margin are the software's since "
+                                     "scenario format 4, set in the Software section; they apply only to older "
+                                     "scenarios that name this node.)");
             top.optional_object("price", [&](ObjectReader& o) {
                 PricePreset price;
                 const bool hourly = o.has("price_per_gpu_hour_usd"), purchase = o.has("purchase_price_per_gpu_usd");

@@ -368,6 +368,10 @@ std::string format_software(const Config& c) {
     if (sw.moment_bytes != mcore.moment_bytes) o += ", " + format_printf("%g", sw.moment_bytes) + "-byte optimizer moments";
     if (c.workload == Workload::transformer && sw.logits_bytes != mcore.logits_bytes)
         o += sw.logits_bytes > 0 ? ", " + format_printf("%g", sw.logits_bytes) + " bytes per logit in the loss" : ", a chunked loss";
+    if (sw.hbm_reserved_gib != mcore.hbm_reserved_gib || sw.hbm_allocator_margin != mcore.hbm_allocator_margin)
+        o += ", " + format_printf("%g", sw.hbm_reserved_gib) + " GiB of HBM reserved" +
+             (sw.hbm_allocator_margin > 0 ? " and " + format_printf("%g", 100.0 * sw.hbm_allocator_margin) + " % lost to its allocator"
+                                          : " and no allocator margin");
     return o;
 }
 

@@ -55,18 +55,21 @@ bool read_header(ObjectReader& top, int& version) {
     return readable;
 }
 
-// A "node" key is either an embedded object or the name of a preset.
-void read_node_or_preset(ObjectReader& o, NodeSpec& node, Provenance& info, double* legacy_host_op_us) {
+// A "node" key is either an embedded object or the name of a preset. In a file of format 1 to 3
+// (`legacy` given) a preset's memory reserve is what the preset held then.
+void read_node_or_preset(ObjectReader& o, NodeSpec& node, Provenance& info, sections::LegacyNodeSoftware* legacy) {
     if (const nlohmann::json* ref = o.value("node"); ref && ref->is_string()) {
         if (auto preset = find_node_preset(ref->get<std::string>())) {
             node = preset->node;
             info = preset->info;
+            if (legacy != nullptr && legacy->memory_allowed)
+                legacy->memory = preset->legacy_memory == LegacyNodeMemory{} ? format3_node_preset_memory() : preset->legacy_memory;
         } else {
             o.reader().error(o.path_of("node") + " = " + quote_for_message(ref->get<std::string>()),
                              "no node preset of that name (" + known_preset_names("nodes") + ")");
         }
     } else {
-        o.required_object("node", [&](ObjectReader& n) { read_node(n, node, info, legacy_host_op_us); });
+        o.required_object("node", [&](ObjectReader& n) { read_node(n, node, info, legacy); });
     }
 }
 
@@ -96,22 +99,44 @@ void read_cost(ObjectReader& o, CostInputs& in) {
     o.optional_number("tokens_to_train", in.tokens_to_train);
 }
 
+// What a file of format 1 to 3 gives a design that it no longer says itself: the scenario's host
+// time per kernel (formats 1 and 2) and its software before its node's memory reserve went in.
+struct LegacyScenario {
+    bool host_op_in_node = false;  // formats 1 and 2
+    double host_op_us = 0;
+    SoftwareSpec software;
+    Provenance software_info;
+};
+
 // A design's "strategy" is "best" or a strategy object; its "software" (format 3) is optional.
-// `legacy`: the scenario's host time per kernel in a file of format 1 or 2 (nullptr in format 3);
-// a design whose node gives another one gets its own legacy software.
-void read_design(ObjectReader& o, Design& d, Workload w, const double* legacy) {
+// `legacy`: nullptr in format 4. In older files a design whose node gives another host time
+// (formats 1, 2) or another memory reserve (1 to 3) than the scenario's gets its own software.
+void read_design(ObjectReader& o, Design& d, const Scenario& s, const LegacyScenario* legacy) {
     o.required_string("name", d.name);
     if (legacy != nullptr) {
-        double host = *legacy;
-        if (o.has("software")) {
+        sections::LegacyNodeSoftware own;
+        own.host_op_allowed = legacy->host_op_in_node;
+        own.host_op_us = legacy->host_op_us;
+        own.memory_allowed = true;
+        if (legacy->host_op_in_node && o.has("software")) {
             o.allow("software");
             o.error("software", "needs format version 3");
         }
-        read_node_or_preset(o, d.node, d.node_info, &host);
-        if (host != *legacy) {
+        read_node_or_preset(o, d.node, d.node_info, &own);
+        SoftwareSpec sw = legacy->software;
+        Provenance info = legacy->software_info;
+        if (legacy->host_op_in_node && own.host_op_us != legacy->host_op_us) {
+            sw = legacy_software(own.host_op_us);
+            info = legacy_software_info(own.host_op_us);
+        } else if (!legacy->host_op_in_node && o.has("software")) {
+            read_software_or_preset(o, sw, info, true);
             d.own_software = true;
-            d.software = legacy_software(host);
-            d.software_info = legacy_software_info(host);
+        }
+        with_legacy_memory(sw, info, own.memory);
+        if (d.own_software || sw != s.config.software) {
+            d.own_software = true;
+            d.software = sw;
+            d.software_info = info;
         }
     } else {
         read_node_or_preset(o, d.node, d.node_info, nullptr);
@@ -128,11 +153,11 @@ void read_design(ObjectReader& o, Design& d, Workload w, const double* legacy) {
         d.best_strategy = true;
     } else {
         d.best_strategy = false;
-        o.required_object("strategy", [&](ObjectReader& so) { read_strategy(so, d.strategy, w); });
+        o.required_object("strategy", [&](ObjectReader& so) { read_strategy(so, d.strategy, s.config.workload); });
     }
 }
 
-void read_comparison(ObjectReader& o, Scenario& s, const double* legacy) {
+void read_comparison(ObjectReader& o, Scenario& s, const LegacyScenario* legacy) {
     o.optional_int("baseline", s.baseline_design);
     const nlohmann::json* list = o.value("designs");
     if (list == nullptr) {
@@ -153,7 +178,7 @@ void read_comparison(ObjectReader& o, Scenario& s, const double* legacy) {
         }
         Design d;
         ObjectReader reader(o.reader(), item, path);
-        read_design(reader, d, s.config.workload, legacy);
+        read_design(reader, d, s, legacy);
         reader.report_unknown_keys();
         s.designs.push_back(std::move(d));
     }
@@ -267,25 +292,28 @@ void read_scenario(ObjectReader& top, Scenario& s, Derived& derived) {
     } else {
         top.required_object("model", [&](ObjectReader& o) { read_model(o, c.model, s.model_info, derived); });
     }
-    double legacy_host_op_us = 0;
-    const double* legacy = version < 3 ? &legacy_host_op_us : nullptr;
-    read_node_or_preset(top, c.node, s.node_info, version < 3 ? &legacy_host_op_us : nullptr);
+    sections::LegacyNodeSoftware legacy_node;
+    legacy_node.host_op_allowed = version < 3;
+    legacy_node.memory_allowed = version < 4;
+    read_node_or_preset(top, c.node, s.node_info, version < 4 ? &legacy_node : nullptr);
     top.required_object("cluster", [&](ObjectReader& o) { o.required_int("nodes", c.cluster.nodes); });
     top.required_object("training", [&](ObjectReader& o) { read_training(o, c.training); });
-    if (legacy != nullptr) {
+    if (version < 3) {
         // The stack the file was priced with; "software" itself is format 3's.
         if (top.has("software")) {
             top.allow("software");
             top.error("software", "needs format version 3 (this file says version " + std::to_string(version) + ")");
         }
-        c.software = legacy_software(legacy_host_op_us);
-        s.software_info = legacy_software_info(legacy_host_op_us);
+        c.software = legacy_software(legacy_node.host_op_us);
+        s.software_info = legacy_software_info(legacy_node.host_op_us);
     } else {
         read_software_or_preset(top, c.software, s.software_info, true);
     }
+    LegacyScenario legacy{version < 3, legacy_node.host_op_us, c.software, s.software_info};
+    if (version < 4) with_legacy_memory(c.software, s.software_info, legacy_node.memory);
     top.required_object("strategy", [&](ObjectReader& o) { read_strategy(o, c.strategy, c.workload); });
     top.optional_object("cost", [&](ObjectReader& o) { read_cost(o, s.cost); });
-    top.optional_object("comparison", [&](ObjectReader& o) { read_comparison(o, s, legacy); });
+    top.optional_object("comparison", [&](ObjectReader& o) { read_comparison(o, s, version < 4 ? &legacy : nullptr); });
     if (top.has("view")) {
         ExplorerView v;
         if (top.optional_object("view", [&](ObjectReader& o) { read_view(o, v); })) s.view = std::move(v);
@@ -561,6 +589,27 @@ Provenance legacy_software_info(double host_op_us) {
                 format_printf("%g", host_op_us) +
                 " us per kernel) and the one stack the model then knew (one GEMM launch per local expert, the MoE dispatch "
                 "synced with the host). Pick a software preset (presets/software/) to price another stack."};
+}
+
+LegacyNodeMemory format3_node_preset_memory() noexcept {
+    LegacyNodeMemory m;
+    m.hbm_reserved_gib = 2.0;
+    m.hbm_allocator_margin = 0.05;
+    return m;
+}
+
+void with_legacy_memory(SoftwareSpec& sw, Provenance& info, const LegacyNodeMemory& node_memory) {
+    const double reserved = node_memory.hbm_reserved_gib.value_or(0.0);
+    const double margin = node_memory.hbm_allocator_margin.value_or(0.0);
+    if (sw.hbm_reserved_gib == reserved && sw.hbm_allocator_margin == margin) return;
+    if (info.name.find("format-2 file") == std::string::npos)  // a format-1/2 stack already says where it is from
+        info.name += info.name.empty() ? "Format-3 file's HBM reserve" : ", format-3 file's HBM reserve";
+    info.source += (info.source.empty() ? "" : " ") + std::string("Its HBM reserve (") + format_printf("%g", reserved) +
+                   " GiB) and allocator margin (" + format_printf("%g", margin) +
+                   ") are its node's in a scenario file of format 1 to 3, which kept them with the node; the software gave " +
+                   format_printf("%g", sw.hbm_reserved_gib) + " GiB and " + format_printf("%g", sw.hbm_allocator_margin) + ".";
+    sw.hbm_reserved_gib = reserved;
+    sw.hbm_allocator_margin = margin;
 }
 
 CostInputs design_cost(const CostInputs& scenario_cost, const Design& d) {

@@ -147,19 +147,43 @@ void read_model(ObjectReader& o, ModelSpec& m, Provenance& info, Derived& derive
     m = c.model;
 }
 
-void read_node(ObjectReader& o, NodeSpec& n, Provenance& info, double* legacy_host_op_us) {
+void read_node(ObjectReader& o, NodeSpec& n, Provenance& info, LegacyNodeSoftware* legacy) {
     o.optional_string("name", info.name);
     o.optional_string("source", info.source);
     if (o.has("host_op_us")) {
-        if (legacy_host_op_us == nullptr) {
+        if (legacy == nullptr || !legacy->host_op_allowed) {
             o.allow("host_op_us");
             o.error("host_op_us",
                     "is the software's, not the node's, since scenario format 3: give it as software.host_op_us "
                     "(or name a software preset, presets/software/)");
-        } else if (o.optional_number("host_op_us", *legacy_host_op_us) &&
-                   !(std::isfinite(*legacy_host_op_us) && *legacy_host_op_us >= 0 && *legacy_host_op_us <= 1e4)) {
-            o.error("host_op_us", "is " + format_printf("%g", *legacy_host_op_us) + "; must be 0 to 10000 us per kernel");
+        } else if (o.optional_number("host_op_us", legacy->host_op_us) &&
+                   !(std::isfinite(legacy->host_op_us) && legacy->host_op_us >= 0 && legacy->host_op_us <= 1e4)) {
+            o.error("host_op_us", "is " + format_printf("%g", legacy->host_op_us) + "; must be 0 to 10000 us per kernel");
         }
+    }
+    // The runtime's reserve and the allocator's margin: the node's until scenario format 4.
+    struct MemoryKey {
+        std::string_view key;
+        std::optional<double> LegacyNodeMemory::*value;
+        double max;
+        const char* allowed;
+    };
+    for (const MemoryKey& k : {MemoryKey{"hbm_reserved_gib", &LegacyNodeMemory::hbm_reserved_gib, 1e6, "0 or more GiB (at most 1e6)"},
+                               MemoryKey{"hbm_allocator_margin", &LegacyNodeMemory::hbm_allocator_margin, 0.5,
+                                         "a fraction from 0 to 0.5 of hbm_capacity_gib"}}) {
+        if (!o.has(k.key)) continue;
+        if (legacy == nullptr || !legacy->memory_allowed) {
+            o.allow(k.key);
+            o.error(k.key, "is the software's, not the node's, since scenario format 4: give it as software." + std::string(k.key) +
+                               " (or name a software preset, presets/software/)");
+            continue;
+        }
+        double v = 0;
+        if (!o.optional_number(k.key, v)) continue;
+        if (!(std::isfinite(v) && v >= 0 && v <= k.max))
+            o.reader().error(o.path_of(k.key) + " = " + format_printf("%g", v), std::string("must be ") + k.allowed);
+        else
+            legacy->memory.*k.value = v;
     }
     read_section(o, "node", &Config::node, n);
 }

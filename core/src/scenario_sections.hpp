@@ -71,9 +71,15 @@ struct Derived {
 [[nodiscard]] std::string allowed_by_rule(std::string_view path);
 
 void read_model(ObjectReader& o, ModelSpec& m, Provenance& info, Derived& derived);
-// `legacy_host_op_us`: where a file of format 1 or 2 (or an older node preset) may give the
-// node's host_op_us, which format 3 moved to the software; nullptr = the key is refused.
-void read_node(ObjectReader& o, NodeSpec& n, Provenance& info, double* legacy_host_op_us = nullptr);
+// What an older file's node object may still give that is the software's now; nullptr = every
+// such key is refused with where it belongs.
+struct LegacyNodeSoftware {
+    bool host_op_allowed = false;  // scenario formats 1 and 2: host_op_us
+    double host_op_us = 0;
+    bool memory_allowed = false;  // scenario formats 1 to 3, node preset files: the HBM reserve and margin
+    LegacyNodeMemory memory;
+};
+void read_node(ObjectReader& o, NodeSpec& n, Provenance& info, LegacyNodeSoftware* legacy = nullptr);
 void read_software(ObjectReader& o, SoftwareSpec& sw, Provenance& info);
 void read_training(ObjectReader& o, TrainingSpec& t);
 // A DLRM's strategy needs only dp (tp, pp and microbatch default to 1); a transformer's needs

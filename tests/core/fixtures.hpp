@@ -23,9 +23,10 @@ inline Config small_gpt_config() {
     n.vector_tflops = 78;
     n.hbm_capacity_gib = 80;
     n.hbm_bandwidth_gbps = 2039;
-    n.hbm_reserved_gib = 2;
     n.scale_up = {8, 300, 5, 0.8};
     n.scale_out = {25, 10, 0.9};
+    c.software.hbm_reserved_gib = 2;
+    c.software.hbm_allocator_margin = 0;
     c.cluster.nodes = 4;
     c.training.global_batch = 64;
     c.strategy = {};
@@ -118,7 +119,7 @@ inline const std::vector<ScaledInput>& monotone_inputs() {
         {"node.scale_out.latency_us", [](Config& c) -> double& { return c.node.scale_out.latency_us; }, K::latency, false, 1e6},
         {"software.host_op_us", [](Config& c) -> double& { return c.software.host_op_us; }, K::latency, false, 1e4},
         {"node.hbm_capacity_gib", [](Config& c) -> double& { return c.node.hbm_capacity_gib; }, K::capacity, true, 1e6},
-        {"node.hbm_reserved_gib", [](Config& c) -> double& { return c.node.hbm_reserved_gib; }, K::capacity, false, 1e6},
+        {"software.hbm_reserved_gib", [](Config& c) -> double& { return c.software.hbm_reserved_gib; }, K::capacity, false, 1e6},
         {"node.expanded.capacity_gib", [](Config& c) -> double& { return c.node.expanded.capacity_gib; }, K::capacity, true, 1e9},
     };
     return inputs;

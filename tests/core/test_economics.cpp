@@ -417,7 +417,10 @@ private slots:
         Design tiny = best;
         tiny.name = "too small";
         tiny.node.hbm_capacity_gib = 1.05;  // 50 MiB usable: not even one layer fits
-        tiny.node.hbm_reserved_gib = 1;
+        tiny.own_software = true;
+        tiny.software = sc.config.software;
+        tiny.software.hbm_reserved_gib = 1;
+        tiny.software.hbm_allocator_margin = 0;
         sc.designs = {fixed, best, faster, tiny};
         sc.baseline_design = 0;
         const Comparison cmp = compare_designs(sc);

@@ -180,7 +180,8 @@ void TestInterop::calculonExportWarns() {
     QVERIFY(contains(w, "model.bias"));
     QVERIFY(contains(w, "node.gemm.tile_overhead_k = 128"));
     QVERIFY(contains(w, "node.gemm.sms = 108: not expressible"));  // the A100's tile waves
-    QVERIFY(contains(w, "node.hbm_reserved_gib"));
+    QVERIFY(contains(w, "software.hbm_reserved_gib = 2: not expressible"));  // the software's runtime reserve
+    QVERIFY(contains(w, "software.hbm_allocator_margin = 0.05: not expressible"));
     QVERIFY(contains(w, "strategy.pp_overlap = true"));  // interleaved (v 2), overlapped by default
     // A MoE model with MLA, windows, MTP, context and expert parallelism: each loss is named.
     Scenario moe = base_scenario();

@@ -143,7 +143,7 @@ ModelSpec random_model(Rng& r) {
 
 // Every NodeSpec field, kept at most a quarter of its allowed maximum so that scaling a resource
 // by up to 4 stays in range.
-NodeSpec random_node(Rng& r) {
+NodeSpec random_node(Rng& r, SoftwareSpec& sw) {
     NodeSpec n;
     n.accelerators = r.pick({1, 2, 4, 8, 8, 8, 16, 72});
     n.matrix_fp16_tflops = r.log_uniform(20, 5000);
@@ -157,7 +157,7 @@ NodeSpec random_node(Rng& r) {
     n.hbm_capacity_gib = r.log_uniform(8, 512);
     n.hbm_bandwidth_gbps = r.log_uniform(300, 16000);
     n.hbm_efficiency = r.uniform(0.4, 1.0);
-    n.hbm_reserved_gib = r.chance(0.3) ? 0.0 : r.uniform(0, 0.2 * n.hbm_capacity_gib);
+    sw.hbm_reserved_gib = r.chance(0.3) ? 0.0 : r.uniform(0, 0.2 * n.hbm_capacity_gib);  // the software's, drawn here
     ExpandedMemory& x = n.expanded;
     x.attach = r.pick({ExpandedAttach::per_accelerator, ExpandedAttach::per_node, ExpandedAttach::pooled});
     x.pool_nodes = static_cast<int>(r.between(1, 32));
@@ -226,7 +226,9 @@ void break_one_field(Rng& r, Config& c) {
     case 5: c.strategy.tp = ibad; break;
     case 6: c.training.global_batch = r.pick<long long>({0, -64, 2000000000}); break;
     case 7: c.model.kv_heads = c.model.heads + 1; break;  // must divide heads
-    case 8: c.node.hbm_reserved_gib = c.node.hbm_capacity_gib * r.uniform(1, 2); break;  // must be below capacity
+    case 8:
+        c.software.hbm_reserved_gib = c.node.hbm_capacity_gib * r.uniform(1, 2);
+        break;  // must be below capacity
     default:
         c.node.expanded.capacity_gib = 64;  // a tier needs a bandwidth
         c.node.expanded.bandwidth_gbps = 0;
@@ -311,7 +313,7 @@ Config random_config(std::uint64_t index) {
     Rng r(sample_seed, index);
     Config c;
     c.model = random_model(r);
-    c.node = random_node(r);
+    c.node = random_node(r, c.software);
     // The software's host issue time per op: none, or up to about four times the measured
     // 20.4 us of eager PyTorch (host-bound passes).
     c.software.host_op_us = r.chance(0.4) ? 0.0 : r.uniform(0, 90);
@@ -392,14 +394,13 @@ QByteArray describe(const Config& c) {
                   "HBM %.6g GiB (%.4g reserved) %.6g GB/s x%.4g, expanded %.6g GiB %.6g GB/s %.4g us attach %d pool %d, "
                   "up %d x %.6g GB/s %.4g us x%.4g, out %.6g GB/s %.4g us x%.4g; %d nodes; batch %lld prec %d opt %d "
                   "grad %d attn %d dropout %d; ",
-                  m.layers, m.hidden, m.heads, m.kv_heads, m.head_dim, m.ffn_hidden, m.gated_mlp ? " gated" : "", m.seq_len,
-                  m.vocab, n.accelerators, n.matrix_fp16_tflops, n.matrix_fp8_tflops, n.matrix_fp4_tflops, n.vector_tflops, n.gemm.max_fraction,
-                  n.gemm.tile_overhead_k, n.gemm.launch_overhead_us, n.hbm_capacity_gib, n.hbm_reserved_gib,
-                  n.hbm_bandwidth_gbps, n.hbm_efficiency, n.expanded.capacity_gib, n.expanded.bandwidth_gbps,
-                  n.expanded.latency_us, static_cast<int>(n.expanded.attach), n.expanded.pool_nodes, n.scale_up.domain_size,
-                  n.scale_up.bandwidth_gbps, n.scale_up.latency_us, n.scale_up.efficiency, n.scale_out.bandwidth_gbps,
-                  n.scale_out.latency_us, n.scale_out.efficiency, c.cluster.nodes, c.training.global_batch,
-                  static_cast<int>(c.training.precision), static_cast<int>(c.training.optimizer),
+                  m.layers, m.hidden, m.heads, m.kv_heads, m.head_dim, m.ffn_hidden, m.gated_mlp ? " gated" : "", m.seq_len, m.vocab,
+                  n.accelerators, n.matrix_fp16_tflops, n.matrix_fp8_tflops, n.matrix_fp4_tflops, n.vector_tflops, n.gemm.max_fraction,
+                  n.gemm.tile_overhead_k, n.gemm.launch_overhead_us, n.hbm_capacity_gib, c.software.hbm_reserved_gib, n.hbm_bandwidth_gbps,
+                  n.hbm_efficiency, n.expanded.capacity_gib, n.expanded.bandwidth_gbps, n.expanded.latency_us,
+                  static_cast<int>(n.expanded.attach), n.expanded.pool_nodes, n.scale_up.domain_size, n.scale_up.bandwidth_gbps,
+                  n.scale_up.latency_us, n.scale_up.efficiency, n.scale_out.bandwidth_gbps, n.scale_out.latency_us, n.scale_out.efficiency,
+                  c.cluster.nodes, c.training.global_batch, static_cast<int>(c.training.precision), static_cast<int>(c.training.optimizer),
                   static_cast<int>(c.training.grad_reduce), static_cast<int>(c.training.attention), c.training.dropout ? 1 : 0);
     const Strategy& s = c.strategy;
     QByteArray moe;

@@ -110,6 +110,7 @@ Config make_config(const ModelSpec& m, int nodes, int tp, int pp, int dp, int mi
     Config c;
     c.model = m;
     c.node = dgx_a100();
+    c.software.hbm_reserved_gib = c.software.hbm_allocator_margin = 0;  // every byte usable
     c.cluster.nodes = nodes;
     c.training.global_batch = global_batch;
     c.training.precision = Precision::fp16;
@@ -239,7 +240,7 @@ const std::vector<Knob>& double_fields() {
         {"node.hbm_capacity_gib", [](Config& c) -> double& { return c.node.hbm_capacity_gib; }},
         {"node.hbm_bandwidth_gbps", [](Config& c) -> double& { return c.node.hbm_bandwidth_gbps; }},
         {"node.hbm_efficiency", [](Config& c) -> double& { return c.node.hbm_efficiency; }},
-        {"node.hbm_reserved_gib", [](Config& c) -> double& { return c.node.hbm_reserved_gib; }},
+        {"software.hbm_reserved_gib", [](Config& c) -> double& { return c.software.hbm_reserved_gib; }},
         {"node.expanded.capacity_gib", [](Config& c) -> double& { return c.node.expanded.capacity_gib; }},
         {"node.expanded.bandwidth_gbps", [](Config& c) -> double& { return c.node.expanded.bandwidth_gbps; }},
         {"node.expanded.latency_us", [](Config& c) -> double& { return c.node.expanded.latency_us; }},
@@ -439,6 +440,7 @@ private slots:
     void quantitiesRenderOneWay();
     void assumptionsLineNamesWhatAChartAssumes();
     void softwareLaysOutTheMemory();
+    void softwareReservesTheHbm();
     void multiTokenPredictionOnTheLastStage();
     void eagerElementwisePasses();
     void interleaveProductOverflow();
@@ -2081,25 +2083,25 @@ void TestModel::allocatorMargin() {
     // The margin is margin x capacity of HBM counted as used: a configuration that fits with
     // 3 % to spare does not fit with a 5 % margin, and the reason says so with its numbers.
     Config c = make_config(gpt_model(24, 2048, 16), 1, 2, 2, 2, 1, 64);
-    c.node.hbm_allocator_margin = 0;
+    c.software.hbm_allocator_margin = 0;
     const Result free = evaluate(c);
     QVERIFY(free.feasible);
     QCOMPARE(free.hbm.margin_bytes, 0.0);
     const double used = free.hbm.used_bytes();
     c.node.hbm_capacity_gib = used / 0.97 / gib;
     QVERIFY(evaluate(c).feasible);
-    c.node.hbm_allocator_margin = 0.05;
+    c.software.hbm_allocator_margin = 0.05;
     const Result tight = evaluate(c);
     QVERIFY(!tight.feasible);
     QCOMPARE(qs(to_string(tight.reason)), QByteArray("hbm_capacity"));
     QVERIFY(close_rel(tight.hbm.margin_bytes, 0.05 * c.node.hbm_capacity_gib * gib, 1e-12));
     QVERIFY(close_rel(tight.hbm.used_bytes(), used + tight.hbm.margin_bytes, 1e-12));
     QVERIFY(close_rel(tight.detail_a, tight.hbm.used_bytes(), 1e-12));
-    QVERIFY(close_rel(hbm_unusable_bytes(c.node), (c.node.hbm_reserved_gib + 0.05 * c.node.hbm_capacity_gib) * gib, 1e-12));
+    QVERIFY(close_rel(hbm_unusable_bytes(c.node, c.software), (c.software.hbm_reserved_gib + 0.05 * c.node.hbm_capacity_gib) * gib, 1e-12));
     const std::string why = explain_infeasible(c, tight).limit;
     QVERIFY2(why.find("5 % allocator margin") != std::string::npos, why.c_str());
     // Time does not depend on the margin.
-    c.node.hbm_allocator_margin = 0.01;
+    c.software.hbm_allocator_margin = 0.01;
     const Result loose = evaluate(c);
     QVERIFY(loose.feasible);
     QCOMPARE(loose.iteration_s, free.iteration_s);
@@ -3100,8 +3102,8 @@ void TestModel::crossFieldRules_data() {
     }
     {
         Config c = ok;
-        c.node.hbm_reserved_gib = 80;
-        QTest::newRow("reserved = capacity") << c << QStringLiteral("node.hbm_reserved_gib");
+        c.software.hbm_reserved_gib = 80;
+        QTest::newRow("reserved = capacity") << c << QStringLiteral("software.hbm_reserved_gib");
     }
     {
         Config c = ok;
@@ -3257,6 +3259,40 @@ void TestModel::softwareLaysOutTheMemory() {
              line.c_str());
     QVERIFY2(format_software(torch_loss).find(", 12 bytes per logit in the loss") != std::string::npos,
              format_software(torch_loss).c_str());
+}
+
+// What the runtime keeps of the HBM and what the allocator loses are the software's: the same
+// node fits a step under XLA (1.25 GiB, no caching allocator) that it does not under a PyTorch
+// stack (2 GiB and 5 %); the time does not change, and the answer's software line says so.
+void TestModel::softwareReservesTheHbm() {
+    Config c = make_config(gpt_model(24, 2048, 16), 1, 2, 2, 2, 1, 64);
+    c.software = SoftwareSpec{};  // Megatron-Core's: 2 GiB, 5 %
+    const Result torch = evaluate(c);
+    QVERIFY(torch.feasible);
+    const double capacity = c.node.hbm_capacity_gib * gib;
+    QVERIFY(close_rel(hbm_unusable_bytes(c.node, c.software), 2.0 * gib + 0.05 * capacity, 1e-12));
+    QVERIFY(close_rel(torch.hbm.margin_bytes, 0.05 * capacity, 1e-12));
+    Config xla = c;
+    xla.software.hbm_reserved_gib = 1.25;
+    xla.software.hbm_allocator_margin = 0;
+    const Result x = evaluate(xla);
+    QVERIFY(x.feasible);
+    QCOMPARE(x.hbm.margin_bytes, 0.0);
+    QVERIFY(close_rel(torch.hbm.other_bytes - x.hbm.other_bytes, 0.75 * gib, 1e-12));
+    QCOMPARE(x.iteration_s, torch.iteration_s);
+    // A node whose capacity sits between the two needs: fits under XLA's, not under PyTorch's.
+    const double model_bytes = x.hbm.used_bytes() - 1.25 * gib;
+    c.node.hbm_capacity_gib = xla.node.hbm_capacity_gib = (model_bytes + 2.0 * gib) / 0.97 / gib;
+    QVERIFY(evaluate(xla).feasible);
+    const Result tight = evaluate(c);
+    QVERIFY(!tight.feasible);
+    QCOMPARE(tight.reason, Infeasible::hbm_capacity);
+    const std::string why = explain_infeasible(c, tight).limit;
+    QVERIFY2(why.find("2 GiB reserved and a 5 % allocator margin") != std::string::npos, why.c_str());
+    // The software line names a reserve that is not Megatron-Core's, and only then.
+    QVERIFY2(format_software(c).find("reserved") == std::string::npos, format_software(c).c_str());
+    QVERIFY2(format_software(xla).find(", 1.25 GiB of HBM reserved and no allocator margin") != std::string::npos,
+             format_software(xla).c_str());
 }
 
 QTEST_APPLESS_MAIN(TestModel)

@@ -34,7 +34,6 @@ NodeSpec plain_node() {
     n.vector_tflops = 60;
     n.hbm_capacity_gib = 80;
     n.hbm_bandwidth_gbps = 3000;
-    n.hbm_reserved_gib = 1;
     n.scale_up = {8, 400, 0, 1.0};
     n.scale_out = {50, 0, 1.0};
     return n;
@@ -49,6 +48,8 @@ Config moe_config() {
     m.experts_per_token = 2;
     m.expert_ffn_hidden = 2048;
     c.node = plain_node();
+    c.software.hbm_reserved_gib = 1;
+    c.software.hbm_allocator_margin = 0;
     c.cluster.nodes = 1;
     c.training.global_batch = 8;
     c.training.attention = AttentionKernel::fused;

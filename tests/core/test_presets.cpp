@@ -47,6 +47,18 @@ void TestPresets::everyNodePresetLoads() {
         QVERIFY2(n.info.source.size() > 40, ("a preset must cite its source: " + n.id).c_str());
         QVERIFY(n.node.matrix_fp16_tflops > 0);
         QVERIFY(n.node.hbm_bandwidth_gbps > 0);
+        // Hardware only: no shipped node file gives what the software keeps of the HBM.
+        QVERIFY2(n.legacy_memory == LegacyNodeMemory{}, n.id.c_str());
+    }
+    // Every software preset gives its runtime reserve and allocator margin, each with a source.
+    const auto software = load_software_presets(errors);
+    QVERIFY(errors.empty());
+    for (const auto& sw : software) {
+        for (const char* key : {"hbm_reserved_gib", "hbm_allocator_margin"}) {
+            const auto it = std::find_if(sw.sources.begin(), sw.sources.end(), [&](const auto& s) { return s.first == key; });
+            QVERIFY2(it != sw.sources.end() && it->second.size() > 40, (sw.id + ": " + key).c_str());
+        }
+        QVERIFY2(sw.software.hbm_reserved_gib > 0, sw.id.c_str());
     }
 }
 
@@ -143,11 +155,33 @@ void TestPresets::presetCrossFieldRulesAreChecked() {
         "vector_tflops": 78, "hbm_capacity_gib": 80, "hbm_bandwidth_gbps": 2039, "hbm_reserved_gib": %1,
         "expanded": {"capacity_gib": %2, "bandwidth_gbps": 0},
         "scale_up": {"domain_size": 8, "bandwidth_gbps": 300}, "scale_out": {"bandwidth_gbps": 25}}})";
-    const auto reserved = load_node_preset(write("reserved.json", QByteArray(node).replace("%1", "80").replace("%2", "0")));
-    QVERIFY(!reserved.ok());
-    QCOMPARE(QString::fromStdString(reserved.error_text()),
-             QString::fromStdString((fs::path(dir.path().toStdString()) / "reserved.json").string() +
-                                    ": node.hbm_reserved_gib = 80: must be less than node.hbm_capacity_gib (80)"));
+    // A node file written before format 4 may still give the software's reserve: it loads, the
+    // value is kept for older scenarios that name the node and the source says where it went.
+    const auto older = load_node_preset(write("older.json", QByteArray(node).replace("%1", "3").replace("%2", "0")));
+    QVERIFY2(older.ok(), older.error_text().c_str());
+    QCOMPARE(older.value->legacy_memory.hbm_reserved_gib.value_or(-1), 3.0);
+    QVERIFY(!older.value->legacy_memory.hbm_allocator_margin.has_value());
+    QVERIFY(older.value->info.source.find("the software's since scenario format 4") != std::string::npos);
+    const auto hostile = load_node_preset(write("hostile.json", QByteArray(node).replace("%1", "-2").replace("%2", "0")));
+    QVERIFY(!hostile.ok());
+    QVERIFY2(QString::fromStdString(hostile.error_text())
+                 .endsWith("hostile.json: node.hbm_reserved_gib = -2: must be 0 or more GiB (at most 1e6)"),
+             hostile.error_text().c_str());
+    // A software preset's reserve and margin are checked where they now live.
+    const auto margin = load_software_preset(write("margin.json", R"({"format": "comet-software", "version": 1,
+        "software": {"name": "m", "source": "test", "host_op_us": 0, "hbm_allocator_margin": 0.7},
+        "sources": {"host_op_us": "test", "hbm_allocator_margin": "test"}})"));
+    QVERIFY(!margin.ok());
+    QVERIFY2(QString::fromStdString(margin.error_text())
+                 .endsWith("margin.json: software.hbm_allocator_margin = 0.7: must be a fraction from 0 to 0.5 of node.hbm_capacity_gib"),
+             margin.error_text().c_str());
+    const auto reserve = load_software_preset(write("reserve.json", R"({"format": "comet-software", "version": 1,
+        "software": {"name": "r", "source": "test", "host_op_us": 0, "hbm_reserved_gib": "2 GiB"},
+        "sources": {"host_op_us": "test", "hbm_reserved_gib": "test"}})"));
+    QVERIFY(!reserve.ok());
+    QVERIFY2(QString::fromStdString(reserve.error_text())
+                 .endsWith("reserve.json: software.hbm_reserved_gib: expected a number, got string \"2 GiB\""),
+             reserve.error_text().c_str());
     const auto expanded = load_node_preset(write("expanded.json", QByteArray(node).replace("%1", "2").replace("%2", "1")));
     QVERIFY(!expanded.ok());
     QVERIFY2(QString::fromStdString(expanded.error_text())

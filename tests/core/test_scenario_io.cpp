@@ -47,8 +47,8 @@ Scenario full_scenario() {
     n.hbm_capacity_gib = 141;
     n.hbm_bandwidth_gbps = 4800.5;
     n.hbm_efficiency = 0.87;
-    n.hbm_reserved_gib = 2.75;
-    n.hbm_allocator_margin = 0.0625;
+    s.config.software.hbm_reserved_gib = 2.75;
+    s.config.software.hbm_allocator_margin = 0.0625;
     n.expanded = {480, 450.25, 0.75, ExpandedAttach::pooled, 4};
     n.scale_up = {72, 900, 0.25, 0.85};
     n.scale_out = {50, 7.5, 0.95, 16, 2.5, 1.25};
@@ -75,10 +75,10 @@ const char* const minimal_json = R"({
   "strategy": { "tp": 8, "pp": 1, "dp": 4, "microbatch": 1 }
 })";
 
-// minimal_json in format 3, with its software inline.
-QByteArray minimal_v3_json() {
+// minimal_json in the current format (4), with its software inline.
+QByteArray minimal_v4_json() {
     QByteArray text(minimal_json);
-    text.replace(R"("version": 1,)", R"("version": 3,)");
+    text.replace(R"("version": 1,)", R"("version": 4,)");
     text.replace(R"(  "strategy":)", R"(  "software": { "host_op_us": 20 },
   "strategy":)");
     return text;
@@ -681,7 +681,7 @@ private slots:
 
     void writesEveryKeyInDocumentedOrder() {
         const std::string text = scenario_to_json(Scenario{});
-        QVERIFY(text.starts_with("{\n  \"format\": \"comet-scenario\",\n  \"version\": 3,\n  \"name\": \"\","));
+        QVERIFY(text.starts_with("{\n  \"format\": \"comet-scenario\",\n  \"version\": 4,\n  \"name\": \"\","));
         QVERIFY(text.ends_with("}\n"));
         const char* order[] = {"\"format\"",
                                "\"version\"",
@@ -726,7 +726,9 @@ private slots:
         }
         QStringList leaves, sections;
         collect_paths(object_of(QByteArray::fromStdString(text)), {}, leaves, sections);
-        QCOMPARE(leaves.size(), 81);  // the software section (name, source and 5 fields) joined the 74
+        // The software section (name, source and 5 fields) joined the 74; the node's HBM reserve
+        // became the software's, which is written where it is not the default.
+        QCOMPARE(leaves.size(), 80);
         QCOMPARE(sections.size(), 11);
     }
 
@@ -736,12 +738,14 @@ private slots:
         QByteArray old = with(minimal_json, "node.host_op_us", 45);
         const Loaded<Scenario> l = parse(old);
         QVERIFY2(l.ok(), l.error_text().c_str());
-        QCOMPARE(l.value->config.software, legacy_software(45));
+        SoftwareSpec expected = legacy_software(45);
+        expected.hbm_reserved_gib = expected.hbm_allocator_margin = 0;  // its node had neither
+        QCOMPARE(l.value->config.software, expected);
         QVERIFY(QString::fromStdString(l.value->software_info.name).contains("format-2"));
         QVERIFY(QString::fromStdString(l.value->software_info.source).contains("45 us"));
-        // The same scenario written as format 3 reads back to the same configuration and answer.
+        // The same scenario written as format 4 reads back to the same configuration and answer.
         const std::string saved = scenario_to_json(*l.value);
-        QVERIFY(saved.find("\"version\": 3") != std::string::npos);
+        QVERIFY(saved.find("\"version\": 4") != std::string::npos);
         const Loaded<Scenario> again = parse_scenario(saved, "again.comet.json");
         QVERIFY2(again.ok(), again.error_text().c_str());
         QCOMPARE(again.value->config, l.value->config);
@@ -756,26 +760,86 @@ private slots:
         designs = with(designs, "node.host_op_us", 45);
         const Loaded<Scenario> d = parse(designs);
         QVERIFY2(d.ok(), d.error_text().c_str());
-        QVERIFY(!d.value->designs[0].own_software);
+        // The preset node of design 0 reserved 2 GiB and a 5 % margin then, the scenario's node
+        // nothing: that design keeps the scenario's host time with its node's memory.
+        QVERIFY(d.value->designs[0].own_software);
+        QCOMPARE(d.value->designs[0].software.host_op_us, 45.0);
+        QCOMPARE(d.value->designs[0].software.hbm_reserved_gib, 2.0);
+        QCOMPARE(d.value->designs[0].software.hbm_allocator_margin, 0.05);
+        QCOMPARE(d.value->config.software.hbm_reserved_gib, 0.0);
         QVERIFY(d.value->designs[1].own_software);
         QCOMPARE(d.value->designs[1].software.host_op_us, 10.0);
         QCOMPARE(design_config(d.value->config, d.value->designs[1]).software.host_op_us, 10.0);
         QCOMPARE(design_config(d.value->config, d.value->designs[0]).software.host_op_us, 45.0);
     }
 
+    // A file of format 1 to 3 keeps its answer: the HBM its node reserved and the allocator margin
+    // it gave become its software's; a node preset it names gives what every shipped preset held
+    // then (2 GiB, 5 %); a design whose node reserved otherwise gets its own software. Written
+    // back as format 4 it reads to the same configuration; in format 4 a named software preset
+    // gives its own values.
+    void formatThreeKeepsItsNodesMemory() {
+        QByteArray v3 = with(with(with(minimal_v4_json(), "version", 3), "node.hbm_reserved_gib", 3), "node.hbm_allocator_margin", 0.04);
+        v3 = with(v3, "software", "maxtext-xla");
+        const Loaded<Scenario> l = parse(v3);
+        QVERIFY2(l.ok(), l.error_text().c_str());
+        const auto maxtext = find_software_preset("maxtext-xla");
+        QVERIFY(maxtext.has_value());
+        QCOMPARE(maxtext->software.hbm_reserved_gib, 1.25);
+        QCOMPARE(maxtext->software.hbm_allocator_margin, 0.0);
+        SoftwareSpec expected = maxtext->software;
+        expected.hbm_reserved_gib = 3;
+        expected.hbm_allocator_margin = 0.04;
+        QCOMPARE(l.value->config.software, expected);
+        QVERIFY(QString::fromStdString(l.value->software_info.name).contains("format-3 file's HBM reserve"));
+        QVERIFY(QString::fromStdString(l.value->software_info.source).contains("(3 GiB)"));
+        const std::string saved = scenario_to_json(*l.value);
+        QVERIFY(saved.find("\"version\": 4") != std::string::npos);
+        const Loaded<Scenario> again = parse_scenario(saved, "again.comet.json");
+        QVERIFY2(again.ok(), again.error_text().c_str());
+        QCOMPARE(again.value->config, l.value->config);
+        QCOMPARE(evaluate(again.value->config).hbm.other_bytes, evaluate(l.value->config).hbm.other_bytes);
+        QCOMPARE(evaluate(again.value->config).hbm.margin_bytes, evaluate(l.value->config).hbm.margin_bytes);
+        // The same file in format 4 (without the node's keys) prices MaxText's own reserve.
+        const Loaded<Scenario> v4 = parse(with(minimal_v4_json(), "software", "maxtext-xla"));
+        QVERIFY2(v4.ok(), v4.error_text().c_str());
+        QCOMPARE(v4.value->config.software, maxtext->software);
+        QCOMPARE(v4.value->software_info.name, maxtext->info.name);
+        // A named node preset in format 3 reserves what the shipped presets held then.
+        const Loaded<Scenario> named =
+            parse(with(with(with(minimal_v4_json(), "version", 3), "node", "dgx-h100"), "software", "megatron-core-te-eager"));
+        QVERIFY2(named.ok(), named.error_text().c_str());
+        QCOMPARE(named.value->config.software.hbm_reserved_gib, 2.0);
+        QCOMPARE(named.value->config.software.hbm_allocator_margin, 0.05);
+        QCOMPARE(named.value->config.software, find_software_preset("megatron-core-te-eager")->software);
+        // A design whose node reserved more gets its own software; one on a preset keeps the scenario's.
+        QByteArray designs = with_designs();
+        designs.replace(R"("power_kw": 6.5,)", R"("power_kw": 6.5, "hbm_reserved_gib": 6,)");
+        designs = with(with(designs, "version", 3), "software", QJsonObject{{"host_op_us", 0}});
+        designs = with(designs, "node.hbm_reserved_gib", 2);
+        designs = with(designs, "node.hbm_allocator_margin", 0.05);
+        const Loaded<Scenario> d = parse(designs);
+        QVERIFY2(d.ok(), d.error_text().c_str());
+        QCOMPARE(d.value->config.software.hbm_reserved_gib, 2.0);
+        QVERIFY(d.value->designs[1].own_software);
+        QCOMPARE(d.value->designs[1].software.hbm_reserved_gib, 6.0);
+        QCOMPARE(d.value->designs[1].software.hbm_allocator_margin, 0.0);  // that node gave no margin
+        QCOMPARE(design_config(d.value->config, d.value->designs[1]).software.hbm_reserved_gib, 6.0);
+    }
+
     // Format 3: a preset by name, an inline object, and a design's own software.
     void softwareByPresetOrInline() {
-        QByteArray text = with(minimal_v3_json(), "software", "torchtitan-fsdp2");
+        QByteArray text = with(minimal_v4_json(), "software", "torchtitan-fsdp2");
         const Loaded<Scenario> named = parse(text);
         QVERIFY2(named.ok(), named.error_text().c_str());
         const auto preset = find_software_preset("torchtitan-fsdp2");
         QVERIFY(preset.has_value());
         QCOMPARE(named.value->config.software, preset->software);
         QCOMPARE(named.value->software_info.name, preset->info.name);
-        const Loaded<Scenario> byAlias = parse(with(minimal_v3_json(), "software", "torchtitan"));
+        const Loaded<Scenario> byAlias = parse(with(minimal_v4_json(), "software", "torchtitan"));
         QVERIFY2(byAlias.ok(), byAlias.error_text().c_str());
         QCOMPARE(byAlias.value->config.software, preset->software);
-        const Loaded<Scenario> inline_sw = parse(minimal_v3_json());
+        const Loaded<Scenario> inline_sw = parse(minimal_v4_json());
         QVERIFY2(inline_sw.ok(), inline_sw.error_text().c_str());
         QCOMPARE(inline_sw.value->config.software.host_op_us, 20.0);
         QCOMPARE(inline_sw.value->config.software.grouped_gemm, GroupedGemm::per_expert);
@@ -814,7 +878,7 @@ private slots:
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QStringList>("expected");  // all in one line
         const QByteArray m = minimal_json;
-        const QByteArray m3 = minimal_v3_json();
+        const QByteArray m3 = minimal_v4_json();
         const QString f = label + ": ";
 
         QTest::newRow("range") << with(m, "node.hbm_bandwidth_gbps", -5)
@@ -1084,8 +1148,8 @@ private slots:
         QTest::newRow("newer version") << with(m, "version", 7)
                                        << QStringList{f +
                                                       "version: file was written by a newer COMET Explorer (format version 7); this build "
-                                                      "reads versions up to 3"};
-        QTest::newRow("version zero") << with(m, "version", 0) << QStringList{f + "version = 0: must be a format version from 1 to 3"};
+                                                      "reads versions up to 4"};
+        QTest::newRow("version zero") << with(m, "version", 0) << QStringList{f + "version = 0: must be a format version from 1 to 4"};
         QTest::newRow("version string") << with(m, "version", "1")
                                         << QStringList{f + "version: expected an integer, got string \"1\""};
         QTest::newRow("wrong format") << with(m, "format", "comet-sweep")
@@ -1103,21 +1167,49 @@ private slots:
                                "defaults to model.hidden / model.heads)"};
         QTest::newRow("kv_heads not divisor") << with(m, "model.kv_heads", 3)
                                               << QStringList{f + "model.kv_heads = 3: must be a divisor of model.heads (16)"};
+        // The runtime's reserve and the allocator's margin: the software's since format 4.
+        const QByteArray m4 = with(with(m, "version", 4), "software", QJsonObject{{"host_op_us", 0}});
         QTest::newRow("reserved above capacity")
-            << with(m, "node.hbm_reserved_gib", 80)
-            << QStringList{f + "node.hbm_reserved_gib = 80: must be less than node.hbm_capacity_gib (80)"};
+            << with(m4, "software.hbm_reserved_gib", 80)
+            << QStringList{f +
+                           "software.hbm_reserved_gib = 80: must be less than node.hbm_capacity_gib (80) less the "
+                           "software's allocator margin (0.05 of it)"};
         QTest::newRow("margin above half")
-            << with(m, "node.hbm_allocator_margin", 0.6)
-            << QStringList{f + "node.hbm_allocator_margin = 0.6: must be a fraction from 0 to 0.5 of node.hbm_capacity_gib"};
+            << with(m4, "software.hbm_allocator_margin", 0.6)
+            << QStringList{f + "software.hbm_allocator_margin = 0.6: must be a fraction from 0 to 0.5 of node.hbm_capacity_gib"};
         QTest::newRow("margin negative")
-            << with(m, "node.hbm_allocator_margin", -0.01)
-            << QStringList{f + "node.hbm_allocator_margin = -0.01: must be a fraction from 0 to 0.5 of node.hbm_capacity_gib"};
-        QTest::newRow("margin as text")
-            << with(m, "node.hbm_allocator_margin", "5%")
-            << QStringList{f + "node.hbm_allocator_margin: expected a number, got string \"5%\""};
+            << with(m4, "software.hbm_allocator_margin", -0.01)
+            << QStringList{f + "software.hbm_allocator_margin = -0.01: must be a fraction from 0 to 0.5 of node.hbm_capacity_gib"};
+        QTest::newRow("margin as text") << with(m4, "software.hbm_allocator_margin", "5%")
+                                        << QStringList{f + "software.hbm_allocator_margin: expected a number, got string \"5%\""};
+        QTest::newRow("reserved as NaN text") << with(m4, "software.hbm_reserved_gib", "NaN")
+                                              << QStringList{f + "software.hbm_reserved_gib: expected a number, got string \"NaN\""};
         QTest::newRow("reserved and margin leave nothing")
-            << with(with(m, "node.hbm_reserved_gib", 60), "node.hbm_allocator_margin", 0.5)
-            << QStringList{f + "node.hbm_reserved_gib = 60: must be less than node.hbm_capacity_gib (80) less the allocator margin (0.5 of it)"};
+            << with(with(m4, "software.hbm_reserved_gib", 60), "software.hbm_allocator_margin", 0.5)
+            << QStringList{f +
+                           "software.hbm_reserved_gib = 60: must be less than node.hbm_capacity_gib (80) less the "
+                           "software's allocator margin (0.5 of it)"};
+        QTest::newRow("reserve in the node (format 4)")
+            << with(m4, "node.hbm_reserved_gib", 2)
+            << QStringList{f +
+                           "node.hbm_reserved_gib: is the software's, not the node's, since scenario format 4: give it "
+                           "as software.hbm_reserved_gib (or name a software preset, presets/software/)"};
+        QTest::newRow("margin in the node (format 4)")
+            << with(m4, "node.hbm_allocator_margin", 0.05)
+            << QStringList{f +
+                           "node.hbm_allocator_margin: is the software's, not the node's, since scenario format 4: give "
+                           "it as software.hbm_allocator_margin (or name a software preset, presets/software/)"};
+        // A file of format 1 to 3 still gives them in its node, each checked where it stands.
+        QTest::newRow("legacy margin above half")
+            << with(m, "node.hbm_allocator_margin", 0.6)
+            << QStringList{f + "node.hbm_allocator_margin = 0.6: must be a fraction from 0 to 0.5 of hbm_capacity_gib"};
+        QTest::newRow("legacy reserve negative")
+            << with(m, "node.hbm_reserved_gib", -1) << QStringList{f + "node.hbm_reserved_gib = -1: must be 0 or more GiB (at most 1e6)"};
+        QTest::newRow("legacy margin as text") << with(m, "node.hbm_allocator_margin", "5%")
+                                               << QStringList{f + "node.hbm_allocator_margin: expected a number, got string \"5%\""};
+        QTest::newRow("legacy reserve above capacity")
+            << with(m, "node.hbm_reserved_gib", 80)
+            << QStringList{f + "software.hbm_reserved_gib = 80: must be less than node.hbm_capacity_gib (80)"};
         QTest::newRow("expanded without bandwidth")
             << with(m, "node.expanded", QJsonObject{{"capacity_gib", 512}})
             << QStringList{f + "node.expanded.bandwidth_gbps = 0: must be > 0 GB/s when node.expanded.capacity_gib > 0"};
@@ -1438,7 +1530,7 @@ private slots:
         QVERIFY(check_config(s.config).empty());
         const std::string text = scenario_to_json(s);
         const QJsonObject o = object_of(QByteArray::fromStdString(text));
-        QCOMPARE(o.value("version").toInt(), 3);
+        QCOMPARE(o.value("version").toInt(), 4);
         QCOMPARE(o.value("workload").toString(), QStringLiteral("dlrm"));
         QVERIFY(!o.contains("model"));
         QCOMPARE(o.value("dlrm").toObject().value("tables").toArray().size(), 26);
@@ -1490,7 +1582,7 @@ private slots:
         QVERIFY2(v1.ok(), v1.error_text().c_str());
         QCOMPARE(v1.value->config.workload, Workload::transformer);
         const QJsonObject saved = object_of(QByteArray::fromStdString(scenario_to_json(*v1.value)));
-        QCOMPARE(saved.value("version").toInt(), 3);
+        QCOMPARE(saved.value("version").toInt(), 4);
         QCOMPARE(saved.value("workload").toString(), QStringLiteral("transformer"));
         const Loaded<Scenario> again = parse(QByteArray::fromStdString(scenario_to_json(*v1.value)));
         QVERIFY(again.ok());

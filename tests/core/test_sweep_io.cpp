@@ -640,8 +640,8 @@ void TestSweepIo::embeddedScenarioErrorsCarryThePrefix() {
     check(R"("precision": "fp16")", R"("precision": "fp12")", R"(scenario.training.precision = "fp12": must be one of fp16, bf16, fp8, mxfp8, fp4)");
     check(R"("format": "comet-scenario")", R"("format": "comet-sweep")",
           R"(scenario.format = "comet-sweep": must be "comet-scenario" (not a COMET Explorer scenario file))");
-    check(R"("version": 3)", R"("version": 9)",
-          "scenario.version: file was written by a newer COMET Explorer (format version 9); this build reads versions up to 3");
+    check(R"("version": 4)", R"("version": 9)",
+          "scenario.version: file was written by a newer COMET Explorer (format version 9); this build reads versions up to 4");
     check(R"("software": "megatron-core-te-eager")", R"("software": "megatron")",
           R"(scenario.software = "megatron": no software preset of that name (known: deepseek-v3-stack, deepspeed, hugectr, )"
           R"(llm-foundry-fsdp, maxtext-xla, megatron-bridge-full-iteration, megatron-bridge-te-graphs, megatron-core-te-eager, )"

@@ -567,15 +567,17 @@ void TestValidation::maxtextTpuRowsAreListedEvenWhenTheyDoNotFit() {
         QCOMPARE(in_hbm.reason, Infeasible::hbm_capacity);
     }
     // With MaxText's own memory layout (software preset maxtext-xla: fp32 weights without a
-    // master copy, one fp32 array of logits) 10 of the 18 runs fit; with Megatron-Core's, 6.
-    QCOMPARE(fitted, 10);
+    // master copy, one fp32 array of logits, XLA's reserve and no caching allocator's margin)
+    // 11 of the 18 runs fit; with Megatron-Core's layout, 6; with the layout but a caching
+    // allocator's 2 GiB and 5 % on the node, 10.
+    QCOMPARE(fitted, 11);
     QVERIFY(t.stats.too_slow > 0 && t.stats.too_fast > 0);
     const std::string ironwood = validation_summary(run, "tpu-v7", "TPU7x");
     QVERIFY2(ironwood.rfind("TPU7x: 8 published runs, mean error ", 0) == 0, ironwood.c_str());
     QVERIFY2(ironwood.find(", 3 not expressible") != std::string::npos, ironwood.c_str());
     const std::string trillium = validation_summary(run, "tpu-v6e", "TPU v6e");
-    QVERIFY2(trillium.rfind("TPU v6e: 2 published runs, mean error ", 0) == 0, trillium.c_str());
-    QVERIFY2(trillium.find(", 5 not expressible") != std::string::npos, trillium.c_str());
+    QVERIFY2(trillium.rfind("TPU v6e: 3 published runs, mean error ", 0) == 0, trillium.c_str());
+    QVERIFY2(trillium.find(", 4 not expressible") != std::string::npos, trillium.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestValidation)

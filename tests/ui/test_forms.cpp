@@ -178,7 +178,8 @@ private Q_SLOTS:
         every.config.strategy.embedding_in_pipeline_split = true;
         every.config.strategy.loss_in_pipeline_split = true;
         every.config.strategy.recompute_layers = 1;
-        every.config.node.hbm_allocator_margin = 0.05;
+        every.config.software.hbm_allocator_margin = 0.04;  // the software's reserve and margin, written where not the default
+        every.config.software.hbm_reserved_gib = 1.5;
         every.config.node.attention_flash2 = {0.405, 18, 0.91, 256};
         every.config.node.attention.fill_keys = 96;
         every.config.node.gemm.fp8_tile_overhead_k = 384;
@@ -369,21 +370,21 @@ private Q_SLOTS:
 
     void reserveAtOrAboveCapacityIsRejected() {
         const Config before = doc_->config();
-        editor<QDoubleSpinBox>("node.hbm_reserved_gib")->setValue(80);
+        editor<QDoubleSpinBox>("software.hbm_reserved_gib")->setValue(80);
         QCOMPARE(undo_count(), 0);
-        QCOMPARE(doc_->config().node.hbm_reserved_gib, before.node.hbm_reserved_gib);
-        QCOMPARE(panel_->markOf(QStringLiteral("node.hbm_reserved_gib")), ParameterPanel::Mark::error);
-        QVERIFY(panel_->markMessage(QStringLiteral("node.hbm_reserved_gib"))
+        QCOMPARE(doc_->config().software.hbm_reserved_gib, before.software.hbm_reserved_gib);
+        QCOMPARE(panel_->markOf(QStringLiteral("software.hbm_reserved_gib")), ParameterPanel::Mark::error);
+        QVERIFY(panel_->markMessage(QStringLiteral("software.hbm_reserved_gib"))
                     .contains(QStringLiteral("less than node.hbm_capacity_gib (80)")));
 
         // Lowering the capacity below the reserve: the rule names the reserve; both are marked,
         // and both typed values stay (issue 40: forms never drop a typed value).
         editor<QDoubleSpinBox>("node.hbm_capacity_gib")->setValue(1);
         QCOMPARE(undo_count(), 0);
-        QCOMPARE(editor<QDoubleSpinBox>("node.hbm_reserved_gib")->value(), 80.0);
+        QCOMPARE(editor<QDoubleSpinBox>("software.hbm_reserved_gib")->value(), 80.0);
         QCOMPARE(editor<QDoubleSpinBox>("node.hbm_capacity_gib")->value(), 1.0);
         QCOMPARE(panel_->markOf(QStringLiteral("node.hbm_capacity_gib")), ParameterPanel::Mark::error);
-        QCOMPARE(panel_->markOf(QStringLiteral("node.hbm_reserved_gib")), ParameterPanel::Mark::error);
+        QCOMPARE(panel_->markOf(QStringLiteral("software.hbm_reserved_gib")), ParameterPanel::Mark::error);
 
         // Another field's valid edit applies on its own; the typed entries stay, still marked.
         editor<QDoubleSpinBox>("node.hbm_bandwidth_gbps")->setValue(3000);
@@ -391,16 +392,16 @@ private Q_SLOTS:
         QCOMPARE(doc_->config().node.hbm_bandwidth_gbps, 3000.0);
         QCOMPARE(doc_->config().node.hbm_capacity_gib, before.node.hbm_capacity_gib);
         QCOMPARE(editor<QDoubleSpinBox>("node.hbm_capacity_gib")->value(), 1.0);
-        QCOMPARE(editor<QDoubleSpinBox>("node.hbm_reserved_gib")->value(), 80.0);
+        QCOMPARE(editor<QDoubleSpinBox>("software.hbm_reserved_gib")->value(), 80.0);
         QCOMPARE(panel_->markOf(QStringLiteral("node.hbm_capacity_gib")), ParameterPanel::Mark::error);
 
         // The value that makes them consistent applies all of them in one step.
-        editor<QDoubleSpinBox>("node.hbm_reserved_gib")->setValue(0.5);
+        editor<QDoubleSpinBox>("software.hbm_reserved_gib")->setValue(0.5);
         QCOMPARE(undo_count(), 2);
         QCOMPARE(doc_->config().node.hbm_capacity_gib, 1.0);
-        QCOMPARE(doc_->config().node.hbm_reserved_gib, 0.5);
+        QCOMPARE(doc_->config().software.hbm_reserved_gib, 0.5);
         QCOMPARE(panel_->markOf(QStringLiteral("node.hbm_capacity_gib")), ParameterPanel::Mark::none);
-        QCOMPARE(panel_->markOf(QStringLiteral("node.hbm_reserved_gib")), ParameterPanel::Mark::none);
+        QCOMPARE(panel_->markOf(QStringLiteral("software.hbm_reserved_gib")), ParameterPanel::Mark::none);
 
         // Undo is a change the panel did not make: it shows the document's values, nothing pending.
         editor<QDoubleSpinBox>("node.hbm_capacity_gib")->setValue(0.4);  // below the reserve again

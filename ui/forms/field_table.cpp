@@ -170,14 +170,6 @@ std::vector<FieldSpec> node_fields() {
              1, adaptive),
         real("node.hbm_efficiency", G::node_compute, "HBM efficiency", "",
              "Achievable fraction of the HBM bandwidth for streaming kernels.", 2, 0.01),
-        real("node.hbm_reserved_gib", G::node_compute, "HBM reserved", " GiB",
-             "HBM that training cannot use: runtime context, communication buffers. "
-             "Must stay below the capacity.",
-             1, adaptive),
-        real("node.hbm_allocator_margin", G::node_compute, "Allocator margin", "",
-             "Fraction of the HBM capacity the caching allocator holds but cannot hand out "
-             "(fragmentation). 0 to 0.5; the shipped presets use 0.05.",
-             2, 0.01),
         zero_means("unknown", real("node.power_kw", G::node_compute, "Node power", " kW",
                                    "Power of the whole node at load (accelerators, CPUs, NICs, fans), for energy and cost. "
                                    "0 = unknown: no energy is counted.",
@@ -532,6 +524,15 @@ std::vector<FieldSpec> software_fields() {
              "vocabulary-parallel cross entropy, 10 with PyTorch's cross_entropy over fp32 logits). 0 = a "
              "loss fused into the LM head in chunks.",
              1, 1),
+        real("software.hbm_reserved_gib", G::software, "HBM reserved", " GiB",
+             "HBM per accelerator the runtime keeps and training cannot use: the CUDA or HIP context, the "
+             "collective library's buffers and workspaces (2 GiB for the PyTorch stacks), XLA:TPU's "
+             "reservation (1.25 GiB). Must stay below the node's HBM capacity.",
+             2, 0.25),
+        real("software.hbm_allocator_margin", G::software, "Allocator margin", "",
+             "Fraction of the HBM capacity the allocator holds but cannot hand out: a caching allocator's "
+             "fragmentation (0.05 for PyTorch's), 0 for XLA's static buffer assignment. 0 to 0.5.",
+             2, 0.01),
     };
 }
 

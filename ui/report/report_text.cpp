@@ -328,8 +328,11 @@ QString assumptions_html(const ReportData& d) {
              g(n.gemm.launch_overhead_us) + QStringLiteral(" µs per kernel launch")},
         {QStringLiteral("NCCL efficiency"), pct(n.scale_up.efficiency) + QStringLiteral(" of scale-up, ") + pct(n.scale_out.efficiency) +
                                                 QStringLiteral(" of scale-out bandwidth")},
-        {QStringLiteral("HBM"), pct(n.hbm_efficiency) + QStringLiteral(" of bandwidth for streaming kernels; ") + g(n.hbm_reserved_gib) +
-                                    QStringLiteral(" GiB reserved per accelerator")},
+        {QStringLiteral("HBM"), pct(n.hbm_efficiency) + QStringLiteral(" of bandwidth for streaming kernels; the software reserves ") +
+                                    g(s.config.software.hbm_reserved_gib) + QStringLiteral(" GiB per accelerator") +
+                                    (s.config.software.hbm_allocator_margin > 0
+                                         ? QStringLiteral(" and its allocator loses ") + pct(s.config.software.hbm_allocator_margin)
+                                         : QString())},
         {QStringLiteral("Cost inputs"), gpu_price_text(s.cost) + QStringLiteral("; electricity ") + format_usd(s.cost.price_per_kwh_usd) +
                                             QStringLiteral(" per kWh at PUE ") + g(s.cost.pue) + QStringLiteral("; training run ") +
                                             tokens_text(s.cost.tokens_to_train, s.config.workload)},

@@ -26,9 +26,9 @@ struct StateBytes {
     return sb.gradients + 2.0 * sb.optimizer + (sb.master ? sb.weights : 2.0 * sb.weights);
 }
 
-// HBM per accelerator that training cannot use: the runtime's reservation plus the caching
-// allocator's margin (NodeSpec::hbm_allocator_margin of the capacity).
-[[nodiscard]] double hbm_unusable_bytes(const NodeSpec& n) noexcept;
+// HBM per accelerator that training cannot use: the software's runtime reservation plus its
+// allocator's margin (SoftwareSpec::hbm_allocator_margin of the node's capacity).
+[[nodiscard]] double hbm_unusable_bytes(const NodeSpec& n, const SoftwareSpec& sw) noexcept;
 
 // Activation bytes stored for backward by one layer for one microbatch on one TP rank.
 [[nodiscard]] double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& t, int tp,
@@ -58,7 +58,7 @@ struct FootprintRules {
     double recompute_working_bytes = 0;  // what recomputing a layer needs on top
     double reserved_bytes = 0;           // the runtime's reservation
     double token_buffer_bytes = 0;       // the EP/ETP send and receive buffers (MoE stages)
-    double allocator_margin = 0;         // NodeSpec::hbm_allocator_margin
+    double allocator_margin = 0;         // SoftwareSpec::hbm_allocator_margin
     double hbm_capacity_bytes = 0;
     double expanded_capacity_bytes = 0;  // this rank's share of the expanded tier
 };

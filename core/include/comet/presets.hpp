@@ -28,6 +28,9 @@ struct NodePreset {
     std::vector<std::string> aliases;  // names under which sources refer to this hardware
     NodeSpec node;
     std::optional<PricePreset> price;  // none = no published price; the scenario's applies
+    // hbm_reserved_gib and hbm_allocator_margin of a file written before they became the
+    // software's (scenario format 4): not part of the node; kept to load older scenarios with them.
+    LegacyNodeMemory legacy_memory;
 };
 
 // A training software stack (presets/software/*.json, format "comet-software"): what the framework

@@ -18,8 +18,11 @@ namespace comet {
 
 // Version 2 added the workload kind and the DLRM section; version 3 the software (a preset name
 // or an inline object), which took the node's host_op_us. Files of versions 1 and 2 load with the
-// stack they were priced with (legacy_software()) and are written back as version 3.
-inline constexpr int scenario_format_version = 3;
+// stack they were priced with (legacy_software()). Version 4 moved the HBM the runtime reserves
+// and the allocator's margin from the node to the software; files of versions 1 to 3 load with
+// their node's values in the software (with_legacy_memory()). Older files are written back as
+// the current version.
+inline constexpr int scenario_format_version = 4;
 inline constexpr std::string_view scenario_format_name = "comet-scenario";
 
 struct Provenance {
@@ -119,6 +122,19 @@ void unify_node_prices(Scenario& s);
 // synced with the host) and the host time per kernel its node gave (`host_op_us`, 0 when absent).
 [[nodiscard]] SoftwareSpec legacy_software(double host_op_us) noexcept;
 [[nodiscard]] Provenance legacy_software_info(double host_op_us);
+
+// The software's memory as a node object of scenario formats 1 to 3 gave it (node.hbm_reserved_gib,
+// node.hbm_allocator_margin; absent = 0), or a node preset file written before format 4.
+struct LegacyNodeMemory {
+    std::optional<double> hbm_reserved_gib;
+    std::optional<double> hbm_allocator_margin;
+    bool operator==(const LegacyNodeMemory&) const = default;
+};
+// What every shipped node preset held until format 4, so that a file of formats 1 to 3 naming one
+// loads with the memory it was priced with.
+[[nodiscard]] LegacyNodeMemory format3_node_preset_memory() noexcept;
+// `sw` with the node's legacy memory (absent values are 0); when that changes it, `info` says so.
+void with_legacy_memory(SoftwareSpec& sw, Provenance& info, const LegacyNodeMemory& node_memory);
 
 // The configuration a design trains: the scenario's model and training with the design's node,
 // cluster size, software and strategy (for best_strategy designs the strategy is a placeholder that uses

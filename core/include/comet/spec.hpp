@@ -267,10 +267,8 @@ struct NodeSpec {
     double hbm_capacity_gib = 0.0;
     double hbm_bandwidth_gbps = 0.0;
     double hbm_efficiency = 0.9;  // achievable fraction of HBM bandwidth for streaming kernels
-    double hbm_reserved_gib = 0.0;  // runtime context, communication buffers
-    // Share of HBM the caching allocator holds but cannot hand out (fragmentation: freed
-    // blocks of the wrong size, rounding); 0 = every byte usable. docs/model.md, "Memory".
-    double hbm_allocator_margin = 0.0;
+    // What the runtime keeps of the HBM and what its allocator cannot hand out are the
+    // software's (SoftwareSpec::hbm_reserved_gib, SoftwareSpec::hbm_allocator_margin).
     ExpandedMemory expanded;
     ScaleUpNetwork scale_up;
     ScaleOutNetwork scale_out;
@@ -443,6 +441,13 @@ struct SoftwareSpec {
     // at its peak: the logits, their higher-precision copy and their gradient as the software
     // keeps them; 0 = a loss fused into the LM head in chunks that never holds the logits.
     double logits_bytes = 6.0;
+    // HBM the runtime keeps for itself on each accelerator: the CUDA/HIP context, the collective
+    // library's buffers, workspaces; XLA:TPU's reservation. Not counted as the model's.
+    double hbm_reserved_gib = 2.0;
+    // Share of the HBM capacity the allocator holds but cannot hand out: a caching allocator's
+    // fragmentation (freed blocks of the wrong size, rounding); 0 = a static buffer assignment
+    // (XLA) that uses every byte it plans. docs/model.md, "Memory".
+    double hbm_allocator_margin = 0.05;
 
     bool operator==(const SoftwareSpec&) const = default;
 };
