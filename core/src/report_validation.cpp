@@ -76,7 +76,7 @@ std::string format_validation_text(const ValidationRun& run, const std::vector<N
                 }
                 // The stack the row was priced with (predict_case), named as the scenario would name it.
                 if (const SoftwarePreset* sw = match_software_preset(software, mc.software)) {
-                    sc.config.software = sw->software;
+                    sc.config.software = row_software(mc, sw->software);
                     sc.software_info = sw->info;
                 }
                 sc.config.cluster.nodes = static_cast<int>((gpus + sc.config.node.accelerators - 1) / sc.config.node.accelerators);
@@ -90,6 +90,14 @@ std::string format_validation_text(const ValidationRun& run, const std::vector<N
             if (!heading) out += "\n  Corrected from the source (the row holds what ran; see each row's erratum):\n";
             heading = true;
             out += strf("    %s: %s. %s\n", p.measured.id.c_str(), p.measured.corrected.c_str(), p.measured.correction_reason.c_str());
+        }
+        // Rows whose run set its software otherwise than the preset say so with the table.
+        heading = false;
+        for (const auto& p : t.predictions) {
+            if (p.measured.software_settings_text.empty()) continue;
+            if (!heading) out += "\n  Software set by the row's own run (its recipe; on top of the software preset):\n";
+            heading = true;
+            out += strf("    %s: %s\n", p.measured.id.c_str(), p.measured.software_settings_text.c_str());
         }
         out += strf("\n  %s\n", stats_line(t.stats).c_str());
         for (const auto& h : t.hardware) out += strf("    %-22s %s\n", h.node_name.c_str(), stats_line(h.stats).c_str());

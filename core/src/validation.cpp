@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "comet/check.hpp"
+#include "comet/fields.hpp"
 #include "comet/evaluate.hpp"
 #include "comet/pipeline.hpp"
 #include "comet/report.hpp"
@@ -257,6 +258,65 @@ void read_erratum(const json& jc, const json& strategy, const std::string& where
     }
 }
 
+// A row's "software_settings": what its run set differently from the software preset, each a
+// field of the software section (docs/scenario-format.md) with that field's type and range.
+void read_software_settings(const json& jc, const std::string& where, MeasuredCase& mc) {
+    const auto it = jc.find("software_settings");
+    if (it == jc.end()) return;
+    const std::string at = where + ".software_settings";
+    if (!it->is_object() || it->empty())
+        throw std::runtime_error(at + ": expected an object of software fields (\"weight_bytes\": 2, ...), got " + it->dump());
+    std::vector<const FieldDesc*> fields;
+    for (const FieldDesc& f : all_fields())
+        if (f.path.starts_with("software.") && f.type != FieldType::list) fields.push_back(&f);
+    for (const auto& item : it->items()) {
+        const std::string path = "software." + item.key();
+        const auto match = std::find_if(fields.begin(), fields.end(), [&](const FieldDesc* f) { return f->path == path; });
+        if (match == fields.end()) {
+            std::string known;
+            for (const FieldDesc* f : fields) known.append(known.empty() ? "" : ", ").append(f->path.substr(9));
+            std::string message = at + "." + item.key();
+            message.append(": not a software field (known: ").append(known).append(")");
+            throw std::runtime_error(message);
+        }
+        const FieldDesc& f = **match;
+        const json& v = item.value();
+        const std::string here = at + "." + item.key();
+        double value = 0;
+        std::string text;
+        switch (f.type) {
+            case FieldType::boolean:
+                if (!v.is_boolean()) throw std::runtime_error(here + ": expected true or false, got " + v.dump());
+                value = v.get<bool>() ? 1.0 : 0.0;
+                text = v.get<bool>() ? "true" : "false";
+                break;
+            case FieldType::choice: {
+                const auto name = v.is_string() ? v.get<std::string>() : std::string();
+                const auto c = std::find(f.choices.begin(), f.choices.end(), name);
+                if (!v.is_string() || c == f.choices.end()) {
+                    std::string names;
+                    for (std::string_view n : f.choices) names.append(names.empty() ? "" : ", ").append(n);
+                    std::string message = here + " = " + v.dump();
+                    message.append(": must be one of ").append(names);
+                    throw std::runtime_error(message);
+                }
+                value = static_cast<double>(c - f.choices.begin());
+                text = name;
+                break;
+            }
+            default:
+                if (!v.is_number() || !std::isfinite(v.get<double>()))
+                    throw std::runtime_error(here + ": expected a number, got " + v.dump());
+                value = v.get<double>();
+                if (f.ranged && (value > f.max || value < f.min || (f.min_exclusive && value == f.min)))
+                    throw std::runtime_error(here + " = " + v.dump() + ": must be " + std::string(f.allowed));
+                text = v.dump();
+        }
+        mc.software_settings.emplace_back(path, value);
+        mc.software_settings_text += (mc.software_settings_text.empty() ? "" : ", ") + item.key() + " " + text;
+    }
+}
+
 // The measurement and the verdict on what the model can take, shared by both kinds of row.
 void read_measured(const json& jc, const std::string& where, MeasuredCase& mc) {
     const auto meas = jc.find("measured");
@@ -276,14 +336,16 @@ void read_measured(const json& jc, const std::string& where, MeasuredCase& mc) {
 // with `dp` (all GPUs) and, where the source publishes them, `emb_sharding`, `emb_placement`
 // and `emb_state`; what it does not publish is searched (predict_case).
 MeasuredCase read_dlrm_case(const json& jc, const std::string& where, const std::vector<ModelPreset>& models, const std::string& software) {
-    refuse_unknown_keys(jc, {"id",         "hardware", "software",     "system",     "source",      "note", "unpublished_knobs", "workload",
-                             "model_name", "dlrm",     "global_batch", "precision",  "cuda_graphs", "gpus", "strategy",          "measured",
-                             "tp",         "pp",       "dp",           "microbatch", "erratum",     "model"},
+    refuse_unknown_keys(jc,
+                        {"id",         "hardware", "software",     "system",     "source",      "note",  "unpublished_knobs", "workload",
+                         "model_name", "dlrm",     "global_batch", "precision",  "cuda_graphs", "gpus",  "strategy",          "measured",
+                         "tp",         "pp",       "dp",           "microbatch", "erratum",     "model", "software_settings"},
                         where);
     MeasuredCase mc;
     mc.id = opt_string(jc, "id", where, where);
     mc.hardware = opt_string(jc, "hardware", where, "");
     mc.software = opt_string(jc, "software", where, software);
+    read_software_settings(jc, where, mc);
     Config& c = mc.config;
     c.workload = Workload::dlrm;
     const std::string name = opt_string(jc, "model_name", where, "");
@@ -354,16 +416,41 @@ MeasuredCase read_case(const json& jc, const std::string& where, const std::vect
         return read_dlrm_case(jc, where, models, software);
     else if (workload != "transformer")
         throw std::runtime_error(where + ".workload = \"" + workload + "\": must be transformer or dlrm");
-    refuse_unknown_keys(
-        jc, {"id",        "hardware",   "software",  "system",       "source",    "note",      "unpublished_knobs", "workload",
-             "model",     "model_name", "gpus",      "global_batch", "precision", "attention", "dropout",           "cuda_graphs",
-             "measured",  "strategy",   "erratum",   "tp",           "pp",        "dp",        "sequence_parallel", "zero_stage",
-             "recompute", "microbatch", "interleave"},
-        where);
+    refuse_unknown_keys(jc,
+                        {"id",
+                         "hardware",
+                         "software",
+                         "system",
+                         "source",
+                         "note",
+                         "unpublished_knobs",
+                         "workload",
+                         "model",
+                         "model_name",
+                         "gpus",
+                         "global_batch",
+                         "precision",
+                         "attention",
+                         "dropout",
+                         "cuda_graphs",
+                         "measured",
+                         "strategy",
+                         "erratum",
+                         "tp",
+                         "pp",
+                         "dp",
+                         "sequence_parallel",
+                         "zero_stage",
+                         "recompute",
+                         "microbatch",
+                         "interleave",
+                         "software_settings"},
+                        where);
     MeasuredCase mc;
     mc.id = opt_string(jc, "id", where, where);
     mc.hardware = opt_string(jc, "hardware", where, "");
     mc.software = opt_string(jc, "software", where, software);
+    read_software_settings(jc, where, mc);
     read_model(jc, where, models, mc.config.model);
 
     Strategy& s = mc.config.strategy;
@@ -707,6 +794,15 @@ std::string preset_ids(const std::vector<SoftwarePreset>& all) {
 }
 }  // namespace
 
+SoftwareSpec row_software(const MeasuredCase& mc, const SoftwareSpec& preset) {
+    Config c;
+    c.software = preset;
+    for (const auto& [path, value] : mc.software_settings)
+        for (const FieldDesc& f : all_fields())
+            if (f.path == path) f.set(c, value);
+    return c.software;
+}
+
 ValidationRun run_validation(const std::vector<std::filesystem::path>& files, const std::vector<NodePreset>& nodes,
                              const std::vector<ModelPreset>& models, const std::vector<SoftwarePreset>& software) {
     ValidationRun run;
@@ -727,7 +823,7 @@ ValidationRun run_validation(const std::vector<std::filesystem::path>& files, co
             if (mc.inexpressible.empty() && node == nullptr) mc.inexpressible = "no node preset matches hardware \"" + mc.hardware + "\"";
             if (mc.inexpressible.empty() && sw == nullptr)
                 mc.inexpressible = "no software preset matches \"" + mc.software + "\" (presets: " + preset_ids(software) + ")";
-            Prediction p = node != nullptr && sw != nullptr ? predict_case(mc, node->node, sw->software) : Prediction{};
+            Prediction p = node != nullptr && sw != nullptr ? predict_case(mc, node->node, row_software(mc, sw->software)) : Prediction{};
             if (node == nullptr || sw == nullptr) {
                 p.measured = mc;
                 p.strategy = mc.config.strategy;

@@ -54,7 +54,16 @@ struct MeasuredCase {
     // Empty when the row is as published. Printed with the table, never applied silently.
     std::string corrected;
     std::string correction_reason;
+    // What the row's run set differently from its software preset (its `software_settings`, each
+    // a software field as the run's own configuration gives it): field path ("software.weight_bytes")
+    // and value (switches 0/1, choices their index). Printed with the table, applied by
+    // row_software().
+    std::vector<std::pair<std::string, double>> software_settings;
+    std::string software_settings_text;  // "weight_bytes 2, master_weights false"
 };
+
+// The software a row ran: its preset's with the row's own settings.
+[[nodiscard]] SoftwareSpec row_software(const MeasuredCase& mc, const SoftwareSpec& preset);
 
 struct MeasurementSet {
     std::string source;
