@@ -104,8 +104,13 @@ int cmd_analyze(Args args) {
     }
     Scenario& sc = *loaded.value;
     CostInputs& in = sc.cost;
-    double* const fields[] = {&in.price_per_gpu_hour_usd, &in.purchase_price_per_gpu_usd, &in.lifetime_years,
-                              &sc.config.node.power_kw, &in.pue, &in.price_per_kwh_usd, &in.tokens_to_train};
+    double* const fields[] = {&in.price_per_gpu_hour_usd,
+                              &in.purchase_price_per_gpu_usd,
+                              &in.lifetime_years,
+                              &sc.config.node.power_kw,
+                              &in.pue,
+                              &in.price_per_kwh_usd,
+                              &in.tokens_to_train};
     for (std::size_t k = 0; k < overrides.size(); ++k)
         if (overrides[k].value) *fields[k] = *overrides[k].value;
     // The file was valid, so a problem now comes from an option: name it.

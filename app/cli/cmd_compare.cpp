@@ -12,14 +12,15 @@ namespace comet::cli {
 namespace {
 
 void usage() {
-    std::printf("Usage: comet-cli compare SCENARIO.comet.json [--baseline N] [--json | --csv]\n\n"
-                "Evaluates the designs saved in the scenario's \"comparison\" section (up to four: node,\n"
-                "cluster size, and a fixed strategy or \"best\", which searches every strategy) on the\n"
-                "scenario's model and batch, and prints each design's iteration time, speedup over the\n"
-                "baseline design, MFU, HBM use, strategy and cost (docs/scenario-format.md).\n\n"
-                "  --baseline N  index of the baseline design (default: the file's \"baseline\")\n"
-                "  --json        the same data as JSON\n"
-                "  --csv         one CSV row per design (SI units: s, USD, GiB)\n");
+    std::printf(
+        "Usage: comet-cli compare SCENARIO.comet.json [--baseline N] [--json | --csv]\n\n"
+        "Evaluates the designs saved in the scenario's \"comparison\" section (up to four: node,\n"
+        "cluster size, and a fixed strategy or \"best\", which searches every strategy) on the\n"
+        "scenario's model and batch, and prints each design's iteration time, speedup over the\n"
+        "baseline design, MFU, HBM use, strategy and cost (docs/scenario-format.md).\n\n"
+        "  --baseline N  index of the baseline design (default: the file's \"baseline\")\n"
+        "  --json        the same data as JSON\n"
+        "  --csv         one CSV row per design (SI units: s, USD, GiB)\n");
 }
 
 int bad(const std::string& message) {

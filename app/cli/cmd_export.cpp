@@ -73,8 +73,7 @@ int cmd_export(Args args) {
     for (const auto& w : warnings) std::printf("  warning: %s\n", w.c_str());
     for (const auto& f : files) {
         const std::filesystem::path p = out / f.name;
-        if (const std::string problem = save_text_atomically(p, f.text); !problem.empty())
-            return bad(p.string() + ": " + problem);
+        if (const std::string problem = save_text_atomically(p, f.text); !problem.empty()) return bad(p.string() + ": " + problem);
         std::printf("Wrote %s\n", p.string().c_str());
     }
     return exit_ok;

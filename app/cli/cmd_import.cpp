@@ -18,19 +18,20 @@ constexpr const char* import_usage =
     "       comet-cli import hf CONFIG.json [--base SCENARIO.comet.json] -o OUT.comet.json\n";
 
 void print_help() {
-    std::printf("%s\n"
-                "Imports other tools' files as a scenario (docs/interop.md):\n"
-                "  calculon  a Calculon application (model), system (hardware) and execution\n"
-                "            (parallelisation) file;\n"
-                "  hf        a Hugging Face transformers config.json (Llama, Llama 4, Mistral, Qwen2,\n"
-                "            Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, GPT-OSS, DeepSeek-V2/V3, Kimi K2;\n"
-                "            experts become the model's MoE fields, multi-head latent attention,\n"
-                "            sliding windows and multi-token prediction their own): replaces the\n"
-                "            model of the base scenario (default:\n"
-                "            presets/scenarios/default.comet.json).\n"
-                "Prints every mapped field and every warning (what was approximated or dropped), then\n"
-                "writes OUT atomically. Bad input exits 2 with a message naming the file and key.\n",
-                import_usage);
+    std::printf(
+        "%s\n"
+        "Imports other tools' files as a scenario (docs/interop.md):\n"
+        "  calculon  a Calculon application (model), system (hardware) and execution\n"
+        "            (parallelisation) file;\n"
+        "  hf        a Hugging Face transformers config.json (Llama, Llama 4, Mistral, Qwen2,\n"
+        "            Qwen3, Mixtral, Qwen2-MoE, Qwen3-MoE, GPT-OSS, DeepSeek-V2/V3, Kimi K2;\n"
+        "            experts become the model's MoE fields, multi-head latent attention,\n"
+        "            sliding windows and multi-token prediction their own): replaces the\n"
+        "            model of the base scenario (default:\n"
+        "            presets/scenarios/default.comet.json).\n"
+        "Prints every mapped field and every warning (what was approximated or dropped), then\n"
+        "writes OUT atomically. Bad input exits 2 with a message naming the file and key.\n",
+        import_usage);
 }
 
 int bad(const std::string& message) {
@@ -64,9 +65,9 @@ int cmd_import(Args args) {
     if (kind != "calculon" && kind != "hf") return bad("unknown format '" + kind + "' (expected 'calculon' or 'hf')");
     const std::size_t want = kind == "calculon" ? 3 : 1;
     if (files.size() != want)
-        return bad(kind == "calculon" ? "calculon needs APPLICATION.json SYSTEM.json EXECUTION.json, got " +
-                                            std::to_string(files.size()) + " file(s)"
-                                      : "hf needs one CONFIG.json, got " + std::to_string(files.size()) + " file(s)");
+        return bad(kind == "calculon"
+                       ? "calculon needs APPLICATION.json SYSTEM.json EXECUTION.json, got " + std::to_string(files.size()) + " file(s)"
+                       : "hf needs one CONFIG.json, got " + std::to_string(files.size()) + " file(s)");
     if (kind == "calculon" && !base_file.empty()) return bad("--base applies to 'import hf' only");
     if (output.empty()) return bad("missing -o OUT.comet.json");
 
@@ -92,8 +93,7 @@ int cmd_import(Args args) {
     for (const auto& m : res.mapped) std::printf("  %s\n", m.c_str());
     std::printf("Warnings (%zu):\n", res.warnings.size());
     for (const auto& w : res.warnings) std::printf("  warning: %s\n", w.c_str());
-    if (const std::string problem = save_scenario_file(output, res.scenario); !problem.empty())
-        return bad(output + ": " + problem);
+    if (const std::string problem = save_scenario_file(output, res.scenario); !problem.empty()) return bad(output + ": " + problem);
     std::printf("Wrote %s (%s)\n", output.c_str(), res.scenario.name.c_str());
     return exit_ok;
 }

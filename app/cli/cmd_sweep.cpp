@@ -41,8 +41,7 @@ int bad(const std::string& message) {
 }
 
 std::size_t feasible_cells(const SweepResult& r) {
-    return static_cast<std::size_t>(
-        std::count_if(r.cells.begin(), r.cells.end(), [](const SweepCell& c) { return c.result.feasible; }));
+    return static_cast<std::size_t>(std::count_if(r.cells.begin(), r.cells.end(), [](const SweepCell& c) { return c.result.feasible; }));
 }
 
 }  // namespace

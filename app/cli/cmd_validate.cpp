@@ -84,7 +84,7 @@ int cmd_validate(Args args) {
     std::vector<std::filesystem::path> files;
     double max_mean = 0, max_worst = 0;
     int max_inexpressible = 0;  // rows that may be inexpressible without failing --max-worst
-    std::string detail;  // cases whose id contains this get their full breakdown
+    std::string detail;         // cases whose id contains this get their full breakdown
     CommandLine cl("comet-cli validate", usage);
     for (const char* option : {"--max-mean", "--max-worst"}) {
         double& target = std::string_view(option) == "--max-mean" ? max_mean : max_worst;
@@ -147,8 +147,8 @@ int cmd_validate(Args args) {
     const double worst = run.all.inexpressible > max_inexpressible ? 1.0 : run.all.worst_abs;
     const double mean = run.all.mean_abs;
     if ((max_mean > 0 && 100 * mean > max_mean) || (max_worst > 0 && 100 * worst > max_worst)) {
-        std::fprintf(stderr, "comet-cli validate: error above the bound (mean %.1f %% / %.1f %%, worst %.1f %% / %.1f %%)\n",
-                     100 * mean, max_mean, 100 * worst, max_worst);
+        std::fprintf(stderr, "comet-cli validate: error above the bound (mean %.1f %% / %.1f %%, worst %.1f %% / %.1f %%)\n", 100 * mean,
+                     max_mean, 100 * worst, max_worst);
         return exit_failure;
     }
     return exit_ok;

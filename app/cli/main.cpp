@@ -28,13 +28,13 @@ constexpr Command commands[] = {
 };
 
 void print_help() {
-    std::printf("comet-cli %s - what-if model of large-model training on clusters (COMET methodology)\n\n",
-                comet::config::version);
+    std::printf("comet-cli %s - what-if model of large-model training on clusters (COMET methodology)\n\n", comet::config::version);
     std::printf("Usage: comet-cli COMMAND [ARGS]\n\nCommands:\n");
     for (const auto& c : commands) std::printf("  %-10s %.*s\n", std::string(c.name).c_str(), int(c.summary.size()), c.summary.data());
-    std::printf("\n'comet-cli COMMAND --help' describes a command.\n"
-                "Exit status: 0 result produced (feasible or not), 1 failure, 2 bad input or usage,\n"
-                "130 cancelled with Ctrl-C.\n");
+    std::printf(
+        "\n'comet-cli COMMAND --help' describes a command.\n"
+        "Exit status: 0 result produced (feasible or not), 1 failure, 2 bad input or usage,\n"
+        "130 cancelled with Ctrl-C.\n");
 }
 
 }  // namespace

@@ -74,9 +74,8 @@ public:
         const int filled = static_cast<int>(fraction * width);
         std::string bar(static_cast<std::size_t>(filled), '#');
         bar.append(static_cast<std::size_t>(width - filled), '.');
-        std::fprintf(stderr, "\r%s [%s] %3d %% (%llu of %llu)", label_.c_str(), bar.c_str(),
-                     static_cast<int>(fraction * 100), static_cast<unsigned long long>(done),
-                     static_cast<unsigned long long>(total));
+        std::fprintf(stderr, "\r%s [%s] %3d %% (%llu of %llu)", label_.c_str(), bar.c_str(), static_cast<int>(fraction * 100),
+                     static_cast<unsigned long long>(done), static_cast<unsigned long long>(total));
         std::fflush(stderr);
     }
 

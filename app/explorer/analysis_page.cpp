@@ -41,9 +41,13 @@ struct CostField {
 
 constexpr std::array cost_fields{
     CostField{QT_TRANSLATE_NOOP("AnalysisPage", "GPU-hour price"), "$ ", &CostInputs::price_per_gpu_hour_usd, 0, 1e4, 2, 0.1,
-              QT_TRANSLATE_NOOP("AnalysisPage", "Price of one accelerator for one hour (cloud rate). When set, it wins over the purchase price. A design on the Compare page may have its own.")},
+              QT_TRANSLATE_NOOP("AnalysisPage",
+                                "Price of one accelerator for one hour (cloud rate). When set, it wins over the purchase price. A design "
+                                "on the Compare page may have its own.")},
     CostField{QT_TRANSLATE_NOOP("AnalysisPage", "Purchase price per GPU"), "$ ", &CostInputs::purchase_price_per_gpu_usd, 0, 1e7, 0, 1000,
-              QT_TRANSLATE_NOOP("AnalysisPage", "Purchase price of one accelerator (its share of the node), amortised over the lifetime at full use. Used when the GPU-hour price is 0.")},
+              QT_TRANSLATE_NOOP("AnalysisPage",
+                                "Purchase price of one accelerator (its share of the node), amortised over the lifetime at full use. Used "
+                                "when the GPU-hour price is 0.")},
     CostField{QT_TRANSLATE_NOOP("AnalysisPage", "Lifetime"), " years", &CostInputs::lifetime_years, 0.1, 50, 1, 0.5,
               QT_TRANSLATE_NOOP("AnalysisPage", "Amortisation period of the purchase price (8766 h per year).")},
     CostField{QT_TRANSLATE_NOOP("AnalysisPage", "PUE"), "", &CostInputs::pue, 1, 5, 2, 0.05,
@@ -88,7 +92,8 @@ std::vector<int> parse_node_list(const QString& text, QString& problem) {
         bool ok = false;
         const int n = part.trimmed().toInt(&ok);
         if (!ok || n < 1 || n > 10'000'000) {
-            problem = QObject::tr("Pareto node count \"%1\": must be an integer from 1 to 10000000, separated by commas").arg(part.trimmed());
+            problem =
+                QObject::tr("Pareto node count \"%1\": must be an integer from 1 to 10000000, separated by commas").arg(part.trimmed());
             return {};
         }
         out.push_back(n);
@@ -124,8 +129,10 @@ void AnalysisPage::buildLayout() {
         box->setDecimals(f.decimals);
         box->setSingleStep(f.step);
         // Money reads "$ 1.80"; units read "4.0 years".
-        if (f.suffix[0] == '$') box->setPrefix(QString::fromLatin1(f.suffix));
-        else box->setSuffix(tr(f.suffix));
+        if (f.suffix[0] == '$')
+            box->setPrefix(QString::fromLatin1(f.suffix));
+        else
+            box->setSuffix(tr(f.suffix));
         box->setKeyboardTracking(false);
         box->setToolTip(tr(f.tip));
         box->setAccessibleName(tr(f.label));
@@ -135,7 +142,8 @@ void AnalysisPage::buildLayout() {
     }
     tokens_ = new PlaceholderLineEdit(prices);
     tokens_->setPlaceholderText(tr("e.g. 1e12 (empty = none)"));
-    tokens_->setToolTip(tr("Tokens of the whole training run, for the time, cost and energy to train. Empty or 0 = per-million-token figures only."));
+    tokens_->setToolTip(
+        tr("Tokens of the whole training run, for the time, cost and energy to train. Empty or 0 = per-million-token figures only."));
     connect(tokens_, &QLineEdit::editingFinished, this, [this] {
         const QString t = tokens_->text().trimmed();
         bool ok = t.isEmpty();
@@ -170,7 +178,9 @@ void AnalysisPage::buildLayout() {
     vform->addRow(tr("Resource change:"), fraction_);
     nodes_ = new PlaceholderLineEdit(view);
     nodes_->setPlaceholderText(tr("e.g. 96, 192, 384"));
-    nodes_->setToolTip(tr("Node counts for the Pareto chart: each node of the Compare page's designs (or the scenario's) at each count, with its best strategy; empty = the designs as they are"));
+    nodes_->setToolTip(
+        tr("Node counts for the Pareto chart: each node of the Compare page's designs (or the scenario's) at each count, with its best "
+           "strategy; empty = the designs as they are"));
     connect(nodes_, &QLineEdit::editingFinished, this, [this] {
         QString problem;
         std::vector<int> n = parse_node_list(nodes_->text(), problem);
@@ -303,8 +313,7 @@ void AnalysisPage::analyse() {
     options.with_grid = false;
     options.with_comparison = false;
     ui::run_latest<ui::ReportData>(
-        job_,
-        [s = doc_->scenario(), options](const std::atomic<bool>& cancel) { return ui::compute_report_data(s, options, &cancel); },
+        job_, [s = doc_->scenario(), options](const std::atomic<bool>& cancel) { return ui::compute_report_data(s, options, &cancel); },
         [this](ui::ReportData a) {
             if (!a.cancelled) show(std::move(a));
         });
@@ -343,7 +352,9 @@ QString AnalysisPage::costSummaryHtml() const {
                 ui::format_money(c.cost_per_million_tokens_usd),
                 ui::format_energy(c.energy_per_million_tokens_kwh),
                 c.time_to_train_s > 0 ? ui::format_duration(c.time_to_train_s) : QStringLiteral("–"),
-                c.time_to_train_s > 0 ? ui::format_money(c.cost_to_train_usd) + QStringLiteral(", ") + ui::format_energy(c.energy_to_train_kwh) : QStringLiteral("–")};
+                c.time_to_train_s > 0
+                    ? ui::format_money(c.cost_to_train_usd) + QStringLiteral(", ") + ui::format_energy(c.energy_to_train_kwh)
+                    : QStringLiteral("–")};
     };
     const QStringList given = column(a.current, a.cost);
     const QStringList best = a.best ? column(a.best->result, a.best_cost) : QStringList{};
@@ -355,10 +366,13 @@ QString AnalysisPage::costSummaryHtml() const {
                               samples ? tr("Energy per M samples") : tr("Energy per M tokens"),
                               tr("Time to train"),
                               tr("Cost, energy to train")};
-    QString html = QStringLiteral("<b>%1</b><table cellspacing='0' cellpadding='3'><tr><th></th><th align='right'>%2</th><th align='right'>%3</th></tr>")
-                       .arg(tr("Cost and energy"), tr("as given"), tr("best strategy"));
+    QString html =
+        QStringLiteral(
+            "<b>%1</b><table cellspacing='0' cellpadding='3'><tr><th></th><th align='right'>%2</th><th align='right'>%3</th></tr>")
+            .arg(tr("Cost and energy"), tr("as given"), tr("best strategy"));
     for (int i = 0; i < rows.size(); ++i)
-        html += QStringLiteral("<tr><td>%1</td><td align='right'>%2</td><td align='right'>%3</td></tr>").arg(rows[i], given.value(i), best.value(i));
+        html += QStringLiteral("<tr><td>%1</td><td align='right'>%2</td><td align='right'>%3</td></tr>")
+                    .arg(rows[i], given.value(i), best.value(i));
     html += QStringLiteral("</table>");
     const CostReport& c = a.best_cost.valid ? a.best_cost : a.cost;
     if (c.valid)

@@ -35,8 +35,11 @@ QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignLeft 
 }  // namespace
 
 BestStrategyDialog::BestStrategyDialog(ui::ScenarioDocument* doc, QWidget* parent)
-    : QDialog(parent), doc_(doc), job_(std::make_unique<ui::LatestJob>()),
-      done_(std::make_shared<std::atomic<std::uint64_t>>(0)), total_(std::make_shared<std::atomic<std::uint64_t>>(0)) {
+    : QDialog(parent),
+      doc_(doc),
+      job_(std::make_unique<ui::LatestJob>()),
+      done_(std::make_shared<std::atomic<std::uint64_t>>(0)),
+      total_(std::make_shared<std::atomic<std::uint64_t>>(0)) {
     setObjectName(QStringLiteral("bestStrategyDialog"));
     setWindowTitle(tr("Best Strategies"));
     summary_ = new QLabel(this);
@@ -102,9 +105,9 @@ void BestStrategyDialog::start(bool apply_best) {
     progress_->show();
     cancel_->setEnabled(true);
     apply_->setEnabled(false);
-    summary_->setText(tr("Searching every strategy for %1 on %2 x %3…")
-                          .arg(qs(doc_->scenario().model_info.name), QString::number(searched_.cluster.nodes),
-                               qs(doc_->scenario().node_info.name)));
+    summary_->setText(
+        tr("Searching every strategy for %1 on %2 x %3…")
+            .arg(qs(doc_->scenario().model_info.name), QString::number(searched_.cluster.nodes), qs(doc_->scenario().node_info.name)));
     poll_->start();
     const Config base = searched_;
     ui::run_latest<SearchResult>(
@@ -143,10 +146,14 @@ void BestStrategyDialog::show_result(SearchResult r, const Config& searched) {
         table_->setItem(row, col_strategy, cell(qs(format_strategy(c.strategy, searched.workload))));
         table_->setItem(row, col_time, cell(ui::format_seconds(c.result.iteration_s), right));
         table_->setItem(row, col_mfu, cell(ui::format_metric(100.0 * c.result.mfu, ui::Metric::mfu), right));
-        table_->setItem(row, col_memory, cell(tr("%1 of %2 GiB").arg(units::bytes_to_gib(c.result.hbm.used_bytes() - reserved), 0, 'f', 1)
-                                                  .arg(units::bytes_to_gib(c.result.hbm.capacity_bytes - reserved), 0, 'f', 1), right));
+        table_->setItem(row, col_memory,
+                        cell(tr("%1 of %2 GiB")
+                                 .arg(units::bytes_to_gib(c.result.hbm.used_bytes() - reserved), 0, 'f', 1)
+                                 .arg(units::bytes_to_gib(c.result.hbm.capacity_bytes - reserved), 0, 'f', 1),
+                             right));
         const bool last = row + 1 == static_cast<int>(sr.top.size());
-        table_->setItem(row, col_why, cell(last ? tr("(the slowest shown)") : qs(explain_lead(c.result, sr.top[std::size_t(row) + 1].result))));
+        table_->setItem(row, col_why,
+                        cell(last ? tr("(the slowest shown)") : qs(explain_lead(c.result, sr.top[std::size_t(row) + 1].result))));
     }
     table_->resizeRowsToContents();
     const QString searched_text = tr("%1 strategies evaluated (%2 pruned), %3 fit.")

@@ -37,7 +37,7 @@ public:
     [[nodiscard]] const std::optional<SearchResult>& result() const noexcept { return result_; }
     [[nodiscard]] QTableWidget* table() const noexcept { return table_; }
     [[nodiscard]] QString summary() const;  // the line above the table
-    void applyRow(int row);  // undoable
+    void applyRow(int row);                 // undoable
 
 Q_SIGNALS:
     void finished_search();  // results are in the table (or the search found nothing)

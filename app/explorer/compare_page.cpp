@@ -189,8 +189,10 @@ void ComparePage::buildLayout() {
     table_->setAccessibleName(tr("Designs compared"));
     table_->setContextMenuPolicy(Qt::CustomContextMenu);  // a design's software, removal
     connect(table_, &QTableWidget::customContextMenuRequested, this, &ComparePage::tableMenu);
-    table_->horizontalHeaderItem(col_strategy)->setToolTip(tr("Checked: search for the best strategy; unchecked: the strategy saved with the design"));
-    table_->horizontalHeaderItem(col_strategy)->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);  // visible before the column scrolls in whole
+    table_->horizontalHeaderItem(col_strategy)
+        ->setToolTip(tr("Checked: search for the best strategy; unchecked: the strategy saved with the design"));
+    table_->horizontalHeaderItem(col_strategy)
+        ->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);  // visible before the column scrolls in whole
     table_->horizontalHeaderItem(col_price)->setToolTip(
         tr("Price per GPU-hour of this design, or its purchase price per GPU (\"$15,625 purchase\", amortised over the "
            "scenario's lifetime); empty = the scenario's price (Cost & Sensitivity page)"));
@@ -481,7 +483,8 @@ void ComparePage::schedule() {
         job_.cancel();
         shown_.reset();
         hint_->setText(tr("No designs yet. Add the configuration in the forms, or a node preset, to compare up to %1 "
-                          "designs on this model and batch.").arg(max_designs));
+                          "designs on this model and batch.")
+                           .arg(max_designs));
         updateCharts();
         Q_EMIT compared();
         return;
@@ -526,7 +529,8 @@ void ComparePage::show(Comparison c, std::vector<TrustBand> bands) {
     fillTable();
     updateCharts();
     const auto& designs = shown_->designs;
-    const int feasible = static_cast<int>(std::count_if(designs.begin(), designs.end(), [](const DesignOutcome& o) { return o.result.feasible; }));
+    const int feasible =
+        static_cast<int>(std::count_if(designs.begin(), designs.end(), [](const DesignOutcome& o) { return o.result.feasible; }));
     QString hint =
         feasible == static_cast<int>(designs.size())
             ? tr("%n design(s) on the same model and batch. Edit names, node counts, prices and the strategy "
@@ -621,7 +625,8 @@ void ComparePage::fillTable() {
         }
         if (table_->columnSpan(row, col_time) > 1) table_->setSpan(row, col_time, 1, 1);
         table_->setItem(row, col_time, item(ui::format_seconds(r.iteration_s), false, right));
-        table_->setItem(row, col_speedup, item(o->speedup > 0 ? QStringLiteral("%1x").arg(o->speedup, 0, 'f', 2) : QStringLiteral("–"), false, right));
+        table_->setItem(row, col_speedup,
+                        item(o->speedup > 0 ? QStringLiteral("%1x").arg(o->speedup, 0, 'f', 2) : QStringLiteral("–"), false, right));
         const TrustBand& band = bands_[static_cast<std::size_t>(row)];
         // An MFU above every published run on the node is flagged (issue 40).
         const QString mfu_flag = ui::mfu_flag_text(band, r.mfu);
@@ -632,13 +637,21 @@ void ComparePage::fillTable() {
             mfu->setForeground(QColor(0xD5, 0x5E, 0x00));
         }
         table_->setItem(row, col_mfu, mfu);
-        table_->setItem(row, col_hbm, item(tr("%1 of %2 GiB").arg(r.hbm.used_bytes() / double(1 << 30), 0, 'f', 1)
-                                               .arg(r.hbm.capacity_bytes / double(1 << 30), 0, 'f', 0), false, right));
+        table_->setItem(row, col_hbm,
+                        item(tr("%1 of %2 GiB")
+                                 .arg(r.hbm.used_bytes() / double(1 << 30), 0, 'f', 1)
+                                 .arg(r.hbm.capacity_bytes / double(1 << 30), 0, 'f', 0),
+                             false, right));
         const CostReport& c = o->cost;
-        table_->setItem(row, col_cost, item(c.valid && c.cost_per_million_tokens_usd > 0 ? ui::format_money(c.cost_per_million_tokens_usd) : QStringLiteral("–"), false, right));
-        table_->setItem(row, col_train, item(c.valid && c.time_to_train_s > 0
-                                                 ? tr("%1, %2").arg(ui::format_duration(c.time_to_train_s), ui::format_money(c.cost_to_train_usd))
-                                                 : tr("no token budget"), false));
+        table_->setItem(
+            row, col_cost,
+            item(c.valid && c.cost_per_million_tokens_usd > 0 ? ui::format_money(c.cost_per_million_tokens_usd) : QStringLiteral("–"),
+                 false, right));
+        table_->setItem(row, col_train,
+                        item(c.valid && c.time_to_train_s > 0
+                                 ? tr("%1, %2").arg(ui::format_duration(c.time_to_train_s), ui::format_money(c.cost_to_train_usd))
+                                 : tr("no token budget"),
+                             false));
         auto* trust = item(ui::trust_range_text(band), false, right);
         trust->setToolTip(ui::trust_band_text(band, r.iteration_s, c.valid ? c.cost_per_million_tokens_usd : 0,
                                               c.valid ? c.time_to_train_s : 0, c.valid ? c.cost_to_train_usd : 0));
@@ -666,77 +679,77 @@ void ComparePage::onItemChanged(int row, int column) {
     QString problem;
     QString what;
     switch (column) {
-    case col_name:
-        if (text.isEmpty()) problem = tr("Design %1: the name cannot be empty.").arg(row + 1);
-        d.name = text.toStdString();
-        what = tr("Rename design");
-        break;
-    case col_nodes: {
-        bool ok = false;
-        const int n = text.toInt(&ok);
-        if (!ok || n < 1 || n > max_nodes)
-            problem = tr("Nodes of design %1 = \"%2\": must be an integer from 1 to %3.").arg(row + 1).arg(text).arg(max_nodes);
-        if (problem.isEmpty()) {
-            // A name the page made ("DGX H100 x8, best strategy (2)") follows the new size; a
-            // name the user typed stays as typed.
-            const std::string old_label = design_label(d).toStdString();
-            d.nodes = n;
-            if (d.name == old_label || d.name.starts_with(old_label + ", ")) {
-                std::string rest = d.name.substr(old_label.size());
-                if (const std::size_t open = rest.rfind(" (");
-                    open != std::string::npos && rest.ends_with(")") && rest.find_first_not_of("0123456789", open + 2) == rest.size() - 1)
-                    rest.erase(open);  // the old " (2)": the new name gets its own if it needs one
-                std::vector<Design> others = designs;
-                others.erase(others.begin() + row);
-                d.name = unique_name(others, design_label(d).toStdString() + rest);
+        case col_name:
+            if (text.isEmpty()) problem = tr("Design %1: the name cannot be empty.").arg(row + 1);
+            d.name = text.toStdString();
+            what = tr("Rename design");
+            break;
+        case col_nodes: {
+            bool ok = false;
+            const int n = text.toInt(&ok);
+            if (!ok || n < 1 || n > max_nodes)
+                problem = tr("Nodes of design %1 = \"%2\": must be an integer from 1 to %3.").arg(row + 1).arg(text).arg(max_nodes);
+            if (problem.isEmpty()) {
+                // A name the page made ("DGX H100 x8, best strategy (2)") follows the new size; a
+                // name the user typed stays as typed.
+                const std::string old_label = design_label(d).toStdString();
+                d.nodes = n;
+                if (d.name == old_label || d.name.starts_with(old_label + ", ")) {
+                    std::string rest = d.name.substr(old_label.size());
+                    if (const std::size_t open = rest.rfind(" ("); open != std::string::npos && rest.ends_with(")") &&
+                                                                   rest.find_first_not_of("0123456789", open + 2) == rest.size() - 1)
+                        rest.erase(open);  // the old " (2)": the new name gets its own if it needs one
+                    std::vector<Design> others = designs;
+                    others.erase(others.begin() + row);
+                    d.name = unique_name(others, design_label(d).toStdString() + rest);
+                }
             }
+            d.nodes = n;
+            what = tr("Change design nodes");
+            break;
         }
-        d.nodes = n;
-        what = tr("Change design nodes");
-        break;
-    }
-    case col_price: {
-        // The cell shows "$1.80 scenario" for a design without a price: that text (or empty) keeps it
-        // so. "$15,625 purchase" (or "15625 purchase") is a purchase price per GPU.
-        QString number = text;
-        const bool scenario_price = number.contains(QStringLiteral("scenario"));
-        const bool purchase = !scenario_price && number.contains(QStringLiteral("purchase"));
-        number.remove(QLatin1Char('$')).remove(QLatin1Char(',')).remove(QStringLiteral("purchase"));
-        bool ok = number.trimmed().isEmpty() || scenario_price;
-        const double p = ok ? 0.0 : number.trimmed().toDouble(&ok);
-        if (!ok || !std::isfinite(p) || p < 0)
-            problem = tr("$/GPU-h of design %1 = \"%2\": must be a price per GPU-hour of at least 0, or a purchase price per GPU "
-                         "followed by \"purchase\" (empty = the scenario's).")
-                          .arg(row + 1)
-                          .arg(text);
-        if (!problem.isEmpty()) break;
-        // One node, one price: a typed price is the node's, for the scenario when it is the
-        // scenario's node and for every design on it (empty = no price of this design's own).
-        Scenario sc = withDesigns(std::move(designs));
-        Design& at = sc.designs[static_cast<std::size_t>(row)];
-        const bool typed = !(number.trimmed().isEmpty() || scenario_price);
-        if (typed) {
-            set_node_price(sc, at.node, purchase ? 0.0 : p, purchase ? p : 0.0);
-        } else {
-            at.price_per_gpu_hour_usd = 0;
-            at.purchase_price_per_gpu_usd = 0;
-        }
-        const QString node_name = qs(at.node_info.name.empty() ? at.name : at.node_info.name);
-        if (scenario_to_json(sc) == scenario_to_json(doc_->scenario())) {
-            fillTable();  // nothing changed: show the price as it was
+        case col_price: {
+            // The cell shows "$1.80 scenario" for a design without a price: that text (or empty) keeps it
+            // so. "$15,625 purchase" (or "15625 purchase") is a purchase price per GPU.
+            QString number = text;
+            const bool scenario_price = number.contains(QStringLiteral("scenario"));
+            const bool purchase = !scenario_price && number.contains(QStringLiteral("purchase"));
+            number.remove(QLatin1Char('$')).remove(QLatin1Char(',')).remove(QStringLiteral("purchase"));
+            bool ok = number.trimmed().isEmpty() || scenario_price;
+            const double p = ok ? 0.0 : number.trimmed().toDouble(&ok);
+            if (!ok || !std::isfinite(p) || p < 0)
+                problem = tr("$/GPU-h of design %1 = \"%2\": must be a price per GPU-hour of at least 0, or a purchase price per GPU "
+                             "followed by \"purchase\" (empty = the scenario's).")
+                              .arg(row + 1)
+                              .arg(text);
+            if (!problem.isEmpty()) break;
+            // One node, one price: a typed price is the node's, for the scenario when it is the
+            // scenario's node and for every design on it (empty = no price of this design's own).
+            Scenario sc = withDesigns(std::move(designs));
+            Design& at = sc.designs[static_cast<std::size_t>(row)];
+            const bool typed = !(number.trimmed().isEmpty() || scenario_price);
+            if (typed) {
+                set_node_price(sc, at.node, purchase ? 0.0 : p, purchase ? p : 0.0);
+            } else {
+                at.price_per_gpu_hour_usd = 0;
+                at.purchase_price_per_gpu_usd = 0;
+            }
+            const QString node_name = qs(at.node_info.name.empty() ? at.name : at.node_info.name);
+            if (scenario_to_json(sc) == scenario_to_json(doc_->scenario())) {
+                fillTable();  // nothing changed: show the price as it was
+                return;
+            }
+            doc_->setScenario(sc, typed ? tr("Change price of %1").arg(node_name) : tr("Change design price"));
             return;
         }
-        doc_->setScenario(sc, typed ? tr("Change price of %1").arg(node_name) : tr("Change design price"));
-        return;
-    }
-    case col_strategy:
-        if (!it) return;
-        d.best_strategy = it->checkState() == Qt::Checked;
-        if (d.best_strategy == doc_->scenario().designs[static_cast<std::size_t>(row)].best_strategy) return;
-        what = d.best_strategy ? tr("Search best strategy") : tr("Use saved strategy");
-        break;
-    default:
-        return;
+        case col_strategy:
+            if (!it) return;
+            d.best_strategy = it->checkState() == Qt::Checked;
+            if (d.best_strategy == doc_->scenario().designs[static_cast<std::size_t>(row)].best_strategy) return;
+            what = d.best_strategy ? tr("Search best strategy") : tr("Use saved strategy");
+            break;
+        default:
+            return;
     }
     if (!problem.isEmpty()) {
         Q_EMIT statusMessage(problem);
@@ -812,7 +825,8 @@ QString ComparePage::exportData(const QString& path) const {
         text = format_comparison_json(*shown_, bands_);
     else if (ext == QLatin1String("csv"))
         text = format_comparison_csv(*shown_, bands_);
-    else return tr("Unknown format \"%1\": use .csv or .json").arg(ext);
+    else
+        return tr("Unknown format \"%1\": use .csv or .json").arg(ext);
     const std::string problem = save_text_atomically(path.toStdString(), text);
     return problem.empty() ? QString() : qs(problem);
 }

@@ -126,7 +126,7 @@ private:
     QSplitter* charts_ = nullptr;  // breakdown beside memory
     QList<int> normal_sizes_;      // its sizes before presentation mode
     bool presentation_ = false;    // the name and strategy columns wrap
-    bool filling_ = false;  // table edits made by fillTable() are not user edits
+    bool filling_ = false;         // table edits made by fillTable() are not user edits
 };
 
 }  // namespace comet::app

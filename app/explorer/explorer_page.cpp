@@ -32,13 +32,13 @@ namespace {
 
 QString knob_text(const KnobInfo& k) {
     const QString label = QString::fromUtf8(k.label.data(), qsizetype(k.label.size()));
-    return k.unit.empty() ? label : label + QStringLiteral(" (") + QString::fromUtf8(k.unit.data(), qsizetype(k.unit.size())) + QStringLiteral(")");
+    return k.unit.empty() ? label
+                          : label + QStringLiteral(" (") + QString::fromUtf8(k.unit.data(), qsizetype(k.unit.size())) + QStringLiteral(")");
 }
 
 void fill_knobs(QComboBox* box) {
     for (const KnobInfo& k : all_knobs()) box->addItem(knob_text(k), static_cast<int>(k.knob));
 }
-
 
 QString value_text(double v) { return QString::number(v, 'g', 4); }
 
@@ -78,8 +78,9 @@ void ExplorerPage::buildLayout() {
         tr("Colour each cell by its change against the current configuration's cell (the same metric, "
            "the same strategy rule): how much faster, cheaper or fuller than what the form describes"));
     search_ = new QCheckBox(tr("&Best strategy"), this);
-    search_->setToolTip(tr("Search every parallelization strategy in each cell and show the best one, instead of "
-                           "evaluating the strategy in the form"));
+    search_->setToolTip(
+        tr("Search every parallelization strategy in each cell and show the best one, instead of "
+           "evaluating the strategy in the form"));
     steps_ = new QSpinBox(this);
     // Odd counts only: the axis is centred on the current value, so "33 steps" is a 33 x 33 grid.
     steps_->setRange(3, 129);
@@ -544,16 +545,18 @@ void ExplorerPage::updateCharts() {
     for (std::size_t i = 0; i < pinned_.size(); ++i) {  // numbered like their markers on the heatmap
         const ui::CellIndex& p = pinned_[i];
         const SweepCell& cell = e.grid.at(p.ix, p.iy);
-        if (cell.result.iteration_s > 0) bars.push_back({tr("Pin %1: %2").arg(i + 1).arg(cellLabel(p)), cell.result.time, tr("Pin %1").arg(i + 1)});
+        if (cell.result.iteration_s > 0)
+            bars.push_back({tr("Pin %1: %2").arg(i + 1).arg(cellLabel(p)), cell.result.time, tr("Pin %1").arg(i + 1)});
     }
     breakdown_message_.clear();
     if (bars.empty()) {
         // Say why instead of "No data": the binding limit with its numbers, the nearest change.
-        breakdown_message_ = tr("Current configuration cannot run: %1")
-                                 .arg(QString::fromStdString(explain_infeasible(e.config, e.current).text()));
+        breakdown_message_ =
+            tr("Current configuration cannot run: %1").arg(QString::fromStdString(explain_infeasible(e.config, e.current).text()));
         if (selected_ && !e.grid.at(selected_->ix, selected_->iy).result.feasible)
-            breakdown_message_ += tr("\nSelected %1 cannot run either: %2")
-                                      .arg(cellLabel(*selected_), QString::fromStdString(explain(e.grid.at(selected_->ix, selected_->iy).result)));
+            breakdown_message_ +=
+                tr("\nSelected %1 cannot run either: %2")
+                    .arg(cellLabel(*selected_), QString::fromStdString(explain(e.grid.at(selected_->ix, selected_->iy).result)));
         if (!breakdown_message_.contains(QStringLiteral("Find Best Strategy")))
             breakdown_message_ += tr("\nFind Best Strategy (Ctrl+B) searches every strategy.");
     }
@@ -633,9 +636,12 @@ QString ExplorerPage::exportGrid(const QString& path) const {
     file.spec = last_->spec;
     const QString ext = suffix_of(path);
     std::string text;
-    if (ext == QLatin1String("csv")) text = sweep_to_csv(file, last_->grid);
-    else if (ext == QLatin1String("json")) text = sweep_to_json(file, last_->grid);
-    else return tr("Unknown format \"%1\": use .csv or .json").arg(ext);
+    if (ext == QLatin1String("csv"))
+        text = sweep_to_csv(file, last_->grid);
+    else if (ext == QLatin1String("json"))
+        text = sweep_to_json(file, last_->grid);
+    else
+        return tr("Unknown format \"%1\": use .csv or .json").arg(ext);
     return QString::fromStdString(save_text_atomically(path.toStdString(), text));
 }
 
@@ -649,8 +655,10 @@ void ExplorerPage::selectCell(ui::CellIndex cell) {
 void ExplorerPage::pinCell(ui::CellIndex cell) {
     if (!last_) return;
     auto it = std::find(pinned_.begin(), pinned_.end(), cell);
-    if (it != pinned_.end()) pinned_.erase(it);
-    else if (pinned_.size() < 4) pinned_.push_back(cell);
+    if (it != pinned_.end())
+        pinned_.erase(it);
+    else if (pinned_.size() < 4)
+        pinned_.push_back(cell);
     updateCharts();
 }
 

@@ -141,16 +141,16 @@ private:
     std::vector<std::array<double, 2>> pending_pins_;  // from a loaded view, until its grid is shown
     std::vector<ui::BreakdownBar> shown_bars_;
     QString breakdown_message_;
-    QSplitter* vertical_ = nullptr;  // heatmap above the charts
-    QSplitter* charts_ = nullptr;    // the breakdown beside the memory chart
-    QList<int> normal_chart_sizes_;  // its sizes before presentation mode
+    QSplitter* vertical_ = nullptr;     // heatmap above the charts
+    QSplitter* charts_ = nullptr;       // the breakdown beside the memory chart
+    QList<int> normal_chart_sizes_;     // its sizes before presentation mode
     QHBoxLayout* controls_ = nullptr;   // knob pickers (and the rest, but in presentation mode)
     QHBoxLayout* controls2_ = nullptr;  // colour, steps and search in presentation mode
     QLabel* metric_label_ = nullptr;
-    QList<int> normal_sizes_;        // its sizes before presentation mode
+    QList<int> normal_sizes_;  // its sizes before presentation mode
     void applyPresentationSplit();
     bool presentation_ = false;
-    int presentation_split_ = -1;    // the heatmap's share (%) last set in presentation mode
+    int presentation_split_ = -1;  // the heatmap's share (%) last set in presentation mode
     std::vector<ui::MemoryBar> shown_tiers_;
 };
 

@@ -20,8 +20,7 @@
 
 namespace comet::app {
 
-ExportDialog::ExportDialog(std::vector<NamedChart> charts, int current, QWidget* parent)
-    : QDialog(parent), charts_(std::move(charts)) {
+ExportDialog::ExportDialog(std::vector<NamedChart> charts, int current, QWidget* parent) : QDialog(parent), charts_(std::move(charts)) {
     setWindowTitle(tr("Export Chart"));
     which_ = new QComboBox(this);
     for (const NamedChart& c : charts_) which_->addItem(c.name);
@@ -33,7 +32,8 @@ ExportDialog::ExportDialog(std::vector<NamedChart> charts, int current, QWidget*
         s->setSingleStep(50);
         connect(s, &QSpinBox::valueChanged, this, &ExportDialog::updateInfo);
     }
-    width_->setToolTip(tr("Width in logical pixels (1 px = 1/96 in on paper); fonts keep their size, so a larger chart shows more room, not larger text"));
+    width_->setToolTip(
+        tr("Width in logical pixels (1 px = 1/96 in on paper); fonts keep their size, so a larger chart shows more room, not larger text"));
     height_->setToolTip(width_->toolTip());
     dpi_ = new QSpinBox(this);
     dpi_->setRange(static_cast<int>(ui::export_min_dpi), static_cast<int>(ui::export_max_dpi));

@@ -65,8 +65,8 @@ void FsdpPage::buildLayout() {
 
     chart_ = ui::make_fsdp_chart(this);
     table_ = new QTableWidget(0, col_count, this);
-    table_->setHorizontalHeaderLabels({tr("dp"), tr("GPUs"), tr("Tokens/GPU needed"), tr("Tokens/GPU HBM allows"),
-                                       tr("Max microbatch"), tr("FSDP traffic per microbatch"), tr("Verdict")});
+    table_->setHorizontalHeaderLabels({tr("dp"), tr("GPUs"), tr("Tokens/GPU needed"), tr("Tokens/GPU HBM allows"), tr("Max microbatch"),
+                                       tr("FSDP traffic per microbatch"), tr("Verdict")});
     const QStringList tips{tr("Data-parallel ranks (the FSDP group is dp × cp, or the ZeRO sharding group)"),
                            tr("tp × cp × pp × dp"),
                            tr("Tokens per GPU per microbatch whose compute takes as long as the microbatch's FSDP traffic"),

@@ -55,7 +55,8 @@ void fill_help_menu(QMenu* help, MainWindow* window) {
     const QDir dir(QString::fromStdString((presets_dir() / "scenarios").string()));
     for (const QFileInfo& f : dir.entryInfoList({QStringLiteral("*.comet.json")}, QDir::Files, QDir::Name)) {
         const QString path = f.absoluteFilePath();
-        QAction* a = examples->addAction(f.fileName().chopped(int(sizeof(".comet.json")) - 1), window, [window, path] { (void)window->openFile(path); });
+        QAction* a = examples->addAction(f.fileName().chopped(int(sizeof(".comet.json")) - 1), window,
+                                         [window, path] { (void)window->openFile(path); });
         a->setData(path);
         a->setToolTip(path);
     }
@@ -64,7 +65,8 @@ void fill_help_menu(QMenu* help, MainWindow* window) {
         QString html = QStringLiteral("<table cellspacing=4>");
         for (const QString& line : shortcut_lines(window)) {
             const QStringList parts = line.split(QLatin1Char('\t'));
-            html += QStringLiteral("<tr><td>%1</td><td><b>%2</b></td></tr>").arg(parts.value(0).toHtmlEscaped(), parts.value(1).toHtmlEscaped());
+            html += QStringLiteral("<tr><td>%1</td><td><b>%2</b></td></tr>")
+                        .arg(parts.value(0).toHtmlEscaped(), parts.value(1).toHtmlEscaped());
         }
         html += QStringLiteral("</table>");
         QMessageBox box(QMessageBox::Information, QObject::tr("Keyboard Shortcuts"), html, QMessageBox::Ok, window);

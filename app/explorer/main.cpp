@@ -54,17 +54,26 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("What-if explorer for large-model training clusters (COMET methodology)."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("Scenario file (*.comet.json); default: the last one, else the bundled default."), QStringLiteral("[SCENARIO]"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render the window to a PNG file and exit."), QStringLiteral("FILE"));
-    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot, e.g. 1600x1000."), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Page for --screenshot: explore, compare, analysis or fsdp."), QStringLiteral("PAGE"), QStringLiteral("explore"));
+    parser.addPositionalArgument(QStringLiteral("scenario"),
+                                 QStringLiteral("Scenario file (*.comet.json); default: the last one, else the bundled default."),
+                                 QStringLiteral("[SCENARIO]"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render the window to a PNG file and exit."),
+                                        QStringLiteral("FILE"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot, e.g. 1600x1000."),
+                                  QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Page for --screenshot: explore, compare, analysis or fsdp."),
+                                  QStringLiteral("PAGE"), QStringLiteral("explore"));
     parser.addOption(screenshot);
     parser.addOption(size);
-    const QCommandLineOption presentation(QStringLiteral("presentation"), QStringLiteral("Start in presentation mode (with --screenshot: render it)."));
+    const QCommandLineOption presentation(QStringLiteral("presentation"),
+                                          QStringLiteral("Start in presentation mode (with --screenshot: render it)."));
     parser.addOption(page);
     parser.addOption(presentation);
     // Handled before the parser runs (see the top of main); listed here for --help.
-    const QCommandLineOption report(QStringLiteral("report"), QStringLiteral("Write the PDF report without a window and exit: --report SCENARIO --pdf FILE [OPTIONS] (must come first; '--report --help' lists the options, the same as 'comet-cli report')."));
+    const QCommandLineOption report(
+        QStringLiteral("report"),
+        QStringLiteral("Write the PDF report without a window and exit: --report SCENARIO --pdf FILE [OPTIONS] (must come first; '--report "
+                       "--help' lists the options, the same as 'comet-cli report')."));
     parser.addOption(report);
     parser.process(app);
 

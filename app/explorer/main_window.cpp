@@ -66,7 +66,7 @@ QString without_mnemonics(QString text) {
     return text.remove(mnemonic);
 }
 
-constexpr double presentation_zoom = 1.4;  // widget fonts in presentation mode, at least:
+constexpr double presentation_zoom = 1.4;    // widget fonts in presentation mode, at least:
 constexpr double presentation_text_px = 28;  // readable from 3 m on a 1920x1080 projector
 // The sizes above are for a 1080-pixel-high screen; on another the layout scales with the
 // height, as a slide does (a 1280x720 projector shows 18.7 px text on 2/3 of the pixels).
@@ -75,9 +75,7 @@ double presentation_scale_for(int height_px) { return std::clamp(height_px / pre
 
 const QString file_filter = QObject::tr("COMET scenarios (*.comet.json *.json);;All files (*)");
 
-QString default_scenario_path() {
-    return QString::fromStdString((presets_dir() / "scenarios" / "default.comet.json").string());
-}
+QString default_scenario_path() { return QString::fromStdString((presets_dir() / "scenarios" / "default.comet.json").string()); }
 
 }  // namespace
 
@@ -133,14 +131,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), doc_(new ui::Scen
     connect(panel_, &ui::ParameterPanel::presetApplied, this, [this](const QString& text) { statusBar()->showMessage(text, 15000); });
     connect(analysis_, &AnalysisPage::statusMessage, this, show_status);
     // Presentation keys: active only in presentation mode, where no form takes the arrows.
-    for (const auto& [key, delta] : {std::pair{Qt::Key_Right, 1}, {Qt::Key_Left, -1}, {Qt::Key_PageDown, 1}, {Qt::Key_PageUp, -1}, {Qt::Key_Space, 1}}) {
+    for (const auto& [key, delta] :
+         {std::pair{Qt::Key_Right, 1}, {Qt::Key_Left, -1}, {Qt::Key_PageDown, 1}, {Qt::Key_PageUp, -1}, {Qt::Key_Space, 1}}) {
         auto* shortcut = new QShortcut(QKeySequence(key), this);
         shortcut->setEnabled(false);
         connect(shortcut, &QShortcut::activated, this, [this, delta = delta] { presentationStep(delta); });
         presentation_keys_.push_back(shortcut);
     }
     auto* leave = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-    connect(leave, &QShortcut::activated, this, [this] { if (presenting_) setPresentationMode(false); });
+    connect(leave, &QShortcut::activated, this, [this] {
+        if (presenting_) setPresentationMode(false);
+    });
     connect(doc_, &ui::ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(doc_, &ui::ScenarioDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(doc_, &ui::ScenarioDocument::changed, this, &MainWindow::updateTitle);
@@ -190,8 +191,10 @@ void MainWindow::buildMenus() {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export Grid Data"), QString(), tr("CSV (*.csv);;JSON (*.json)"));
         if (path.isEmpty()) return;
         const QString error = explorer_->exportGrid(path);
-        if (error.isEmpty()) statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-        else QMessageBox::warning(this, tr("Cannot export"), error);
+        if (error.isEmpty())
+            statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+        else
+            QMessageBox::warning(this, tr("Cannot export"), error);
     });
     export_menu->addAction(tr("C&omparison Data (CSV, JSON)…"), this, &MainWindow::exportComparisonData);
     export_menu->addSeparator();
@@ -215,8 +218,9 @@ void MainWindow::buildMenus() {
     edit->addSeparator();
     best_action_ = edit->addAction(tr("Find &Best Strategy"), QKeySequence(Qt::CTRL | Qt::Key_B), this, &MainWindow::findBestStrategy);
     best_action_->setObjectName(QStringLiteral("bestStrategyAction"));
-    best_action_->setToolTip(tr("Search every strategy for the current node, cluster, model and training, apply the fastest "
-                                "(undoable) and list the ten best (Ctrl+B)"));
+    best_action_->setToolTip(
+        tr("Search every strategy for the current node, cluster, model and training, apply the fastest "
+           "(undoable) and list the ten best (Ctrl+B)"));
     best_action_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -240,7 +244,8 @@ void MainWindow::buildMenus() {
     presentation_action_->setCheckable(true);
     presentation_action_->setObjectName(QStringLiteral("presentationAction"));
     presentation_action_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::Key_F11)});
-    presentation_action_->setToolTip(tr("Full screen, larger fonts, forms hidden; Right/Left step through pinned cells or designs; Esc leaves"));
+    presentation_action_->setToolTip(
+        tr("Full screen, larger fonts, forms hidden; Right/Left step through pinned cells or designs; Esc leaves"));
     addAction(presentation_action_);  // its shortcut works while the menu bar is hidden
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -291,7 +296,8 @@ void MainWindow::exportChartDialog() {
     auto* dialog = new ExportDialog(std::move(all), current, this);
     dialog->setFooter(assumptionsText());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &ExportDialog::exported, this, [this](const QString& path) { statusBar()->showMessage(tr("Exported %1").arg(path), 5000); });
+    connect(dialog, &ExportDialog::exported, this,
+            [this](const QString& path) { statusBar()->showMessage(tr("Exported %1").arg(path), 5000); });
     dialog->open();
 }
 
@@ -410,8 +416,10 @@ void MainWindow::exportComparisonData() {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Comparison Data"), QString(), tr("CSV (*.csv);;JSON (*.json)"));
     if (path.isEmpty()) return;
     const QString error = compare_->exportData(path);
-    if (error.isEmpty()) statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-    else QMessageBox::warning(this, tr("Cannot export"), error);
+    if (error.isEmpty())
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    else
+        QMessageBox::warning(this, tr("Cannot export"), error);
 }
 
 bool MainWindow::exportReport(const QString& path, std::function<void(const QString&)> done) {
@@ -433,8 +441,10 @@ bool MainWindow::exportReport(const QString& path, std::function<void(const QStr
         [s = doc_->scenario(), options](const std::atomic<bool>& cancel) { return ui::compute_report_data(s, options, &cancel); },
         [this, path, done = std::move(done)](ui::ReportData report) {
             const QString error = ui::write_report_pdf(report, path);  // paints widgets: GUI thread
-            if (error.isEmpty()) statusBar()->showMessage(tr("Wrote the report %1").arg(path), 8000);
-            else statusBar()->showMessage(error, 8000);
+            if (error.isEmpty())
+                statusBar()->showMessage(tr("Wrote the report %1").arg(path), 8000);
+            else
+                statusBar()->showMessage(error, 8000);
             if (done) done(error);
         });
     return true;
@@ -478,9 +488,12 @@ void MainWindow::setPresentationMode(bool on) {
     explorer_->setPresentation(on);
     compare_->setPresentation(on);
     analysis_->setPresentation(on);
-    if (on) showFullScreen();
-    else if (was_maximized_) showMaximized();
-    else showNormal();
+    if (on)
+        showFullScreen();
+    else if (was_maximized_)
+        showMaximized();
+    else
+        showNormal();
 }
 
 void MainWindow::applyPresentationScale() {
@@ -533,8 +546,10 @@ void MainWindow::restoreSettings() {
 void MainWindow::start(const QString& scenario_path, bool offer_restore) {
     Settings s;
     QStringList candidates;
-    if (!scenario_path.isEmpty()) candidates << scenario_path;
-    else if (!s.lastScenario().isEmpty()) candidates << s.lastScenario();
+    if (!scenario_path.isEmpty())
+        candidates << scenario_path;
+    else if (!s.lastScenario().isEmpty())
+        candidates << s.lastScenario();
     candidates << default_scenario_path();
     bool loaded = false;
     for (const QString& path : candidates) {
@@ -544,8 +559,7 @@ void MainWindow::start(const QString& scenario_path, bool offer_restore) {
             loaded = true;
             break;
         }
-        if (!scenario_path.isEmpty() && path == scenario_path)
-            QMessageBox::warning(this, tr("Cannot open scenario"), error);
+        if (!scenario_path.isEmpty() && path == scenario_path) QMessageBox::warning(this, tr("Cannot open scenario"), error);
     }
     if (!loaded) statusBar()->showMessage(tr("No scenario could be loaded from %1").arg(default_scenario_path()));
     if (offer_restore) offerRestore();
@@ -557,19 +571,19 @@ void MainWindow::offerRestore() {
     const ui::AutosaveFile found = orphans.front();  // the newest; older ones stay for later starts
     const Loaded<Scenario> restored = ui::load_autosave(found);
     if (!restored.ok()) {  // unreadable (a crash mid-write cannot cause this: writes are atomic)
-        statusBar()->showMessage(tr("An autosaved scenario could not be read and was removed: %1")
-                                     .arg(QString::fromStdString(restored.error_text())), 10000);
+        statusBar()->showMessage(
+            tr("An autosaved scenario could not be read and was removed: %1").arg(QString::fromStdString(restored.error_text())), 10000);
         ui::remove_autosave(found);
         return;
     }
     const QString name = QString::fromStdString(restored.value->name).toHtmlEscaped();
     const QString from = found.original_path.isEmpty() ? tr("never saved") : QFileInfo(found.original_path).fileName().toHtmlEscaped();
-    auto* box = new QMessageBox(QMessageBox::Question, tr("Restore unsaved changes?"),
-                                tr("COMET Explorer was not closed normally. The scenario <b>%1</b> (%2) has changes that "
-                                   "were not saved, autosaved %3.<p>Restore them?")
-                                    .arg(name.isEmpty() ? tr("Untitled") : name, from,
-                                         QLocale().toString(found.saved.toLocalTime(), QLocale::ShortFormat)),
-                                QMessageBox::NoButton, this);
+    auto* box = new QMessageBox(
+        QMessageBox::Question, tr("Restore unsaved changes?"),
+        tr("COMET Explorer was not closed normally. The scenario <b>%1</b> (%2) has changes that "
+           "were not saved, autosaved %3.<p>Restore them?")
+            .arg(name.isEmpty() ? tr("Untitled") : name, from, QLocale().toString(found.saved.toLocalTime(), QLocale::ShortFormat)),
+        QMessageBox::NoButton, this);
     box->setObjectName(QStringLiteral("restoreBox"));
     QPushButton* restore = box->addButton(tr("&Restore"), QMessageBox::AcceptRole);
     box->addButton(tr("&Discard"), QMessageBox::DestructiveRole);
@@ -695,8 +709,7 @@ bool MainWindow::saveAs() {
 
 bool MainWindow::confirmDiscard() {
     if (!doc_->isModified()) return true;
-    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
-                                             tr("The scenario has unsaved changes. Save them first?"),
+    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"), tr("The scenario has unsaved changes. Save them first?"),
                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Save) return save();
     return answer == QMessageBox::Discard;
@@ -743,8 +756,7 @@ void MainWindow::savePreset(bool node) {
     statusBar()->showMessage(tr("Saved preset \"%1\"").arg(name.trimmed()), 5000);
 }
 
-void MainWindow::showImport(const QString& what, const std::vector<std::string>& mapped,
-                            const std::vector<std::string>& warnings) {
+void MainWindow::showImport(const QString& what, const std::vector<std::string>& mapped, const std::vector<std::string>& warnings) {
     // Never land on a strategy that cannot run without saying so: search for one at once.
     const Config& c = doc_->config();
     const Result r = evaluate(c);
@@ -780,8 +792,8 @@ void MainWindow::importHuggingFace() {
 bool MainWindow::importHuggingFaceFile(const QString& path) {
     const Loaded<ImportResult> r = import_hf_config(path.toStdString(), doc_->scenario());
     if (!r.ok()) {
-        auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot import"), QString::fromStdString(r.error_text()),
-                                    QMessageBox::Ok, this);
+        auto* box =
+            new QMessageBox(QMessageBox::Warning, tr("Cannot import"), QString::fromStdString(r.error_text()), QMessageBox::Ok, this);
         box->setObjectName(QStringLiteral("importErrorBox"));
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
@@ -807,7 +819,8 @@ void MainWindow::importCalculon() {
 bool MainWindow::importCalculonFiles(const QString& app, const QString& system, const QString& exec) {
     const Loaded<ImportResult> r = import_calculon(app.toStdString(), system.toStdString(), exec.toStdString());
     if (!r.ok()) {
-        auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot import"), QString::fromStdString(r.error_text()), QMessageBox::Ok, this);
+        auto* box =
+            new QMessageBox(QMessageBox::Warning, tr("Cannot import"), QString::fromStdString(r.error_text()), QMessageBox::Ok, this);
         box->setObjectName(QStringLiteral("importErrorBox"));
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();

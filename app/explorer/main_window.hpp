@@ -123,7 +123,7 @@ private:
     void exportSlideDialog(SlideKind kind);
     void exportComparisonData();
     void exportReportDialog();
-    void offerRestore();  // after a crash: restore the autosaved scenario?
+    void offerRestore();         // after a crash: restore the autosaved scenario?
     void savePreset(bool node);  // the current node or model as a user preset
     void importHuggingFace();
     void importCalculon();

@@ -26,7 +26,6 @@
 
 namespace comet::cli {
 
-
 namespace {
 
 // How the user called it: `comet-cli report` sets COMET_REPORT_INVOKED_AS when it hands over.

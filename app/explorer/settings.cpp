@@ -24,19 +24,45 @@ QSettings store() { return QSettings(); }
 
 // Versions before the context and expert knobs saved an axis as its index in this order; the
 // enumeration has changed since, so an index is read through this table and never directly.
-constexpr std::array<std::string_view, 30> legacy_knob_ids{
-    "tp", "pp", "dp", "microbatch", "interleave", "recompute", "sequence_parallel", "zero_stage",
-    "offload_optimizer", "offload_weights", "offload_activations", "dp_overlap", "tp_overlap",
-    "matrix_tflops", "vector_tflops", "hbm_gib", "hbm_gbps", "expanded_gib", "expanded_gbps",
-    "scale_up_gbps", "scale_up_latency_us", "scale_up_domain", "scale_out_gbps", "scale_out_latency_us",
-    "accelerators_per_node", "nodes", "seq_len", "global_batch", "layers", "hidden"};
+constexpr std::array<std::string_view, 30> legacy_knob_ids{"tp",
+                                                           "pp",
+                                                           "dp",
+                                                           "microbatch",
+                                                           "interleave",
+                                                           "recompute",
+                                                           "sequence_parallel",
+                                                           "zero_stage",
+                                                           "offload_optimizer",
+                                                           "offload_weights",
+                                                           "offload_activations",
+                                                           "dp_overlap",
+                                                           "tp_overlap",
+                                                           "matrix_tflops",
+                                                           "vector_tflops",
+                                                           "hbm_gib",
+                                                           "hbm_gbps",
+                                                           "expanded_gib",
+                                                           "expanded_gbps",
+                                                           "scale_up_gbps",
+                                                           "scale_up_latency_us",
+                                                           "scale_up_domain",
+                                                           "scale_out_gbps",
+                                                           "scale_out_latency_us",
+                                                           "accelerators_per_node",
+                                                           "nodes",
+                                                           "seq_len",
+                                                           "global_batch",
+                                                           "layers",
+                                                           "hidden"};
 
 // An axis is saved as its knob id ("hbm_gbps").
 Knob knob_or(const QVariant& v, Knob fallback) {
     const QString text = v.toString();
     bool is_index = false;
     const int i = text.toInt(&is_index);
-    if (is_index) return i >= 0 && i < static_cast<int>(legacy_knob_ids.size()) ? *knob_from_id(legacy_knob_ids[static_cast<std::size_t>(i)]) : fallback;
+    if (is_index)
+        return i >= 0 && i < static_cast<int>(legacy_knob_ids.size()) ? *knob_from_id(legacy_knob_ids[static_cast<std::size_t>(i)])
+                                                                      : fallback;
     const QByteArray id = text.toLatin1();
     return knob_from_id(std::string_view(id.constData(), static_cast<std::size_t>(id.size()))).value_or(fallback);
 }

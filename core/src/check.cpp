@@ -161,9 +161,7 @@ std::string format_value(double v) {
 
 }  // namespace
 
-std::string FieldError::message() const {
-    return path + " = " + format_value(value) + ": must be " + allowed;
-}
+std::string FieldError::message() const { return path + " = " + format_value(value) + ": must be " + allowed; }
 
 const std::vector<FieldRule>& field_rules() { return rules_table(); }
 
@@ -193,54 +191,54 @@ std::vector<FieldError> check_config(const Config& c) {
         });
     if (!out.empty()) return out;
     switch (first_cross_violation(c)) {
-    case kv_divides_heads:
-        out.push_back({"model.kv_heads", double(c.model.kv_heads),
-                       "a divisor of model.heads (" + format_value(c.model.heads) + ")"});
-        break;
-    case reserved_below_capacity:
-        out.push_back({"software.hbm_reserved_gib", c.software.hbm_reserved_gib,
-                       "less than node.hbm_capacity_gib (" + format_value(c.node.hbm_capacity_gib) + ")" +
-                           (c.software.hbm_allocator_margin > 0
-                                ? " less the software's allocator margin (" + format_value(c.software.hbm_allocator_margin) + " of it)"
-                                : std::string())});
-        break;
-    case expanded_bandwidth:
-        out.push_back({"node.expanded.bandwidth_gbps", c.node.expanded.bandwidth_gbps,
-                       "> 0 GB/s when node.expanded.capacity_gib > 0"});
-        break;
-    case moe_top_k:
-        out.push_back({"model.experts_per_token", double(c.model.experts_per_token),
-                       "an integer from 1 to model.experts (" + format_value(c.model.experts) + ")"});
-        break;
-    case moe_width:
-        out.push_back({"model.expert_ffn_hidden", double(c.model.expert_ffn_hidden), "at least 1 when model.experts > 0"});
-        break;
-    case moe_dense_layers:
-        out.push_back({"model.dense_layers", double(c.model.dense_layers),
-                       "at most model.layers (" + format_value(c.model.layers) + ")"});
-        break;
-    case mla_dims:
-        out.push_back({"model.v_head_dim", double(c.model.v_head_dim),
-                       "at least 1, with model.qk_nope_head_dim + model.qk_rope_head_dim at least 1, when model.kv_lora_rank > 0"});
-        break;
-    case graphs_host_sync:
-        if (c.training.cuda_graphs)
-            out.push_back({"training.cuda_graphs", 1.0,
-                           "off for a dropless MoE whose dispatch waits for the host (software.moe_host_sync): a captured step "
-                           "cannot wait for the host; turn CUDA graphs off or use software whose dispatch keeps the split sizes on "
-                           "the device"});
-        else
-            out.push_back({"software.graph_scope", double(static_cast<int>(c.software.graph_scope)),
-                           "none (0) or dense (1), not full (2), for a dropless MoE whose dispatch waits for the host "
-                           "(software.moe_host_sync): a step captured whole cannot wait for the host; capture the dense layers only or use "
-                           "software whose "
-                           "dispatch keeps the split sizes on the device"});
-        break;
-    case flash2_backward:
-        out.push_back({"node.attention_flash2.backward_efficiency", c.node.attention_flash2.backward_efficiency,
-                       "> 0 and at most 1 when node.attention_flash2.max_fraction > 0"});
-        break;
-    default: break;
+        case kv_divides_heads:
+            out.push_back({"model.kv_heads", double(c.model.kv_heads), "a divisor of model.heads (" + format_value(c.model.heads) + ")"});
+            break;
+        case reserved_below_capacity:
+            out.push_back({"software.hbm_reserved_gib", c.software.hbm_reserved_gib,
+                           "less than node.hbm_capacity_gib (" + format_value(c.node.hbm_capacity_gib) + ")" +
+                               (c.software.hbm_allocator_margin > 0
+                                    ? " less the software's allocator margin (" + format_value(c.software.hbm_allocator_margin) + " of it)"
+                                    : std::string())});
+            break;
+        case expanded_bandwidth:
+            out.push_back({"node.expanded.bandwidth_gbps", c.node.expanded.bandwidth_gbps, "> 0 GB/s when node.expanded.capacity_gib > 0"});
+            break;
+        case moe_top_k:
+            out.push_back({"model.experts_per_token", double(c.model.experts_per_token),
+                           "an integer from 1 to model.experts (" + format_value(c.model.experts) + ")"});
+            break;
+        case moe_width:
+            out.push_back({"model.expert_ffn_hidden", double(c.model.expert_ffn_hidden), "at least 1 when model.experts > 0"});
+            break;
+        case moe_dense_layers:
+            out.push_back(
+                {"model.dense_layers", double(c.model.dense_layers), "at most model.layers (" + format_value(c.model.layers) + ")"});
+            break;
+        case mla_dims:
+            out.push_back({"model.v_head_dim", double(c.model.v_head_dim),
+                           "at least 1, with model.qk_nope_head_dim + model.qk_rope_head_dim at least 1, when model.kv_lora_rank > 0"});
+            break;
+        case graphs_host_sync:
+            if (c.training.cuda_graphs)
+                out.push_back({"training.cuda_graphs", 1.0,
+                               "off for a dropless MoE whose dispatch waits for the host (software.moe_host_sync): a captured step "
+                               "cannot wait for the host; turn CUDA graphs off or use software whose dispatch keeps the split sizes on "
+                               "the device"});
+            else
+                out.push_back(
+                    {"software.graph_scope", double(static_cast<int>(c.software.graph_scope)),
+                     "none (0) or dense (1), not full (2), for a dropless MoE whose dispatch waits for the host "
+                     "(software.moe_host_sync): a step captured whole cannot wait for the host; capture the dense layers only or use "
+                     "software whose "
+                     "dispatch keeps the split sizes on the device"});
+            break;
+        case flash2_backward:
+            out.push_back({"node.attention_flash2.backward_efficiency", c.node.attention_flash2.backward_efficiency,
+                           "> 0 and at most 1 when node.attention_flash2.max_fraction > 0"});
+            break;
+        default:
+            break;
     }
     return out;
 }

@@ -30,9 +30,7 @@ double ring_reduce_scatter_s(double bytes, int n, Link link) noexcept {
     return k / n * bytes / link.bytes_per_s + k * link.latency_s;
 }
 
-double ring_all_gather_s(double bytes, int n, Link link) noexcept {
-    return ring_reduce_scatter_s(bytes, n, link);
-}
+double ring_all_gather_s(double bytes, int n, Link link) noexcept { return ring_reduce_scatter_s(bytes, n, link); }
 
 double all_reduce_s(double bytes, const GroupSpan& g) noexcept {
     // Reduce-scatter inside the domain, all-reduce of the shard across domains (every member
@@ -103,8 +101,7 @@ double p2p_s(double bytes, bool same_domain, const GroupSpan& g) noexcept {
 }
 
 Link scale_up_link(const NodeSpec& node) noexcept {
-    return {units::gbps_to_bytes_per_s(node.scale_up.bandwidth_gbps) * node.scale_up.efficiency,
-            units::us_to_s(node.scale_up.latency_us)};
+    return {units::gbps_to_bytes_per_s(node.scale_up.bandwidth_gbps) * node.scale_up.efficiency, units::us_to_s(node.scale_up.latency_us)};
 }
 
 Link scale_out_link(const NodeSpec& node) noexcept {

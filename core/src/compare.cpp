@@ -57,8 +57,7 @@ Comparison compare_designs(const Scenario& s, const SearchOptions& options, cons
     return out;
 }
 
-std::vector<ParetoPoint> pareto_over_designs(const Scenario& s, const std::vector<int>& node_counts,
-                                             const SearchOptions& options) {
+std::vector<ParetoPoint> pareto_over_designs(const Scenario& s, const std::vector<int>& node_counts, const SearchOptions& options) {
     std::vector<Design> designs = s.designs;
     if (designs.empty()) designs.push_back(design_from_scenario(s, "current", true));
     std::vector<ParetoPoint> all;

@@ -93,8 +93,7 @@ double flop_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noe
         // over the head dimension; the key loop (inv_inner = 1 / keys per query tile) pays the
         // tile fill like a GEMM's inner loop; backward runs at its own efficiency.
         const double d = cost.head_dim > 0 ? cost.head_dim : 128.0;
-        const double rate = r.attention_flops_per_s * d / (d + r.softmax_head_dim) *
-                            (cost.backward ? r.attention_backward : 1.0);
+        const double rate = r.attention_flops_per_s * d / (d + r.softmax_head_dim) * (cost.backward ? r.attention_backward : 1.0);
         return cost.flops / rate * (1.0 + r.attention_fill_keys * cost.inv_inner);
     }
     return cost.flops / r.vector_flops_per_s;
@@ -180,7 +179,10 @@ RateSpeedups rate_speedups(const ComputeRates& a, const ComputeRates& b) noexcep
 double synced_forward_s(const LayerWork& lw, const ComputeRates& rates) noexcept {
     int sync = -1;
     for (int i = 0; i < lw.count; ++i)
-        if (lw.ops[static_cast<std::size_t>(i)].host_sync) { sync = i; break; }
+        if (lw.ops[static_cast<std::size_t>(i)].host_sync) {
+            sync = i;
+            break;
+        }
     if (sync < 0 || rates.host_op_s <= 0) return 0.0;
     double host = 0, device = 0;
     for (int n = 0; n < lw.count; ++n) {

@@ -29,8 +29,7 @@ BestTime best_time(const Config& c, const SearchOptions& opt, const SearchContro
 std::vector<FieldError> check_cost_inputs(const CostInputs& in) {
     std::vector<FieldError> e;
     require(e, "cost.price_per_gpu_hour_usd", in.price_per_gpu_hour_usd, in.price_per_gpu_hour_usd >= 0, "at least 0 USD");
-    require(e, "cost.purchase_price_per_gpu_usd", in.purchase_price_per_gpu_usd, in.purchase_price_per_gpu_usd >= 0,
-            "at least 0 USD");
+    require(e, "cost.purchase_price_per_gpu_usd", in.purchase_price_per_gpu_usd, in.purchase_price_per_gpu_usd >= 0, "at least 0 USD");
     require(e, "cost.lifetime_years", in.lifetime_years, in.lifetime_years > 0, "> 0 years");
     require(e, "cost.pue", in.pue, in.pue >= 1, "at least 1");
     require(e, "cost.price_per_kwh_usd", in.price_per_kwh_usd, in.price_per_kwh_usd >= 0, "at least 0 USD");
@@ -79,8 +78,7 @@ std::vector<Knob> sensitivity_knobs(const Config& base) {
         k.push_back(Knob::expanded_gib);
         k.push_back(Knob::expanded_gbps);
     }
-    for (Knob x : {Knob::scale_up_gbps, Knob::scale_out_gbps, Knob::scale_up_latency_us, Knob::scale_out_latency_us})
-        k.push_back(x);
+    for (Knob x : {Knob::scale_up_gbps, Knob::scale_out_gbps, Knob::scale_up_latency_us, Knob::scale_out_latency_us}) k.push_back(x);
     // A leaf-spine fabric's spine: its oversubscription (1:1 cannot get better; the low side
     // clamps at 1).
     if (base.node.scale_out.leaf_domains > 0) k.push_back(Knob::scale_out_oversubscription);
@@ -121,8 +119,7 @@ std::vector<SensitivityBar> sensitivity(const Config& base, double fraction, con
         }
         bars.push_back(bar);
     }
-    std::stable_sort(bars.begin(), bars.end(),
-                     [](const SensitivityBar& x, const SensitivityBar& y) { return x.effect_s > y.effect_s; });
+    std::stable_sort(bars.begin(), bars.end(), [](const SensitivityBar& x, const SensitivityBar& y) { return x.effect_s > y.effect_s; });
     return bars;
 }
 
@@ -213,8 +210,8 @@ std::vector<ParetoPoint> pareto_front(const std::vector<ParetoPoint>& points) {
     return out;
 }
 
-std::vector<ParetoPoint> pareto_over_cluster_sizes(const Config& base, const std::vector<int>& node_counts,
-                                                   const CostInputs& in, const SearchOptions& search_options) {
+std::vector<ParetoPoint> pareto_over_cluster_sizes(const Config& base, const std::vector<int>& node_counts, const CostInputs& in,
+                                                   const SearchOptions& search_options) {
     SearchOptions opt = search_options;
     opt.top_k = 1;
     std::vector<ParetoPoint> points;

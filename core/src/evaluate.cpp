@@ -15,9 +15,7 @@
 
 namespace comet {
 
-long long accelerators_used(const Strategy& s) noexcept {
-    return static_cast<long long>(s.tp) * s.cp * s.pp * s.dp;
-}
+long long accelerators_used(const Strategy& s) noexcept { return static_cast<long long>(s.tp) * s.cp * s.pp * s.dp; }
 
 double items_per_iteration(const Config& c) noexcept {
     return static_cast<double>(c.training.global_batch) * (c.workload == Workload::dlrm ? 1.0 : static_cast<double>(c.model.seq_len));
@@ -25,9 +23,7 @@ double items_per_iteration(const Config& c) noexcept {
 
 const char* item_name(Workload w) noexcept { return w == Workload::dlrm ? "samples" : "tokens"; }
 
-long long accelerators_available(const Config& c) noexcept {
-    return static_cast<long long>(c.cluster.nodes) * c.node.accelerators;
-}
+long long accelerators_available(const Config& c) noexcept { return static_cast<long long>(c.cluster.nodes) * c.node.accelerators; }
 
 ExpandedShare expanded_share(const NodeSpec& node) noexcept {
     const ExpandedMemory& x = node.expanded;
@@ -51,10 +47,26 @@ Result infeasible(Infeasible why, double a, double b) noexcept {
 Infeasible rank_problem(const Config& c, double& a, double& b) noexcept {
     const Strategy& s = c.strategy;
     const ModelSpec& m = c.model;
-    if (m.heads % s.tp != 0) { a = s.tp; b = m.heads; return Infeasible::tp_heads; }
-    if (m.kv_heads % s.tp != 0) { a = s.tp; b = m.kv_heads; return Infeasible::tp_kv_heads; }
-    if (m.ffn_hidden % s.tp != 0) { a = s.tp; b = m.ffn_hidden; return Infeasible::tp_ffn; }
-    if (s.cp > 1 && m.seq_len % (2LL * s.cp) != 0) { a = s.cp; b = m.seq_len; return Infeasible::cp_seq; }
+    if (m.heads % s.tp != 0) {
+        a = s.tp;
+        b = m.heads;
+        return Infeasible::tp_heads;
+    }
+    if (m.kv_heads % s.tp != 0) {
+        a = s.tp;
+        b = m.kv_heads;
+        return Infeasible::tp_kv_heads;
+    }
+    if (m.ffn_hidden % s.tp != 0) {
+        a = s.tp;
+        b = m.ffn_hidden;
+        return Infeasible::tp_ffn;
+    }
+    if (s.cp > 1 && m.seq_len % (2LL * s.cp) != 0) {
+        a = s.cp;
+        b = m.seq_len;
+        return Infeasible::cp_seq;
+    }
     if (s.sequence_parallel && m.seq_len % (static_cast<long long>(s.tp) * s.cp) != 0) {
         a = double(s.tp) * s.cp;
         b = m.seq_len;
@@ -62,9 +74,21 @@ Infeasible rank_problem(const Config& c, double& a, double& b) noexcept {
     }
     if (is_fp8(c.training.precision) && !(c.node.matrix_fp8_tflops > 0)) return Infeasible::fp8_unsupported;
     if (is_fp4(c.training.precision) && !(c.node.matrix_fp4_tflops > 0)) return Infeasible::fp4_unsupported;
-    if (!m.is_moe() && (s.ep > 1 || s.etp > 1)) { a = s.ep; b = s.etp; return Infeasible::ep_dense_model; }
-    if (m.is_moe() && m.experts % s.ep != 0) { a = s.ep; b = m.experts; return Infeasible::ep_experts; }
-    if (m.is_moe() && m.expert_ffn_hidden % s.etp != 0) { a = s.etp; b = m.expert_ffn_hidden; return Infeasible::etp_ffn; }
+    if (!m.is_moe() && (s.ep > 1 || s.etp > 1)) {
+        a = s.ep;
+        b = s.etp;
+        return Infeasible::ep_dense_model;
+    }
+    if (m.is_moe() && m.experts % s.ep != 0) {
+        a = s.ep;
+        b = m.experts;
+        return Infeasible::ep_experts;
+    }
+    if (m.is_moe() && m.expert_ffn_hidden % s.etp != 0) {
+        a = s.etp;
+        b = m.expert_ffn_hidden;
+        return Infeasible::etp_ffn;
+    }
     return Infeasible::none;
 }
 
@@ -82,7 +106,10 @@ Infeasible split_layout_problem(const Config& c, double& a, double& b, const Sta
         b = double(accelerators_available(c));
         return Infeasible::too_many_accelerators;
     }
-    if (s.interleave > 1 && s.pp == 1) { a = s.interleave; return Infeasible::interleave_needs_pp; }
+    if (s.interleave > 1 && s.pp == 1) {
+        a = s.interleave;
+        return Infeasible::interleave_needs_pp;
+    }
     if (!(layout ? layout->ok : model_stage_layout(m, s).ok)) {
         a = double(s.pp) * s.interleave;
         b = m.layers;
@@ -203,10 +230,9 @@ PassTimes mean_layer(const PassTimes& dense, const PassTimes& moe, double nd, do
     auto mix = [&](double PassTimes::*f) noexcept { return (nd * dense.*f + nm * moe.*f) / n; };
     PassTimes p;
     for (double PassTimes::*f : {&PassTimes::fwd_flops, &PassTimes::bwd_flops, &PassTimes::recompute_flops, &PassTimes::fwd,
-                                 &PassTimes::bwd, &PassTimes::recompute,
-                                 &PassTimes::attention_fwd, &PassTimes::attention_bwd, &PassTimes::attention_recompute,
-                                 &PassTimes::expert_fwd, &PassTimes::expert_bwd, &PassTimes::expert_recompute,
-                                 &PassTimes::idle_fwd, &PassTimes::idle_bwd, &PassTimes::idle_recompute})
+                                 &PassTimes::bwd, &PassTimes::recompute, &PassTimes::attention_fwd, &PassTimes::attention_bwd,
+                                 &PassTimes::attention_recompute, &PassTimes::expert_fwd, &PassTimes::expert_bwd,
+                                 &PassTimes::expert_recompute, &PassTimes::idle_fwd, &PassTimes::idle_bwd, &PassTimes::idle_recompute})
         p.*f = mix(f);
     for (std::size_t k = 0; k < 4; ++k) {
         p.tp_window_fwd[k] = (nd * dense.tp_window_fwd[k] + nm * moe.tp_window_fwd[k]) / n;
@@ -220,16 +246,12 @@ PassTimes mean_layer(const PassTimes& dense, const PassTimes& moe, double nd, do
 // still costs `overlap_contention` of itself (it shares the SMs and HBM with the compute).
 double partly_exposed(double comm, double window, double overlap) noexcept { return exposed_comm_s(comm, window, overlap); }
 
-double op_time(const Op& op, const ComputeRates& r) noexcept {
-    return pass_time_s(op.fwd, op.kind, r) + pass_time_s(op.bwd, op.kind, r);
-}
+double op_time(const Op& op, const ComputeRates& r) noexcept { return pass_time_s(op.fwd, op.kind, r) + pass_time_s(op.bwd, op.kind, r); }
 
 // Time of overlappable communication that cannot hide behind `window` of compute.
 // Overlapped, a collective's kernels still take streaming multiprocessors and HBM bandwidth
 // from the computation they hide behind: the hidden part costs `overlap_contention` of itself.
-double exposed(double comm, double window, bool overlap) noexcept {
-    return partly_exposed(comm, window, overlap ? 1.0 : 0.0);
-}
+double exposed(double comm, double window, bool overlap) noexcept { return partly_exposed(comm, window, overlap ? 1.0 : 0.0); }
 
 }  // namespace
 
@@ -318,8 +340,7 @@ LayerCompute layer_compute(const Config& c, LayerSplit* split) noexcept {
     // norm, the LM head and the loss once more.
     if (m.mtp_layers > 0)
         w.last_extra += m.mtp_layers * (op_time(ends.embedding, rates) + 3.0 * op_time(ends.final_norm, rates) +
-                                        op_time(ends.mtp_projection, rates) + op_time(ends.lm_head, rates) +
-                                        op_time(ends.loss, rates));
+                                        op_time(ends.mtp_projection, rates) + op_time(ends.lm_head, rates) + op_time(ends.loss, rates));
     if (split) {
         auto add = [&rates](TimeSplit& to, const Op& op, double n) noexcept {
             TimeSplit t;
@@ -388,8 +409,8 @@ RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
     // reduces its output over TP, and the LM head its input gradient: one collective each.
     w.tp_group = span_group(t, 1, c.node, c.cluster.nodes);
     if (t > 1)
-        w.tp_one = sp ? reduce_scatter_s(rc.tp_bytes, w.tp_group) + all_gather_s(rc.tp_bytes, w.tp_group)
-                      : all_reduce_s(rc.tp_bytes, w.tp_group);
+        w.tp_one =
+            sp ? reduce_scatter_s(rc.tp_bytes, w.tp_group) + all_gather_s(rc.tp_bytes, w.tp_group) : all_reduce_s(rc.tp_bytes, w.tp_group);
     const double tp_fwd = 2.0 * w.tp_one;
     const double tp_bwd = 2.0 * w.tp_one;
     const double tp_rec = s.recompute == Recompute::full ? tp_fwd : 0.0;
@@ -551,9 +572,8 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bo
     const StageLayout& lay = pl.layout;
     // Partial full recomputation: the recomputed share of the layers keeps only its input.
     const double rshare = pl.rshare;
-    const double act_layer = s.recompute == Recompute::full && rshare < 1.0
-                                 ? rshare * w.act_layer + (1.0 - rshare) * w.act_layer_full
-                                 : w.act_layer;
+    const double act_layer =
+        s.recompute == Recompute::full && rshare < 1.0 ? rshare * w.act_layer + (1.0 - rshare) * w.act_layer_full : w.act_layer;
     const double recompute_working = s.recompute == Recompute::full        ? w.act_layer_full
                                      : s.recompute == Recompute::selective ? w.act_layer_full - w.act_layer
                                                                            : 0.0;
@@ -612,8 +632,7 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bo
         return false;
     };
     if (verdict_only && hbm_first.used_bytes() > hbm_first.capacity_bytes) return overflow(hbm_first);
-    footprint(lay.last, pl.last_ends_params, act_layer * held_layer_microbatches(lay.last, p, v, mbs, p - 1),
-              logits * (1.0 + m.mtp_layers),
+    footprint(lay.last, pl.last_ends_params, act_layer * held_layer_microbatches(lay.last, p, v, mbs, p - 1), logits * (1.0 + m.mtp_layers),
               hbm_last, ex_last);
     r.hbm = hbm_first;
     r.expanded = ex_first;
@@ -650,7 +669,6 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bo
     return r.feasible;
 }
 
-
 // The traffic of one configuration that does not depend on the overlap switches (dp_overlap,
 // tp_overlap): what timing() then exposes or hides, for the fullest pipeline stage.
 Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcept {
@@ -686,9 +704,9 @@ Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcep
     // that hold them, tp apart) and the routed experts (over the expert-data-parallel ranks,
     // ep x etp apart). Hierarchical sharding (HSDP) shards over a group of `shard` ranks and
     // all-reduces each shard across the replicas once per iteration.
-    double& dp_mb_total = f.dp_mb_total;  // ZeRO-3: per microbatch, behind its forward and backward
-    double& dp_mb_edge = f.dp_mb_edge;    // ... of which the units at the ends of a pass, with nothing to hide behind
-    double& dp_mb_grad = f.dp_mb_grad;    // ZeRO-2: per microbatch, behind its backward only
+    double& dp_mb_total = f.dp_mb_total;        // ZeRO-3: per microbatch, behind its forward and backward
+    double& dp_mb_edge = f.dp_mb_edge;          // ... of which the units at the ends of a pass, with nothing to hide behind
+    double& dp_mb_grad = f.dp_mb_grad;          // ZeRO-2: per microbatch, behind its backward only
     double& dp_grad_reduce = f.dp_grad_reduce;  // once per iteration
     double& dp_weight_gather = f.dp_weight_gather;
     const double gathers = s.recompute == Recompute::full ? 2.0 + rshare : 2.0;
@@ -704,10 +722,10 @@ Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcep
         const GroupSpan group = span_group(shard, stride, node, c.cluster.nodes);
         double across = 0;  // HSDP: the shard's gradient all-reduced across the replica groups
         if (shard < replicas)
-            across = all_reduce_s(grad_bytes / shard,
-                                  span_group(replicas / shard, static_cast<int>(std::min<long long>(
-                                                                   static_cast<long long>(stride) * shard, 1 << 30)),
-                                             node, c.cluster.nodes));
+            across = all_reduce_s(
+                grad_bytes / shard,
+                span_group(replicas / shard, static_cast<int>(std::min<long long>(static_cast<long long>(stride) * shard, 1 << 30)), node,
+                           c.cluster.nodes));
         if (s.zero_stage == 1) {
             dp_grad_reduce += reduce_scatter_s(grad_bytes, group) + across;
             dp_weight_gather += all_gather_s(weight_bytes, group);
@@ -937,9 +955,7 @@ void timing(const Config& c, const RankWork& w, const Placement& pl, const Traff
     r.mfu_causal = model_flops_utilization(r.model_flops_causal, r.iteration_s, gpus, peak);
 }
 
-void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) noexcept {
-    timing(c, w, pl, traffic(c, w, pl), r);
-}
+void timing(const Config& c, const RankWork& w, const Placement& pl, Result& r) noexcept { timing(c, w, pl, traffic(c, w, pl), r); }
 
 Result compose(const Config& c, const RankWork& w) noexcept {
     const Placement pl = place(c, w);

@@ -7,9 +7,7 @@
 namespace comet {
 namespace {
 
-bool memory_verdict(Infeasible r) noexcept {
-    return r == Infeasible::hbm_capacity || r == Infeasible::expanded_capacity;
-}
+bool memory_verdict(Infeasible r) noexcept { return r == Infeasible::hbm_capacity || r == Infeasible::expanded_capacity; }
 
 // `base` at data-parallel degree dp and `microbatch` sequences per microbatch, ZeRO-3, with
 // as many microbatches per pipeline as the base has and a cluster just large enough.

@@ -35,20 +35,27 @@ struct Change {
 std::vector<Change> changes(const Config& c) {
     std::vector<Change> out;
     const Strategy& s = c.strategy;
-    auto set_recompute = [](Recompute to) {
-        return [to](Strategy& t) { return t.recompute != to ? (t.recompute = to, true) : false; };
-    };
+    auto set_recompute = [](Recompute to) { return [to](Strategy& t) { return t.recompute != to ? (t.recompute = to, true) : false; }; };
     out.push_back({"recompute " + std::string(to_string(s.recompute)) + " \u2192 selective", set_recompute(Recompute::selective)});
     out.push_back({"recompute " + std::string(to_string(s.recompute)) + " \u2192 full", set_recompute(Recompute::full)});
     for (int z = s.zero_stage + 1; z <= 3; ++z)
-        out.push_back({"ZeRO " + std::to_string(s.zero_stage) + " \u2192 " + std::to_string(z), [z](Strategy& t) { t.zero_stage = z; return true; }});
+        out.push_back({"ZeRO " + std::to_string(s.zero_stage) + " \u2192 " + std::to_string(z), [z](Strategy& t) {
+                           t.zero_stage = z;
+                           return true;
+                       }});
     if (s.microbatch > 1)
-        out.push_back({"microbatch " + std::to_string(s.microbatch) + " \u2192 1", [](Strategy& t) { t.microbatch = 1; return true; }});
+        out.push_back({"microbatch " + std::to_string(s.microbatch) + " \u2192 1", [](Strategy& t) {
+                           t.microbatch = 1;
+                           return true;
+                       }});
     if (!s.sequence_parallel && s.tp > 1)
-        out.push_back({"sequence parallelism on", [](Strategy& t) { t.sequence_parallel = true; return true; }});
+        out.push_back({"sequence parallelism on", [](Strategy& t) {
+                           t.sequence_parallel = true;
+                           return true;
+                       }});
     auto trade = [](int Strategy::*from, int Strategy::*to, const char* from_name, const char* to_name, const Strategy& base) {
-        return Change{std::string(to_name) + " " + std::to_string(base.*to) + " \u2192 " + std::to_string(base.*to * 2) + ", " +
-                          from_name + " " + std::to_string(base.*from) + " \u2192 " + std::to_string(base.*from / 2),
+        return Change{std::string(to_name) + " " + std::to_string(base.*to) + " \u2192 " + std::to_string(base.*to * 2) + ", " + from_name +
+                          " " + std::to_string(base.*from) + " \u2192 " + std::to_string(base.*from / 2),
                       [from, to](Strategy& t) {
                           if (t.*from % 2 != 0) return false;
                           t.*from /= 2;
@@ -73,7 +80,11 @@ std::vector<Change> changes(const Config& c) {
                 const int dp = static_cast<int>(rest / v);
                 found.push_back({std::string(name) + " " + std::to_string(s.*knob) + " \u2192 " + std::to_string(v) + ", dp " +
                                      std::to_string(s.dp) + " \u2192 " + std::to_string(dp),
-                                 [knob, v, dp](Strategy& t) { t.*knob = v; t.dp = dp; return true; }});
+                                 [knob, v, dp](Strategy& t) {
+                                     t.*knob = v;
+                                     t.dp = dp;
+                                     return true;
+                                 }});
             }
             if (!found.empty()) break;
         }
@@ -168,9 +179,10 @@ InfeasibilityExplanation explain_infeasible(const Config& c, const Result& r) {
         out.nearest_strategy = t.strategy;
     }
     if (out.nearest.empty())
-        out.advice = is_capacity(r.reason)
-                         ? "No single strategy change fits: Find Best Strategy (Ctrl+B) searches every one; else more nodes or more memory per GPU."
-                         : "No single strategy change runs: Find Best Strategy (Ctrl+B) searches every valid one.";
+        out.advice =
+            is_capacity(r.reason)
+                ? "No single strategy change fits: Find Best Strategy (Ctrl+B) searches every one; else more nodes or more memory per GPU."
+                : "No single strategy change runs: Find Best Strategy (Ctrl+B) searches every valid one.";
     return out;
 }
 

@@ -42,8 +42,8 @@ std::string num(double v) {
 struct Mapper {
     std::vector<std::string>& mapped;
     std::vector<std::string>& warnings;
-    std::string label;  // the file being read
-    std::string role;   // "application", "system" or "execution"
+    std::string label;                            // the file being read
+    std::string role;                             // "application", "system" or "execution"
     std::map<std::string, std::string> origin{};  // Config key path -> "<file>: <key path>"
 
     void note(const std::string& from, const std::string& to, const std::string& value, const std::string& key) {
@@ -135,8 +135,7 @@ struct Throughput {
 };
 
 // "matrix" or "vector": {"float16": {"tflops": T, "gflops_efficiency": [...]}, ...}
-void read_throughputs(ObjectReader& o, std::string_view key, Throughput& fp16, Throughput& fp8, Mapper& m,
-                      bool want_table) {
+void read_throughputs(ObjectReader& o, std::string_view key, Throughput& fp16, Throughput& fp8, Mapper& m, bool want_table) {
     const json* obj = o.value(key);
     o.required_object(key, [&](ObjectReader& x) {
         for (const auto& [dtype, unused] : obj->items()) {
@@ -184,10 +183,10 @@ struct CalculonReader {
         md.tied_embeddings = true;
         md.bias = true;
         md.learned_position_embeddings = true;
-        m.warn(m.label, "", "Calculon's application has no vocabulary: model.vocab set to " +
-                                std::to_string(calculon_default_vocab) +
-                                "; a GPT-style block is assumed (multi-head attention, 4-matrix "
-                                "non-gated MLP, biases, tied embeddings, learned positions)");
+        m.warn(m.label, "",
+               "Calculon's application has no vocabulary: model.vocab set to " + std::to_string(calculon_default_vocab) +
+                   "; a GPT-style block is assumed (multi-head attention, 4-matrix "
+                   "non-gated MLP, biases, tied embeddings, learned positions)");
     }
 
     // ---- system ---------------------------------------------------------------------------
@@ -195,8 +194,7 @@ struct CalculonReader {
         NodeSpec& n = c.node;
         Throughput mfp16, mfp8, vfp16, vfp8;
         read_throughputs(o, "matrix", mfp16, mfp8, m, true);
-        if (o.has("matrix") && o.reader().ok() && !mfp16.tflops)
-            o.error("matrix", "needs a \"float16\" (or \"bfloat16\") entry");
+        if (o.has("matrix") && o.reader().ok() && !mfp16.tflops) o.error("matrix", "needs a \"float16\" (or \"bfloat16\") entry");
         if (mfp16.tflops) {
             n.matrix_fp16_tflops = *mfp16.tflops;
             m.note("system.matrix." + mfp16.key + ".tflops", "node.matrix_fp16_tflops", num(n.matrix_fp16_tflops),
@@ -205,11 +203,10 @@ struct CalculonReader {
         if (mfp16.efficiency) {
             n.gemm.max_fraction = *mfp16.efficiency;
             n.gemm.tile_overhead_k = 0;
-            m.note("system.matrix." + mfp16.key + ".gflops_efficiency", "node.gemm.max_fraction",
-                   num(n.gemm.max_fraction), "matrix." + mfp16.key + ".gflops_efficiency");
+            m.note("system.matrix." + mfp16.key + ".gflops_efficiency", "node.gemm.max_fraction", num(n.gemm.max_fraction),
+                   "matrix." + mfp16.key + ".gflops_efficiency");
             m.warn(m.label, "matrix." + mfp16.key + ".gflops_efficiency",
-                   "step table approximated by its largest bucket: node.gemm.max_fraction = " +
-                       num(n.gemm.max_fraction) +
+                   "step table approximated by its largest bucket: node.gemm.max_fraction = " + num(n.gemm.max_fraction) +
                        " with node.gemm.tile_overhead_k = 0 (small GEMMs are faster than in Calculon)");
             // Issue 40: an efficiency no GPU has been measured to reach is said at import.
             if (n.gemm.max_fraction > max_measured_matmul_fraction)
@@ -227,12 +224,10 @@ struct CalculonReader {
                        "COMET uses one GEMM efficiency for all datatypes: the float16 table is used");
         }
         read_throughputs(o, "vector", vfp16, vfp8, m, false);
-        if (o.has("vector") && o.reader().ok() && !vfp16.tflops)
-            o.error("vector", "needs a \"float16\" (or \"bfloat16\") entry");
+        if (o.has("vector") && o.reader().ok() && !vfp16.tflops) o.error("vector", "needs a \"float16\" (or \"bfloat16\") entry");
         if (vfp16.tflops) {
             n.vector_tflops = *vfp16.tflops;
-            m.note("system.vector." + vfp16.key + ".tflops", "node.vector_tflops", num(n.vector_tflops),
-                   "vector." + vfp16.key + ".tflops");
+            m.note("system.vector." + vfp16.key + ".tflops", "node.vector_tflops", num(n.vector_tflops), "vector." + vfp16.key + ".tflops");
             m.warn(m.label, "vector." + vfp16.key + ".gflops_efficiency",
                    "dropped: COMET runs element-wise work at the vector rate or the HBM bandwidth");
         }
@@ -246,8 +241,7 @@ struct CalculonReader {
             if (const auto e = read_efficiency_table(x, "MB_efficiency", false)) {
                 n.hbm_efficiency = *e;
                 m.note("system.mem1.MB_efficiency", "node.hbm_efficiency", num(*e), "mem1.MB_efficiency");
-                m.warn(m.label, "mem1.MB_efficiency",
-                       "step table approximated by its largest bucket: node.hbm_efficiency = " + num(*e));
+                m.warn(m.label, "mem1.MB_efficiency", "step table approximated by its largest bucket: node.hbm_efficiency = " + num(*e));
             }
         });
         // Calculon's mem1.GiB is what the model may use: no runtime reserve, no allocator margin.
@@ -275,8 +269,8 @@ struct CalculonReader {
         });
         std::string mode;
         if (o.optional_string("processing_mode", mode))
-            m.warn(m.label, "processing_mode", "= " + quote_for_message(mode) +
-                                                   ": no counterpart (COMET overlaps per its own model): dropped");
+            m.warn(m.label, "processing_mode",
+                   "= " + quote_for_message(mode) + ": no counterpart (COMET overlaps per its own model): dropped");
 
         const json* nets = o.value("networks");
         if (!nets) {
@@ -310,8 +304,7 @@ struct CalculonReader {
         const bool has_lat = o.required_number("latency", lat);
         for (const std::string_view k : {"ops", "must_be_filled", "processor_usage"})
             if (o.value(k)) m.warn(m.label, path + "." + std::string(k), "no counterpart in COMET: dropped");
-        if (o.value("in_network_reduction"))
-            m.warn(m.label, path + ".in_network_reduction", "no counterpart in COMET: dropped");
+        if (o.value("in_network_reduction")) m.warn(m.label, path + ".in_network_reduction", "no counterpart in COMET: dropped");
         o.report_unknown_keys();
         const std::string role = "system." + path;
         if (i >= 2) {
@@ -359,8 +352,10 @@ struct CalculonReader {
                 m.note(role + ".latency", "node.scale_out.latency_us", num(n.scale_out.latency_us), path + ".latency");
             }
             if (has_size) {
-                if (size < 1) o.value_error("size", "= " + std::to_string(size) + ": must be an integer >= 1");
-                else m.warn(m.label, path + ".size", "dropped: the scale-out network spans the cluster");
+                if (size < 1)
+                    o.value_error("size", "= " + std::to_string(size) + ": must be an integer >= 1");
+                else
+                    m.warn(m.label, path + ".size", "dropped: the scale-out network spans the cluster");
             }
         }
     }
@@ -376,8 +371,8 @@ struct CalculonReader {
         m.int_field(o, "data_par", s.dp, "strategy.dp");
         for (const std::string_view k : {"tensor_par_net", "pipeline_par_net", "data_par_net"})
             if (const json* v = o.value(k))
-                m.warn(m.label, std::string(k), "= " + describe_json_value(*v) +
-                                                    ": dropped (COMET places ranks TP-fastest in the scale-up domain)");
+                m.warn(m.label, std::string(k),
+                       "= " + describe_json_value(*v) + ": dropped (COMET places ranks TP-fastest in the scale-up domain)");
         if (o.required_int("batch_size", t.global_batch))
             m.note("execution.batch_size", "training.global_batch", std::to_string(t.global_batch), "batch_size");
         m.int_field(o, "microbatch_size", s.microbatch, "strategy.microbatch");
@@ -385,15 +380,15 @@ struct CalculonReader {
             m.note("execution.datatype", "training.precision", std::string(to_string(t.precision)), "datatype");
         bool flag = false;
         if (o.optional_bool("fused_activation", flag))
-            m.warn(m.label, "fused_activation", std::string("= ") + (flag ? "true" : "false") +
-                                                    ": no counterpart (COMET's element-wise traffic model is fixed): dropped");
+            m.warn(
+                m.label, "fused_activation",
+                std::string("= ") + (flag ? "true" : "false") + ": no counterpart (COMET's element-wise traffic model is fixed): dropped");
         std::string text;
         if (o.optional_string("attention_type", text))
             m.warn(m.label, "attention_type",
                    "= " + quote_for_message(text) + ": dropped (model.kv_heads = model.heads, multi-head attention)");
         if (o.required_enum("activation_recompute", s.recompute, std::span<const EnumName<Recompute>>(recompute_names)))
-            m.note("execution.activation_recompute", "strategy.recompute", std::string(to_string(s.recompute)),
-                   "activation_recompute");
+            m.note("execution.activation_recompute", "strategy.recompute", std::string(to_string(s.recompute)), "activation_recompute");
         m.int_field(o, "pipeline_interleaving", s.interleave, "strategy.interleave");
         if (o.required_bool("optimizer_sharding", flag)) {
             s.zero_stage = flag ? 1 : 0;
@@ -403,8 +398,7 @@ struct CalculonReader {
             m.note("execution.tensor_par_comm_type", "strategy.sequence_parallel", s.sequence_parallel ? "true" : "false",
                    "tensor_par_comm_type");
         if (o.optional_enum("tensor_par_overlap", s.tp_overlap, std::span<const EnumName<bool>>(tp_overlap_names)))
-            m.note("execution.tensor_par_overlap", "strategy.tp_overlap", s.tp_overlap ? "true" : "false",
-                   "tensor_par_overlap");
+            m.note("execution.tensor_par_overlap", "strategy.tp_overlap", s.tp_overlap ? "true" : "false", "tensor_par_overlap");
         if (o.optional_bool("seq_par_ag_redo", flag))
             m.warn(m.label, "seq_par_ag_redo", std::string("= ") + (flag ? "true" : "false") + ": no counterpart: dropped");
         m.bool_field(o, "data_par_overlap", s.dp_overlap, "strategy.dp_overlap");
@@ -412,8 +406,9 @@ struct CalculonReader {
         m.bool_field(o, "activations_offload", s.offload_activations, "strategy.offload_activations");
         m.bool_field(o, "optimizer_offload", s.offload_optimizer, "strategy.offload_optimizer");
         if (o.optional_bool("training", flag))
-            m.warn(m.label, "training", flag ? "no counterpart (COMET models training only): dropped"
-                                             : "= false: COMET models training only; imported as a training run");
+            m.warn(m.label, "training",
+                   flag ? "no counterpart (COMET models training only): dropped"
+                        : "= false: COMET models training only; imported as a training run");
 
         if (!has_procs) return;
         if (procs < 1) {
@@ -422,27 +417,27 @@ struct CalculonReader {
         }
         const long long product = static_cast<long long>(s.tp) * s.pp * s.dp;
         if (o.reader().ok() && s.tp >= 1 && s.pp >= 1 && s.dp >= 1 && product != procs) {
-            o.value_error("num_procs", "= " + std::to_string(procs) + ": must equal tensor_par * pipeline_par * data_par = " +
-                                     std::to_string(product));
+            o.value_error("num_procs",
+                          "= " + std::to_string(procs) + ": must equal tensor_par * pipeline_par * data_par = " + std::to_string(product));
             return;
         }
         if (domain < 1) return;
         if (procs < domain) {
             c.node.accelerators = static_cast<int>(procs);
             c.node.scale_up.domain_size = static_cast<int>(procs);
-            m.warn(m.label, "num_procs", "= " + std::to_string(procs) + " is fewer than networks[0].size (" +
-                                             std::to_string(domain) + "): one node of " + std::to_string(procs) +
-                                             " accelerators");
+            m.warn(m.label, "num_procs",
+                   "= " + std::to_string(procs) + " is fewer than networks[0].size (" + std::to_string(domain) + "): one node of " +
+                       std::to_string(procs) + " accelerators");
         } else if (procs % domain != 0) {
-            m.warn(m.label, "num_procs", "= " + std::to_string(procs) + " is not a multiple of networks[0].size (" +
-                                             std::to_string(domain) + "): cluster.nodes rounded up");
+            m.warn(m.label, "num_procs",
+                   "= " + std::to_string(procs) + " is not a multiple of networks[0].size (" + std::to_string(domain) +
+                       "): cluster.nodes rounded up");
         }
         const long long per_node = c.node.accelerators;
         const long long nodes = (procs + per_node - 1) / per_node;
         c.cluster.nodes = static_cast<int>(std::min<long long>(nodes, std::numeric_limits<int>::max()));
-        m.note("execution.num_procs", "cluster.nodes", std::to_string(nodes) + " (ceil(" + std::to_string(procs) +
-                                                           " / " + std::to_string(per_node) + "))",
-               "num_procs");
+        m.note("execution.num_procs", "cluster.nodes",
+               std::to_string(nodes) + " (ceil(" + std::to_string(procs) + " / " + std::to_string(per_node) + "))", "num_procs");
     }
 };
 
@@ -454,8 +449,8 @@ struct Source {
 }  // namespace
 
 Loaded<ImportResult> import_calculon_text(std::string_view application_json, std::string_view application_label,
-                                          std::string_view system_json, std::string_view system_label,
-                                          std::string_view execution_json, std::string_view execution_label) {
+                                          std::string_view system_json, std::string_view system_label, std::string_view execution_json,
+                                          std::string_view execution_label) {
     Loaded<ImportResult> out;
     try {
         ImportResult res;
@@ -476,8 +471,7 @@ Loaded<ImportResult> import_calculon_text(std::string_view application_json, std
         run({system_json, system_label}, "system", [&](ObjectReader& o) { cr.system(o); });
         const int domain = c.node.scale_up.domain_size;
         const bool system_ok = out.errors.empty();
-        run({execution_json, execution_label}, "execution",
-            [&](ObjectReader& o) { cr.execution(o, system_ok ? domain : 0); });
+        run({execution_json, execution_label}, "execution", [&](ObjectReader& o) { cr.execution(o, system_ok ? domain : 0); });
         if (!out.errors.empty()) return out;
 
         for (const FieldError& e : check_config(c)) out.errors.push_back(cr.m.located(e, execution_label));
@@ -486,8 +480,8 @@ Loaded<ImportResult> import_calculon_text(std::string_view application_json, std
         Scenario& s = res.scenario;
         const std::string app = stem_of(application_label), sys = stem_of(system_label), exe = stem_of(execution_label);
         s.name = app + " on " + sys + " (" + exe + ")";
-        s.description = "Imported from Calculon files " + std::string(application_label) + ", " +
-                        std::string(system_label) + " and " + std::string(execution_label) + ".";
+        s.description = "Imported from Calculon files " + std::string(application_label) + ", " + std::string(system_label) + " and " +
+                        std::string(execution_label) + ".";
         s.model_info = {app, "Calculon application " + std::string(application_label)};
         s.node_info = {sys, "Calculon system " + std::string(system_label)};
         out.value = std::move(res);
@@ -537,12 +531,10 @@ std::string export_calculon_application(const Scenario& s, std::vector<std::stri
     if (m.kv_heads != m.heads)
         add(w, "model.kv_heads = " + std::to_string(m.kv_heads) +
                    ": Calculon models multi-head attention (kv_heads = heads): K/V projections are overestimated");
-    if (m.gated_mlp)
-        add(w, "model.gated_mlp = true: Calculon's MLP has two matrices: a gated MLP's third matrix is dropped");
+    if (m.gated_mlp) add(w, "model.gated_mlp = true: Calculon's MLP has two matrices: a gated MLP's third matrix is dropped");
     if (!m.bias) add(w, "model.bias = false: Calculon models a GPT-style block with biases");
     if (!m.tied_embeddings) add(w, "model.tied_embeddings = false: not expressible in Calculon");
-    if (!m.learned_position_embeddings)
-        add(w, "model.learned_position_embeddings = false: not expressible in Calculon");
+    if (!m.learned_position_embeddings) add(w, "model.learned_position_embeddings = false: not expressible in Calculon");
     if (m.is_moe())
         add(w, "model.experts = " + std::to_string(m.experts) +
                    ": Calculon has no mixture of experts: exported as a dense model with feedforward = model.ffn_hidden (" +
@@ -570,32 +562,29 @@ std::string export_calculon_system(const Scenario& s, std::vector<std::string>* 
     matrix["float16"] = {{"tflops", n.matrix_fp16_tflops}, {"gflops_efficiency", table(n.gemm.max_fraction)}};
     if (s.config.training.precision == Precision::bf16)
         matrix["bfloat16"] = {{"tflops", n.matrix_fp16_tflops}, {"gflops_efficiency", table(n.gemm.max_fraction)}};
-    if (n.matrix_fp8_tflops > 0)
-        matrix["float8"] = {{"tflops", n.matrix_fp8_tflops}, {"gflops_efficiency", table(n.gemm.max_fraction)}};
+    if (n.matrix_fp8_tflops > 0) matrix["float8"] = {{"tflops", n.matrix_fp8_tflops}, {"gflops_efficiency", table(n.gemm.max_fraction)}};
     j["matrix"] = matrix;
     ordered_json vec;
     vec["float16"] = {{"tflops", n.vector_tflops}, {"gflops_efficiency", table(1.0)}};
-    if (s.config.training.precision == Precision::bf16)
-        vec["bfloat16"] = {{"tflops", n.vector_tflops}, {"gflops_efficiency", table(1.0)}};
+    if (s.config.training.precision == Precision::bf16) vec["bfloat16"] = {{"tflops", n.vector_tflops}, {"gflops_efficiency", table(1.0)}};
     j["vector"] = vec;
     j["mem1"] = {{"GiB", n.hbm_capacity_gib}, {"GBps", n.hbm_bandwidth_gbps}, {"MB_efficiency", table(n.hbm_efficiency)}};
     double mem2_gib = n.expanded.capacity_gib;
     if (n.expanded.capacity_gib > 0) {
         if (n.expanded.attach == ExpandedAttach::per_node) {
             mem2_gib /= n.accelerators;
-            add(w, "node.expanded.attach = per_node: Calculon's mem2 is per processor: capacity divided by node.accelerators "
-                   "(bandwidth kept per processor)");
+            add(w,
+                "node.expanded.attach = per_node: Calculon's mem2 is per processor: capacity divided by node.accelerators "
+                "(bandwidth kept per processor)");
         } else if (n.expanded.attach == ExpandedAttach::pooled) {
             mem2_gib /= static_cast<double>(n.accelerators) * n.expanded.pool_nodes;
-            add(w, "node.expanded.attach = pooled: Calculon's mem2 is per processor: capacity divided among the pool's "
-                   "accelerators (bandwidth kept per processor)");
+            add(w,
+                "node.expanded.attach = pooled: Calculon's mem2 is per processor: capacity divided among the pool's "
+                "accelerators (bandwidth kept per processor)");
         }
-        if (n.expanded.latency_us > 0)
-            add(w, "node.expanded.latency_us = " + num(n.expanded.latency_us) + ": not expressible in Calculon");
+        if (n.expanded.latency_us > 0) add(w, "node.expanded.latency_us = " + num(n.expanded.latency_us) + ": not expressible in Calculon");
     }
-    j["mem2"] = {{"GiB", mem2_gib},
-                 {"GBps", n.expanded.capacity_gib > 0 ? n.expanded.bandwidth_gbps : 0.0},
-                 {"MB_efficiency", table(1.0)}};
+    j["mem2"] = {{"GiB", mem2_gib}, {"GBps", n.expanded.capacity_gib > 0 ? n.expanded.bandwidth_gbps : 0.0}, {"MB_efficiency", table(1.0)}};
     j["processing_mode"] = "no_overlap";
     const auto ops = [](bool scale_up) {
         ordered_json o;
@@ -668,8 +657,7 @@ std::string export_calculon_execution(const Scenario& s, std::vector<std::string
     j["datatype"] = t.precision == Precision::fp16 ? "float16" : t.precision == Precision::bf16 ? "bfloat16" : "float8";
     j["fused_activation"] = true;
     j["attention_type"] = "multihead";
-    j["activation_recompute"] =
-        st.recompute == Recompute::full ? "full" : st.recompute == Recompute::selective ? "attn_only" : "none";
+    j["activation_recompute"] = st.recompute == Recompute::full ? "full" : st.recompute == Recompute::selective ? "attn_only" : "none";
     j["pipeline_interleaving"] = st.interleave;
     j["optimizer_sharding"] = st.zero_stage >= 1;
     j["tensor_par_comm_type"] = st.sequence_parallel ? "rs_ag" : "ar";
@@ -682,8 +670,8 @@ std::string export_calculon_execution(const Scenario& s, std::vector<std::string
     j["training"] = true;
     const long long cluster = static_cast<long long>(c.node.accelerators) * c.cluster.nodes;
     if (procs != cluster)
-        add(w, "strategy: tp * pp * dp = " + std::to_string(procs) + " differs from cluster.nodes * node.accelerators = " +
-                   std::to_string(cluster) + ": num_procs is tp * pp * dp");
+        add(w, "strategy: tp * pp * dp = " + std::to_string(procs) +
+                   " differs from cluster.nodes * node.accelerators = " + std::to_string(cluster) + ": num_procs is tp * pp * dp");
     if (st.zero_stage >= 2)
         add(w, "strategy.zero_stage = " + std::to_string(st.zero_stage) +
                    ": Calculon shards the optimizer only (ZeRO-1): exported as optimizer_sharding = true");
@@ -694,8 +682,9 @@ std::string export_calculon_execution(const Scenario& s, std::vector<std::string
         add(w, "strategy.ep = " + std::to_string(st.ep) + ", etp = " + std::to_string(st.etp) +
                    ": Calculon has no expert parallelism: dropped");
     if (st.pp > 1 && st.interleave > 1 && st.pp_overlap)
-        add(w, "strategy.pp_overlap = true: Calculon has no switch for pipeline transfers behind the next chunk: "
-               "its own pipeline communication model applies");
+        add(w,
+            "strategy.pp_overlap = true: Calculon has no switch for pipeline transfers behind the next chunk: "
+            "its own pipeline communication model applies");
     if (t.optimizer != Optimizer::adam) add(w, "training.optimizer = sgd: Calculon models Adam");
     if (is_fp4(t.precision)) add(w, "training.precision = fp4: Calculon has no 4-bit datatype: exported as float8");
     if (t.grad_reduce != GradDtype::fp32) add(w, "training.grad_reduce = bf16: not expressible in Calculon");

@@ -23,7 +23,6 @@ namespace {
 
 using nlohmann::json;
 
-
 enum class Arch { llama, mistral, qwen2, qwen3, mixtral, qwen2_moe, qwen3_moe, deepseek, gpt_oss, llama4 };
 
 struct ArchName {
@@ -247,13 +246,13 @@ void place_full_layers(HfReader& h, ModelSpec& m, const std::vector<char>& full,
     m.sliding_window = static_cast<int>(window);
     m.full_attention_interval = interval;
     h.map(window_key, "model.sliding_window", std::to_string(m.sliding_window));
-    h.map(source, "model.full_attention_interval",
-          std::to_string(interval) + (interval == 0 ? " (every layer windowed)" : " (every " + std::to_string(interval) + "-th layer full)"));
+    h.map(
+        source, "model.full_attention_interval",
+        std::to_string(interval) + (interval == 0 ? " (every layer windowed)" : " (every " + std::to_string(interval) + "-th layer full)"));
     if (!exact)
         h.warn(source, std::to_string(n_full) + " of " + std::to_string(m.layers) +
                            " layers attend to the whole sequence at positions COMET cannot place: every " + std::to_string(interval) +
-                           "-th layer full (model.full_attention_interval = " + std::to_string(interval) +
-                           "), about as many full layers");
+                           "-th layer full (model.full_attention_interval = " + std::to_string(interval) + "), about as many full layers");
 }
 
 // Sliding-window attention: `sliding_window` (null = none; Qwen's use_sliding_window = false
@@ -278,15 +277,18 @@ void import_sliding_window(HfReader& h, Arch arch, ModelSpec& m, bool layers_ok)
         if (!list.is_array()) {
             o.error("layer_types", "expected an array of " + allowed + ", one per layer, got " + describe_json_value(list));
         } else if (list.size() != static_cast<std::size_t>(m.layers)) {
-            o.error("layer_types", "has " + std::to_string(list.size()) + " entries, expected one per layer (num_hidden_layers = " +
-                                       std::to_string(m.layers) + ")");
+            o.error("layer_types", "has " + std::to_string(list.size()) +
+                                       " entries, expected one per layer (num_hidden_layers = " + std::to_string(m.layers) + ")");
         } else {
             for (std::size_t i = 0; i < list.size() && r.ok(); ++i) {
                 const json& v = list[i];
                 const std::string key = "layer_types[" + std::to_string(i) + "]";
-                if (v.is_string() && v.get<std::string>() == "full_attention") full.push_back(1);
-                else if (v.is_string() && v.get<std::string>() == "sliding_attention") full.push_back(0);
-                else r.error(key, "expected " + allowed + ", got " + describe_json_value(v));
+                if (v.is_string() && v.get<std::string>() == "full_attention")
+                    full.push_back(1);
+                else if (v.is_string() && v.get<std::string>() == "sliding_attention")
+                    full.push_back(0);
+                else
+                    r.error(key, "expected " + allowed + ", got " + describe_json_value(v));
             }
         }
     }
@@ -298,8 +300,8 @@ void import_sliding_window(HfReader& h, Arch arch, ModelSpec& m, bool layers_ok)
         return;
     }
     if (window < 1 || window > max_window) {
-        o.value_error("sliding_window", "= " + std::to_string(window) + ": must be null (no window) or an integer from 1 to " +
-                                            std::to_string(max_window));
+        o.value_error("sliding_window",
+                      "= " + std::to_string(window) + ": must be null (no window) or an integer from 1 to " + std::to_string(max_window));
         return;
     }
     std::string source = "layer_types";
@@ -345,14 +347,16 @@ void import_chunked_attention(HfReader& h, ModelSpec& m, bool layers_ok) {
         if (!list.is_array()) {
             o.error(key, "expected an array of " + allowed + ", one per layer, got " + describe_json_value(list));
         } else if (!list.empty() && list.size() != static_cast<std::size_t>(m.layers)) {
-            o.error(key, "has " + std::to_string(list.size()) + " entries, expected one per layer (num_hidden_layers = " +
-                             std::to_string(m.layers) + ")");
+            o.error(key, "has " + std::to_string(list.size()) +
+                             " entries, expected one per layer (num_hidden_layers = " + std::to_string(m.layers) + ")");
         } else {
             for (std::size_t i = 0; i < list.size() && r.ok(); ++i) {
                 const int f = entry(list[i]);
-                if (f < 0) r.error(h.path(std::string(key) + "[" + std::to_string(i) + "]"), "expected " + allowed + ", got " +
-                                                                                              describe_json_value(list[i]));
-                else full.push_back(static_cast<char>(f));
+                if (f < 0)
+                    r.error(h.path(std::string(key) + "[" + std::to_string(i) + "]"),
+                            "expected " + allowed + ", got " + describe_json_value(list[i]));
+                else
+                    full.push_back(static_cast<char>(f));
             }
             source = key;
         }
@@ -380,7 +384,9 @@ void import_chunked_attention(HfReader& h, ModelSpec& m, bool layers_ok) {
             return;
         }
         for (int i = 0; i < m.layers; ++i) full.push_back((i + 1) % every == 0 ? 1 : 0);
-        source = has_every ? "no_rope_layer_interval" : has_rope_list ? "no_rope_layers" : "(every 4th layer global, transformers' default)";
+        source = has_every       ? "no_rope_layer_interval"
+                 : has_rope_list ? "no_rope_layers"
+                                 : "(every 4th layer global, transformers' default)";
     }
     if (!has_chunk) {
         if (std::find(full.begin(), full.end(), 0) != full.end())
@@ -388,8 +394,8 @@ void import_chunked_attention(HfReader& h, ModelSpec& m, bool layers_ok) {
         return;
     }
     if (chunk < 1 || chunk > max_window) {
-        o.value_error("attention_chunk_size", "= " + std::to_string(chunk) + ": must be null (no chunking) or an integer from 1 to " +
-                                                  std::to_string(max_window));
+        o.value_error("attention_chunk_size",
+                      "= " + std::to_string(chunk) + ": must be null (no chunking) or an integer from 1 to " + std::to_string(max_window));
         return;
     }
     place_full_layers(h, m, full, chunk, "attention_chunk_size", source);
@@ -398,7 +404,8 @@ void import_chunked_attention(HfReader& h, ModelSpec& m, bool layers_ok) {
                "= " + std::to_string(chunk) + ": chunked local attention approximated as a sliding window of " + std::to_string(chunk) +
                    " tokens (model.sliding_window): beyond " + std::to_string(chunk) +
                    " tokens the chunked layers' attention FLOPs and traffic are overstated (up to 2x: a query sees half a chunk on "
-                   "average, a whole window), identical up to " + std::to_string(chunk));
+                   "average, a whole window), identical up to " +
+                   std::to_string(chunk));
 }
 
 }  // namespace
@@ -447,14 +454,14 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
                 if (n.name == arch_name) arch = n.arch;
             if (!arch && typed) {
                 arch = typed;
-                top.warn("architectures", "= [" + quote_for_message(arch_name) + "] is not a supported class: read as model_type = " +
-                                              quote_for_message(model_type));
+                top.warn("architectures", "= [" + quote_for_message(arch_name) +
+                                              "] is not a supported class: read as model_type = " + quote_for_message(model_type));
             } else if (!arch) {
                 std::string supported;
                 for (const auto& n : arch_names)
                     if (!n.name.empty()) supported += (supported.empty() ? "" : ", ") + std::string(n.name);
-                top_o.value_error("architectures", "= [" + quote_for_message(arch_name) + "]: unsupported architecture (supported: " +
-                                                     supported + ")");
+                top_o.value_error("architectures",
+                                  "= [" + quote_for_message(arch_name) + "]: unsupported architecture (supported: " + supported + ")");
             } else if (a->size() > 1) {
                 top.warn("architectures", "several architectures listed: the first, " + arch_name + ", is used");
             }
@@ -544,14 +551,12 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
             } else if (max_pos > hf_max_imported_seq_len) {
                 h.warn("max_position_embeddings", "= " + std::to_string(max_pos) + " is a long-context window (> " +
                                                       std::to_string(hf_max_imported_seq_len) +
-                                                      "): model.seq_len kept from the base scenario (" +
-                                                      std::to_string(m.seq_len) + ")");
+                                                      "): model.seq_len kept from the base scenario (" + std::to_string(m.seq_len) + ")");
             } else {
                 o.value_error("max_position_embeddings", "= " + std::to_string(max_pos) + ": must be >= 1");
             }
         } else {
-            h.warn("max_position_embeddings", "missing: model.seq_len kept from the base scenario (" +
-                                                  std::to_string(m.seq_len) + ")");
+            h.warn("max_position_embeddings", "missing: model.seq_len kept from the base scenario (" + std::to_string(m.seq_len) + ")");
         }
 
         // Block shape.
@@ -589,8 +594,9 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
                    "biases in only some linear layers: model.bias = true adds them to every linear layer and norm");
         if ((*arch == Arch::qwen2 || *arch == Arch::qwen2_moe) && !has_attn_bias) {
             m.bias = false;
-            h.warn("architectures", "Qwen2 has biases on the q/k/v projections only: dropped (model.bias = false, "
-                                    "a few hundred thousand parameters)");
+            h.warn("architectures",
+                   "Qwen2 has biases on the q/k/v projections only: dropped (model.bias = false, "
+                   "a few hundred thousand parameters)");
         }
         h.map(has_attn_bias ? "attention_bias" : "architectures", "model.bias", m.bias ? "true" : "false");
         m.ffn_hidden = clamp_int(inter);
@@ -619,16 +625,16 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
         std::string layout_note;  // how the config places its MoE layers, for the warning when inexact
         if (*arch == Arch::mixtral || *arch == Arch::gpt_oss) {
             keys = {"num_local_experts", "num_experts_per_tok", "intermediate_size", "(no shared experts)",
-                    "(every layer MoE)", "(every layer MoE)", "num_local_experts"};
+                    "(every layer MoE)", "(every layer MoE)",   "num_local_experts"};
             h.get_int("num_local_experts", experts, true);
             h.get_int("num_experts_per_tok", active, true);
             if (long long same = 0; h.get_int("experts_per_token", same, false) && r.ok() && same != active)
-                h.warn("experts_per_token", "= " + std::to_string(same) + " differs from num_experts_per_tok = " +
-                                                std::to_string(active) + ": num_experts_per_tok is used");
+                h.warn("experts_per_token", "= " + std::to_string(same) + " differs from num_experts_per_tok = " + std::to_string(active) +
+                                                ": num_experts_per_tok is used");
             width = inter;
             if (r.ok() && layers_ok) layout = fit_moe_layout(m.layers, 1, [](int) { return true; });
         } else if (*arch == Arch::qwen2_moe || *arch == Arch::qwen3_moe) {
-            keys = {"num_experts", "num_experts_per_tok", "moe_intermediate_size", "(no shared_expert_intermediate_size)",
+            keys = {"num_experts",         "num_experts_per_tok", "moe_intermediate_size", "(no shared_expert_intermediate_size)",
                     "decoder_sparse_step", "decoder_sparse_step", "decoder_sparse_step"};
             long long shared_width = 0, step = 1;
             h.get_int("num_experts", experts, true);
@@ -665,9 +671,9 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
                     shared = std::max(1LL, std::llround(static_cast<double>(shared_width) / static_cast<double>(width)));
                     if (shared * width != shared_width)
                         h.warn("shared_expert_intermediate_size",
-                               "= " + std::to_string(shared_width) + " is not a multiple of moe_intermediate_size = " +
-                                   std::to_string(width) + ": model.shared_experts = " + std::to_string(shared) + " (" +
-                                   std::to_string(shared * width) + " wide)");
+                               "= " + std::to_string(shared_width) +
+                                   " is not a multiple of moe_intermediate_size = " + std::to_string(width) +
+                                   ": model.shared_experts = " + std::to_string(shared) + " (" + std::to_string(shared * width) + " wide)");
                 }
                 if (layers_ok && in_range("decoder_sparse_step", step, 1, m.layers, integer_from(1, m.layers))) {
                     // transformers: layer i is sparse when it is not in mlp_only_layers and (i + 1) % step == 0.
@@ -683,7 +689,7 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
             // when (i + 1) % interleave_moe_layer_step = 0; an MoE layer has num_local_experts routed
             // experts and one shared expert, all intermediate_size wide, and a dense layer an MLP of
             // intermediate_size_mlp.
-            keys = {"num_local_experts", "num_experts_per_tok", "intermediate_size", "(one shared expert, Llama 4)",
+            keys = {"num_local_experts",         "num_experts_per_tok",       "intermediate_size",        "(one shared expert, Llama 4)",
                     "interleave_moe_layer_step", "interleave_moe_layer_step", "interleave_moe_layer_step"};
             long long step = 1, dense_width = 0;
             h.get_int("num_local_experts", experts, true);
@@ -734,15 +740,15 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
                               std::to_string(m.ffn_hidden) + (has_dense ? "" : " (no dense layer: unused)"));
                     }
                 } else if (has_dense) {
-                    o.error("intermediate_size_mlp", "missing (required: the MLP width of the " +
-                                                         std::to_string(m.layers - layout.moe_layers) + " dense layers)");
+                    o.error("intermediate_size_mlp",
+                            "missing (required: the MLP width of the " + std::to_string(m.layers - layout.moe_layers) + " dense layers)");
                 } else {
                     h.map("intermediate_size", "model.ffn_hidden", std::to_string(m.ffn_hidden) + " (no dense layer: unused)");
                 }
             }
         } else if (*arch == Arch::deepseek) {
-            keys = {"n_routed_experts", "num_experts_per_tok", "moe_intermediate_size", "n_shared_experts",
-                    "first_k_dense_replace", "moe_layer_freq", "moe_layer_freq"};
+            keys = {"n_routed_experts",      "num_experts_per_tok", "moe_intermediate_size", "n_shared_experts",
+                    "first_k_dense_replace", "moe_layer_freq",      "moe_layer_freq"};
             long long first_dense = 0, freq = 1;
             h.get_int("n_routed_experts", experts, true);
             h.get_int("num_experts_per_tok", active, true);
@@ -755,8 +761,7 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
                 in_range("first_k_dense_replace", first_dense, 0, m.layers, integer_from(0, m.layers)) &&
                 in_range("moe_layer_freq", freq, 1, m.layers, integer_from(1, m.layers))) {
                 // transformers: layer i is MoE when i >= first_k_dense_replace and i % moe_layer_freq == 0.
-                layout = fit_moe_layout(m.layers, static_cast<int>(freq),
-                                        [&](int i) { return i >= first_dense && i % freq == 0; });
+                layout = fit_moe_layout(m.layers, static_cast<int>(freq), [&](int i) { return i >= first_dense && i % freq == 0; });
                 layout_note = "layer i is MoE when i >= first_k_dense_replace and i % moe_layer_freq = 0";
                 if (freq == 1) keys.layout = "first_k_dense_replace";
             }
@@ -785,13 +790,12 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
                 res.mapped.push_back("(dropless routing) -> model.capacity_factor = 1");
                 if (!layout.exact)
                     h.warn(keys.layout, "MoE layers at positions COMET cannot place (" + layout_note + "): the " +
-                                           std::to_string(layout.moe_layers) + " MoE layers of " + std::to_string(m.layers) +
-                                           " become model.dense_layers = " + std::to_string(m.dense_layers) +
-                                           " dense layers, then " +
-                                           (m.moe_layer_interval == 1 ? std::string("every layer")
-                                                                      : "every " + std::to_string(m.moe_layer_interval) + "-th layer") +
-                                           " MoE (model.moe_layer_interval = " + std::to_string(m.moe_layer_interval) +
-                                           "); parameters and FLOPs are the same, pipeline stages may balance differently");
+                                            std::to_string(layout.moe_layers) + " MoE layers of " + std::to_string(m.layers) +
+                                            " become model.dense_layers = " + std::to_string(m.dense_layers) + " dense layers, then " +
+                                            (m.moe_layer_interval == 1 ? std::string("every layer")
+                                                                       : "every " + std::to_string(m.moe_layer_interval) + "-th layer") +
+                                            " MoE (model.moe_layer_interval = " + std::to_string(m.moe_layer_interval) +
+                                            "); parameters and FLOPs are the same, pipeline stages may balance differently");
             }
         }
 
@@ -827,7 +831,8 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
                       std::to_string(m.head_dim) + " (query/key head size; unused with multi-head latent attention)");
             }
             long long mtp = 0;
-            if (h.get_int("num_nextn_predict_layers", mtp, false) && in_range("num_nextn_predict_layers", mtp, 0, 16, integer_from(0, 16))) {
+            if (h.get_int("num_nextn_predict_layers", mtp, false) &&
+                in_range("num_nextn_predict_layers", mtp, 0, 16, integer_from(0, 16))) {
                 m.mtp_layers = static_cast<int>(mtp);
                 if (mtp > 0)
                     h.map("num_nextn_predict_layers", "model.mtp_layers",
@@ -846,8 +851,10 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
                 hr->warn("quantization_config", "stored weight quantization dropped: training.precision kept from the base scenario (" +
                                                     std::string(to_string(base.config.training.precision)) + ")");
         }
-        if (*arch == Arch::llama4) import_chunked_attention(h, m, layers_ok);
-        else import_sliding_window(h, *arch, m, layers_ok);
+        if (*arch == Arch::llama4)
+            import_chunked_attention(h, m, layers_ok);
+        else
+            import_sliding_window(h, *arch, m, layers_ok);
         if (text_o && top.present("vision_config"))
             top.warn("vision_config", "the vision encoder and its projector are not modelled: the text model only");
         std::string name;
@@ -881,8 +888,7 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
         c.model = m;
         for (const FieldError& e : check_config(c)) {
             const auto it = h.origin.find(e.path);
-            out.errors.push_back(it != h.origin.end() ? it->second + " -> " + e.message()
-                                                      : label + ": " + e.message());
+            out.errors.push_back(it != h.origin.end() ? it->second + " -> " + e.message() : label + ": " + e.message());
         }
         if (!out.errors.empty()) return out;
         if (m.heads % c.strategy.tp != 0 || m.kv_heads % c.strategy.tp != 0)
@@ -896,8 +902,8 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
             name = p.stem().string();
             if (name == "config" && !p.parent_path().filename().empty()) name = p.parent_path().filename().string();
         }
-        const std::string size = m.is_moe() ? billions(total_parameters(m)) + ", " + billions(active_parameters(m)) + " active"
-                                            : billions(total_parameters(m));
+        const std::string size =
+            m.is_moe() ? billions(total_parameters(m)) + ", " + billions(active_parameters(m)) + " active" : billions(total_parameters(m));
         s.model_info = {name + " (" + arch_name + ", " + size + ")", "Hugging Face config " + label};
         s.name = name + " on " + (s.node_info.name.empty() ? std::string("the base node") : s.node_info.name);
         s.description = "Model imported from the Hugging Face config " + label + " (" + arch_name +

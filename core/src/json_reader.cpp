@@ -24,9 +24,7 @@ constexpr std::size_t max_suggest_length = 64;  // edit distance is quadratic: s
 
 bool is_plain_key(std::string_view key) {
     if (key.empty() || key.size() > max_suggest_length) return false;
-    return std::all_of(key.begin(), key.end(), [](unsigned char c) {
-        return std::isalnum(c) != 0 || c == '_' || c == '-';
-    });
+    return std::all_of(key.begin(), key.end(), [](unsigned char c) { return std::isalnum(c) != 0 || c == '_' || c == '-'; });
 }
 
 // Cuts at most `n` bytes without splitting a UTF-8 sequence.
@@ -44,8 +42,7 @@ std::string printable(std::string_view s) {
         const auto c = static_cast<unsigned char>(s[i]);
         std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
         bool valid = len > 0 && i + len <= s.size();
-        for (std::size_t k = 1; valid && k < len; ++k)
-            valid = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+        for (std::size_t k = 1; valid && k < len; ++k) valid = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
         if (valid && c >= 0x20 && c != 0x7F) {
             out.append(s.substr(i, len));
             i += len;
@@ -65,8 +62,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
         row[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j) {
             const std::size_t up = row[j];
-            const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                              std::tolower(static_cast<unsigned char>(b[j - 1]));
+            const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
             row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (same ? 0 : 1)});
             diag = up;
         }
@@ -187,15 +183,13 @@ private:
 };
 
 std::string too_large(std::uintmax_t bytes) {
-    return "is too large (" + std::to_string(bytes) + " bytes; the limit is " + std::to_string(max_json_bytes >> 20) +
-           " MiB)";
+    return "is too large (" + std::to_string(bytes) + " bytes; the limit is " + std::to_string(max_json_bytes >> 20) + " MiB)";
 }
 
 std::string whole_text_problem(std::string_view text) {
     if (text.empty()) return "is empty (expected a JSON object)";
     if (text.size() > max_json_bytes) return too_large(text.size());
-    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
-        return "contains only whitespace (expected a JSON object)";
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return "contains only whitespace (expected a JSON object)";
     return {};
 }
 
@@ -233,8 +227,7 @@ enum class IntegerFit { fits, not_integer, out_of_range };
 IntegerFit fit_integer(const json& v, long long min, long long max, long long& out) {
     if (v.is_number_unsigned()) {
         const auto u = v.get<std::uint64_t>();
-        if (u > static_cast<std::uint64_t>(max) || (min > 0 && u < static_cast<std::uint64_t>(min)))
-            return IntegerFit::out_of_range;
+        if (u > static_cast<std::uint64_t>(max) || (min > 0 && u < static_cast<std::uint64_t>(min))) return IntegerFit::out_of_range;
         out = static_cast<long long>(u);
         return IntegerFit::fits;
     }
@@ -249,8 +242,7 @@ IntegerFit fit_integer(const json& v, long long min, long long max, long long& o
     if (std::trunc(d) != d) return IntegerFit::not_integer;
     // Compare as doubles before converting: converting an out-of-range double is undefined.
     // 2^63 itself is excluded because double(LLONG_MAX) rounds up to it.
-    if (d < static_cast<double>(min) || d > static_cast<double>(max) || d >= 9223372036854775808.0)
-        return IntegerFit::out_of_range;
+    if (d < static_cast<double>(min) || d > static_cast<double>(max) || d >= 9223372036854775808.0) return IntegerFit::out_of_range;
     out = static_cast<long long>(d);
     return IntegerFit::fits;
 }
@@ -280,20 +272,28 @@ std::string quote_for_message(std::string_view s) {
 
 std::string describe_json_value(const json& v) {
     switch (v.type()) {
-    case json::value_t::string: return "string " + quote_for_message(v.get_ref<const std::string&>());
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    case json::value_t::binary: return "binary data";
-    case json::value_t::discarded: return "nothing";
-    default: return v.dump();  // null, boolean, numbers (shortest round-trip form)
+        case json::value_t::string:
+            return "string " + quote_for_message(v.get_ref<const std::string&>());
+        case json::value_t::array:
+            return "an array";
+        case json::value_t::object:
+            return "an object";
+        case json::value_t::binary:
+            return "binary data";
+        case json::value_t::discarded:
+            return "nothing";
+        default:
+            return v.dump();  // null, boolean, numbers (shortest round-trip form)
     }
 }
 
 std::string join_key_path(std::string_view parent, std::string_view key) {
     std::string out(parent);
     if (!out.empty()) out += '.';
-    if (is_plain_key(key)) out += key;
-    else out += quote_for_message(key);
+    if (is_plain_key(key))
+        out += key;
+    else
+        out += quote_for_message(key);
     return out;
 }
 
@@ -359,15 +359,12 @@ void JsonReader::error(std::string_view path, std::string_view problem) {
     errors_.push_back(std::move(line));
 }
 
-std::string JsonReader::allowed_at(std::string_view path) const {
-    return hint_ ? hint_(path) : std::string();
-}
+std::string JsonReader::allowed_at(std::string_view path) const { return hint_ ? hint_(path) : std::string(); }
 
 std::vector<std::string> JsonReader::take_errors() {
     std::vector<std::string> out = std::move(errors_);
     if (suppressed_ > 0)
-        out.push_back(label_ + ": " + std::to_string(suppressed_) + " more error" + (suppressed_ == 1 ? "" : "s") +
-                      " not shown");
+        out.push_back(label_ + ": " + std::to_string(suppressed_) + " more error" + (suppressed_ == 1 ? "" : "s") + " not shown");
     errors_.clear();
     suppressed_ = 0;
     return out;
@@ -416,13 +413,16 @@ bool ObjectReader::read_int(std::string_view key, long long& out, long long min,
     const json* v = lookup(key, required);
     if (!v) return false;
     switch (fit_integer(*v, min, max, out)) {
-    case IntegerFit::fits: return true;
-    case IntegerFit::not_integer: error(key, "expected an integer, got " + describe_json_value(*v)); return false;
-    case IntegerFit::out_of_range: break;
+        case IntegerFit::fits:
+            return true;
+        case IntegerFit::not_integer:
+            error(key, "expected an integer, got " + describe_json_value(*v));
+            return false;
+        case IntegerFit::out_of_range:
+            break;
     }
     std::string problem = "expected an integer, got " + describe_json_value(*v) + " (out of range)";
-    if (const std::string allowed = reader_.allowed_at(path_of(key)); !allowed.empty())
-        problem += "; must be " + allowed;
+    if (const std::string allowed = reader_.allowed_at(path_of(key)); !allowed.empty()) problem += "; must be " + allowed;
     error(key, problem);
     return false;
 }
@@ -460,8 +460,7 @@ bool ObjectReader::read_string(std::string_view key, std::string& out, bool requ
     return true;
 }
 
-std::optional<std::size_t> ObjectReader::read_choice(std::string_view key, std::span<const std::string_view> names,
-                                                     bool required) {
+std::optional<std::size_t> ObjectReader::read_choice(std::string_view key, std::span<const std::string_view> names, bool required) {
     const json* v = lookup(key, required);
     if (!v) return std::nullopt;
     if (!v->is_string()) {

@@ -95,9 +95,13 @@ public:
     // error and leaves `out` unchanged; a missing optional key leaves `out` (the default) alone.
     // Integers must be JSON integers or integral numbers (8.0) that fit in T.
     template <std::integral T>
-    bool required_int(std::string_view key, T& out) { return read_int(key, out, true); }
+    bool required_int(std::string_view key, T& out) {
+        return read_int(key, out, true);
+    }
     template <std::integral T>
-    bool optional_int(std::string_view key, T& out) { return read_int(key, out, false); }
+    bool optional_int(std::string_view key, T& out) {
+        return read_int(key, out, false);
+    }
     bool required_number(std::string_view key, double& out) { return read_number(key, out, true); }
     bool optional_number(std::string_view key, double& out) { return read_number(key, out, false); }
     bool required_bool(std::string_view key, bool& out) { return read_bool(key, out, true); }
@@ -152,8 +156,7 @@ private:
     bool read_string(std::string_view key, std::string& out, bool required);
     bool nested(std::string_view key, const JsonReader::Section& read, bool required);
     // Index of the value's string in `names`, or nullopt after recording an error.
-    std::optional<std::size_t> read_choice(std::string_view key, std::span<const std::string_view> names,
-                                           bool required);
+    std::optional<std::size_t> read_choice(std::string_view key, std::span<const std::string_view> names, bool required);
 
     bool read_choice_into(std::string_view key, std::size_t& out, std::span<const std::string_view> names, bool required) {
         const auto i = read_choice(key, names, required);
@@ -165,8 +168,7 @@ private:
     bool read_int(std::string_view key, T& out, bool required) {
         static_assert(std::numeric_limits<T>::max() <= std::numeric_limits<long long>::max());
         long long v = 0;
-        if (!read_int(key, v, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), required))
-            return false;
+        if (!read_int(key, v, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), required)) return false;
         out = static_cast<T>(v);  // in range: checked above
         return true;
     }

@@ -21,13 +21,12 @@ StateBytes state_bytes_per_parameter(const TrainingSpec& t, const SoftwareSpec& 
     return s;
 }
 
-double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& tr, int tp, bool sp,
-                                  Recompute recompute, int microbatch) noexcept {
+double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& tr, int tp, bool sp, Recompute recompute,
+                                  int microbatch) noexcept {
     return activation_bytes_per_layer(m, tr, WorkShape{tp, sp, microbatch}, recompute, false);
 }
 
-double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& tr, WorkShape shape, Recompute recompute,
-                                  bool moe) noexcept {
+double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& tr, WorkShape shape, Recompute recompute, bool moe) noexcept {
     const int tp = shape.tp;
     const bool sp = shape.sequence_parallel;
     const int microbatch = shape.microbatch;
@@ -35,7 +34,7 @@ double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& tr, Wo
     const double t = tp;
     const double sbh = static_cast<double>(m.seq_len) * microbatch * m.hidden;
     const double sb = static_cast<double>(m.seq_len) * microbatch;
-    const double split = sp ? t : 1.0;  // sequence parallelism splits the replicated part
+    const double split = sp ? t : 1.0;                                // sequence parallelism splits the replicated part
     if (recompute == Recompute::full) return 2.0 * sbh / split / cp;  // only the layer input
 
     const AttentionDims ad = attention_dims(m);
@@ -69,8 +68,7 @@ double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& tr, Wo
         const double routed = routed_tokens_per_rank(m, WorkShape{tp, sp, microbatch, 1, shape.ep, shape.etp});
         const double u = shape.etp;
         const double fe = m.expert_ffn_hidden;
-        routed_part = gin * u * routed * m.hidden + 2.0 * up_inputs * routed * fe + gin * routed * fe +
-                      (4.0 + 4.0) * sb / t * m.experts;
+        routed_part = gin * u * routed * m.hidden + 2.0 * up_inputs * routed * fe + gin * routed * fe + (4.0 + 4.0) * sb / t * m.experts;
         // Not counted: with ModelSpec::glu_clamp, Megatron-Core's clamps keep the up-projection
         // output for their backward (2 bytes per element more). The recipes that clamp (GPT-OSS)
         // recompute the expert activation (recompute_modules "moe_act"), which drops it, and the

@@ -107,12 +107,10 @@ double pipeline_bubble_s(double stage_sum_s, double slowest_s, int interleave) n
     return std::max(0.0, stage_sum_s - slowest_s) / interleave;
 }
 
-double pipeline_bubble_s(int pp, int interleave, double microbatch_s) noexcept {
-    return (pp - 1.0) / interleave * microbatch_s;
-}
+double pipeline_bubble_s(int pp, int interleave, double microbatch_s) noexcept { return (pp - 1.0) / interleave * microbatch_s; }
 
-double pipeline_time_lower_bound(const StageLayout& lay, double per_layer_s, double first_s, double last_s,
-                                 double per_stage_s, double microbatches) noexcept {
+double pipeline_time_lower_bound(const StageLayout& lay, double per_layer_s, double first_s, double last_s, double per_stage_s,
+                                 double microbatches) noexcept {
     const int p = lay.p;
     const double first = lay.first * per_layer_s + first_s + (p == 1 ? last_s : 0.0) + per_stage_s;
     if (p == 1) return microbatches * first;
@@ -132,8 +130,7 @@ double held_layer_microbatches(double stage_layers, int pp, int interleave, int 
     const double p = pp;
     const double v = interleave;
     if (interleave <= 1) return std::min<double>(microbatches, p - rank) * stage_layers;
-    const double chunks = std::min<double>(static_cast<double>(microbatches) * v,
-                                           2.0 * (p - rank - 1.0) + (v - 1.0) * p + 1.0);
+    const double chunks = std::min<double>(static_cast<double>(microbatches) * v, 2.0 * (p - rank - 1.0) + (v - 1.0) * p + 1.0);
     return chunks * stage_layers / v;
 }
 

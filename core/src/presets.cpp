@@ -28,8 +28,8 @@ bool is_dir(const fs::path& p) {
 
 // Reads {"format": <format>, "version": 1, ...} and hands the rest to `body`.
 template <class T>
-Loaded<T> load_preset(const fs::path& file, std::string_view format, T preset,
-                      const std::function<void(ObjectReader&, T&)>& body, std::string_view section) {
+Loaded<T> load_preset(const fs::path& file, std::string_view format, T preset, const std::function<void(ObjectReader&, T&)>& body,
+                      std::string_view section) {
     Loaded<T> out;
     const std::string label = file.string();
     std::string text;
@@ -100,8 +100,10 @@ std::vector<T> load_all(const fs::path& dir, Loaded<T> (*load)(const fs::path&),
     std::vector<T> out;
     for (const auto& f : files) {
         auto l = load(f);
-        if (l.ok()) out.push_back(std::move(*l.value));
-        else errors.insert(errors.end(), l.errors.begin(), l.errors.end());
+        if (l.ok())
+            out.push_back(std::move(*l.value));
+        else
+            errors.insert(errors.end(), l.errors.begin(), l.errors.end());
     }
     return out;
 }
@@ -276,8 +278,10 @@ std::vector<T> load_both(std::string_view kind, Loaded<T> (*load)(const fs::path
     if (user.empty() || !is_dir(user / kind)) return all;
     for (T& u : load_all<T>(user / kind, load, errors)) {
         auto same = std::find_if(all.begin(), all.end(), [&](const T& p) { return p.id == u.id; });
-        if (same != all.end()) *same = std::move(u);
-        else all.push_back(std::move(u));
+        if (same != all.end())
+            *same = std::move(u);
+        else
+            all.push_back(std::move(u));
     }
     return all;
 }

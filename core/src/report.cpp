@@ -41,14 +41,10 @@ std::string percent(double part, double whole) {
 }
 
 nlohmann::json memory_json(const MemoryFootprint& m) {
-    return {{"weights_gib", units::bytes_to_gib(m.weights_bytes)},
-            {"gradients_gib", units::bytes_to_gib(m.gradients_bytes)},
-            {"optimizer_gib", units::bytes_to_gib(m.optimizer_bytes)},
-            {"activations_gib", units::bytes_to_gib(m.activations_bytes)},
-            {"other_gib", units::bytes_to_gib(m.other_bytes)},
-            {"allocator_margin_gib", units::bytes_to_gib(m.margin_bytes)},
-            {"used_gib", units::bytes_to_gib(m.used_bytes())},
-            {"capacity_gib", units::bytes_to_gib(m.capacity_bytes)}};
+    return {{"weights_gib", units::bytes_to_gib(m.weights_bytes)},     {"gradients_gib", units::bytes_to_gib(m.gradients_bytes)},
+            {"optimizer_gib", units::bytes_to_gib(m.optimizer_bytes)}, {"activations_gib", units::bytes_to_gib(m.activations_bytes)},
+            {"other_gib", units::bytes_to_gib(m.other_bytes)},         {"allocator_margin_gib", units::bytes_to_gib(m.margin_bytes)},
+            {"used_gib", units::bytes_to_gib(m.used_bytes())},         {"capacity_gib", units::bytes_to_gib(m.capacity_bytes)}};
 }
 
 }  // namespace
@@ -120,8 +116,8 @@ std::string format_kwh(double kwh) {
 }
 
 std::string format_strategy(const Strategy& s) {
-    std::string out = "tp" + std::to_string(s.tp) + " pp" + std::to_string(s.pp) + " dp" + std::to_string(s.dp) +
-                      " mb" + std::to_string(s.microbatch);
+    std::string out =
+        "tp" + std::to_string(s.tp) + " pp" + std::to_string(s.pp) + " dp" + std::to_string(s.dp) + " mb" + std::to_string(s.microbatch);
     if (s.cp > 1) out += " cp" + std::to_string(s.cp);
     if (s.ep > 1) out += " ep" + std::to_string(s.ep);
     if (s.etp > 1) out += " etp" + std::to_string(s.etp);
@@ -187,67 +183,69 @@ std::string explain_lead(const Result& better, const Result& worse) {
         if (shown == 2 || !(delta < -0.05 * lead)) break;
         text += std::string(shown++ ? ", " : " ") + name + " -" + seconds(-delta);
     }
-    if (const auto& [name, delta] = gains.back(); delta > 0.05 * lead) text += std::string(shown ? "; " : " ") + name + " +" + seconds(delta);
+    if (const auto& [name, delta] = gains.back(); delta > 0.05 * lead)
+        text += std::string(shown ? "; " : " ") + name + " +" + seconds(delta);
     return text;
 }
 
 std::string explain(const Result& r) {
     std::string text(describe(r.reason));
     switch (r.reason) {
-    case Infeasible::invalid_input: {
-        const auto& rules = field_rules();
-        const auto i = static_cast<std::size_t>(r.detail_a);
-        if (i < rules.size()) text += ": " + std::string(rules[i].path) + " must be " + rules[i].allowed;
-        break;
-    }
-    case Infeasible::too_many_accelerators:
-        text += ": needs " + format_printf("%.0f", r.detail_a) + ", has " + format_printf("%.0f", r.detail_b);
-        break;
-    case Infeasible::tp_heads:
-    case Infeasible::tp_kv_heads:
-    case Infeasible::tp_ffn:
-    case Infeasible::sequence_parallel_seq:
-        text += ": tp " + format_printf("%.0f", r.detail_a) + " vs " + format_printf("%.0f", r.detail_b);
-        break;
-    case Infeasible::cp_seq:
-        text += ": cp " + format_printf("%.0f", r.detail_a) + ", sequence length " + format_printf("%.0f", r.detail_b);
-        break;
-    case Infeasible::ep_dense_model:
-        text += ": ep " + format_printf("%.0f", r.detail_a) + ", etp " + format_printf("%.0f", r.detail_b);
-        break;
-    case Infeasible::ep_experts:
-        text += ": ep " + format_printf("%.0f", r.detail_a) + ", experts " + format_printf("%.0f", r.detail_b);
-        break;
-    case Infeasible::etp_ffn:
-        text += ": etp " + format_printf("%.0f", r.detail_a) + ", expert MLP width " + format_printf("%.0f", r.detail_b);
-        break;
-    case Infeasible::ep_group:
-        text += ": ep x etp = " + format_printf("%.0f", r.detail_a) + ", tp x cp x dp = " + format_printf("%.0f", r.detail_b);
-        break;
-    case Infeasible::zero_shard_group:
-        text += ": shard group " + format_printf("%.0f", r.detail_a) + ", dp x cp = " + format_printf("%.0f", r.detail_b);
-        break;
-    case Infeasible::pp_layers:
-        text += ": pp x interleave = " + format_printf("%.0f", r.detail_a) + ", layers = " + format_printf("%.0f", r.detail_b);
-        break;
-    case Infeasible::batch_split:
-        text += ": dp x microbatch = " + format_printf("%.0f", r.detail_a) + ", global batch = " + format_printf("%.0f", r.detail_b);
-        break;
-    case Infeasible::dlrm_column_split:
-        text += ": dp " + format_printf("%.0f", r.detail_a) + ", a table's dim " + format_printf("%.0f", r.detail_b);
-        break;
-    case Infeasible::no_feasible_strategy: {
-        const auto why = static_cast<std::size_t>(r.detail_a);
-        if (why < static_cast<std::size_t>(Infeasible::count_) && r.detail_b > 0)
-            text += " (most often: " + std::string(describe(static_cast<Infeasible>(why))) + ", " +
-                    format_printf("%.0f", r.detail_b) + " configurations)";
-        break;
-    }
-    case Infeasible::hbm_capacity:
-    case Infeasible::expanded_capacity:
-        text += ": needs " + gib(r.detail_a) + " per accelerator, has " + gib(r.detail_b);
-        break;
-    default: break;
+        case Infeasible::invalid_input: {
+            const auto& rules = field_rules();
+            const auto i = static_cast<std::size_t>(r.detail_a);
+            if (i < rules.size()) text += ": " + std::string(rules[i].path) + " must be " + rules[i].allowed;
+            break;
+        }
+        case Infeasible::too_many_accelerators:
+            text += ": needs " + format_printf("%.0f", r.detail_a) + ", has " + format_printf("%.0f", r.detail_b);
+            break;
+        case Infeasible::tp_heads:
+        case Infeasible::tp_kv_heads:
+        case Infeasible::tp_ffn:
+        case Infeasible::sequence_parallel_seq:
+            text += ": tp " + format_printf("%.0f", r.detail_a) + " vs " + format_printf("%.0f", r.detail_b);
+            break;
+        case Infeasible::cp_seq:
+            text += ": cp " + format_printf("%.0f", r.detail_a) + ", sequence length " + format_printf("%.0f", r.detail_b);
+            break;
+        case Infeasible::ep_dense_model:
+            text += ": ep " + format_printf("%.0f", r.detail_a) + ", etp " + format_printf("%.0f", r.detail_b);
+            break;
+        case Infeasible::ep_experts:
+            text += ": ep " + format_printf("%.0f", r.detail_a) + ", experts " + format_printf("%.0f", r.detail_b);
+            break;
+        case Infeasible::etp_ffn:
+            text += ": etp " + format_printf("%.0f", r.detail_a) + ", expert MLP width " + format_printf("%.0f", r.detail_b);
+            break;
+        case Infeasible::ep_group:
+            text += ": ep x etp = " + format_printf("%.0f", r.detail_a) + ", tp x cp x dp = " + format_printf("%.0f", r.detail_b);
+            break;
+        case Infeasible::zero_shard_group:
+            text += ": shard group " + format_printf("%.0f", r.detail_a) + ", dp x cp = " + format_printf("%.0f", r.detail_b);
+            break;
+        case Infeasible::pp_layers:
+            text += ": pp x interleave = " + format_printf("%.0f", r.detail_a) + ", layers = " + format_printf("%.0f", r.detail_b);
+            break;
+        case Infeasible::batch_split:
+            text += ": dp x microbatch = " + format_printf("%.0f", r.detail_a) + ", global batch = " + format_printf("%.0f", r.detail_b);
+            break;
+        case Infeasible::dlrm_column_split:
+            text += ": dp " + format_printf("%.0f", r.detail_a) + ", a table's dim " + format_printf("%.0f", r.detail_b);
+            break;
+        case Infeasible::no_feasible_strategy: {
+            const auto why = static_cast<std::size_t>(r.detail_a);
+            if (why < static_cast<std::size_t>(Infeasible::count_) && r.detail_b > 0)
+                text += " (most often: " + std::string(describe(static_cast<Infeasible>(why))) + ", " + format_printf("%.0f", r.detail_b) +
+                        " configurations)";
+            break;
+        }
+        case Infeasible::hbm_capacity:
+        case Infeasible::expanded_capacity:
+            text += ": needs " + gib(r.detail_a) + " per accelerator, has " + gib(r.detail_b);
+            break;
+        default:
+            break;
     }
     return text;
 }
@@ -264,9 +262,8 @@ std::string format_result_text(const Scenario& sc, const Result& r) {
         o += "Model       " + (sc.model_info.name.empty() ? std::string("(unnamed)") : sc.model_info.name) + ", " +
              format_printf("%.1f", total_parameters(c.model) / 1e9) + " B parameters" +
              (c.model.is_moe() ? " (" + format_printf("%.1f", active_parameters(c.model) / 1e9) + " B active per token)" : "") + "\n";
-    o += "Cluster     " + std::to_string(c.cluster.nodes) + " x " +
-         (sc.node_info.name.empty() ? std::string("node") : sc.node_info.name) + " (" +
-         std::to_string(accelerators_available(c)) + " accelerators)\n";
+    o += "Cluster     " + std::to_string(c.cluster.nodes) + " x " + (sc.node_info.name.empty() ? std::string("node") : sc.node_info.name) +
+         " (" + std::to_string(accelerators_available(c)) + " accelerators)\n";
     o += "Software    " + (sc.software_info.name.empty() ? std::string("(unnamed)") : sc.software_info.name) + ": " + format_software(c) +
          "\n";
     o += "Strategy    " + format_strategy(c.strategy, c.workload) + "\n";
@@ -451,8 +448,8 @@ std::string format_comparison_text(const Comparison& c, const std::vector<TrustB
         const std::string name = d.name.size() > 28 ? d.name.substr(0, 27) + "~" : d.name;
         const long long gpus = static_cast<long long>(d.config.cluster.nodes) * d.config.node.accelerators;
         if (!r.feasible) {
-            std::snprintf(buf, sizeof buf, "%-3s %-28s %7d %6lld  INFEASIBLE: %s\n", (std::to_string(i) + mark).c_str(),
-                          name.c_str(), d.config.cluster.nodes, gpus, explain(r).c_str());
+            std::snprintf(buf, sizeof buf, "%-3s %-28s %7d %6lld  INFEASIBLE: %s\n", (std::to_string(i) + mark).c_str(), name.c_str(),
+                          d.config.cluster.nodes, gpus, explain(r).c_str());
         } else {
             const TrustBand band = band_of(bands, i);
             std::string likely;

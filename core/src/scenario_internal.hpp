@@ -19,8 +19,7 @@ namespace comet {
 // prefix in their key paths ("scenario.model.layers: missing (required)"). Returns the
 // scenario when this call recorded no error. For type errors with range hints, give `r` an
 // allowed-hint that maps prefixed paths through scenario_allowed_hint().
-[[nodiscard]] std::optional<Scenario> read_scenario_json(JsonReader& r, const nlohmann::json& doc,
-                                                         std::string_view path_prefix);
+[[nodiscard]] std::optional<Scenario> read_scenario_json(JsonReader& r, const nlohmann::json& doc, std::string_view path_prefix);
 
 // What is allowed at a scenario key path ("model.layers"), from the range-rule table.
 [[nodiscard]] std::string scenario_allowed_hint(std::string_view path);

@@ -45,8 +45,8 @@ bool read_header(ObjectReader& top, int& version) {
     if (top.required_int("version", version)) {
         const std::string current = std::to_string(scenario_format_version);
         if (version > scenario_format_version) {
-            top.error("version", "file was written by a newer COMET Explorer (format version " +
-                                     std::to_string(version) + "); this build reads versions up to " + current);
+            top.error("version", "file was written by a newer COMET Explorer (format version " + std::to_string(version) +
+                                     "); this build reads versions up to " + current);
             readable = false;
         } else if (version < 1) {
             top.reader().error(top.path_of("version") + " = " + std::to_string(version), "must be a format version from 1 to " + current);
@@ -475,7 +475,6 @@ std::string scenario_allowed_hint(std::string_view path) { return allowed_by_rul
 
 // ---- public API --------------------------------------------------------------------------
 
-
 Loaded<Scenario> parse_scenario(std::string_view json_text, std::string_view label) {
     JsonReader r{std::string(label)};
     try {
@@ -732,8 +731,7 @@ std::string save_text_atomically(const std::filesystem::path& file, std::string_
     const int fd = create_temp_beside(file, temp);
     if (fd < 0) return failed + "cannot create a temporary file beside it: " + errno_text(errno);
     std::string problem = write_and_sync(fd, file, text);
-    if (problem.empty() && ::rename(temp.c_str(), file.c_str()) != 0)
-        problem = "cannot replace it: " + errno_text(errno);
+    if (problem.empty() && ::rename(temp.c_str(), file.c_str()) != 0) problem = "cannot replace it: " + errno_text(errno);
     if (!problem.empty()) {
         ::unlink(temp.c_str());
         return failed + problem;

@@ -25,8 +25,8 @@ std::string allowed_by_rule(std::string_view path) {
 static void derive_head_dim(ObjectReader& o, ModelSpec& m) {
     if (m.heads <= 0) return;  // reported by the range check
     if (m.hidden % m.heads != 0) {
-        o.error("head_dim", "missing; required because model.hidden (" + std::to_string(m.hidden) +
-                                ") is not divisible by model.heads (" + std::to_string(m.heads) + ")");
+        o.error("head_dim", "missing; required because model.hidden (" + std::to_string(m.hidden) + ") is not divisible by model.heads (" +
+                                std::to_string(m.heads) + ")");
         return;
     }
     m.head_dim = m.hidden / m.heads;

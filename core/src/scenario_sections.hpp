@@ -13,11 +13,8 @@
 
 namespace comet::sections {
 
-inline constexpr std::array<EnumName<Precision>, 5> precision_names{{{"fp16", Precision::fp16},
-                                                                     {"bf16", Precision::bf16},
-                                                                     {"fp8", Precision::fp8},
-                                                                     {"mxfp8", Precision::mxfp8},
-                                                                     {"fp4", Precision::fp4}}};
+inline constexpr std::array<EnumName<Precision>, 5> precision_names{
+    {{"fp16", Precision::fp16}, {"bf16", Precision::bf16}, {"fp8", Precision::fp8}, {"mxfp8", Precision::mxfp8}, {"fp4", Precision::fp4}}};
 inline constexpr std::array<EnumName<Recompute>, 3> recompute_names{
     {{"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}}};
 inline constexpr std::array<EnumName<AttentionKernel>, 2> attention_names{
@@ -32,9 +29,8 @@ inline constexpr std::array<EnumName<GraphScope>, 3> graph_scope_names{
     {{"none", GraphScope::none}, {"dense", GraphScope::dense}, {"full", GraphScope::full}}};
 inline constexpr std::array<EnumName<Optimizer>, 2> optimizer_names{{{"adam", Optimizer::adam}, {"sgd", Optimizer::sgd}}};
 inline constexpr std::array<EnumName<GradDtype>, 2> grad_dtype_names{{{"fp32", GradDtype::fp32}, {"bf16", GradDtype::bf16}}};
-inline constexpr std::array<EnumName<ExpandedAttach>, 3> attach_names{{{"per_accelerator", ExpandedAttach::per_accelerator},
-                                                                 {"per_node", ExpandedAttach::per_node},
-                                                                 {"pooled", ExpandedAttach::pooled}}};
+inline constexpr std::array<EnumName<ExpandedAttach>, 3> attach_names{
+    {{"per_accelerator", ExpandedAttach::per_accelerator}, {"per_node", ExpandedAttach::per_node}, {"pooled", ExpandedAttach::pooled}}};
 
 inline constexpr std::array<EnumName<Workload>, 2> workload_names{{{"transformer", Workload::transformer}, {"dlrm", Workload::dlrm}}};
 inline constexpr std::array<EnumName<DlrmInteraction>, 2> interaction_names{{{"dot", DlrmInteraction::dot}, {"dcn", DlrmInteraction::dcn}}};

@@ -23,9 +23,7 @@ namespace {
 
 constexpr double infinity = std::numeric_limits<double>::infinity();
 // Lower bounds and exact scores are computed in different orders: never prune on rounding.
-bool beyond(double lower_bound, double bound) noexcept {
-    return lower_bound - std::abs(lower_bound) * 1e-9 > bound;
-}
+bool beyond(double lower_bound, double bound) noexcept { return lower_bound - std::abs(lower_bound) * 1e-9 > bound; }
 
 std::vector<int> divisors(long long n) {
     std::vector<int> out;
@@ -52,9 +50,7 @@ struct TopK {
         scores.reserve(std::min<std::size_t>(k, 64) + 1);
     }
     [[nodiscard]] double bound() const noexcept { return items.size() < k ? infinity : scores.back(); }
-    static bool better(double s1, std::uint64_t i1, double s2, std::uint64_t i2) noexcept {
-        return s1 < s2 || (s1 == s2 && i1 < i2);
-    }
+    static bool better(double s1, std::uint64_t i1, double s2, std::uint64_t i2) noexcept { return s1 < s2 || (s1 == s2 && i1 < i2); }
     // Whether offer() would keep a candidate of this score and index.
     [[nodiscard]] bool accepts(double score, std::uint64_t index) const noexcept {
         return items.size() < k || better(score, index, scores.back(), items.back().index);
@@ -108,9 +104,7 @@ std::uint64_t SearchStats::infeasible_total() const noexcept {
     return n;
 }
 
-double objective_score(const Result& r, Objective o) noexcept {
-    return o == Objective::mfu ? -r.mfu : r.iteration_s;
-}
+double objective_score(const Result& r, Objective o) noexcept { return o == Objective::mfu ? -r.mfu : r.iteration_s; }
 
 Config SearchEngine::probe(const Config& base, const SearchOptions& options) noexcept {
     Config p = base;
@@ -296,8 +290,7 @@ void SearchEngine::enumerate() {
         const bool tier = base_.node.expanded.capacity_gib > 0;
         auto keep = [&](int mask, Knob knob, int bit) { return searched(o, knob) || (mask & bit) == (base_mask & bit); };
         for (int mask = 0; mask < (tier ? 8 : 1); ++mask)
-            if (keep(mask, Knob::offload_optimizer, 1) && keep(mask, Knob::offload_weights, 2) &&
-                keep(mask, Knob::offload_activations, 4))
+            if (keep(mask, Knob::offload_optimizer, 1) && keep(mask, Knob::offload_weights, 2) && keep(mask, Knob::offload_activations, 4))
                 offload_.push_back(mask);
         if (offload_.empty()) offload_.push_back(base_mask);  // offload without a tier: infeasible, still counted
     }
@@ -326,80 +319,81 @@ void SearchEngine::enumerate() {
                     if (cp == 1 || (m.seq_len % (2LL * cp) == 0 && m.seq_len / cp >= o.min_tokens_per_cp_rank)) cps.push_back(cp);
         }
         for (int cp : cps) {
-        const long long tp_cp = static_cast<long long>(tp) * cp;
-        std::vector<int> pps{bs.pp};
-        if (searched(o, Knob::pp)) pps = gpus % tp_cp == 0 ? divisors(gpus / tp_cp) : std::vector<int>{};
-        for (int pp : pps) {
-            const auto known = std::lower_bound(interleaves_.begin(), interleaves_.end(), pp, below_pp);
-            if (known == interleaves_.end() || known->pp != pp) {
-                PpChoice choice{pp, interleave_choices(pp), {}, {}};
-                // The model's stage layout at each (the strategy fields it reads are not searched).
-                Strategy sv = bs;
-                sv.pp = pp;
-                for (int v : choice.vs) {
-                    sv.interleave = v;
-                    choice.layouts.push_back(model_stage_layout(m, sv));
-                }
-                // The compute bound's recomputed share of the layers: at the smallest interleave.
-                sv.interleave = 1;
-                for (Recompute r : {Recompute::none, Recompute::selective, Recompute::full}) {
-                    sv.recompute = r;
-                    choice.recompute_share[static_cast<std::size_t>(r)] = full_recompute_share(m.layers, sv);
-                }
-                interleaves_.insert(known, std::move(choice));
-            }
-            const long long tp_pp = tp_cp * pp;
-            std::vector<int> dps{bs.dp};
-            if (searched(o, Knob::dp)) {
-                dps.clear();
-                if (tp_pp <= gpus && gpus % tp_pp == 0)
-                    dps = o.all_accelerators ? std::vector<int>{static_cast<int>(gpus / tp_pp)} : divisors(gpus / tp_pp);
-            }
-            for (int dp : dps) {
-                // Expert parallelism: divisors of the experts that divide tp x cp x dp.
-                std::vector<int> eps{bs.ep};
-                if (searched(o, Knob::ep)) {
-                    eps = {1};
-                    if (m.is_moe())
-                        for (int e : divisors(m.experts))
-                            if (e > 1 && (tp_cp * dp) % e == 0) eps.push_back(e);
-                }
-                std::vector<int> etps{bs.etp};
-                if (searched(o, Knob::etp)) {
-                    etps = {1};
-                    if (m.is_moe() && tp > 1 && m.expert_ffn_hidden % tp == 0) etps.push_back(tp);
-                }
-                std::vector<int> mbs{bs.microbatch};
-                if (searched(o, Knob::microbatch)) {
-                    mbs = base_.training.global_batch % dp == 0 ? divisors(base_.training.global_batch / dp)
-                                                                : std::vector<int>{1};
-                    if (o.max_microbatch > 0) std::erase_if(mbs, [&](int b) { return b > o.max_microbatch; });
-                }
-                std::vector<char> sps{bs.sequence_parallel};
-                if (searched(o, Knob::sequence_parallel)) sps = tp > 1 ? std::vector<char>{0, 1} : std::vector<char>{0};
-                const long long replicas = static_cast<long long>(dp) * cp;
-                // ZeRO matters only with replicas to shard over.
-                const bool zeros_all = replicas > 1 || !searched(o, Knob::zero_stage);
-                // Overlap switches are no-ops without the parallelism they overlap: not enumerated.
-                const auto overlaps = static_cast<std::uint32_t>((replicas > 1 ? dp_overlap_.size() : 1) * (tp > 1 ? tp_overlap_.size() : 1));
-                for (int ep : eps)
-                    for (int etp : etps) {
-                        if (ep * etp > 1 && (tp_cp * dp) % (static_cast<long long>(ep) * etp) != 0) continue;
-                        Group proto{tp, cp, pp, dp, ep, etp, 1, false, Recompute::none, 0, 0, 0, 0, overlaps, 0};
-                        std::uint32_t inner = 0;
-                        for (std::size_t zi = 0; zi < (zeros_all ? zero_.size() : 1); ++zi)
-                            inner += static_cast<std::uint32_t>(shards_for(proto, zeros_all ? zero_[zi] : 0).size());
-                        const auto per_v = static_cast<std::uint32_t>(inner * offload_.size()) * overlaps;
-                        const auto size = static_cast<std::uint32_t>(pp_choice(pp).vs.size()) * per_v;
-                        for (char sp : sps)
-                            for (int mb : mbs)
-                                for (Recompute rc : recomputes) {
-                                    list.push_back(Group{tp, cp, pp, dp, ep, etp, mb, sp != 0, rc, index, size, per_v, inner, overlaps, 0});
-                                    index += size;
-                                }
+            const long long tp_cp = static_cast<long long>(tp) * cp;
+            std::vector<int> pps{bs.pp};
+            if (searched(o, Knob::pp)) pps = gpus % tp_cp == 0 ? divisors(gpus / tp_cp) : std::vector<int>{};
+            for (int pp : pps) {
+                const auto known = std::lower_bound(interleaves_.begin(), interleaves_.end(), pp, below_pp);
+                if (known == interleaves_.end() || known->pp != pp) {
+                    PpChoice choice{pp, interleave_choices(pp), {}, {}};
+                    // The model's stage layout at each (the strategy fields it reads are not searched).
+                    Strategy sv = bs;
+                    sv.pp = pp;
+                    for (int v : choice.vs) {
+                        sv.interleave = v;
+                        choice.layouts.push_back(model_stage_layout(m, sv));
                     }
+                    // The compute bound's recomputed share of the layers: at the smallest interleave.
+                    sv.interleave = 1;
+                    for (Recompute r : {Recompute::none, Recompute::selective, Recompute::full}) {
+                        sv.recompute = r;
+                        choice.recompute_share[static_cast<std::size_t>(r)] = full_recompute_share(m.layers, sv);
+                    }
+                    interleaves_.insert(known, std::move(choice));
+                }
+                const long long tp_pp = tp_cp * pp;
+                std::vector<int> dps{bs.dp};
+                if (searched(o, Knob::dp)) {
+                    dps.clear();
+                    if (tp_pp <= gpus && gpus % tp_pp == 0)
+                        dps = o.all_accelerators ? std::vector<int>{static_cast<int>(gpus / tp_pp)} : divisors(gpus / tp_pp);
+                }
+                for (int dp : dps) {
+                    // Expert parallelism: divisors of the experts that divide tp x cp x dp.
+                    std::vector<int> eps{bs.ep};
+                    if (searched(o, Knob::ep)) {
+                        eps = {1};
+                        if (m.is_moe())
+                            for (int e : divisors(m.experts))
+                                if (e > 1 && (tp_cp * dp) % e == 0) eps.push_back(e);
+                    }
+                    std::vector<int> etps{bs.etp};
+                    if (searched(o, Knob::etp)) {
+                        etps = {1};
+                        if (m.is_moe() && tp > 1 && m.expert_ffn_hidden % tp == 0) etps.push_back(tp);
+                    }
+                    std::vector<int> mbs{bs.microbatch};
+                    if (searched(o, Knob::microbatch)) {
+                        mbs = base_.training.global_batch % dp == 0 ? divisors(base_.training.global_batch / dp) : std::vector<int>{1};
+                        if (o.max_microbatch > 0) std::erase_if(mbs, [&](int b) { return b > o.max_microbatch; });
+                    }
+                    std::vector<char> sps{bs.sequence_parallel};
+                    if (searched(o, Knob::sequence_parallel)) sps = tp > 1 ? std::vector<char>{0, 1} : std::vector<char>{0};
+                    const long long replicas = static_cast<long long>(dp) * cp;
+                    // ZeRO matters only with replicas to shard over.
+                    const bool zeros_all = replicas > 1 || !searched(o, Knob::zero_stage);
+                    // Overlap switches are no-ops without the parallelism they overlap: not enumerated.
+                    const auto overlaps =
+                        static_cast<std::uint32_t>((replicas > 1 ? dp_overlap_.size() : 1) * (tp > 1 ? tp_overlap_.size() : 1));
+                    for (int ep : eps)
+                        for (int etp : etps) {
+                            if (ep * etp > 1 && (tp_cp * dp) % (static_cast<long long>(ep) * etp) != 0) continue;
+                            Group proto{tp, cp, pp, dp, ep, etp, 1, false, Recompute::none, 0, 0, 0, 0, overlaps, 0};
+                            std::uint32_t inner = 0;
+                            for (std::size_t zi = 0; zi < (zeros_all ? zero_.size() : 1); ++zi)
+                                inner += static_cast<std::uint32_t>(shards_for(proto, zeros_all ? zero_[zi] : 0).size());
+                            const auto per_v = static_cast<std::uint32_t>(inner * offload_.size()) * overlaps;
+                            const auto size = static_cast<std::uint32_t>(pp_choice(pp).vs.size()) * per_v;
+                            for (char sp : sps)
+                                for (int mb : mbs)
+                                    for (Recompute rc : recomputes) {
+                                        list.push_back(
+                                            Group{tp, cp, pp, dp, ep, etp, mb, sp != 0, rc, index, size, per_v, inner, overlaps, 0});
+                                        index += size;
+                                    }
+                        }
+                }
             }
-        }
         }
     }
     space_ = index;
@@ -831,8 +825,8 @@ void SearchEngine::scan_group(const Config& cell, std::size_t gi, Scan& scan, do
             // each window as long as a whole layer with its most exposed communication) hide the most.
             const double chunk = s.pp_overlap ? lay.max_layers() / static_cast<double>(combo.v) : 0.0;
             const PassTimes& lt = pc.layer;
-            const double wide = chunk * (lt.fwd + lt.bwd + lt.recompute +
-                                         std::max(layer_exposure(w, 1.0, 0).total, layer_exposure(w, 1.0, 1).total));
+            const double wide =
+                chunk * (lt.fwd + lt.bwd + lt.recompute + std::max(layer_exposure(w, 1.0, 0).total, layer_exposure(w, 1.0, 1).total));
             const double pp_min = pipeline_exchange_s(pp_one, combo.v, wide, wide);
             v_bound = pipeline_time_lower_bound(lay, layer_min, pc.first_extra + w.tp_one, pc.last_extra + w.tp_one, pp_min, mbs);
             v_pruned = options_.prune && beyond(score_bound(v_bound, g), scan.bound());

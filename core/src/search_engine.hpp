@@ -116,11 +116,11 @@ private:
         int tp, cp, pp, dp, ep, etp, microbatch;
         bool sp;
         Recompute recompute;
-        std::uint64_t first_index;  // enumeration index of its first configuration
-        std::uint32_t size;         // configurations in the group
-        std::uint32_t per_v;        // configurations per interleaving choice
-        std::uint32_t shards;       // ZeRO sharding-group choices (for ZeRO stages >= 1)
-        std::uint32_t overlaps;     // overlap variants per inner choice (1 to 4)
+        std::uint64_t first_index;    // enumeration index of its first configuration
+        std::uint32_t size;           // configurations in the group
+        std::uint32_t per_v;          // configurations per interleaving choice
+        std::uint32_t shards;         // ZeRO sharding-group choices (for ZeRO stages >= 1)
+        std::uint32_t overlaps;       // overlap variants per inner choice (1 to 4)
         std::uint32_t pp_choice = 0;  // its pipeline degree's entry of interleaves_
     };
     // An inner choice that passes the structural and memory checks.
@@ -151,9 +151,9 @@ private:
     struct Prepared {
         Infeasible problem = Infeasible::none;
         std::unique_ptr<RankCompute> compute;  // only where something fits (about a fifth of a sweep's groups)
-        double time_bound = 0;   // compute-only lower bound of the iteration time
-        double lower_bound = 0;  // ... of the score
-        ComboList combos;        // in enumeration order (so grouped by v)
+        double time_bound = 0;                 // compute-only lower bound of the iteration time
+        double lower_bound = 0;                // ... of the score
+        ComboList combos;                      // in enumeration order (so grouped by v)
     };
 
     // `base` with the searched strategy knobs at their minimum: what the constructor validates.
@@ -258,15 +258,15 @@ private:
         }
     };
     std::vector<Prepared, ConstructLater<Prepared>> prepared_;  // empty in a lazily prepared engine
-    std::vector<std::uint32_t> order_;  // feasible-so-far groups by increasing lower bound
-    std::vector<std::uint32_t> position_;  // an eagerly prepared engine's: each group's index in order_
-    std::vector<double> lb_at_;            // score_lb() of order_[i], read in visiting order
+    std::vector<std::uint32_t> order_;                          // feasible-so-far groups by increasing lower bound
+    std::vector<std::uint32_t> position_;                       // an eagerly prepared engine's: each group's index in order_
+    std::vector<double> lb_at_;                                 // score_lb() of order_[i], read in visiting order
     // Inner choices (with their overlap variants) of the groups before each position of order_,
     // and of all of them at the end: what skipping a run of groups prunes.
     std::vector<std::uint64_t> inner_before_;
     std::vector<std::uint64_t> inner_of_;  // per group (an eagerly prepared engine; lazy ones read their donor's)
     void count_inner();
-    SearchStats rejected_;              // groups rejected by prepare() as a whole
+    SearchStats rejected_;  // groups rejected by prepare() as a whole
     std::vector<int> zero_;
     std::vector<int> offload_;  // bit 0 optimizer, 1 weights, 2 activations
     std::vector<char> dp_overlap_;

@@ -49,17 +49,17 @@ struct PassTimes {
 // Compute side of stage 1: reads the model, the training setup, the node's compute and HBM
 // fields and (tp, sequence_parallel, microbatch, recompute). The expensive part.
 struct RankCompute {
-    PassTimes layer;      // the mean layer: dense and MoE layers in the model's proportion
+    PassTimes layer;  // the mean layer: dense and MoE layers in the model's proportion
     // Routed-expert GEMM time of one MoE layer (zero for a dense model): the EP all-to-all's window.
     double moe_expert_fwd = 0, moe_expert_bwd = 0, moe_expert_recompute = 0;
-    double moe_share = 0; // MoE layers / layers
+    double moe_share = 0;    // MoE layers / layers
     double first_extra = 0;  // embedding, forward + backward
     double last_extra = 0;   // final norm, LM head and loss, forward + backward
     double tp_bytes = 0;
     double pp_bytes = 0;
-    double cp_kv_bytes = 0;  // one key/value chunk of the CP ring
-    double ep_bytes = 0;     // one EP all-to-all buffer of an MoE layer
-    double etp_bytes = 0;    // routed tokens gathered in the expert-TP group
+    double cp_kv_bytes = 0;     // one key/value chunk of the CP ring
+    double ep_bytes = 0;        // one EP all-to-all buffer of an MoE layer
+    double etp_bytes = 0;       // routed tokens gathered in the expert-TP group
     double act_layer = 0;       // activation bytes stored per (mean) layer and microbatch
     double act_layer_full = 0;  // the same without recomputation
     double model_flops_per_sequence = 0;
@@ -82,21 +82,21 @@ struct RankCompute {
 
 // Stage 1 complete: the compute side plus the TP collectives on the node's networks (cheap).
 struct RankWork : RankCompute {
-    double tp_one = 0;  // one TP collective on the layer activation
-    double tp_layer_total = 0;            // forward and backward
+    double tp_one = 0;          // one TP collective on the layer activation
+    double tp_layer_total = 0;  // forward and backward
     // Exposed parts, indexed by tp_overlap (off / on): what the paired compute does not hide,
     // less what the pass's idle accelerator time absorbs (PassTimes::idle_fwd; a pass's TP, EP
     // and CP collectives share its idle time in proportion to what each leaves exposed).
     double tp_layer_exposed[2] = {0, 0};
-    double tp_rec_total = 0;              // the recomputed forward's collectives
+    double tp_rec_total = 0;  // the recomputed forward's collectives
     double tp_rec_exposed[2] = {0, 0};
     double pp_gather = 0;  // all-gather of a scattered pipeline message in the TP group
     GroupSpan tp_group;
-    double cp_layer_total = 0;    // CP ring exchange of one layer per microbatch (fwd + bwd)
-    double cp_layer_exposed[2] = {0, 0};  // what attention does not hide
+    double cp_layer_total = 0;                            // CP ring exchange of one layer per microbatch (fwd + bwd)
+    double cp_layer_exposed[2] = {0, 0};                  // what attention does not hide
     double cp_rec_total = 0, cp_rec_exposed[2] = {0, 0};  // ... of the recomputed forward
-    double ep_layer_total = 0;    // EP all-to-all (and ETP gathers) of one MoE layer per microbatch (fwd + bwd)
-    double ep_layer_exposed[2] = {0, 0};  // what the expert GEMMs do not hide at the strategy's ep_overlap
+    double ep_layer_total = 0;                            // EP all-to-all (and ETP gathers) of one MoE layer per microbatch (fwd + bwd)
+    double ep_layer_exposed[2] = {0, 0};                  // what the expert GEMMs do not hide at the strategy's ep_overlap
     double ep_rec_total = 0, ep_rec_exposed[2] = {0, 0};  // ... of the recomputed forward
 };
 
@@ -122,8 +122,7 @@ struct LayerExposure {
 // first reads only tp, cp, pp, dp, ep, etp, the interleaving and the microbatch, the second
 // the ZeRO sharding group and the offload switches too (a search checks the first once per
 // interleaving and the second for each inner choice, in this same order).
-[[nodiscard]] Infeasible split_problem(const Config& c, double& a, double& b,
-                                       const StageLayout* layout = nullptr) noexcept;
+[[nodiscard]] Infeasible split_problem(const Config& c, double& a, double& b, const StageLayout* layout = nullptr) noexcept;
 [[nodiscard]] Infeasible split_layout_problem(const Config& c, double& a, double& b, const StageLayout* layout = nullptr) noexcept;
 [[nodiscard]] Infeasible split_sharding_problem(const Config& c, double& a, double& b) noexcept;
 
@@ -165,7 +164,7 @@ using LayerComputeKey = std::tuple<int, bool, int, int, int, int, Recompute>;
 struct Placement {
     int t, p, d, v, cp;
     bool sp;
-    int mbs;  // microbatches per pipeline per iteration
+    int mbs;             // microbatches per pipeline per iteration
     StageLayout layout;  // layers per stage
     double rshare;       // share of the layers full recomputation recomputes (full_recompute_share)
     StateBytes sb;
@@ -212,10 +211,10 @@ struct Traffic {
     double dp_mb_grad = 0;      // ZeRO-2 per microbatch (behind backward)
     double dp_grad_reduce = 0;  // once per iteration
     double dp_weight_gather = 0;
-    double mem_mb_total = 0;    // expanded-tier traffic per microbatch
-    double opt_hbm_s = 0;       // optimizer step
+    double mem_mb_total = 0;  // expanded-tier traffic per microbatch
+    double opt_hbm_s = 0;     // optimizer step
     double opt_mem_exposed = 0;
-    double other = 0;           // tied-embedding gradient all-reduce
+    double other = 0;  // tied-embedding gradient all-reduce
 };
 [[nodiscard]] Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcept;
 // Fills the time breakdown, communication totals and throughput metrics.

@@ -153,8 +153,8 @@ SweepResult run_sweep(const Config& base, const SweepSpec& spec, const SearchCon
         const ClassKey key = SearchEngine::class_key(cell_config(base, spec, ix, iy), options);
         // Usually a cell shares its class with the neighbour above or to the left: try those first.
         std::size_t k = keys.size();
-        for (const std::size_t guess : {iy > 0 ? class_of[i - static_cast<std::size_t>(out.nx)] : keys.size(),
-                                        ix > 0 ? class_of[i - 1] : keys.size()})
+        for (const std::size_t guess :
+             {iy > 0 ? class_of[i - static_cast<std::size_t>(out.nx)] : keys.size(), ix > 0 ? class_of[i - 1] : keys.size()})
             if (guess < keys.size() && keys[guess] == key) {
                 k = guess;
                 break;

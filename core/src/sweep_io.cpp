@@ -84,8 +84,10 @@ std::string knob_ids(std::optional<KnobKind> only = std::nullopt) {
 // "an integer from 1 to 65536 (tp: tensor parallelism)", "from 0.001 to 1e+07 GB/s (hbm_gbps: HBM bandwidth)".
 std::string allowed_range(const KnobInfo& k) {
     std::string out;
-    if (k.integer && k.min == 0 && k.max == 1) out = "0 or 1";
-    else out = std::string(k.integer ? "an integer from " : "from ") + bound_text(k.min) + " to " + bound_text(k.max);
+    if (k.integer && k.min == 0 && k.max == 1)
+        out = "0 or 1";
+    else
+        out = std::string(k.integer ? "an integer from " : "from ") + bound_text(k.min) + " to " + bound_text(k.max);
     if (!k.unit.empty()) {
         out += ' ';
         out += k.unit;
@@ -104,8 +106,10 @@ std::optional<Knob> read_knob_id(JsonReader& r, const std::string& path, const s
     std::vector<std::string> ids;
     for (const KnobInfo& k : all_knobs()) ids.emplace_back(k.id);
     const std::string where = path + " = " + quote_for_message(id);
-    if (const auto near = nearest_name(id, ids)) r.error(where, "unknown knob (did you mean \"" + *near + "\"?)");
-    else r.error(where, "unknown knob (knobs: " + knob_ids() + ")");
+    if (const auto near = nearest_name(id, ids))
+        r.error(where, "unknown knob (did you mean \"" + *near + "\"?)");
+    else
+        r.error(where, "unknown knob (knobs: " + knob_ids() + ")");
     return std::nullopt;
 }
 
@@ -147,9 +151,8 @@ public:
         if (r_.ok() && f.spec.y) {
             const std::size_t cells = f.spec.x.values.size() * f.spec.y->values.size();
             if (cells > max_sweep_cells)
-                r_.error("y", "the axes give " + std::to_string(f.spec.x.values.size()) + " x " +
-                                  std::to_string(f.spec.y->values.size()) + " = " + std::to_string(cells) +
-                                  " cells; at most " + std::to_string(max_sweep_cells) + " are allowed");
+                r_.error("y", "the axes give " + std::to_string(f.spec.x.values.size()) + " x " + std::to_string(f.spec.y->values.size()) +
+                                  " = " + std::to_string(cells) + " cells; at most " + std::to_string(max_sweep_cells) + " are allowed");
         }
         // Load a named scenario file last, so that its messages follow the sweep file's own.
         if (!scenario_path_.empty()) load_named_scenario(f);
@@ -170,8 +173,8 @@ private:
         if (top.required_int("version", version)) {
             const std::string current = std::to_string(sweep_format_version);
             if (version > sweep_format_version) {
-                top.error("version", "file was written by a newer COMET Explorer (sweep format version " +
-                                         std::to_string(version) + "); this build reads versions up to " + current);
+                top.error("version", "file was written by a newer COMET Explorer (sweep format version " + std::to_string(version) +
+                                         "); this build reads versions up to " + current);
                 readable = false;
             } else if (version < 1) {
                 r_.error("version = " + std::to_string(version), "must be a format version from 1 to " + current);
@@ -189,8 +192,9 @@ private:
         if (v->is_string()) {
             const auto& text = v->get_ref<const std::string&>();
             if (text.empty()) {
-                top.error("scenario", "is empty; must be a path to a scenario file (relative to the sweep file) "
-                                      "or a scenario object");
+                top.error("scenario",
+                          "is empty; must be a path to a scenario file (relative to the sweep file) "
+                          "or a scenario object");
                 return;
             }
             if (text.find('\0') != std::string::npos) {
@@ -216,8 +220,7 @@ private:
             f.scenario_file = scenario_path_;
             return;
         }
-        r_.error("scenario = " + quote_for_message(scenario_text_),
-                 "cannot load the scenario file " + scenario_path_.string() + ":");
+        r_.error("scenario = " + quote_for_message(scenario_text_), "cannot load the scenario file " + scenario_path_.string() + ":");
         // The loader's lines name the scenario file and the key path inside it.
         for (auto& e : loaded.errors) extra_errors_.push_back(std::move(e));
     }
@@ -237,9 +240,12 @@ private:
             o.allow_all();
             return knob;
         }
-        if (has_values) read_value_list(o, axis, info);
-        else if (has_range) read_range(o, axis, info);
-        else r_.error(o.path(), "missing the values: give \"values\": [...] or \"from\", \"to\" and \"steps\"");
+        if (has_values)
+            read_value_list(o, axis, info);
+        else if (has_range)
+            read_range(o, axis, info);
+        else
+            r_.error(o.path(), "missing the values: give \"values\": [...] or \"from\", \"to\" and \"steps\"");
         return knob;
     }
 
@@ -251,8 +257,7 @@ private:
             return;
         }
         if (v->empty() || v->size() > static_cast<std::size_t>(max_sweep_steps)) {
-            r_.error(path, "has " + std::to_string(v->size()) + " values; must have 1 to " +
-                               std::to_string(max_sweep_steps));
+            r_.error(path, "has " + std::to_string(v->size()) + " values; must have 1 to " + std::to_string(max_sweep_steps));
             return;
         }
         std::vector<double> values;
@@ -323,8 +328,7 @@ private:
         o.optional_enum("objective", opt.objective, objective_names);
         if (const json* v = o.value("knobs")) read_search_knobs(o.path_of("knobs"), *v, opt.knobs);
         o.optional_bool("all_accelerators", opt.all_accelerators);
-        if (o.optional_int("max_microbatch", opt.max_microbatch) &&
-            (opt.max_microbatch < 0 || opt.max_microbatch > max_microbatch_limit))
+        if (o.optional_int("max_microbatch", opt.max_microbatch) && (opt.max_microbatch < 0 || opt.max_microbatch > max_microbatch_limit))
             r_.error(o.path_of("max_microbatch") + " = " + std::to_string(opt.max_microbatch),
                      "must be " + sweep_allowed_hint("search.max_microbatch"));
         if (o.optional_int("top_k", opt.top_k) && (opt.top_k < 1 || opt.top_k > max_sweep_top_k))
@@ -354,8 +358,7 @@ private:
             const auto k = read_knob_id(r_, at, id);
             if (!k) continue;
             if (knob_info(*k).kind != KnobKind::strategy) {
-                r_.error(at + " = " + quote_for_message(id),
-                         "not a strategy knob; a search varies only " + knob_ids(KnobKind::strategy));
+                r_.error(at + " = " + quote_for_message(id), "not a strategy knob; a search varies only " + knob_ids(KnobKind::strategy));
                 continue;
             }
             if (set & knob_bit(*k)) {
@@ -499,8 +502,10 @@ struct JsonCell {
 
     void operator()(std::string_view name, double v) {
         const std::string key(name);
-        if ((name == runner_up_time_key && row.runner_up.empty()) || !std::isfinite(v)) out[key] = nullptr;
-        else out[key] = v;
+        if ((name == runner_up_time_key && row.runner_up.empty()) || !std::isfinite(v))
+            out[key] = nullptr;
+        else
+            out[key] = v;
     }
     void operator()(std::string_view name, bool v) { out[std::string(name)] = v; }
     void operator()(std::string_view name, const std::string& v) { out[std::string(name)] = v; }
@@ -534,8 +539,10 @@ struct JsonCellReader {
     void operator()(std::string_view name, std::uint64_t& v) {
         long long n = 0;
         if (!o.required_int(name, n)) return;
-        if (n < 0) o.error(name, "must be 0 or more, got " + std::to_string(n));
-        else v = static_cast<std::uint64_t>(n);
+        if (n < 0)
+            o.error(name, "must be 0 or more, got " + std::to_string(n));
+        else
+            v = static_cast<std::uint64_t>(n);
     }
     template <RowEnum E>
     void operator()(std::string_view name, E& v) {
@@ -712,8 +719,8 @@ Loaded<std::vector<SweepRow>> read_sweep_json(std::string_view text, std::string
                 return;
             }
             if (nx < 0 || ny < 0 || static_cast<std::uint64_t>(nx) * static_cast<std::uint64_t>(ny) != cells->size())
-                r.error("cells", "has " + std::to_string(cells->size()) + " cells; nx x ny = " + std::to_string(nx) +
-                                     " x " + std::to_string(ny));
+                r.error("cells",
+                        "has " + std::to_string(cells->size()) + " cells; nx x ny = " + std::to_string(nx) + " x " + std::to_string(ny));
             const bool two = !y_knob.empty();
             rows.reserve(cells->size());
             for (std::size_t i = 0; i < cells->size() && r.error_budget_left(); ++i) {

@@ -28,8 +28,7 @@ int get_int(const json& j, const char* key, const std::string& where, int min = 
     const auto it = j.find(key);
     if (it == j.end()) throw std::runtime_error(where + "." + key + ": missing (required)");
     if (!it->is_number_integer() || it->get<long long>() < min || it->get<long long>() > std::numeric_limits<int>::max())
-        throw std::runtime_error(where + "." + key + ": expected an integer >= " + std::to_string(min) + ", got " +
-                                 it->dump());
+        throw std::runtime_error(where + "." + key + ": expected an integer >= " + std::to_string(min) + ", got " + it->dump());
     return static_cast<int>(it->get<long long>());
 }
 
@@ -147,8 +146,7 @@ Precision parse_precision(const std::string& text, const std::string& where) {
 
 // A row's enumeration, by the scenario format's names for it.
 template <class E, std::size_t N>
-E parse_named(const std::array<EnumName<E>, N>& names, const std::string& text, const std::string& where,
-              std::string_view key) {
+E parse_named(const std::array<EnumName<E>, N>& names, const std::string& text, const std::string& where, std::string_view key) {
     std::string allowed;
     for (const auto& n : names) {
         if (n.name == text) return n.value;
@@ -482,8 +480,8 @@ MeasuredCase read_case(const json& jc, const std::string& where, const std::vect
         const int gpus = get_int(jc, "gpus", where);
         const long long model_ranks = static_cast<long long>(s.tp) * s.pp * s.cp;
         if (gpus % model_ranks != 0)
-            throw std::runtime_error(where + ": gpus = " + std::to_string(gpus) + " is not a multiple of tp*pp*cp = " +
-                                     std::to_string(model_ranks));
+            throw std::runtime_error(where + ": gpus = " + std::to_string(gpus) +
+                                     " is not a multiple of tp*pp*cp = " + std::to_string(model_ranks));
         s.dp = opt_int(*sit, "dp", sw, static_cast<int>(gpus / model_ranks));
         if (model_ranks * s.dp != gpus)
             throw std::runtime_error(where + ": tp*pp*cp*dp = " + std::to_string(model_ranks * s.dp) +
@@ -527,11 +525,17 @@ MeasuredCase read_case(const json& jc, const std::string& where, const std::vect
             s.recompute = parse_recompute(opt_string(jc, "recompute", where, "none"), where);
             mc.recompute_published = true;
         }
-        if (jc.contains("microbatch")) { s.microbatch = get_int(jc, "microbatch", where); mc.microbatch_published = true; }
-        if (jc.contains("interleave")) { s.interleave = get_int(jc, "interleave", where); mc.interleave_published = true; }
+        if (jc.contains("microbatch")) {
+            s.microbatch = get_int(jc, "microbatch", where);
+            mc.microbatch_published = true;
+        }
+        if (jc.contains("interleave")) {
+            s.interleave = get_int(jc, "interleave", where);
+            mc.interleave_published = true;
+        }
         mc.tp_overlap_published = true;  // no TP overlap in 2021
         assume_software(mc, "megatron-lm-2021");
-        s.pp_overlap = false;            // nor pipeline transfers behind compute (blocking p2p)
+        s.pp_overlap = false;  // nor pipeline transfers behind compute (blocking p2p)
         tr.attention = AttentionKernel::unfused;
         tr.dropout = true;
         const int gpus = get_int(jc, "gpus", where);
@@ -541,8 +545,7 @@ MeasuredCase read_case(const json& jc, const std::string& where, const std::vect
     }
     tr.precision = parse_precision(opt_string(jc, "precision", where, "fp16"), where);
     const std::string att = opt_string(jc, "attention", where, tr.attention == AttentionKernel::fused ? "fused" : "unfused");
-    if (att != "fused" && att != "unfused")
-        throw std::runtime_error(where + ".attention = \"" + att + "\": must be fused or unfused");
+    if (att != "fused" && att != "unfused") throw std::runtime_error(where + ".attention = \"" + att + "\": must be fused or unfused");
     tr.attention = att == "fused" ? AttentionKernel::fused : AttentionKernel::unfused;
     tr.dropout = opt_bool(jc, "dropout", where, tr.dropout);
     tr.cuda_graphs = opt_bool(jc, "cuda_graphs", where, tr.cuda_graphs);
@@ -842,7 +845,8 @@ ValidationRun run_validation(const std::vector<std::filesystem::path>& files, co
             for (ErrorStats* st : groups) {
                 if (p.result.feasible)
                     st->add(p.error(), measured_mfu(p));
-                else ++st->inexpressible;
+                else
+                    ++st->inexpressible;
             }
             table.predictions.push_back(std::move(p));
         }

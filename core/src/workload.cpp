@@ -21,8 +21,8 @@ Op gemm(double batch, double m, double n, double k, bool weight, double in = act
     const double flops = 2.0 * batch * m * n * k;
     op.fwd = {flops, batch * (in * (m * k + k * n) + e * m * n), 1.0};
     const double dgrad_bytes = batch * (in * (m * n + n * k) + e * m * k);
-    const double wgrad_bytes = weight ? batch * (in * (m * k + m * n) + 2.0 * fp32_bytes * k * n)
-                                      : batch * (in * (m * k + m * n) + e * k * n);
+    const double wgrad_bytes =
+        weight ? batch * (in * (m * k + m * n) + 2.0 * fp32_bytes * k * n) : batch * (in * (m * k + m * n) + e * k * n);
     // Input gradient: inner dimension n; weight gradient: inner dimension m.
     op.bwd = {2.0 * flops, dgrad_bytes + wgrad_bytes, 2.0};
     op.fwd.gemms[0] = {batch, m, n, k};
@@ -43,8 +43,7 @@ void set_launches(Op& op, double launches) noexcept {
 
 // An element-wise kernel over `elements` values: bytes per element read+written in forward
 // and backward, and a few vector FLOPs per element.
-Op elementwise(double elements, double fwd_bytes_per_elem, double bwd_bytes_per_elem,
-               double flops_per_elem) noexcept {
+Op elementwise(double elements, double fwd_bytes_per_elem, double bwd_bytes_per_elem, double flops_per_elem) noexcept {
     Op op;
     op.kind = OpKind::elementwise;
     op.fwd = {flops_per_elem * elements, fwd_bytes_per_elem * elements, 1.0};
@@ -181,12 +180,18 @@ namespace {
 // NVIDIA's FP4 recipe), and gradients are rounded stochastically (a random number per element).
 struct CastOp {
     double fwd_elems = 0, bwd_elems = 0, fwd_kernels = 0, bwd_kernels = 0;
-    void input(double elems, double kernels = 1) noexcept { fwd_elems += elems; fwd_kernels += kernels; }
-    void grad(double elems, double kernels = 1) noexcept { bwd_elems += elems; bwd_kernels += kernels; }
+    void input(double elems, double kernels = 1) noexcept {
+        fwd_elems += elems;
+        fwd_kernels += kernels;
+    }
+    void grad(double elems, double kernels = 1) noexcept {
+        bwd_elems += elems;
+        bwd_kernels += kernels;
+    }
     [[nodiscard]] Op op(Precision p) const noexcept {
-        const double per = p == Precision::mxfp8 ? 2.0 + 2.0 + 2.0 / 32.0  // read 16-bit, write two fp8 copies + scales
-                           : is_fp4(p)        ? 2.0 + 2.0 + 2.0 * gemm_operand_bytes(p)  // amax pass, read, two fp4 copies + scales
-                                              : 2.0 + 2.0 + 2.0;          // amax pass, read, write two copies
+        const double per = p == Precision::mxfp8 ? 2.0 + 2.0 + 2.0 / 32.0                   // read 16-bit, write two fp8 copies + scales
+                           : is_fp4(p)           ? 2.0 + 2.0 + 2.0 * gemm_operand_bytes(p)  // amax pass, read, two fp4 copies + scales
+                                                 : 2.0 + 2.0 + 2.0;                                   // amax pass, read, write two copies
         // Current scaling and NVFP4 find each tensor's absolute maximum in a kernel of its own
         // before the cast; MXFP8 scales each block inside the cast kernel. Current scaling also
         // zeroes the amax before and turns it into the scale after, in two single-thread kernels
@@ -214,7 +219,7 @@ void push_mlp(LayerWork& lw, const ModelSpec& m, double tokens, double width_ran
     push(mlp_in);
     const double gin = m.gated_mlp ? 2.0 : 1.0;
     push(elementwise(tokens * width_rank, (gin + 1.0) * e, (2.0 * gin + 1.0) * e, 8.0));  // GeLU / SwiGLU
-    Op mlp_out = gemm(1, tokens, m.hidden, width_rank, true, in);  // MLP out
+    Op mlp_out = gemm(1, tokens, m.hidden, width_rank, true, in);                         // MLP out
     mlp_out.tp_pair = 3;
     push(mlp_out);
     if (cast) {
@@ -252,13 +257,13 @@ void push_routed_experts(LayerWork& lw, const ModelSpec& m, const SoftwareSpec& 
     const double per_expert = u * routed / local;  // token copies per local expert
     const double f = m.expert_ffn_hidden / u;
     const double up_width = m.gated_mlp ? 2.0 * f : f;
-    push(gemm(1, tokens_rank, m.experts, h, true));  // router logits
+    push(gemm(1, tokens_rank, m.experts, h, true));                                      // router logits
     Op topk = elementwise(tokens_rank * m.experts, 2.0 * e + 4.0, 4.0 + 2.0 * e, 10.0);  // softmax + top-k
-    topk.fwd.kernels = topk.bwd.kernels = 3.0;  // softmax, top-k, routing map / aux statistics
+    topk.fwd.kernels = topk.bwd.kernels = 3.0;                                           // softmax, top-k, routing map / aux statistics
     push(topk);
     Op permute = elementwise(routed * h, 2.0 * e, 2.0 * e, 1.0);  // permute into expert order
-    permute.fwd.kernels = permute.bwd.kernels = 3.0;  // sort indices, gather, per-expert counts
-    permute.host_sync = sw.moe_host_sync;             // the tokens per expert reach the host before the dispatch
+    permute.fwd.kernels = permute.bwd.kernels = 3.0;              // sort indices, gather, per-expert counts
+    permute.host_sync = sw.moe_host_sync;                         // the tokens per expert reach the host before the dispatch
     push(permute);
     // Transformer Engine's grouped linear layer issues one GEMM per local expert (and quantizes
     // each expert's operands separately in FP8): the kernels scale with the local experts. A
@@ -298,9 +303,9 @@ LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, const SoftwareS
     const double sk = m.seq_len;                              // keys each query attends to
     const double h = m.hidden;
     const AttentionDims ad = attention_dims(m);
-    const double a = m.heads / t;        // query heads on this rank
-    const double g = ad.kv_heads / t;    // KV heads on this rank
-    const double f = m.ffn_hidden / t;   // MLP width on this rank
+    const double a = m.heads / t;       // query heads on this rank
+    const double g = ad.kv_heads / t;   // KV heads on this rank
+    const double f = m.ffn_hidden / t;  // MLP width on this rank
     const double tokens = b * sq;
     const double norm_tokens = w.sequence_parallel ? tokens / t : tokens;
     const double e = activation_bytes;
@@ -325,7 +330,10 @@ LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, const SoftwareS
             push(q_down);
             push(norm(tokens, ad.q_latent));
             push(gemm(1, tokens, a * ad.qk, ad.q_latent, true, in));
-            if (cast) { cast->input(tokens * ad.q_latent); cast->grad(tokens * a * ad.qk); }
+            if (cast) {
+                cast->input(tokens * ad.q_latent);
+                cast->grad(tokens * a * ad.qk);
+            }
         } else {
             Op q = gemm(1, tokens, a * ad.qk, h, true, in);
             q.tp_pair = 0;
@@ -348,7 +356,10 @@ LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, const SoftwareS
         Op qkv = gemm(1, tokens, a * ad.qk + g * (ad.qk + ad.v), h, true, in);  // QKV
         qkv.tp_pair = 0;
         push(qkv);
-        if (cast) { cast->input(tokens * h); cast->grad(tokens * (a * ad.qk + g * (ad.qk + ad.v))); }
+        if (cast) {
+            cast->input(tokens * h);
+            cast->grad(tokens * (a * ad.qk + g * (ad.qk + ad.v)));
+        }
         if (!m.learned_position_embeddings) push(rope(tokens * (a + g) * ad.qk, m.rope_mscale != 1.0));
     }
     const double heads_batch = b * a;
@@ -387,14 +398,16 @@ LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, const SoftwareS
     Op proj = gemm(1, tokens, h, a * ad.v, true, in);  // output projection
     proj.tp_pair = 1;
     push(proj);
-    if (cast) { cast->input(tokens * a * ad.v); cast->grad(tokens * h); }
+    if (cast) {
+        cast->input(tokens * a * ad.v);
+        cast->grad(tokens * h);
+    }
     push(bias_dropout_add(norm_tokens, h, tr.dropout));
     push(norm(norm_tokens, h));
     if (moe && m.is_moe()) {
         const double routed = routed_tokens_per_rank(m, w);
         push_routed_experts(lw, m, sw, tokens / t, routed, w, in, quantized ? &expert_cast_op : nullptr);
-        if (m.shared_experts > 0)
-            push_mlp(lw, m, tokens, static_cast<double>(m.shared_experts) * m.expert_ffn_hidden / t, in, cast);
+        if (m.shared_experts > 0) push_mlp(lw, m, tokens, static_cast<double>(m.shared_experts) * m.expert_ffn_hidden / t, in, cast);
         lw.ep_bytes = ep_buffer_bytes(m, w);
         lw.etp_bytes = etp_buffer_bytes(m, w);
     } else {
@@ -456,9 +469,9 @@ double attention_parameters(const ModelSpec& m) noexcept {
     double p = 0;
     if (m.is_mla()) {
         const double qd = d.qk, v = d.v;
-        p += d.q_latent > 0 ? h * d.q_latent + d.q_latent * a * qd + d.q_latent : h * a * qd;  // queries (+ latent norm)
+        p += d.q_latent > 0 ? h * d.q_latent + d.q_latent * a * qd + d.q_latent : h * a * qd;   // queries (+ latent norm)
         p += h * d.kv_latent + m.kv_lora_rank * a * (m.qk_nope_head_dim + v) + m.kv_lora_rank;  // keys, values (+ norm)
-        p += a * v * h;                                                                       // output projection
+        p += a * v * h;                                                                         // output projection
         if (m.bias) p += h;
     } else {
         const double q = a * d.qk;
@@ -485,8 +498,8 @@ double moe_layer_expert_parameters(const ModelSpec& m) noexcept {
 double active_parameters(const ModelSpec& m) noexcept {
     const double moe = moe_layer_count(m);
     const double routed = m.is_moe() ? m.experts_per_token * mlp_parameters(m, m.expert_ffn_hidden) : 0.0;
-    return dense_layer_count(m) * layer_parameters(m) + moe * (moe_layer_shared_parameters(m) + routed) +
-           embedding_parameters(m) + lm_head_parameters(m) + final_norm_parameters(m);
+    return dense_layer_count(m) * layer_parameters(m) + moe * (moe_layer_shared_parameters(m) + routed) + embedding_parameters(m) +
+           lm_head_parameters(m) + final_norm_parameters(m);
 }
 
 double embedding_parameters(const ModelSpec& m) noexcept {
@@ -495,13 +508,9 @@ double embedding_parameters(const ModelSpec& m) noexcept {
     return p;
 }
 
-double lm_head_parameters(const ModelSpec& m) noexcept {
-    return m.tied_embeddings ? 0.0 : static_cast<double>(m.vocab) * m.hidden;
-}
+double lm_head_parameters(const ModelSpec& m) noexcept { return m.tied_embeddings ? 0.0 : static_cast<double>(m.vocab) * m.hidden; }
 
-double final_norm_parameters(const ModelSpec& m) noexcept {
-    return (m.bias ? 2.0 : 1.0) * m.hidden;
-}
+double final_norm_parameters(const ModelSpec& m) noexcept { return (m.bias ? 2.0 : 1.0) * m.hidden; }
 
 double mtp_extra_parameters(const ModelSpec& m) noexcept {
     const double h = m.hidden;
@@ -512,13 +521,10 @@ double mtp_extra_parameters(const ModelSpec& m) noexcept {
 // prediction modules are training-time heads outside that count (their layers and projections
 // are held in memory on the last stage all the same).
 double total_parameters(const ModelSpec& m) noexcept {
-    if (!m.is_moe())
-        return m.layers * layer_parameters(m) + embedding_parameters(m) + lm_head_parameters(m) +
-               final_norm_parameters(m);
+    if (!m.is_moe()) return m.layers * layer_parameters(m) + embedding_parameters(m) + lm_head_parameters(m) + final_norm_parameters(m);
     const double moe = moe_layer_count(m);
-    return dense_layer_count(m) * layer_parameters(m) +
-           moe * (moe_layer_shared_parameters(m) + moe_layer_expert_parameters(m)) + embedding_parameters(m) +
-           lm_head_parameters(m) + final_norm_parameters(m);
+    return dense_layer_count(m) * layer_parameters(m) + moe * (moe_layer_shared_parameters(m) + moe_layer_expert_parameters(m)) +
+           embedding_parameters(m) + lm_head_parameters(m) + final_norm_parameters(m);
 }
 
 double attention_core_flops_per_sequence(const ModelSpec& m, KeyCount count) noexcept {
@@ -553,8 +559,9 @@ double forward_gemm_flops_per_sequence(const ModelSpec& m, KeyCount count) noexc
     // over the keys a query attends to, counted as `count` says.
     ModelSpec nb = m;
     nb.bias = false;
-    const double proj = 2.0 * s * (attention_parameters(nb) - 2.0 * final_norm_parameters(nb) -
-                                   (m.is_mla() ? (d.q_latent > 0 ? d.q_latent : 0.0) + m.kv_lora_rank : 0.0));
+    const double proj = 2.0 * s *
+                        (attention_parameters(nb) - 2.0 * final_norm_parameters(nb) -
+                         (m.is_mla() ? (d.q_latent > 0 ? d.q_latent : 0.0) + m.kv_lora_rank : 0.0));
     const double attention = proj + attention_core_flops_per_sequence(m, count);
     const double per_layer = attention + 2.0 * s * h * (up + f);  // + MLP
     // Multi-token prediction: per module its projection, one more layer and one more LM head.
@@ -564,10 +571,9 @@ double forward_gemm_flops_per_sequence(const ModelSpec& m, KeyCount count) noexc
     // token visits (capacity padding is hardware work, not model work).
     const double fe = m.expert_ffn_hidden;
     const double up_e = m.gated_mlp ? 2.0 * fe : fe;
-    const double moe_layer = attention + 2.0 * s * h * m.experts +
-                             (m.shared_experts + static_cast<double>(m.experts_per_token)) * 2.0 * s * h * (up_e + fe);
-    return dense_layer_count(m) * per_layer + (moe_layer_count(m) + m.mtp_layers) * moe_layer + 2.0 * s * h * m.vocab +
-           mtp_ends;
+    const double moe_layer =
+        attention + 2.0 * s * h * m.experts + (m.shared_experts + static_cast<double>(m.experts_per_token)) * 2.0 * s * h * (up_e + fe);
+    return dense_layer_count(m) * per_layer + (moe_layer_count(m) + m.mtp_layers) * moe_layer + 2.0 * s * h * m.vocab + mtp_ends;
 }
 
 }  // namespace comet

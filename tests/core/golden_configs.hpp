@@ -21,15 +21,17 @@ struct GoldenLcg {
         return state >> 33;
     }
     template <class T, std::size_t N>
-    T pick(const T (&v)[N]) noexcept { return v[next() % N]; }
+    T pick(const T (&v)[N]) noexcept {
+        return v[next() % N];
+    }
     bool chance(int percent) noexcept { return static_cast<int>(next() % 100) < percent; }
 };
 
 // The dense model presets the sample draws from (a fixed list, so that presets added later do
 // not change the sample; the MoE presets changed on purpose).
 inline bool golden_model(const std::string& id) {
-    static const char* const ids[] = {"bloom-176b", "gpt-1.7b",  "gpt-145.6b",  "gpt-18.4b",  "gpt-3.6b",   "gpt-310.1b",
-                                      "gpt-39.1b",  "gpt-529.6b", "gpt-7.5b",   "gpt-76.1b",  "gpt3-175b",  "llama3-405b",
+    static const char* const ids[] = {"bloom-176b", "gpt-1.7b",   "gpt-145.6b",  "gpt-18.4b",   "gpt-3.6b",   "gpt-310.1b",
+                                      "gpt-39.1b",  "gpt-529.6b", "gpt-7.5b",    "gpt-76.1b",   "gpt3-175b",  "llama3-405b",
                                       "llama3-70b", "llama3-8b",  "megatron-1t", "mt-nlg-530b", "qwen2.5-72b"};
     for (const char* k : ids)
         if (id == k) return true;
@@ -45,8 +47,7 @@ inline bool golden_node(const std::string& id) {
     return false;
 }
 
-inline std::vector<Config> golden_configs(const std::vector<ModelPreset>& models_in,
-                                          const std::vector<NodePreset>& nodes_in, int count) {
+inline std::vector<Config> golden_configs(const std::vector<ModelPreset>& models_in, const std::vector<NodePreset>& nodes_in, int count) {
     std::vector<ModelPreset> models;
     for (const auto& m : models_in)
         if (golden_model(m.id)) models.push_back(m);

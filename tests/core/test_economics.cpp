@@ -160,8 +160,8 @@ private slots:
         in.tokens_to_train = -1;
         const auto e = check_cost_inputs(in);
         QCOMPARE(e.size(), std::size_t{6});
-        for (const char* path : {"cost.price_per_gpu_hour_usd", "cost.purchase_price_per_gpu_usd", "cost.lifetime_years",
-                                 "cost.pue", "cost.price_per_kwh_usd", "cost.tokens_to_train"})
+        for (const char* path : {"cost.price_per_gpu_hour_usd", "cost.purchase_price_per_gpu_usd", "cost.lifetime_years", "cost.pue",
+                                 "cost.price_per_kwh_usd", "cost.tokens_to_train"})
             QVERIFY2(has_error(e, path), path);
         CostInputs nan_in;
         nan_in.pue = std::nan("");
@@ -232,15 +232,15 @@ private slots:
         opt.knobs = knob_bit(Knob::microbatch);
         const auto bars = sensitivity(base, 0.5, opt);
         QCOMPARE(bars.size(), std::size_t{8});
-        const auto spine = std::find_if(bars.begin(), bars.end(),
-                                        [](const SensitivityBar& b) { return b.knob == Knob::scale_out_oversubscription; });
+        const auto spine =
+            std::find_if(bars.begin(), bars.end(), [](const SensitivityBar& b) { return b.knob == Knob::scale_out_oversubscription; });
         QVERIFY(spine != bars.end());
         QCOMPARE(spine->low_value, 1.0);
         QCOMPARE(spine->high_value, 3.0);
         QVERIFY(spine->low_feasible && spine->high_feasible);
         QVERIFY2(spine->time_low_s <= spine->base_time_s && spine->base_time_s <= spine->time_high_s,
-                 (std::to_string(spine->time_low_s) + " " + std::to_string(spine->base_time_s) + " " +
-                  std::to_string(spine->time_high_s)).c_str());
+                 (std::to_string(spine->time_low_s) + " " + std::to_string(spine->base_time_s) + " " + std::to_string(spine->time_high_s))
+                     .c_str());
         QVERIFY(spine->effect_s > 0);  // the spine matters to this data-parallel ring
     }
 
@@ -316,8 +316,7 @@ private slots:
         const Config base = small_config();
         const auto bars = sensitivity(base, 0.1, SearchOptions{});
         QCOMPARE(bars.size(), std::size_t{7});
-        for (const SensitivityBar& bar : bars)
-            QVERIFY(bar.knob != Knob::expanded_gib && bar.knob != Knob::expanded_gbps);
+        for (const SensitivityBar& bar : bars) QVERIFY(bar.knob != Knob::expanded_gib && bar.knob != Knob::expanded_gbps);
         QVERIFY(sensitivity(base, 0, SearchOptions{}).empty());
         QVERIFY(sensitivity(base, 0.96, SearchOptions{}).empty());
         QVERIFY(sensitivity(base, -0.1, SearchOptions{}).empty());
@@ -446,8 +445,8 @@ private slots:
         }
         QCOMPARE(cmp.designs[2].config.cluster.nodes, 8);
         QVERIFY(cmp.designs[2].cost.energy_per_iteration_kwh > 0);
-        QVERIFY(close(cmp.designs[2].cost.energy_per_iteration_kwh,
-                      9.0 * static_cast<double>(cmp.designs[2].cost.nodes_powered) * cmp.designs[2].result.iteration_s / 3600 * sc.cost.pue));
+        QVERIFY(close(cmp.designs[2].cost.energy_per_iteration_kwh, 9.0 * static_cast<double>(cmp.designs[2].cost.nodes_powered) *
+                                                                        cmp.designs[2].result.iteration_s / 3600 * sc.cost.pue));
         // The design that fits nowhere has a reason and no speedup.
         QVERIFY(!cmp.designs[3].result.feasible);
         QCOMPARE(cmp.designs[3].result.reason, Infeasible::no_feasible_strategy);

@@ -154,8 +154,7 @@ void TestInterop::calculonRoundTrip() {
     const auto first = import_example();
     QVERIFY(first.ok());
     const Scenario& s = first.value->scenario;
-    const auto second = import_calculon_text(export_calculon_application(s), "application.json",
-                                             export_calculon_system(s), "system.json",
+    const auto second = import_calculon_text(export_calculon_application(s), "application.json", export_calculon_system(s), "system.json",
                                              export_calculon_execution(s), "execution.json");
     QVERIFY2(second.ok(), second.error_text().c_str());
     const Config& a = s.config;
@@ -179,7 +178,7 @@ void TestInterop::calculonExportWarns() {
     QVERIFY(contains(w, "model.gated_mlp"));
     QVERIFY(contains(w, "model.bias"));
     QVERIFY(contains(w, "node.gemm.tile_overhead_k = 128"));
-    QVERIFY(contains(w, "node.gemm.sms = 108: not expressible"));  // the A100's tile waves
+    QVERIFY(contains(w, "node.gemm.sms = 108: not expressible"));            // the A100's tile waves
     QVERIFY(contains(w, "software.hbm_reserved_gib = 2: not expressible"));  // the software's runtime reserve
     QVERIFY(contains(w, "software.hbm_allocator_margin = 0.05: not expressible"));
     QVERIFY(contains(w, "strategy.pp_overlap = true"));  // interleaved (v 2), overlapped by default
@@ -196,8 +195,8 @@ void TestInterop::calculonExportWarns() {
     std::vector<std::string> mw;
     (void)export_calculon_application(moe, &mw);
     (void)export_calculon_execution(moe, &mw);
-    for (const char* lost : {"model.experts = 8", "model.kv_lora_rank = 512", "model.sliding_window = 128",
-                             "model.mtp_layers = 1", "strategy.cp = 2", "strategy.ep = 2"})
+    for (const char* lost : {"model.experts = 8", "model.kv_lora_rank = 512", "model.sliding_window = 128", "model.mtp_layers = 1",
+                             "strategy.cp = 2", "strategy.ep = 2"})
         QVERIFY2(contains(mw, lost), lost);
     // YaRN-scaled RoPE and the activation clamp (GPT-OSS) have no Calculon counterpart either.
     Scenario oss = moe;
@@ -282,22 +281,19 @@ void TestInterop::calculonHostileInput_data() {
                                   << "app.json: num_blocks: expected an integer, got";
     QTest::newRow("negative size") << QString(a).replace("\"feedforward\": 4096", "\"feedforward\": -4096") << s << e
                                    << "app.json: feedforward -> model.ffn_hidden = -4096: must be";
-    QTest::newRow("missing field") << QString(a).replace("\"seq_size\": 2048,", "") << s << e
-                                   << "app.json: seq_size: missing (required)";
+    QTest::newRow("missing field") << QString(a).replace("\"seq_size\": 2048,", "") << s << e << "app.json: seq_size: missing (required)";
     QTest::newRow("unknown key") << QString(a).replace("\"hidden\"", "\"hiden\": 1, \"hidden\"") << s << e
                                  << "app.json: hiden: unknown key";
     QString deep = "1";
     for (int i = 0; i < 200; ++i) deep = "[" + deep + "]";
-    QTest::newRow("deep nesting") << QString(a).replace("\"hidden\": 1024", "\"hidden\": " + deep) << s << e
-                                  << "app.json";
+    QTest::newRow("deep nesting") << QString(a).replace("\"hidden\": 1024", "\"hidden\": " + deep) << s << e << "app.json";
     QTest::newRow("huge memory") << a << QString(s).replace("\"GiB\": 80", "\"GiB\": 80000000000") << e
                                  << "sys.json: mem1.GiB -> node.hbm_capacity_gib = 8e+10: must be > 0 and at most 1e6 GiB";
     QTest::newRow("bad efficiency") << a << QString(s).replace("[0, 0.1]", "[0, 1.5]") << e
                                     << "sys.json: matrix.float16.gflops_efficiency[1][1] = 1.5: must be an efficiency";
     QTest::newRow("bad table shape") << a << QString(s).replace("[[0, 0.5]]", "[0.5]") << e
                                      << "sys.json: vector.float16.gflops_efficiency[0]: expected a [size, efficiency] pair";
-    QTest::newRow("no networks") << a << QString(s).replace("\"networks\"", "\"netwrks\"") << e
-                                 << "sys.json: networks: missing (required)";
+    QTest::newRow("no networks") << a << QString(s).replace("\"networks\"", "\"netwrks\"") << e << "sys.json: networks: missing (required)";
     QTest::newRow("negative latency") << a << QString(s).replace("1e-5", "-1e-5") << e
                                       << "sys.json: networks[0].latency = -1e-05: must be >= 0 seconds";
     QTest::newRow("zero domain") << a << QString(s).replace("\"size\": 8", "\"size\": 0") << e
@@ -308,8 +304,7 @@ void TestInterop::calculonHostileInput_data() {
                                     << "exec.json: num_procs = 17: must equal tensor_par * pipeline_par * data_par = 16";
     QTest::newRow("bad datatype") << a << s << QString(e).replace("bfloat16", "float32")
                                   << "exec.json: datatype = \"float32\": must be one of float16, bfloat16, float8";
-    QTest::newRow("negative tp") << a << s << QString(e).replace("\"tensor_par\": 2", "\"tensor_par\": -2")
-                                 << "exec.json";
+    QTest::newRow("negative tp") << a << s << QString(e).replace("\"tensor_par\": 2", "\"tensor_par\": -2") << "exec.json";
     QTest::newRow("zero batch") << a << s << QString(e).replace("\"batch_size\": 64", "\"batch_size\": 0")
                                 << "exec.json: batch_size -> training.global_batch = 0: must be";
 }
@@ -398,7 +393,7 @@ void TestInterop::hfMixtralIsMoe() {
     QCOMPARE(m.capacity_factor, 1.0);
     QCOMPARE(m.seq_len, 32768);
     const double total = total_parameters(m) / 1e9, active = active_parameters(m) / 1e9;
-    QVERIFY2(std::abs(total / 46.7 - 1.0) < 0.01, std::to_string(total).c_str());   // published total
+    QVERIFY2(std::abs(total / 46.7 - 1.0) < 0.01, std::to_string(total).c_str());    // published total
     QVERIFY2(std::abs(active / 12.9 - 1.0) < 0.02, std::to_string(active).c_str());  // published active
     QVERIFY(!contains(r.value->warnings, "mixture of experts is not modelled"));
     QVERIFY(contains(r.value->mapped, "num_local_experts -> model.experts = 8"));
@@ -418,7 +413,7 @@ void TestInterop::hfDeepSeekV3IsMoe() {
     QCOMPARE(m.hidden, 7168);
     QCOMPARE(m.heads, 128);
     QCOMPARE(m.kv_heads, 128);
-    QCOMPARE(m.head_dim, 192);      // qk_nope_head_dim + qk_rope_head_dim (unused with MLA)
+    QCOMPARE(m.head_dim, 192);  // qk_nope_head_dim + qk_rope_head_dim (unused with MLA)
     QVERIFY(m.is_mla());
     QCOMPARE(m.q_lora_rank, 1536);
     QCOMPARE(m.kv_lora_rank, 512);
@@ -503,7 +498,8 @@ QString hf_config(const QString& arch, const QString& extra, int layers = 24) {
         .arg(layers)
         .arg(extra);
 }
-const char* deepseek_mla = R"("q_lora_rank": null, "kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "v_head_dim": 128)";
+const char* deepseek_mla =
+    R"("q_lora_rank": null, "kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "v_head_dim": 128)";
 }  // namespace
 
 void TestInterop::hfMoeConfigs_data() {
@@ -516,8 +512,8 @@ void TestInterop::hfMoeConfigs_data() {
     QTest::addColumn<int>("interval");
     QTest::addColumn<QString>("warning");  // a warning that must be there ("" = none about MoE)
     const QString mla = deepseek_mla;
-    QTest::newRow("Mixtral") << hf_config("MixtralForCausalLM", R"("num_local_experts": 4, "num_experts_per_tok": 1)")
-                             << 4 << 1 << 5632 << 0 << 0 << 1 << "";
+    QTest::newRow("Mixtral") << hf_config("MixtralForCausalLM", R"("num_local_experts": 4, "num_experts_per_tok": 1)") << 4 << 1 << 5632
+                             << 0 << 0 << 1 << "";
     // Qwen1.5-MoE-A2.7B: a shared expert 4 routed experts wide.
     QTest::newRow("Qwen2-MoE") << hf_config("Qwen2MoeForCausalLM", R"("num_experts": 60, "num_experts_per_tok": 4,
         "moe_intermediate_size": 1408, "shared_expert_intermediate_size": 5632, "decoder_sparse_step": 1, "mlp_only_layers": [])")
@@ -527,32 +523,40 @@ void TestInterop::hfMoeConfigs_data() {
         "shared_expert_intermediate_size": 5000)")
         << 60 << 4 << 1408 << 4 << 0 << 1 << "shared_expert_intermediate_size = 5000 is not a multiple of moe_intermediate_size = 1408";
     // Layers 0 and 1 dense, then every second layer MoE (layers 3, 5, ...): exactly expressible.
-    QTest::newRow("Qwen2-MoE sparse step 2")
-        << hf_config("Qwen2MoeForCausalLM", R"("num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 1408,
+    QTest::newRow("Qwen2-MoE sparse step 2") << hf_config("Qwen2MoeForCausalLM",
+                                                          R"("num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 1408,
         "decoder_sparse_step": 2, "mlp_only_layers": [0, 1])")
-        << 8 << 2 << 1408 << 0 << 2 << 2 << "";
+                                             << 8 << 2 << 1408 << 0 << 2 << 2 << "";
     QTest::newRow("Qwen2-MoE dense layer in the middle")
         << hf_config("Qwen2MoeForCausalLM", R"("num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 1408,
         "mlp_only_layers": [5])")
         << 8 << 2 << 1408 << 0 << 1 << 1 << "mlp_only_layers: MoE layers at positions COMET cannot place";
     // Qwen3-30B-A3B's routing: 128 experts, top 8, no shared expert.
     QTest::newRow("Qwen3-MoE") << hf_config("Qwen3MoeForCausalLM", R"("num_experts": 128, "num_experts_per_tok": 8,
-        "moe_intermediate_size": 768, "decoder_sparse_step": 1, "mlp_only_layers": [], "head_dim": 128, "attention_bias": false)", 48)
+        "moe_intermediate_size": 768, "decoder_sparse_step": 1, "mlp_only_layers": [], "head_dim": 128, "attention_bias": false)",
+                                            48)
                                << 128 << 8 << 768 << 0 << 0 << 1 << "";
     // DeepSeek-V2-Lite's routing: first layer dense, 2 shared + 6 of 64 routed.
-    QTest::newRow("DeepSeek-V2") << hf_config("DeepseekV2ForCausalLM", R"("n_routed_experts": 64, "num_experts_per_tok": 6,
-        "moe_intermediate_size": 1408, "n_shared_experts": 2, "first_k_dense_replace": 1, "moe_layer_freq": 1, )" + mla, 27)
+    QTest::newRow("DeepSeek-V2") << hf_config("DeepseekV2ForCausalLM",
+                                              R"("n_routed_experts": 64, "num_experts_per_tok": 6,
+        "moe_intermediate_size": 1408, "n_shared_experts": 2, "first_k_dense_replace": 1, "moe_layer_freq": 1, )" +
+                                                  mla,
+                                              27)
                                  << 64 << 6 << 1408 << 2 << 1 << 1 << "";
     // moe_layer_freq 2 after one dense layer: layers 2, 4, ... are MoE, exactly expressible.
     QTest::newRow("DeepSeek every second layer")
         << hf_config("DeepseekV3ForCausalLM", R"("n_routed_experts": 16, "num_experts_per_tok": 2, "moe_intermediate_size": 1024,
-        "n_shared_experts": 1, "first_k_dense_replace": 1, "moe_layer_freq": 2, )" + mla)
+        "n_shared_experts": 1, "first_k_dense_replace": 1, "moe_layer_freq": 2, )" +
+                                                  mla)
         << 16 << 2 << 1024 << 1 << 1 << 2 << "";
     // Layers 0, 2, ..., 26 are MoE: 14 of 27, more than every second layer after a dense prefix allows.
-    QTest::newRow("DeepSeek layer 0 MoE")
-        << hf_config("DeepseekV3ForCausalLM", R"("n_routed_experts": 16, "num_experts_per_tok": 2, "moe_intermediate_size": 1024,
-        "first_k_dense_replace": 0, "moe_layer_freq": 2, )" + mla, 27)
-        << 16 << 2 << 1024 << 0 << 13 << 1 << "moe_layer_freq: MoE layers at positions COMET cannot place";
+    QTest::newRow("DeepSeek layer 0 MoE") << hf_config("DeepseekV3ForCausalLM",
+                                                       R"("n_routed_experts": 16, "num_experts_per_tok": 2, "moe_intermediate_size": 1024,
+        "first_k_dense_replace": 0, "moe_layer_freq": 2, )" +
+                                                           mla,
+                                                       27)
+                                          << 16 << 2 << 1024 << 0 << 13 << 1
+                                          << "moe_layer_freq: MoE layers at positions COMET cannot place";
     QTest::newRow("DeepSeek with no MoE layer")
         << hf_config("DeepseekV3ForCausalLM", R"("n_routed_experts": 16, "num_experts_per_tok": 2, "moe_intermediate_size": 1024,
         "first_k_dense_replace": 24, )" + mla)
@@ -631,16 +635,31 @@ void TestInterop::hfMatchesModelPresets_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("preset");
     QTest::addColumn<QString>("approximation");  // the warning that says it, "" = none
-    QTest::newRow("DeepSeek-V3") << "deepseek-v3.json" << "deepseek-v3" << "";
-    QTest::newRow("GPT-OSS-120B") << "gpt-oss-120b.json" << "gpt-oss-120b" << "";
-    QTest::newRow("GPT-OSS-20B") << "gpt-oss-20b.json" << "gpt-oss-20b" << "";
-    QTest::newRow("Qwen3-30B-A3B") << "qwen3-30b-a3b.json" << "qwen3-30b-a3b" << "";
-    QTest::newRow("Qwen3-32B") << "qwen3-32b.json" << "qwen3-32b" << "";
-    QTest::newRow("Kimi K2") << "kimi-k2.json" << "kimi-k2" << "";
-    const QString chunked = "text_config.attention_chunk_size = 8192: chunked local attention approximated as a sliding window of "
-                            "8192 tokens";
-    QTest::newRow("Llama 4 Scout") << "llama4-scout-17b-16e.json" << "llama4-scout-17b-16e" << chunked;
-    QTest::newRow("Llama 4 Maverick") << "llama4-maverick-17b-128e.json" << "llama4-maverick-17b-128e" << chunked;
+    QTest::newRow("DeepSeek-V3") << "deepseek-v3.json"
+                                 << "deepseek-v3"
+                                 << "";
+    QTest::newRow("GPT-OSS-120B") << "gpt-oss-120b.json"
+                                  << "gpt-oss-120b"
+                                  << "";
+    QTest::newRow("GPT-OSS-20B") << "gpt-oss-20b.json"
+                                 << "gpt-oss-20b"
+                                 << "";
+    QTest::newRow("Qwen3-30B-A3B") << "qwen3-30b-a3b.json"
+                                   << "qwen3-30b-a3b"
+                                   << "";
+    QTest::newRow("Qwen3-32B") << "qwen3-32b.json"
+                               << "qwen3-32b"
+                               << "";
+    QTest::newRow("Kimi K2") << "kimi-k2.json"
+                             << "kimi-k2"
+                             << "";
+    const QString chunked =
+        "text_config.attention_chunk_size = 8192: chunked local attention approximated as a sliding window of "
+        "8192 tokens";
+    QTest::newRow("Llama 4 Scout") << "llama4-scout-17b-16e.json"
+                                   << "llama4-scout-17b-16e" << chunked;
+    QTest::newRow("Llama 4 Maverick") << "llama4-maverick-17b-128e.json"
+                                      << "llama4-maverick-17b-128e" << chunked;
 }
 
 void TestInterop::hfMatchesModelPresets() {
@@ -769,10 +788,9 @@ void TestInterop::hfLlama4() {
     QString rope = "\"no_rope_layers\": [";
     for (int i = 0; i < 48; ++i) rope += QString(i ? ", " : "") + ((i + 1) % 4 == 0 ? "0" : "1");
     const QString flat = read_text(hfdata / "llama4-scout-17b-16e-text.json");
-    const auto typed = import_hf_config_text(QString(flat).replace("\"Llama4ForCausalLM\"", "\"Llama4Text\"")
-                                                 .replace("\"no_rope_layers\": []", rope + "]")
-                                                 .toStdString(),
-                                             "scout-text.json", base_scenario());
+    const auto typed = import_hf_config_text(
+        QString(flat).replace("\"Llama4ForCausalLM\"", "\"Llama4Text\"").replace("\"no_rope_layers\": []", rope + "]").toStdString(),
+        "scout-text.json", base_scenario());
     QVERIFY2(typed.ok(), typed.error_text().c_str());
     QVERIFY(typed.value->scenario.config.model == s);
     QVERIFY(contains(typed.value->warnings, "read as model_type = \"llama4_text\""));
@@ -794,29 +812,29 @@ void TestInterop::hfLlama4() {
     // a step of 4 makes 12 MoE layers (3, 7, ...).
     const QString nested = read_text(hfdata / "llama4-scout-17b-16e.json");
     const QString maverick = QString(nested).replace("\"num_local_experts\": 16", "\"num_local_experts\": 128");
-    const auto stepped = import_hf_config_text(QString(maverick).replace("\"interleave_moe_layer_step\": 1", "\"interleave_moe_layer_step\": 2")
-                                                   .toStdString(),
-                                               "maverick.json", base_scenario());
+    const auto stepped = import_hf_config_text(
+        QString(maverick).replace("\"interleave_moe_layer_step\": 1", "\"interleave_moe_layer_step\": 2").toStdString(), "maverick.json",
+        base_scenario());
     QVERIFY2(stepped.ok(), stepped.error_text().c_str());
     QVERIFY(stepped.value->scenario.config.model == v);
     QVERIFY(contains(stepped.value->mapped, "text_config.interleave_moe_layer_step -> model.moe_layer_interval = 2"));
-    const auto four = import_hf_config_text(QString(maverick).replace("\"interleave_moe_layer_step\": 1", "\"interleave_moe_layer_step\": 4")
-                                                .toStdString(),
-                                            "maverick.json", base_scenario());
+    const auto four = import_hf_config_text(
+        QString(maverick).replace("\"interleave_moe_layer_step\": 1", "\"interleave_moe_layer_step\": 4").toStdString(), "maverick.json",
+        base_scenario());
     QVERIFY2(four.ok(), four.error_text().c_str());
     QCOMPARE(four.value->scenario.config.model.moe_layer_interval, 4);
     QCOMPARE(moe_layer_count(four.value->scenario.config.model), 12);
     // MoE layers COMET cannot place (0 and 2 of 48): as many MoE layers, warned.
-    const auto odd = import_hf_config_text(QString(maverick).replace("\"no_rope_layers\": []", "\"no_rope_layers\": [], \"moe_layers\": [0, 2]")
-                                               .toStdString(),
-                                           "maverick.json", base_scenario());
+    const auto odd = import_hf_config_text(
+        QString(maverick).replace("\"no_rope_layers\": []", "\"no_rope_layers\": [], \"moe_layers\": [0, 2]").toStdString(),
+        "maverick.json", base_scenario());
     QVERIFY2(odd.ok(), odd.error_text().c_str());
     QCOMPARE(moe_layer_count(odd.value->scenario.config.model), 2);
     QVERIFY(contains(odd.value->warnings, "maverick.json: text_config.moe_layers: MoE layers at positions COMET cannot place"));
     // No chunking (attention_chunk_size null): full attention everywhere.
-    const auto full = import_hf_config_text(QString(nested).replace("\"attention_chunk_size\": 8192", "\"attention_chunk_size\": null")
-                                                .toStdString(),
-                                            "scout.json", base_scenario());
+    const auto full =
+        import_hf_config_text(QString(nested).replace("\"attention_chunk_size\": 8192", "\"attention_chunk_size\": null").toStdString(),
+                              "scout.json", base_scenario());
     QVERIFY2(full.ok(), full.error_text().c_str());
     QCOMPARE(full.value->scenario.config.model.sliding_window, 0);
     QVERIFY(contains(full.value->warnings, "scout.json: text_config.attention_chunk_size: missing or null: full attention in every layer"));
@@ -899,10 +917,14 @@ void TestInterop::hfHostileInput_data() {
     QTest::addColumn<QString>("expected");
     const QString ok = R"({"architectures": ["LlamaForCausalLM"], "hidden_size": 4096, "intermediate_size": 14336,
         "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 8, "vocab_size": 128256})";
-    QTest::newRow("empty") << "" << "cfg.json: is empty";
-    QTest::newRow("whitespace") << "  \n" << "cfg.json: contains only whitespace";
-    QTest::newRow("not json") << "{\"a\": " << "cfg.json";
-    QTest::newRow("array top") << "[]" << "cfg.json: expected a JSON object at the top level, got an array";
+    QTest::newRow("empty") << ""
+                           << "cfg.json: is empty";
+    QTest::newRow("whitespace") << "  \n"
+                                << "cfg.json: contains only whitespace";
+    QTest::newRow("not json") << "{\"a\": "
+                              << "cfg.json";
+    QTest::newRow("array top") << "[]"
+                               << "cfg.json: expected a JSON object at the top level, got an array";
     QTest::newRow("unknown architecture") << QString(ok).replace("LlamaForCausalLM", "GPT2LMHeadModel")
                                           << "cfg.json: architectures = [\"GPT2LMHeadModel\"]: unsupported architecture";
     QTest::newRow("no architectures") << QString(ok).replace("\"architectures\"", "\"archs\"")
@@ -915,36 +937,41 @@ void TestInterop::hfHostileInput_data() {
                           << "cfg.json: vocab_size: expected an integer";
     QTest::newRow("negative layers") << QString(ok).replace("\"num_hidden_layers\": 32", "\"num_hidden_layers\": -1")
                                      << "cfg.json: num_hidden_layers -> model.layers = -1: must be";
-    QTest::newRow("missing vocab") << QString(ok).replace(", \"vocab_size\": 128256", "")
-                                   << "cfg.json: vocab_size: missing (required)";
+    QTest::newRow("missing vocab") << QString(ok).replace(", \"vocab_size\": 128256", "") << "cfg.json: vocab_size: missing (required)";
     QTest::newRow("null heads") << QString(ok).replace("\"num_attention_heads\": 32", "\"num_attention_heads\": null")
                                 << "cfg.json: num_attention_heads: is null";
     QTest::newRow("kv does not divide") << QString(ok).replace("\"num_key_value_heads\": 8", "\"num_key_value_heads\": 5")
                                         << "cfg.json: num_key_value_heads -> model.kv_heads = 5: must be a divisor";
     QTest::newRow("head_dim underivable") << QString(ok).replace("\"hidden_size\": 4096", "\"hidden_size\": 4001")
                                           << "cfg.json: head_dim: missing, and hidden_size = 4001";
-    QTest::newRow("mixtral too many active")
-        << QString(ok).replace("LlamaForCausalLM", "MixtralForCausalLM").replace("}", ", \"num_local_experts\": 2, \"num_experts_per_tok\": 3}")
-        << "cfg.json: num_experts_per_tok = 3: must be from 1 to num_local_experts = 2";
+    QTest::newRow("mixtral too many active") << QString(ok)
+                                                    .replace("LlamaForCausalLM", "MixtralForCausalLM")
+                                                    .replace("}", ", \"num_local_experts\": 2, \"num_experts_per_tok\": 3}")
+                                             << "cfg.json: num_experts_per_tok = 3: must be from 1 to num_local_experts = 2";
     QTest::newRow("deepseek missing mla")
-        << QString(ok).replace("LlamaForCausalLM", "DeepseekV3ForCausalLM").replace("}", ", \"n_routed_experts\": 8, \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 512}")
+        << QString(ok)
+               .replace("LlamaForCausalLM", "DeepseekV3ForCausalLM")
+               .replace("}", ", \"n_routed_experts\": 8, \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 512}")
         << "cfg.json: kv_lora_rank: missing (required)";
     const QString qwen_moe = QString(ok).replace("LlamaForCausalLM", "Qwen2MoeForCausalLM");
     const QString qwen_keys = R"("num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 1408)";
     const auto with = [](const QString& config, const QString& extra) { return QString(config).replace("}", ", " + extra + "}"); };
-    QTest::newRow("mixtral no experts")
-        << with(QString(ok).replace("LlamaForCausalLM", "MixtralForCausalLM"), R"("num_local_experts": 0, "num_experts_per_tok": 1)")
-        << "cfg.json: num_local_experts = 0: must be an integer from 1 to 65536";
-    QTest::newRow("mixtral missing experts")
-        << with(QString(ok).replace("LlamaForCausalLM", "MixtralForCausalLM"), R"("num_experts_per_tok": 1)")
-        << "cfg.json: num_local_experts: missing (required)";
+    QTest::newRow("mixtral no experts") << with(QString(ok).replace("LlamaForCausalLM", "MixtralForCausalLM"),
+                                                R"("num_local_experts": 0, "num_experts_per_tok": 1)")
+                                        << "cfg.json: num_local_experts = 0: must be an integer from 1 to 65536";
+    QTest::newRow("mixtral missing experts") << with(QString(ok).replace("LlamaForCausalLM", "MixtralForCausalLM"),
+                                                     R"("num_experts_per_tok": 1)")
+                                             << "cfg.json: num_local_experts: missing (required)";
     QTest::newRow("qwen moe missing experts") << with(qwen_moe, R"("num_experts_per_tok": 2, "moe_intermediate_size": 1408)")
                                               << "cfg.json: num_experts: missing (required)";
-    QTest::newRow("qwen moe top-k text") << with(qwen_moe, R"("num_experts": 8, "num_experts_per_tok": "two", "moe_intermediate_size": 1408)")
+    QTest::newRow("qwen moe top-k text") << with(qwen_moe,
+                                                 R"("num_experts": 8, "num_experts_per_tok": "two", "moe_intermediate_size": 1408)")
                                          << "cfg.json: num_experts_per_tok: expected an integer, got string \"two\"";
-    QTest::newRow("qwen moe too many active") << with(qwen_moe, R"("num_experts": 8, "num_experts_per_tok": 9, "moe_intermediate_size": 1408)")
+    QTest::newRow("qwen moe too many active") << with(qwen_moe,
+                                                      R"("num_experts": 8, "num_experts_per_tok": 9, "moe_intermediate_size": 1408)")
                                               << "cfg.json: num_experts_per_tok = 9: must be from 1 to num_experts = 8";
-    QTest::newRow("qwen moe negative width") << with(qwen_moe, R"("num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": -1408)")
+    QTest::newRow("qwen moe negative width") << with(qwen_moe,
+                                                     R"("num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": -1408)")
                                              << "cfg.json: moe_intermediate_size = -1408: must be an integer from 1 to 16777216";
     QTest::newRow("qwen moe zero step") << with(qwen_moe, qwen_keys + R"(, "decoder_sparse_step": 0)")
                                         << "cfg.json: decoder_sparse_step = 0: must be an integer from 1 to 32";
@@ -956,8 +983,9 @@ void TestInterop::hfHostileInput_data() {
                                           << "cfg.json: shared_expert_intermediate_size = 99999999: must be an integer from 0 to 16777216";
     const QString deepseek = with(QString(ok).replace("LlamaForCausalLM", "DeepseekV3ForCausalLM"), deepseek_mla);
     const QString ds_keys = R"("n_routed_experts": 16, "num_experts_per_tok": 2, "moe_intermediate_size": 1024)";
-    QTest::newRow("deepseek absurd experts") << with(deepseek, R"("n_routed_experts": 1000000, "num_experts_per_tok": 2, "moe_intermediate_size": 1024)")
-                                             << "cfg.json: n_routed_experts = 1000000: must be an integer from 1 to 65536";
+    QTest::newRow("deepseek absurd experts")
+        << with(deepseek, R"("n_routed_experts": 1000000, "num_experts_per_tok": 2, "moe_intermediate_size": 1024)")
+        << "cfg.json: n_routed_experts = 1000000: must be an integer from 1 to 65536";
     QTest::newRow("deepseek negative dense") << with(deepseek, ds_keys + R"(, "first_k_dense_replace": -1)")
                                              << "cfg.json: first_k_dense_replace = -1: must be an integer from 0 to 32";
     QTest::newRow("deepseek zero freq") << with(deepseek, ds_keys + R"(, "moe_layer_freq": 0)")
@@ -973,7 +1001,8 @@ void TestInterop::hfHostileInput_data() {
                                             << "cfg.json: qk_rope_head_dim = -64: must be an integer from 0 to 65536";
     QTest::newRow("deepseek zero v head") << with(deepseek, ds_keys).replace("\"v_head_dim\": 128", "\"v_head_dim\": 0")
                                           << "cfg.json: v_head_dim = 0: must be an integer from 1 to 65536";
-    QTest::newRow("deepseek no qk head") << with(deepseek, ds_keys).replace("\"qk_nope_head_dim\": 128", "\"qk_nope_head_dim\": 0")
+    QTest::newRow("deepseek no qk head") << with(deepseek, ds_keys)
+                                                .replace("\"qk_nope_head_dim\": 128", "\"qk_nope_head_dim\": 0")
                                                 .replace("\"qk_rope_head_dim\": 64", "\"qk_rope_head_dim\": 0")
                                          << "cfg.json: qk_rope_head_dim: qk_nope_head_dim + qk_rope_head_dim must be >= 1";
     QTest::newRow("deepseek rank as text") << with(deepseek, ds_keys).replace("\"kv_lora_rank\": 512", "\"kv_lora_rank\": \"512\"")
@@ -992,25 +1021,28 @@ void TestInterop::hfHostileInput_data() {
                                             << "cfg.json: layer_types: expected an array of \"sliding_attention\" or \"full_attention\"";
     QString kinds = "\"sliding_attention\"";
     for (int i = 1; i < 32; ++i) kinds += i == 5 ? ", \"linear_attention\"" : ", \"full_attention\"";
-    QTest::newRow("layer_types unknown kind") << with(ok, R"("sliding_window": 128, "layer_types": [)" + kinds + "]")
-                                              << "cfg.json: layer_types[5]: expected \"sliding_attention\" or \"full_attention\", got string \"linear_attention\"";
-    QTest::newRow("layer_types number") << with(ok, R"("sliding_window": 128, "layer_types": [)" + QString(kinds).replace("\"linear_attention\"", "7") + "]")
+    QTest::newRow("layer_types unknown kind")
+        << with(ok, R"("sliding_window": 128, "layer_types": [)" + kinds + "]")
+        << "cfg.json: layer_types[5]: expected \"sliding_attention\" or \"full_attention\", got string \"linear_attention\"";
+    QTest::newRow("layer_types number") << with(ok, R"("sliding_window": 128, "layer_types": [)" +
+                                                        QString(kinds).replace("\"linear_attention\"", "7") + "]")
                                         << "cfg.json: layer_types[5]: expected \"sliding_attention\" or \"full_attention\", got 7";
     QTest::newRow("qwen window layers out of range")
         << with(QString(ok).replace("LlamaForCausalLM", "Qwen2ForCausalLM"),
                 R"("attention_bias": true, "sliding_window": 4096, "use_sliding_window": true, "max_window_layers": 40)")
         << "cfg.json: max_window_layers = 40: must be an integer from 0 to 32 (num_hidden_layers)";
-    QTest::newRow("gpt-oss too many active")
-        << with(QString(ok).replace("LlamaForCausalLM", "GptOssForCausalLM"), R"("num_local_experts": 4, "num_experts_per_tok": 5)")
-        << "cfg.json: num_experts_per_tok = 5: must be from 1 to num_local_experts = 4";
+    QTest::newRow("gpt-oss too many active") << with(QString(ok).replace("LlamaForCausalLM", "GptOssForCausalLM"),
+                                                     R"("num_local_experts": 4, "num_experts_per_tok": 5)")
+                                             << "cfg.json: num_experts_per_tok = 5: must be from 1 to num_local_experts = 4";
     // Llama 4: the text model under text_config; every message names text_config.<key>.
     const QString llama4 = R"({"architectures": ["Llama4ForConditionalGeneration"], "model_type": "llama4", "text_config": {
         "hidden_size": 512, "intermediate_size": 1024, "intermediate_size_mlp": 2048, "num_attention_heads": 8,
         "num_key_value_heads": 2, "head_dim": 64, "num_hidden_layers": 8, "vocab_size": 1000, "num_local_experts": 4,
         "num_experts_per_tok": 1, "interleave_moe_layer_step": 2, "attention_chunk_size": 256, "no_rope_layers": []}})";
     const auto l4 = [&](const QString& from, const QString& to) { return QString(llama4).replace(from, to); };
-    QTest::newRow("llama4 no text_config") << R"({"architectures": ["Llama4ForConditionalGeneration"], "model_type": "llama4", "hidden_size": 512})"
-                                           << "cfg.json: text_config: missing (required: a multimodal Llama 4 config holds its text model there)";
+    QTest::newRow("llama4 no text_config")
+        << R"({"architectures": ["Llama4ForConditionalGeneration"], "model_type": "llama4", "hidden_size": 512})"
+        << "cfg.json: text_config: missing (required: a multimodal Llama 4 config holds its text model there)";
     QTest::newRow("llama4 text_config not an object")
         << R"({"architectures": ["Llama4ForConditionalGeneration"], "text_config": [512]})"
         << "cfg.json: text_config: expected an object (the text model of Llama 4), got an array";
@@ -1026,8 +1058,9 @@ void TestInterop::hfHostileInput_data() {
                                        << "cfg.json: text_config.num_experts_per_tok: expected an integer, got string \"one\"";
     QTest::newRow("llama4 too many active") << l4("\"num_experts_per_tok\": 1", "\"num_experts_per_tok\": 5")
                                             << "cfg.json: text_config.num_experts_per_tok = 5: must be from 1 to num_local_experts = 4";
-    QTest::newRow("llama4 negative expert width") << l4("\"intermediate_size\": 1024", "\"intermediate_size\": -1024")
-                                                  << "cfg.json: text_config.intermediate_size = -1024: must be an integer from 1 to 16777216";
+    QTest::newRow("llama4 negative expert width")
+        << l4("\"intermediate_size\": 1024", "\"intermediate_size\": -1024")
+        << "cfg.json: text_config.intermediate_size = -1024: must be an integer from 1 to 16777216";
     QTest::newRow("llama4 interleave step 0") << l4("\"interleave_moe_layer_step\": 2", "\"interleave_moe_layer_step\": 0")
                                               << "cfg.json: text_config.interleave_moe_layer_step = 0: must be an integer from 1 to 8";
     QTest::newRow("llama4 interleave step past the layers")
@@ -1036,30 +1069,39 @@ void TestInterop::hfHostileInput_data() {
     QTest::newRow("llama4 huge interleave step")
         << l4("\"interleave_moe_layer_step\": 2", "\"interleave_moe_layer_step\": 99999999999999999999")
         << "cfg.json: text_config.interleave_moe_layer_step: expected an integer";
-    QTest::newRow("llama4 huge dense width") << l4("\"intermediate_size_mlp\": 2048", "\"intermediate_size_mlp\": 99999999")
-                                             << "cfg.json: text_config.intermediate_size_mlp = 99999999: must be an integer from 1 to 16777216";
+    QTest::newRow("llama4 huge dense width")
+        << l4("\"intermediate_size_mlp\": 2048", "\"intermediate_size_mlp\": 99999999")
+        << "cfg.json: text_config.intermediate_size_mlp = 99999999: must be an integer from 1 to 16777216";
     QTest::newRow("llama4 dense width as text") << l4("\"intermediate_size_mlp\": 2048", "\"intermediate_size_mlp\": \"2048\"")
                                                 << "cfg.json: text_config.intermediate_size_mlp: expected an integer, got string \"2048\"";
-    QTest::newRow("llama4 missing dense width") << l4("\"intermediate_size_mlp\": 2048, ", "")
-                                                << "cfg.json: text_config.intermediate_size_mlp: missing (required: the MLP width of the 4 dense layers)";
-    QTest::newRow("llama4 moe_layers out of range") << l4("\"no_rope_layers\": []", "\"no_rope_layers\": [], \"moe_layers\": [1, 8]")
-                                                    << "cfg.json: text_config.moe_layers[1] = 8: must be a layer index, an integer from 0 to 7";
+    QTest::newRow("llama4 missing dense width")
+        << l4("\"intermediate_size_mlp\": 2048, ", "")
+        << "cfg.json: text_config.intermediate_size_mlp: missing (required: the MLP width of the 4 dense layers)";
+    QTest::newRow("llama4 moe_layers out of range")
+        << l4("\"no_rope_layers\": []", "\"no_rope_layers\": [], \"moe_layers\": [1, 8]")
+        << "cfg.json: text_config.moe_layers[1] = 8: must be a layer index, an integer from 0 to 7";
     QTest::newRow("llama4 moe_layers not a list") << l4("\"no_rope_layers\": []", "\"no_rope_layers\": [], \"moe_layers\": 3")
                                                   << "cfg.json: text_config.moe_layers: expected an array of layer indices, got 3";
-    QTest::newRow("llama4 negative chunk") << l4("\"attention_chunk_size\": 256", "\"attention_chunk_size\": -256")
-                                           << "cfg.json: text_config.attention_chunk_size = -256: must be null (no chunking) or an integer from 1 to 67108864";
-    QTest::newRow("llama4 huge chunk") << l4("\"attention_chunk_size\": 256", "\"attention_chunk_size\": 1000000000000")
-                                       << "cfg.json: text_config.attention_chunk_size = 1000000000000: must be null (no chunking) or an integer from 1 to 67108864";
+    QTest::newRow("llama4 negative chunk")
+        << l4("\"attention_chunk_size\": 256", "\"attention_chunk_size\": -256")
+        << "cfg.json: text_config.attention_chunk_size = -256: must be null (no chunking) or an integer from 1 to 67108864";
+    QTest::newRow("llama4 huge chunk")
+        << l4("\"attention_chunk_size\": 256", "\"attention_chunk_size\": 1000000000000")
+        << "cfg.json: text_config.attention_chunk_size = 1000000000000: must be null (no chunking) or an integer from 1 to 67108864";
     QTest::newRow("llama4 chunk as text") << l4("\"attention_chunk_size\": 256", "\"attention_chunk_size\": \"8K\"")
                                           << "cfg.json: text_config.attention_chunk_size: expected an integer, got string \"8K\"";
-    QTest::newRow("llama4 no_rope_layers too short") << l4("\"no_rope_layers\": []", "\"no_rope_layers\": [1, 0]")
-                                                     << "cfg.json: text_config.no_rope_layers: has 2 entries, expected one per layer (num_hidden_layers = 8)";
-    QTest::newRow("llama4 no_rope_layers bad entry") << l4("\"no_rope_layers\": []", "\"no_rope_layers\": [1, 1, 1, 2, 1, 1, 1, 0]")
-                                                     << "cfg.json: text_config.no_rope_layers[3]: expected 1 (RoPE, chunked attention) or 0 (NoPE, global attention), got 2";
+    QTest::newRow("llama4 no_rope_layers too short")
+        << l4("\"no_rope_layers\": []", "\"no_rope_layers\": [1, 0]")
+        << "cfg.json: text_config.no_rope_layers: has 2 entries, expected one per layer (num_hidden_layers = 8)";
+    QTest::newRow("llama4 no_rope_layers bad entry")
+        << l4("\"no_rope_layers\": []", "\"no_rope_layers\": [1, 1, 1, 2, 1, 1, 1, 0]")
+        << "cfg.json: text_config.no_rope_layers[3]: expected 1 (RoPE, chunked attention) or 0 (NoPE, global attention), got 2";
     QTest::newRow("llama4 no_rope_layers text") << l4("\"no_rope_layers\": []", "\"no_rope_layers\": \"every 4th\"")
-                                                << "cfg.json: text_config.no_rope_layers: expected an array of 1 (RoPE, chunked attention) or 0 (NoPE, global attention), one per layer, got string";
-    QTest::newRow("llama4 no_rope interval 0") << l4("\"no_rope_layers\": []", "\"no_rope_layer_interval\": 0")
-                                               << "cfg.json: text_config.no_rope_layer_interval = 0: must be an integer from 1 to 8 (num_hidden_layers)";
+                                                << "cfg.json: text_config.no_rope_layers: expected an array of 1 (RoPE, chunked attention) "
+                                                   "or 0 (NoPE, global attention), one per layer, got string";
+    QTest::newRow("llama4 no_rope interval 0")
+        << l4("\"no_rope_layers\": []", "\"no_rope_layer_interval\": 0")
+        << "cfg.json: text_config.no_rope_layer_interval = 0: must be an integer from 1 to 8 (num_hidden_layers)";
     QTest::newRow("llama4 layer_types unknown kind")
         << l4("\"no_rope_layers\": []", R"("layer_types": ["sliding_attention", "chunked_attention", "chunked_attention", "full_attention",
               "chunked_attention", "chunked_attention", "chunked_attention", "full_attention"])")
@@ -1079,14 +1121,16 @@ void TestInterop::hfHostileInput_data() {
     QTest::newRow("Kimi K2 dense layers past the model")
         << broken("kimi-k2.json", "\"first_k_dense_replace\": 1", "\"first_k_dense_replace\": 62")
         << "cfg.json: first_k_dense_replace = 62: must be an integer from 0 to 61";
-    QTest::newRow("Kimi K2 huge experts") << broken("kimi-k2.json", "\"n_routed_experts\": 384", "\"n_routed_experts\": 99999999999999999999")
+    QTest::newRow("Kimi K2 huge experts") << broken("kimi-k2.json", "\"n_routed_experts\": 384",
+                                                    "\"n_routed_experts\": 99999999999999999999")
                                           << "cfg.json: n_routed_experts: expected an integer";
     QTest::newRow("Kimi K2 missing kv rank") << broken("kimi-k2.json", "\"kv_lora_rank\": 512,", "")
                                              << "cfg.json: kv_lora_rank: missing (required)";
     QTest::newRow("GPT-OSS-20B negative experts") << broken("gpt-oss-20b.json", "\"num_local_experts\": 32", "\"num_local_experts\": -32")
                                                   << "cfg.json: num_local_experts = -32: must be an integer from 1 to 65536";
-    QTest::newRow("GPT-OSS-20B huge window") << broken("gpt-oss-20b.json", "\"sliding_window\": 128", "\"sliding_window\": 100000000000")
-                                             << "cfg.json: sliding_window = 100000000000: must be null (no window) or an integer from 1 to 67108864";
+    QTest::newRow("GPT-OSS-20B huge window")
+        << broken("gpt-oss-20b.json", "\"sliding_window\": 128", "\"sliding_window\": 100000000000")
+        << "cfg.json: sliding_window = 100000000000: must be null (no window) or an integer from 1 to 67108864";
     QTest::newRow("GPT-OSS-20B YaRN factor as text") << broken("gpt-oss-20b.json", "\"factor\": 32.0", "\"factor\": \"32\"")
                                                      << "cfg.json: \"rope_scaling.factor\": must be a number from 0 to 1e+06";
     QTest::newRow("GPT-OSS-20B negative YaRN factor") << broken("gpt-oss-20b.json", "\"factor\": 32.0", "\"factor\": -32")

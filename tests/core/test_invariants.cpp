@@ -68,8 +68,8 @@ constexpr long long default_samples = 500000;
 constexpr int strategies_per_scenario = 30;
 #endif
 constexpr long long coverage_samples = 100000;  // from this size on, every outcome must be reached
-constexpr double rel_breakdown = 1e-9;  // breakdown total vs iteration time
-constexpr double rel_monotone = 1e-12;  // more of a resource: at most this much slower (rounding)
+constexpr double rel_breakdown = 1e-9;          // breakdown total vs iteration time
+constexpr double rel_monotone = 1e-12;          // more of a resource: at most this much slower (rounding)
 
 long long sample_size() {
     if (const char* env = std::getenv("COMET_INVARIANT_SAMPLES"); env && *env) {
@@ -95,7 +95,9 @@ struct Rng {
     double uniform(double lo, double hi) { return lo + (hi - lo) * unit(); }
     double log_uniform(double lo, double hi) { return lo * std::pow(hi / lo, unit()); }
     template <class T>
-    T pick(std::initializer_list<T> v) { return *(v.begin() + next() % v.size()); }
+    T pick(std::initializer_list<T> v) {
+        return *(v.begin() + next() % v.size());
+    }
 };
 
 // A random divisor of n that is at most cap (1 always qualifies).
@@ -119,12 +121,10 @@ ModelSpec random_model(Rng& r) {
     if (family == 2 && r.chance(0.5)) m.hidden = static_cast<int>(r.between(1, 12288));  // head_dim independent
     m.kv_heads = family == 0 ? m.heads : static_cast<int>(random_divisor(r, m.heads, m.heads));
     m.gated_mlp = family == 1 || (family == 2 && r.chance(0.5));
-    m.ffn_hidden = family == 0   ? 4 * m.hidden
-                   : family == 1 ? (m.hidden * 8 / 3 + 255) / 256 * 256
-                                 : static_cast<int>(r.between(1, 40000));
+    m.ffn_hidden = family == 0 ? 4 * m.hidden : family == 1 ? (m.hidden * 8 / 3 + 255) / 256 * 256 : static_cast<int>(r.between(1, 40000));
     m.layers = family == 2 ? static_cast<int>(r.between(1, 200)) : r.pick({2, 4, 8, 12, 16, 24, 32, 40, 48, 64, 80, 96, 126, 128});
-    m.seq_len = r.chance(0.9) ? r.pick({128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 131072})
-                              : static_cast<int>(r.between(1, 20000));
+    m.seq_len =
+        r.chance(0.9) ? r.pick({128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 131072}) : static_cast<int>(r.between(1, 20000));
     m.vocab = r.chance(0.8) ? r.pick({32000, 50257, 51200, 65536, 128256, 152064, 256000}) : static_cast<int>(r.between(1, 300000));
     m.tied_embeddings = family == 1 ? r.chance(0.2) : r.chance(0.7);
     m.bias = family == 0 || (family == 2 && r.chance(0.5));
@@ -218,21 +218,37 @@ void break_one_field(Rng& r, Config& c) {
     const int ibad = r.pick({0, -1, -7, std::numeric_limits<int>::min()});
     const auto& inputs = test::monotone_inputs();
     switch (r.between(0, 9)) {
-    case 0: inputs[static_cast<std::size_t>(r.next() % inputs.size())].ref(c) = bad; break;
-    case 1: c.node.vector_tflops = bad; break;
-    case 2: c.model.heads = ibad; break;
-    case 3: c.model.layers = r.chance(0.5) ? ibad : 100001; break;
-    case 4: c.strategy.zero_stage = r.pick({-1, 4, 7}); break;
-    case 5: c.strategy.tp = ibad; break;
-    case 6: c.training.global_batch = r.pick<long long>({0, -64, 2000000000}); break;
-    case 7: c.model.kv_heads = c.model.heads + 1; break;  // must divide heads
-    case 8:
-        c.software.hbm_reserved_gib = c.node.hbm_capacity_gib * r.uniform(1, 2);
-        break;  // must be below capacity
-    default:
-        c.node.expanded.capacity_gib = 64;  // a tier needs a bandwidth
-        c.node.expanded.bandwidth_gbps = 0;
-        break;
+        case 0:
+            inputs[static_cast<std::size_t>(r.next() % inputs.size())].ref(c) = bad;
+            break;
+        case 1:
+            c.node.vector_tflops = bad;
+            break;
+        case 2:
+            c.model.heads = ibad;
+            break;
+        case 3:
+            c.model.layers = r.chance(0.5) ? ibad : 100001;
+            break;
+        case 4:
+            c.strategy.zero_stage = r.pick({-1, 4, 7});
+            break;
+        case 5:
+            c.strategy.tp = ibad;
+            break;
+        case 6:
+            c.training.global_batch = r.pick<long long>({0, -64, 2000000000});
+            break;
+        case 7:
+            c.model.kv_heads = c.model.heads + 1;
+            break;  // must divide heads
+        case 8:
+            c.software.hbm_reserved_gib = c.node.hbm_capacity_gib * r.uniform(1, 2);
+            break;  // must be below capacity
+        default:
+            c.node.expanded.capacity_gib = 64;  // a tier needs a bandwidth
+            c.node.expanded.bandwidth_gbps = 0;
+            break;
     }
 }
 
@@ -328,8 +344,10 @@ Config random_config(std::uint64_t index) {
         random_dlrm(r, c);
         return c;
     }
-    if (r.chance(0.85)) shaped_strategy(r, c);
-    else random_strategy(r, c);
+    if (r.chance(0.85))
+        shaped_strategy(r, c);
+    else
+        random_strategy(r, c);
     Strategy& s = c.strategy;
     s.recompute = r.pick({Recompute::none, Recompute::selective, Recompute::full});
     s.sequence_parallel = r.chance(0.5);
@@ -410,9 +428,9 @@ QByteArray describe(const Config& c) {
               QByteArray::number(m.dense_layers) + " every" + QByteArray::number(m.moe_layer_interval) + " cf" +
               QByteArray::number(m.capacity_factor) + "; ";
     if (c.workload == Workload::dlrm) moe = describe_dlrm(c);
-    return QByteArray(buf) + moe + QByteArray::fromStdString(format_strategy(s)) + " shard" + QByteArray::number(s.zero_shard) + " sp" + QByteArray::number(s.sequence_parallel) +
-           " off" + QByteArray::number(s.offload_optimizer) + QByteArray::number(s.offload_weights) +
-           QByteArray::number(s.offload_activations) + " ovl" + QByteArray::number(s.dp_overlap) +
+    return QByteArray(buf) + moe + QByteArray::fromStdString(format_strategy(s)) + " shard" + QByteArray::number(s.zero_shard) + " sp" +
+           QByteArray::number(s.sequence_parallel) + " off" + QByteArray::number(s.offload_optimizer) +
+           QByteArray::number(s.offload_weights) + QByteArray::number(s.offload_activations) + " ovl" + QByteArray::number(s.dp_overlap) +
            QByteArray::number(s.tp_overlap) + " sg" + QByteArray::number(s.pp_scatter_gather);
 }
 
@@ -475,8 +493,11 @@ QByteArray result_problem(const Config& c, const Result& r) {
     for (const auto& [name, v] : test::result_numbers(r))
         if (!std::isfinite(v) || v < 0) return QByteArray(name) + " = " + num(v);
     if (static_cast<int>(r.reason) >= static_cast<int>(Infeasible::count_)) return "reason out of range";
-    if (r.feasible != (r.reason == Infeasible::none)) return "feasible = " + QByteArray::number(r.feasible) + " with reason " + QByteArray::fromStdString(std::string(to_string(r.reason)));
-    if (!r.feasible && explain(r).empty()) return "no explanation for reason " + QByteArray::fromStdString(std::string(to_string(r.reason)));
+    if (r.feasible != (r.reason == Infeasible::none))
+        return "feasible = " + QByteArray::number(r.feasible) + " with reason " +
+               QByteArray::fromStdString(std::string(to_string(r.reason)));
+    if (!r.feasible && explain(r).empty())
+        return "no explanation for reason " + QByteArray::fromStdString(std::string(to_string(r.reason)));
     const bool invalid = first_invalid_field(c) >= 0;
     if (invalid != (r.reason == Infeasible::invalid_input)) return "first_invalid_field and reason invalid_input disagree";
     if (invalid && check_config(c).empty()) return "invalid input but check_config() has no message";
@@ -492,7 +513,8 @@ QByteArray result_problem(const Config& c, const Result& r) {
     if (std::abs(r.tokens_per_s * r.iteration_s - tokens) > rel_breakdown * tokens) return "tokens_per_s * iteration_s != tokens";
     if (r.hbm.capacity_bytes != units::gib_to_bytes(c.node.hbm_capacity_gib)) return "hbm.capacity_bytes is not the node's HBM";
     if (r.feasible) {
-        if (r.hbm.used_bytes() > r.hbm.capacity_bytes) return "feasible, but HBM holds " + num(r.hbm.used_bytes()) + " of " + num(r.hbm.capacity_bytes) + " B";
+        if (r.hbm.used_bytes() > r.hbm.capacity_bytes)
+            return "feasible, but HBM holds " + num(r.hbm.used_bytes()) + " of " + num(r.hbm.capacity_bytes) + " B";
         if (r.expanded.used_bytes() > r.expanded.capacity_bytes)
             return "feasible, but the expanded tier holds " + num(r.expanded.used_bytes()) + " of " + num(r.expanded.capacity_bytes) + " B";
     } else if (!(r.detail_a > r.detail_b)) {
@@ -685,7 +707,8 @@ void TestInvariants::everyResultIsFiniteAndConsistent() {
     QByteArray reasons;
     for (int i = 0; i < static_cast<int>(Infeasible::count_); ++i)
         if (t.by_reason[i] > 0)
-            reasons += " " + QByteArray::fromStdString(std::string(to_string(static_cast<Infeasible>(i)))) + " " + QByteArray::number(t.by_reason[i]);
+            reasons += " " + QByteArray::fromStdString(std::string(to_string(static_cast<Infeasible>(i)))) + " " +
+                       QByteArray::number(t.by_reason[i]);
     qInfo("everyResultIsFiniteAndConsistent: %lld configurations in %.1f s: %lld feasible, %lld with an estimate, %lld invalid;%s",
           t.configs, static_cast<double>(timer.elapsed()) / 1000.0, t.feasible, t.timed, t.invalid, reasons.constData());
     QVERIFY2(t.failure_count == 0, t.report());
@@ -739,18 +762,21 @@ void TestInvariants::moreResourcesNeverHurt() {
             ++tally.checked;
             const Result after = evaluate(x);
             QByteArray why;
-            if (first_invalid_field(x) >= 0) why = "made the input invalid (the generator must stay below max / 4)";
-            else if (base.feasible && !after.feasible) why = "made it infeasible: " + QByteArray::fromStdString(explain(after));
-            else if (!timed(after)) why = "lost the estimate: " + QByteArray::fromStdString(std::string(to_string(after.reason)));
+            if (first_invalid_field(x) >= 0)
+                why = "made the input invalid (the generator must stay below max / 4)";
+            else if (base.feasible && !after.feasible)
+                why = "made it infeasible: " + QByteArray::fromStdString(explain(after));
+            else if (!timed(after))
+                why = "lost the estimate: " + QByteArray::fromStdString(std::string(to_string(after.reason)));
             else if (after.iteration_s > base.iteration_s * (1 + rel_monotone))
                 why = "slowed the iteration from " + num(base.iteration_s) + " s to " + num(after.iteration_s) + " s";
-            if (!why.isEmpty())
-                tally.fail(i, QByteArray(in.name) + " " + num(before) + " -> " + num(v) + " " + why + " at " + describe(c));
+            if (!why.isEmpty()) tally.fail(i, QByteArray(in.name) + " " + num(before) + " -> " + num(v) + " " + why + " at " + describe(c));
         }
     });
-    qInfo("moreResourcesNeverHurt: %lld configurations (%lld with an estimate, %lld feasible), %lld perturbations "
-          "(%lld skipped: zero means none, or already at the limit) in %.1f s",
-          t.configs, t.timed, t.feasible, t.checked, t.skipped, static_cast<double>(timer.elapsed()) / 1000.0);
+    qInfo(
+        "moreResourcesNeverHurt: %lld configurations (%lld with an estimate, %lld feasible), %lld perturbations "
+        "(%lld skipped: zero means none, or already at the limit) in %.1f s",
+        t.configs, t.timed, t.feasible, t.checked, t.skipped, static_cast<double>(timer.elapsed()) / 1000.0);
     QVERIFY2(t.failure_count == 0, t.report());
     if (n >= coverage_samples) QVERIFY(t.checked >= 5 * n);
 }
@@ -793,17 +819,18 @@ void TestInvariants::fasterHardwareNeverSlowsShippedConfigurations() {
             ++violations;
             ++by_perturbation[k];
             if (kept++ < 10)
-                first += "\n  " + QByteArray::fromStdString(s->name) + ", " + QByteArray::fromStdString(format_strategy(st, s->config.workload)) + ": " +
-                         perturbations[k].name + " " + why;
+                first += "\n  " + QByteArray::fromStdString(s->name) + ", " +
+                         QByteArray::fromStdString(format_strategy(st, s->config.workload)) + ": " + perturbations[k].name + " " + why;
         }
     }
     QByteArray per;
     for (std::size_t k = 0; k < perturbations.size(); ++k)
         if (by_perturbation[k] > 0) per += QByteArray(" ") + perturbations[k].name + ": " + QByteArray::number(by_perturbation[k]) + ";";
-    qInfo("fasterHardwareNeverSlowsShippedConfigurations: %zu configurations, %zu strategies (%lld with an estimate), %lld "
-          "perturbations in %.1f s: %lld violations (%lld made infeasible);%s",
-          shipped.size(), cases.size(), timed_cases, checked, static_cast<double>(timer.elapsed()) / 1000.0, violations, lost,
-          per.constData());
+    qInfo(
+        "fasterHardwareNeverSlowsShippedConfigurations: %zu configurations, %zu strategies (%lld with an estimate), %lld "
+        "perturbations in %.1f s: %lld violations (%lld made infeasible);%s",
+        shipped.size(), cases.size(), timed_cases, checked, static_cast<double>(timer.elapsed()) / 1000.0, violations, lost,
+        per.constData());
     if (violations > 0) qInfo("the first violations:%s", first.constData());
     QVERIFY2(violations == 0, QByteArray::number(violations) + " violations (listed above)");
     QVERIFY(checked > 1000);

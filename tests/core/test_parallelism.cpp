@@ -111,9 +111,20 @@ void TestParallelism::denseModelsAreUnchanged() {
         for (const Config& c : configs) {
             const Result r = evaluate(c);
             const auto& t = r.time;
-            const double v[14] = {r.iteration_s, t.compute_s, t.bubble_s, t.tp_comm_s, t.pp_comm_s, t.dp_comm_s, t.memory_s,
-                                  t.optimizer_s, t.other_s, r.hbm.used_bytes(), r.expanded.used_bytes(), r.parameters,
-                                  r.model_flops, r.mfu};
+            const double v[14] = {r.iteration_s,
+                                  t.compute_s,
+                                  t.bubble_s,
+                                  t.tp_comm_s,
+                                  t.pp_comm_s,
+                                  t.dp_comm_s,
+                                  t.memory_s,
+                                  t.optimizer_s,
+                                  t.other_s,
+                                  r.hbm.used_bytes(),
+                                  r.expanded.used_bytes(),
+                                  r.parameters,
+                                  r.model_flops,
+                                  r.mfu};
             char buf[64];
             out << static_cast<int>(r.reason) << ' ' << (r.feasible ? 1 : 0);
             for (const double x : v) {
@@ -138,14 +149,27 @@ void TestParallelism::denseModelsAreUnchanged() {
         QVERIFY(!ls.fail());
         const Result r = evaluate(configs[i]);
         const auto& t = r.time;
-        const double got[14] = {r.iteration_s, t.compute_s, t.bubble_s, t.tp_comm_s, t.pp_comm_s, t.dp_comm_s, t.memory_s,
-                                t.optimizer_s, t.other_s, r.hbm.used_bytes(), r.expanded.used_bytes(), r.parameters,
-                                r.model_flops, r.mfu};
-        QVERIFY2(static_cast<int>(r.reason) == reason, qPrintable(QString("config %1: reason %2, was %3").arg(i).arg(int(r.reason)).arg(reason)));
+        const double got[14] = {r.iteration_s,
+                                t.compute_s,
+                                t.bubble_s,
+                                t.tp_comm_s,
+                                t.pp_comm_s,
+                                t.dp_comm_s,
+                                t.memory_s,
+                                t.optimizer_s,
+                                t.other_s,
+                                r.hbm.used_bytes(),
+                                r.expanded.used_bytes(),
+                                r.parameters,
+                                r.model_flops,
+                                r.mfu};
+        QVERIFY2(static_cast<int>(r.reason) == reason,
+                 qPrintable(QString("config %1: reason %2, was %3").arg(i).arg(int(r.reason)).arg(reason)));
         QCOMPARE(r.feasible ? 1 : 0, ok);
         for (int k = 0; k < 14; ++k)
-            QVERIFY2(std::abs(got[k] - want[k]) <= 1e-12 * std::max(std::abs(got[k]), std::abs(want[k])),
-                     qPrintable(QString("config %1, number %2: %3, was %4").arg(i).arg(k).arg(got[k], 0, 'g', 17).arg(want[k], 0, 'g', 17)));
+            QVERIFY2(
+                std::abs(got[k] - want[k]) <= 1e-12 * std::max(std::abs(got[k]), std::abs(want[k])),
+                qPrintable(QString("config %1, number %2: %3, was %4").arg(i).arg(k).arg(got[k], 0, 'g', 17).arg(want[k], 0, 'g', 17)));
         QCOMPARE(t.ep_comm_s, 0.0);
         QCOMPARE(t.cp_comm_s, 0.0);
         feasible += r.feasible;
@@ -184,7 +208,7 @@ void TestParallelism::neutralKnobsChangeNothing() {
 void TestParallelism::moeParametersAndFlops() {
     const ModelSpec m = moe_config().model;
     const double h = 1024, fe = 2048;
-    const double expert = 3.0 * h * fe;  // gated: gate, up, down
+    const double expert = 3.0 * h * fe;                                   // gated: gate, up, down
     const double attention = h * (1024 + 2 * 1024) + 1024 * h + 2.0 * h;  // QKV, projection, two norms
     const double router = h * 8;
     const double ends = 32000.0 * h * 2 + h;  // untied embedding and head, final norm

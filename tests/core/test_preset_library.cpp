@@ -27,20 +27,20 @@ namespace {
 // Published sizes in billions of parameters (all parameters; active ones for MoE models below).
 const std::map<std::string, double>& published_billions() {
     static const std::map<std::string, double> table = {
-        {"gpt3-175b", 175.0},     // Brown et al. 2020
-        {"mt-nlg-530b", 530.0},   // Smith et al. 2022
-        {"bloom-176b", 176.0},    // BigScience 2022 (176,247,271,424)
-        {"llama3-8b", 8.03},      // Llama 3 model card
-        {"llama3-70b", 70.6},     // Llama 3 model card
-        {"llama3-405b", 405.0},   // Llama 3 Herd of Models
-        {"qwen2.5-72b", 72.7},    // Qwen2.5 model card
-        {"mixtral-8x7b", 46.7},   // Mixtral of Experts: 46.7B in total
-        {"deepseek-v3", 671.0},   // DeepSeek-V3: 671B in total
-        {"gpt-oss-20b", 20.91},   // gpt-oss model card, Table 1: 20.91B in total
+        {"gpt3-175b", 175.0},                 // Brown et al. 2020
+        {"mt-nlg-530b", 530.0},               // Smith et al. 2022
+        {"bloom-176b", 176.0},                // BigScience 2022 (176,247,271,424)
+        {"llama3-8b", 8.03},                  // Llama 3 model card
+        {"llama3-70b", 70.6},                 // Llama 3 model card
+        {"llama3-405b", 405.0},               // Llama 3 Herd of Models
+        {"qwen2.5-72b", 72.7},                // Qwen2.5 model card
+        {"mixtral-8x7b", 46.7},               // Mixtral of Experts: 46.7B in total
+        {"deepseek-v3", 671.0},               // DeepSeek-V3: 671B in total
+        {"gpt-oss-20b", 20.91},               // gpt-oss model card, Table 1: 20.91B in total
         {"llama4-scout-17b-16e", 109.0},      // Llama 4 model card: 109B, with the vision encoder (~0.9B, not modelled)
         {"llama4-maverick-17b-128e", 400.0},  // Llama 4 model card: 400B
-        {"kimi-k2", 1040.0},      // Kimi K2 report (arXiv 2507.20534), Table 2: 1.04T (1026.4B counted here)
-        {"qwen3-32b", 32.8},      // Qwen3-32B model card: 32.8B (31.2B without embeddings)
+        {"kimi-k2", 1040.0},                  // Kimi K2 report (arXiv 2507.20534), Table 2: 1.04T (1026.4B counted here)
+        {"qwen3-32b", 32.8},                  // Qwen3-32B model card: 32.8B (31.2B without embeddings)
     };
     return table;
 }
@@ -48,15 +48,15 @@ const std::map<std::string, double>& published_billions() {
 // Published active parameters per token of the MoE presets, in billions.
 const std::map<std::string, double>& published_active_billions() {
     static const std::map<std::string, double> table = {
-        {"mixtral-8x7b", 12.9},  // Mixtral of Experts: 12.9B active of 46.7B
-        {"deepseek-v3", 37.0},   // DeepSeek-V3: 37B active of 671B
-        {"qwen3-30b-a3b", 3.3},  // Qwen3 technical report: 3.3B active of 30.5B
-        {"qwen3-235b-a22b", 22.0},  // 22B active of 235B
-        {"gpt-oss-120b", 5.7},   // gpt-oss model card: 5.13B active of 116.8B, plus the 0.58B input embedding counted here
-        {"gpt-oss-20b", 4.19},   // gpt-oss model card: 3.61B active of 20.91B, plus the 0.58B input embedding counted here
+        {"mixtral-8x7b", 12.9},              // Mixtral of Experts: 12.9B active of 46.7B
+        {"deepseek-v3", 37.0},               // DeepSeek-V3: 37B active of 671B
+        {"qwen3-30b-a3b", 3.3},              // Qwen3 technical report: 3.3B active of 30.5B
+        {"qwen3-235b-a22b", 22.0},           // 22B active of 235B
+        {"gpt-oss-120b", 5.7},               // gpt-oss model card: 5.13B active of 116.8B, plus the 0.58B input embedding counted here
+        {"gpt-oss-20b", 4.19},               // gpt-oss model card: 3.61B active of 20.91B, plus the 0.58B input embedding counted here
         {"llama4-scout-17b-16e", 17.0},      // Llama 4 model card: 17B active (1 shared + 1 routed expert per layer)
         {"llama4-maverick-17b-128e", 17.0},  // Llama 4 model card: 17B active (MoE every other layer)
-        {"kimi-k2", 32.6},       // Kimi K2 report, Table 2: 32.6B activated (the model card rounds to 32B)
+        {"kimi-k2", 32.6},                   // Kimi K2 report, Table 2: 32.6B activated (the model card rounds to 32B)
     };
     return table;
 }
@@ -64,8 +64,8 @@ const std::map<std::string, double>& published_active_billions() {
 // Accelerators whose fp8 rate is deliberately not 2x fp16 (with the reason in their source):
 // the vendor's fp8 / fp16 ratio, checked to 1 %; 2 (dense) for every other entry.
 double fp8_to_fp16_ratio(const std::string& id) {
-    if (id == "gaudi3") return 1.0;   // the MME runs FP8 at the BF16 rate
-    if (id == "tpu-v6e") return 1.0;  // Google lists FP8 at the BF16 rate (918 TFLOP/s)
+    if (id == "gaudi3") return 1.0;                                       // the MME runs FP8 at the BF16 rate
+    if (id == "tpu-v6e") return 1.0;                                      // Google lists FP8 at the BF16 rate (918 TFLOP/s)
     if (id == "trn2" || id == "trn2-ultraserver") return 1299.0 / 667.0;  // AWS: 1299 FP8, 667 BF16
     return 2.0;
 }
@@ -86,8 +86,10 @@ std::vector<T> load_shipped(const char* kind, Loaded<T> (*load)(const fs::path&)
     std::vector<T> out;
     for (const auto& f : files) {
         auto l = load(f);
-        if (l.ok()) out.push_back(std::move(*l.value));
-        else errors.insert(errors.end(), l.errors.begin(), l.errors.end());
+        if (l.ok())
+            out.push_back(std::move(*l.value));
+        else
+            errors.insert(errors.end(), l.errors.begin(), l.errors.end());
     }
     return out;
 }
@@ -111,15 +113,15 @@ private slots:
 };
 
 void TestPresetLibrary::libraryHasTheNamedEntries() {
-    for (const char* id : {"dgx-a100-40gb", "dgx-a100-80gb", "dgx-h100", "hgx-h200", "dgx-b200", "gb200-nvl72",
-                           "mi300x-platform", "mi325x-platform", "gaudi3", "tpu-v5p", "h800", "h200-nvl",
-                           "mi355x-platform", "tpu-v6e", "tpu-v7", "trn2", "trn2-ultraserver"})
+    for (const char* id :
+         {"dgx-a100-40gb", "dgx-a100-80gb", "dgx-h100", "hgx-h200", "dgx-b200", "gb200-nvl72", "mi300x-platform", "mi325x-platform",
+          "gaudi3", "tpu-v5p", "h800", "h200-nvl", "mi355x-platform", "tpu-v6e", "tpu-v7", "trn2", "trn2-ultraserver"})
         QVERIFY2(fs::is_regular_file(presets_dir() / "nodes" / (std::string(id) + ".json")), id);
     for (const auto& [id, size] : published_billions())
         QVERIFY2(fs::is_regular_file(presets_dir() / "models" / (id + ".json")), id.c_str());
-    for (const char* f : {"scenarios/llama3-70b-64xh100.comet.json", "scenarios/gpt3-175b-1024xa100.comet.json",
-                          "scenarios/comet-1t-case-study.comet.json", "sweeps/comet-1t-memory-expansion.sweep.json",
-                          "sweeps/comet-1t-compute-vs-network.sweep.json"})
+    for (const char* f :
+         {"scenarios/llama3-70b-64xh100.comet.json", "scenarios/gpt3-175b-1024xa100.comet.json", "scenarios/comet-1t-case-study.comet.json",
+          "sweeps/comet-1t-memory-expansion.sweep.json", "sweeps/comet-1t-compute-vs-network.sweep.json"})
         QVERIFY2(fs::is_regular_file(presets_dir() / f), f);
 }
 
@@ -139,9 +141,9 @@ void TestPresetLibrary::everyNodeCitesItsSourceAndIsSane() {
         if (n.matrix_fp8_tflops > 0) {
             const double ratio = n.matrix_fp8_tflops / n.matrix_fp16_tflops;
             const double want = fp8_to_fp16_ratio(p.id);
-            QVERIFY2(std::abs(ratio / want - 1.0) < 0.01,
-                     (p.id + ": fp8 / fp16 is " + std::to_string(ratio) + ", expected " + std::to_string(want) +
-                      " (2x dense unless listed)").c_str());
+            QVERIFY2(std::abs(ratio / want - 1.0) < 0.01, (p.id + ": fp8 / fp16 is " + std::to_string(ratio) + ", expected " +
+                                                           std::to_string(want) + " (2x dense unless listed)")
+                                                              .c_str());
         }
         // fp4 is absent, or 2x (Blackwell) to 3x (Blackwell Ultra) fp8: the same tensor cores.
         if (n.matrix_fp4_tflops > 0) {
@@ -160,8 +162,7 @@ void TestPresetLibrary::everyNodeCitesItsSourceAndIsSane() {
         // The GEMM constants (docs/model.md, "GEMM time"): Hopper's measured (the per-op fit to
         // the shipped H200 table), A100's derived from them by the published max-achievable
         // matmul ratio, Blackwell's fractions still its calibration; one value per generation.
-        const bool blackwell =
-            p.id == "dgx-b200" || p.id == "gb200-nvl72" || p.id == "dgx-b300" || p.id == "gb300-nvl72";
+        const bool blackwell = p.id == "dgx-b200" || p.id == "gb200-nvl72" || p.id == "dgx-b300" || p.id == "gb300-nvl72";
         const bool ampere = p.id.rfind("dgx-a100", 0) == 0;
         // The power-limit rule, for every Blackwell board: GB300 has GB200's datasheet peaks under a
         // 1.4 kW instead of a 1.2 kW power limit, DGX B300 B200's under 1.1 kW instead of 1.0 kW, so
@@ -276,8 +277,8 @@ void TestPresetLibrary::everyModelTrainsOnDgxH100() {
     QVERIFY(errors.empty());
     SearchOptions options;
     // Microbatch 1 and no offloading (DGX H100 has no expanded tier): keeps each search fast.
-    options.knobs &= ~(knob_bit(Knob::microbatch) | knob_bit(Knob::offload_optimizer) |
-                       knob_bit(Knob::offload_weights) | knob_bit(Knob::offload_activations));
+    options.knobs &= ~(knob_bit(Knob::microbatch) | knob_bit(Knob::offload_optimizer) | knob_bit(Knob::offload_weights) |
+                       knob_bit(Knob::offload_activations));
     for (const auto& m : models) {
         Config c;
         c.model = m.model;

@@ -55,7 +55,7 @@ Scenario full_scenario() {
     s.config.cluster.nodes = 1234;
     s.config.training = {1536, Precision::fp8, Optimizer::sgd, GradDtype::bf16, AttentionKernel::fused, false};
     s.config.strategy = {4, 12, 7, 2, 3, Recompute::selective, true, 2, true, true, true, false, true, false};
-    s.config.strategy.pp_overlap = false;                      // both non-default, so the file carries them
+    s.config.strategy.pp_overlap = false;  // both non-default, so the file carries them
     s.config.strategy.ep_dispatch = EpDispatch::hierarchical;
     n.power_kw = 10.2;
     s.cost = {2.25, 30000.5, 5, 1.15, 0.0875, 3e12};
@@ -85,8 +85,7 @@ QByteArray minimal_v4_json() {
 }
 
 Loaded<Scenario> parse(const QByteArray& text) {
-    return parse_scenario(std::string_view(text.constData(), static_cast<std::size_t>(text.size())),
-                          label.toStdString());
+    return parse_scenario(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), label.toStdString());
 }
 
 QStringList lines_of(const Loaded<Scenario>& l) {
@@ -103,8 +102,10 @@ QByteArray text_of(const QJsonObject& o) { return QJsonDocument(o).toJson(QJsonD
 QJsonObject set_at(QJsonObject o, QStringList path, const QJsonValue& v) {
     const QString head = path.takeFirst();
     if (path.isEmpty()) {
-        if (v.isUndefined()) o.remove(head);
-        else o.insert(head, v);
+        if (v.isUndefined())
+            o.remove(head);
+        else
+            o.insert(head, v);
         return o;
     }
     o.insert(head, set_at(o.value(head).toObject(), path, v));
@@ -114,9 +115,7 @@ QJsonObject set_at(QJsonObject o, QStringList path, const QJsonValue& v) {
 QByteArray with(const QByteArray& text, const QString& path, const QJsonValue& v) {
     return text_of(set_at(object_of(text), path.split('.'), v));
 }
-QByteArray without(const QByteArray& text, const QString& path) {
-    return with(text, path, QJsonValue(QJsonValue::Undefined));
-}
+QByteArray without(const QByteArray& text, const QString& path) { return with(text, path, QJsonValue(QJsonValue::Undefined)); }
 // Puts raw JSON text at `path`, for numbers that QJson would reformat.
 QByteArray with_raw(const QByteArray& text, const QString& path, const QByteArray& raw) {
     return with(text, path, QStringLiteral("@@RAW@@")).replace("\"@@RAW@@\"", raw);
@@ -157,10 +156,11 @@ bool write_file(const QString& path, const QByteArray& data) {
 }
 
 // Exact comparison: QCOMPARE on doubles is fuzzy, and a round trip must be exact.
-#define SAME(field)                                                                                          \
-    QVERIFY2(a.field == b.field, qPrintable(QStringLiteral(#field ": %1 vs %2")                             \
-                                                .arg(QVariant::fromValue(a.field).toString(),               \
-                                                     QVariant::fromValue(b.field).toString())))
+#define SAME(field)         \
+    QVERIFY2(               \
+        a.field == b.field, \
+        qPrintable(         \
+            QStringLiteral(#field ": %1 vs %2").arg(QVariant::fromValue(a.field).toString(), QVariant::fromValue(b.field).toString())))
 #define SAME_STR(field) QCOMPARE(QString::fromStdString(a.field), QString::fromStdString(b.field))
 #define SAME_ENUM(field) QCOMPARE(static_cast<int>(a.field), static_cast<int>(b.field))
 
@@ -883,16 +883,21 @@ private slots:
 
         QTest::newRow("range") << with(m, "node.hbm_bandwidth_gbps", -5)
                                << QStringList{f + "node.hbm_bandwidth_gbps = -5: must be > 0 and at most 1e7 GB/s"};
-        QTest::newRow("leaf domains negative") << with(m, "node.scale_out.leaf_domains", -1)
-            << QStringList{f + "node.scale_out.leaf_domains = -1: must be 0 (one non-blocking tier) or an integer up to 1e7 scale-up domains per leaf"};
-        QTest::newRow("leaf domains fractional") << with(m, "node.scale_out.leaf_domains", 2.5)
-            << QStringList{f + "node.scale_out.leaf_domains: expected an integer, got 2.5"};
-        QTest::newRow("undersubscribed spine") << with(m, "node.scale_out.oversubscription", 0.5)
+        QTest::newRow("leaf domains negative")
+            << with(m, "node.scale_out.leaf_domains", -1)
+            << QStringList{
+                   f +
+                   "node.scale_out.leaf_domains = -1: must be 0 (one non-blocking tier) or an integer up to 1e7 scale-up domains per leaf"};
+        QTest::newRow("leaf domains fractional")
+            << with(m, "node.scale_out.leaf_domains", 2.5) << QStringList{f + "node.scale_out.leaf_domains: expected an integer, got 2.5"};
+        QTest::newRow("undersubscribed spine")
+            << with(m, "node.scale_out.oversubscription", 0.5)
             << QStringList{f + "node.scale_out.oversubscription = 0.5: must be from 1 (non-blocking) to 64 (leaf downlink : spine uplink)"};
-        QTest::newRow("oversubscription as ratio text") << with(m, "node.scale_out.oversubscription", "2:1")
+        QTest::newRow("oversubscription as ratio text")
+            << with(m, "node.scale_out.oversubscription", "2:1")
             << QStringList{f + "node.scale_out.oversubscription: expected a number, got string \"2:1\""};
         QTest::newRow("spine latency negative") << with(m, "node.scale_out.spine_latency_us", -3)
-            << QStringList{f + "node.scale_out.spine_latency_us = -3: must be 0 to 1e6 us"};
+                                                << QStringList{f + "node.scale_out.spine_latency_us = -3: must be 0 to 1e6 us"};
         QTest::newRow("zero bandwidth") << with(m, "node.scale_out.bandwidth_gbps", 0)
                                         << QStringList{f + "node.scale_out.bandwidth_gbps = 0: must be > 0"};
         QTest::newRow("negative zero") << with_raw(m, "node.scale_up.bandwidth_gbps", "-0.0")
@@ -903,15 +908,14 @@ private slots:
                                        << QStringList{f + "model.layers: expected an integer, got string \"many\""};
         QTest::newRow("int fractional") << with_raw(m, "model.layers", "1.5")
                                         << QStringList{f + "model.layers: expected an integer, got 1.5"};
-        QTest::newRow("int huge float")
-            << with_raw(m, "model.layers", "1e300")
-            << QStringList{f + "model.layers: expected an integer, got 1e+300 (out of range)",
-                           "must be an integer from 1 to 100000"};
+        QTest::newRow("int huge float") << with_raw(m, "model.layers", "1e300")
+                                        << QStringList{f + "model.layers: expected an integer, got 1e+300 (out of range)",
+                                                       "must be an integer from 1 to 100000"};
         QTest::newRow("int beyond int") << with_raw(m, "model.layers", "3000000000")
                                         << QStringList{f + "model.layers: expected an integer, got 3000000000 (out of range)"};
-        QTest::newRow("int beyond int64")
-            << with_raw(m, "training.global_batch", "18446744073709551615")
-            << QStringList{f + "training.global_batch: expected an integer, got 18446744073709551615 (out of range)"};
+        QTest::newRow("int beyond int64") << with_raw(m, "training.global_batch", "18446744073709551615")
+                                          << QStringList{
+                                                 f + "training.global_batch: expected an integer, got 18446744073709551615 (out of range)"};
         QTest::newRow("int 2^63 float") << with_raw(m, "training.global_batch", "9.223372036854775808e18")
                                         << QStringList{f + "training.global_batch: expected an integer, got", "(out of range)"};
         QTest::newRow("int -1e19") << with_raw(m, "training.global_batch", "-1e19")
@@ -928,10 +932,8 @@ private slots:
                                                         "power_kw)"};
         QTest::newRow("unknown top key") << with(m, "modle", QJsonObject{})
                                          << QStringList{f + "modle: unknown key (did you mean \"model\"?)"};
-        QTest::newRow("odd unknown key") << with(m, "cluster.a\"b\nc", 1)
-                                         << QStringList{f + "cluster.\"a\\\"b\\nc\": unknown key"};
-        QTest::newRow("missing required") << without(m, "strategy.tp")
-                                          << QStringList{f + "strategy.tp: missing (required)"};
+        QTest::newRow("odd unknown key") << with(m, "cluster.a\"b\nc", 1) << QStringList{f + "cluster.\"a\\\"b\\nc\": unknown key"};
+        QTest::newRow("missing required") << without(m, "strategy.tp") << QStringList{f + "strategy.tp: missing (required)"};
         QTest::newRow("missing section") << without(m, "cluster") << QStringList{f + "cluster: missing (required)"};
         QTest::newRow("enum") << with(m, "training.precision", "fp12")
                               << QStringList{f + "training.precision = \"fp12\": must be one of fp16, bf16, fp8, mxfp8, fp4"};
@@ -942,8 +944,9 @@ private slots:
         QTest::newRow("enum attention") << with(m, "training.attention", "flash")
                                         << QStringList{f + "training.attention = \"flash\": must be one of unfused, fused"};
         QTest::newRow("enum recompute") << with(m, "strategy.recompute", "partial")
-                                        << QStringList{f + "strategy.recompute = \"partial\": must be one of none, "
-                                                           "selective, full"};
+                                        << QStringList{f +
+                                                       "strategy.recompute = \"partial\": must be one of none, "
+                                                       "selective, full"};
         QTest::newRow("experts negative") << with(m, "model.experts", -8)
                                           << QStringList{f + "model.experts = -8: must be 0 (a dense model)"};
         QTest::newRow("ep_overlap above 1") << with(m, "strategy.ep_overlap", 1.5)
@@ -955,28 +958,31 @@ private slots:
                                              << QStringList{f + "strategy.zero_shard = -2: must be 0 (the whole dp x cp group)"};
         QTest::newRow("capacity factor zero") << with(m, "model.capacity_factor", 0)
                                               << QStringList{f + "model.capacity_factor = 0: must be > 0 and at most 64"};
-        QTest::newRow("top-k above experts")
-            << with(with(with(m, "model.experts", 8), "model.expert_ffn_hidden", 1024), "model.experts_per_token", 9)
-            << QStringList{f + "model.experts_per_token = 9: must be an integer from 1 to model.experts (8)"};
+        QTest::newRow("top-k above experts") << with(with(with(m, "model.experts", 8), "model.expert_ffn_hidden", 1024),
+                                                     "model.experts_per_token", 9)
+                                             << QStringList{f +
+                                                            "model.experts_per_token = 9: must be an integer from 1 to model.experts (8)"};
         QTest::newRow("enum attach") << with(m, "node.expanded.attach", "shared")
-                                     << QStringList{f + "node.expanded.attach = \"shared\": must be one of "
-                                                        "per_accelerator, per_node, pooled"};
+                                     << QStringList{f +
+                                                    "node.expanded.attach = \"shared\": must be one of "
+                                                    "per_accelerator, per_node, pooled"};
         QTest::newRow("enum wrong type") << with(m, "training.precision", 16)
-                                         << QStringList{f + "training.precision: expected a string (one of fp16, "
-                                                            "bf16, fp8, mxfp8, fp4), got 16"};
+                                         << QStringList{f +
+                                                        "training.precision: expected a string (one of fp16, "
+                                                        "bf16, fp8, mxfp8, fp4), got 16"};
         // The keys of uneven pipelines, modern attention, FP8 and host-bound kernels.
         QTest::newRow("first stage layers negative") << with(m, "strategy.pipeline_first_layers", -3)
                                                      << QStringList{f + "strategy.pipeline_first_layers = -3: must be 0 (automatic)"};
-        QTest::newRow("last stage layers text") << with(m, "strategy.pipeline_last_layers", "few")
-                                                << QStringList{f + "strategy.pipeline_last_layers: expected an integer, got string \"few\""};
+        QTest::newRow("last stage layers text")
+            << with(m, "strategy.pipeline_last_layers", "few")
+            << QStringList{f + "strategy.pipeline_last_layers: expected an integer, got string \"few\""};
         QTest::newRow("embedding split not bool") << with(m, "strategy.embedding_in_pipeline_split", 1)
                                                   << QStringList{f + "strategy.embedding_in_pipeline_split: expected true or false, got 1"};
-        QTest::newRow("recompute layers negative") << with(m, "strategy.recompute_layers", -1)
-                                                   << QStringList{f + "strategy.recompute_layers = -1: must be 0 (every layer)"};
-        QTest::newRow("sliding window negative") << with(m, "model.sliding_window", -128)
-                                                 << QStringList{f + "model.sliding_window = -128: must be 0 (full attention)"};
-        QTest::newRow("kv lora rank huge") << with(m, "model.kv_lora_rank", 1e12)
-                                           << QStringList{f + "model.kv_lora_rank"};
+        QTest::newRow("recompute layers negative")
+            << with(m, "strategy.recompute_layers", -1) << QStringList{f + "strategy.recompute_layers = -1: must be 0 (every layer)"};
+        QTest::newRow("sliding window negative")
+            << with(m, "model.sliding_window", -128) << QStringList{f + "model.sliding_window = -128: must be 0 (full attention)"};
+        QTest::newRow("kv lora rank huge") << with(m, "model.kv_lora_rank", 1e12) << QStringList{f + "model.kv_lora_rank"};
         QTest::newRow("mla without value heads") << with(with(m, "model.kv_lora_rank", 512), "model.v_head_dim", 0)
                                                  << QStringList{f + "model.v_head_dim = 0: must be at least 1"};
         QTest::newRow("attention fraction zero") << with(m, "node.attention.max_fraction", 0)
@@ -986,9 +992,9 @@ private slots:
         QTest::newRow("fp8 fraction above 1") << with(m, "node.gemm.fp8_max_fraction", 1.2)
                                               << QStringList{f + "node.gemm.fp8_max_fraction = 1.2: must be 0 (as node.gemm.max_fraction)"};
         QTest::newRow("ep dispatch unknown") << with(m, "strategy.ep_dispatch", "deepep")
-                                             << QStringList{f + "strategy.ep_dispatch = \"deepep\": must be one of all_to_all, hierarchical"};
-        QTest::newRow("ep dispatch as number") << with(m, "strategy.ep_dispatch", 1)
-                                               << QStringList{f + "strategy.ep_dispatch"};
+                                             << QStringList{f +
+                                                            "strategy.ep_dispatch = \"deepep\": must be one of all_to_all, hierarchical"};
+        QTest::newRow("ep dispatch as number") << with(m, "strategy.ep_dispatch", 1) << QStringList{f + "strategy.ep_dispatch"};
         QTest::newRow("pp overlap as text") << with(m, "strategy.pp_overlap", "on")
                                             << QStringList{f + "strategy.pp_overlap: expected true or false"};
         QTest::newRow("pp overlap as number") << with(m, "strategy.pp_overlap", 0)
@@ -1006,13 +1012,13 @@ private slots:
         QTest::newRow("rail only as number") << with(m, "node.scale_out.rail_only", 1)
                                              << QStringList{f + "node.scale_out.rail_only: expected true or false"};
         QTest::newRow("mtp negative") << with(m, "model.mtp_layers", -1)
-                                      << QStringList{f + "model.mtp_layers = -1: must be 0 (no multi-token prediction) or an integer up to 16"};
+                                      << QStringList{f +
+                                                     "model.mtp_layers = -1: must be 0 (no multi-token prediction) or an integer up to 16"};
         QTest::newRow("mtp too many") << with(m, "model.mtp_layers", 17)
-                                      << QStringList{f + "model.mtp_layers = 17: must be 0 (no multi-token prediction) or an integer up to 16"};
-        QTest::newRow("mtp fractional") << with(m, "model.mtp_layers", 1.5)
-                                        << QStringList{f + "model.mtp_layers: expected an integer"};
-        QTest::newRow("mtp as text") << with(m, "model.mtp_layers", "one")
-                                     << QStringList{f + "model.mtp_layers: expected an integer"};
+                                      << QStringList{f +
+                                                     "model.mtp_layers = 17: must be 0 (no multi-token prediction) or an integer up to 16"};
+        QTest::newRow("mtp fractional") << with(m, "model.mtp_layers", 1.5) << QStringList{f + "model.mtp_layers: expected an integer"};
+        QTest::newRow("mtp as text") << with(m, "model.mtp_layers", "one") << QStringList{f + "model.mtp_layers: expected an integer"};
         QTest::newRow("rope_mscale zero") << with(m, "model.rope_mscale", 0)
                                           << QStringList{f + "model.rope_mscale = 0: must be > 0 and at most 100 (1 = plain RoPE)"};
         QTest::newRow("rope_mscale negative") << with(m, "model.rope_mscale", -1.3)
@@ -1027,7 +1033,8 @@ private slots:
                                         << QStringList{f + "model.glu_clamp = 10000000: must be 0 (no clamp) or a limit up to 1e6"};
         QTest::newRow("glu_clamp as text") << with(m, "model.glu_clamp", true) << QStringList{f + "model.glu_clamp: expected a number"};
         QTest::newRow("fp4 fraction above 1") << with(m, "node.gemm.fp4_max_fraction", 1.5)
-                                              << QStringList{f + "node.gemm.fp4_max_fraction = 1.5: must be 0 (as node.gemm.fp8_max_fraction)"};
+                                              << QStringList{f +
+                                                             "node.gemm.fp4_max_fraction = 1.5: must be 0 (as node.gemm.fp8_max_fraction)"};
         QTest::newRow("fp4 fraction negative") << with(m, "node.gemm.fp4_max_fraction", -0.1)
                                                << QStringList{f + "node.gemm.fp4_max_fraction = -0.1: must be 0"};
         QTest::newRow("fp4 peak negative") << with(m, "node.matrix_fp4_tflops", -5)
@@ -1036,8 +1043,9 @@ private slots:
                                           << QStringList{f + "node.matrix_fp4_tflops: expected a number"};
         QTest::newRow("fp4 peak huge") << with(m, "node.matrix_fp4_tflops", 1e9)
                                        << QStringList{f + "node.matrix_fp4_tflops = 1000000000: must be 0 (no fp4) up to 1e7 TFLOP/s"};
-        QTest::newRow("precision nvfp4 spelled") << with(m, "training.precision", "nvfp4")
-                                                 << QStringList{f + "training.precision = \"nvfp4\": must be one of fp16, bf16, fp8, mxfp8, fp4"};
+        QTest::newRow("precision nvfp4 spelled")
+            << with(m, "training.precision", "nvfp4")
+            << QStringList{f + "training.precision = \"nvfp4\": must be one of fp16, bf16, fp8, mxfp8, fp4"};
         QTest::newRow("host op negative") << with(m3, "software.host_op_us", -1)
                                           << QStringList{f + "software.host_op_us = -1: must be 0 (the host keeps ahead)"};
         QTest::newRow("host op NaN text") << with(m3, "software.host_op_us", "NaN")
@@ -1132,8 +1140,7 @@ private slots:
         QTest::newRow("syntax error") << QByteArray("{\"format\": \"comet-scenario\",, }")
                                       << QStringList{f + "not valid JSON: ", "line 1, column 29", "(byte 29)"};
         QTest::newRow("NaN literal") << with_raw(m, "node.vector_tflops", "NaN") << QStringList{f + "not valid JSON: "};
-        QTest::newRow("number overflow") << with_raw(m, "node.vector_tflops", "1e400")
-                                         << QStringList{f + "not valid JSON: ", "1e400"};
+        QTest::newRow("number overflow") << with_raw(m, "node.vector_tflops", "1e400") << QStringList{f + "not valid JSON: ", "1e400"};
         QTest::newRow("trailing garbage") << m + "x" << QStringList{f + "not valid JSON: "};
         QTest::newRow("comment") << "// hi\n" + m << QStringList{f + "not valid JSON: "};
         QTest::newRow("top level array") << QByteArray("[1, 2]")
@@ -1150,21 +1157,22 @@ private slots:
                                                       "version: file was written by a newer COMET Explorer (format version 7); this build "
                                                       "reads versions up to 4"};
         QTest::newRow("version zero") << with(m, "version", 0) << QStringList{f + "version = 0: must be a format version from 1 to 4"};
-        QTest::newRow("version string") << with(m, "version", "1")
-                                        << QStringList{f + "version: expected an integer, got string \"1\""};
+        QTest::newRow("version string") << with(m, "version", "1") << QStringList{f + "version: expected an integer, got string \"1\""};
         QTest::newRow("wrong format") << with(m, "format", "comet-sweep")
                                       << QStringList{f + "format = \"comet-sweep\": must be \"comet-scenario\""};
         QTest::newRow("missing format") << without(m, "format") << QStringList{f + "format: missing (required)"};
         QTest::newRow("duplicate key") << QByteArray(minimal_json).replace("\"layers\": 24", "\"layers\": 24, \"layers\": 25")
                                        << QStringList{f + "model.layers: duplicate key"};
-        QTest::newRow("head_dim underivable")
-            << with(with(m, "model.hidden", 100), "model.heads", 7)
-            << QStringList{f + "model.head_dim: missing; required because model.hidden (100) is not divisible by "
-                               "model.heads (7)"};
+        QTest::newRow("head_dim underivable") << with(with(m, "model.hidden", 100), "model.heads", 7)
+                                              << QStringList{
+                                                     f +
+                                                     "model.head_dim: missing; required because model.hidden (100) is not divisible by "
+                                                     "model.heads (7)"};
         QTest::newRow("derived head_dim out of range")
             << with(with(m, "model.hidden", 1048576), "model.heads", 1)
-            << QStringList{f + "model.head_dim = 1048576: must be an integer from 1 to 65536 (model.head_dim "
-                               "defaults to model.hidden / model.heads)"};
+            << QStringList{f +
+                           "model.head_dim = 1048576: must be an integer from 1 to 65536 (model.head_dim "
+                           "defaults to model.hidden / model.heads)"};
         QTest::newRow("kv_heads not divisor") << with(m, "model.kv_heads", 3)
                                               << QStringList{f + "model.kv_heads = 3: must be a divisor of model.heads (16)"};
         // The runtime's reserve and the allocator's margin: the software's since format 4.
@@ -1273,8 +1281,7 @@ private slots:
         collect_paths(object_of(full), {}, leaves, sections);
         QVERIFY(leaves.size() > 50);
         for (const QString& path : leaves) {
-            for (const QJsonValue& bad : {QJsonValue(QJsonObject{{"x", 1}}), QJsonValue(QJsonArray{1}),
-                                          QJsonValue(QJsonValue::Null)}) {
+            for (const QJsonValue& bad : {QJsonValue(QJsonObject{{"x", 1}}), QJsonValue(QJsonArray{1}), QJsonValue(QJsonValue::Null)}) {
                 const Loaded<Scenario> l = parse(with(full, path, bad));
                 expect_failure(l);
                 QVERIFY2(has_line_starting(lines_of(l), label + ": " + path + ": expected "),
@@ -1289,8 +1296,8 @@ private slots:
         collect_paths(object_of(full), {}, leaves, sections);
         QCOMPARE(sections.size(), 11);
         for (const QString& path : sections) {
-            for (const QJsonValue& bad : {QJsonValue(1), QJsonValue("x"), QJsonValue(QJsonArray{}),
-                                          QJsonValue(QJsonValue::Null), QJsonValue(true), QJsonValue(1.5)}) {
+            for (const QJsonValue& bad : {QJsonValue(1), QJsonValue("x"), QJsonValue(QJsonArray{}), QJsonValue(QJsonValue::Null),
+                                          QJsonValue(true), QJsonValue(1.5)}) {
                 const Loaded<Scenario> l = parse(with(full, path, bad));
                 expect_failure(l);
                 // "model", "node" and "software" may also be a preset name: a string that names none says so.
@@ -1417,10 +1424,8 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString missing = dir.filePath("missing.comet.json");
-        QCOMPARE(lines_of(load_scenario_file(missing.toStdString())),
-                 QStringList{missing + ": cannot open: No such file or directory"});
-        QCOMPARE(lines_of(load_scenario_file(dir.path().toStdString())),
-                 QStringList{dir.path() + ": cannot open: Is a directory"});
+        QCOMPARE(lines_of(load_scenario_file(missing.toStdString())), QStringList{missing + ": cannot open: No such file or directory"});
+        QCOMPARE(lines_of(load_scenario_file(dir.path().toStdString())), QStringList{dir.path() + ": cannot open: Is a directory"});
 
         const QString empty = dir.filePath("empty.comet.json");
         QVERIFY(write_file(empty, {}));

@@ -30,9 +30,7 @@ using namespace comet;
 
 namespace {
 
-Config small_config() {
-    return test::small_gpt_config();
-}
+Config small_config() { return test::small_gpt_config(); }
 
 // A random small problem: model shape, cluster, batch, memory and an optional expanded tier.
 Config random_config(std::mt19937& rng) {
@@ -91,9 +89,9 @@ void compare_results(const Result& a, const Result& b, const std::string& what) 
 }
 
 void compare_stats(const SearchStats& a, const SearchStats& b, const std::string& what) {
-    const std::string msg = what + ": evaluated " + std::to_string(a.evaluated) + " vs " + std::to_string(b.evaluated) +
-                            ", pruned " + std::to_string(a.pruned) + " vs " + std::to_string(b.pruned) + ", feasible " +
-                            std::to_string(a.feasible) + " vs " + std::to_string(b.feasible);
+    const std::string msg = what + ": evaluated " + std::to_string(a.evaluated) + " vs " + std::to_string(b.evaluated) + ", pruned " +
+                            std::to_string(a.pruned) + " vs " + std::to_string(b.pruned) + ", feasible " + std::to_string(a.feasible) +
+                            " vs " + std::to_string(b.feasible);
     QVERIFY2(a.space == b.space && a.evaluated == b.evaluated && a.pruned == b.pruned && a.feasible == b.feasible &&
                  a.infeasible == b.infeasible,
              msg.c_str());
@@ -272,7 +270,20 @@ void TestSearch::bestMatchesBruteForceEvaluate() {
                                 for (int z = 0; z < (dp > 1 ? 4 : 1); ++z)
                                     for (int ov = 0; ov < 4; ++ov) {
                                         Config x = c;
-                                        x.strategy = {tp, pp, dp, mb, v, Recompute(rc), sp == 1, z, false, false, false, (ov & 1) == 0, (ov & 2) != 0, true};
+                                        x.strategy = {tp,
+                                                      pp,
+                                                      dp,
+                                                      mb,
+                                                      v,
+                                                      Recompute(rc),
+                                                      sp == 1,
+                                                      z,
+                                                      false,
+                                                      false,
+                                                      false,
+                                                      (ov & 1) == 0,
+                                                      (ov & 2) != 0,
+                                                      true};
                                         const Result r = evaluate(x);
                                         if (!r.feasible) continue;
                                         ++feasible;
@@ -580,10 +591,10 @@ void TestSearch::everyCandidateEqualsEvaluate() {
         KnobSet knobs;
     };
     std::mt19937 rng(16);
-    std::vector<Case> cases = {{"small MoE", small_moe_config(),
-                                all_strategy_knobs & ~(knob_bit(Knob::microbatch) | knob_bit(Knob::recompute) |
-                                                       knob_bit(Knob::dp_overlap) | knob_bit(Knob::tp_overlap) |
-                                                       knob_bit(Knob::sequence_parallel) | knob_bit(Knob::interleave))}};
+    std::vector<Case> cases = {
+        {"small MoE", small_moe_config(),
+         all_strategy_knobs & ~(knob_bit(Knob::microbatch) | knob_bit(Knob::recompute) | knob_bit(Knob::dp_overlap) |
+                                knob_bit(Knob::tp_overlap) | knob_bit(Knob::sequence_parallel) | knob_bit(Knob::interleave))}};
     for (int i = 0; i < 40; ++i) cases.push_back({"random " + std::to_string(i), random_config(rng), all_strategy_knobs});
     int timed = 0, problems = 0, offload = 0, experts = 0, cp = 0, shard = 0;
     for (const auto& [name, c, knobs] : cases) {

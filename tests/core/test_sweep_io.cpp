@@ -39,17 +39,15 @@ std::string default_scenario_text() {
 
 // A sweep document around `body` (the keys after the header), with the default scenario by path.
 QByteArray sweep_text(const QByteArray& body, const QByteArray& scenario = {}) {
-    const QByteArray sc = scenario.isEmpty()
-                              ? QByteArray("\"") + QByteArray::fromStdString(default_scenario_path().string()) + "\""
-                              : scenario;
+    const QByteArray sc =
+        scenario.isEmpty() ? QByteArray("\"") + QByteArray::fromStdString(default_scenario_path().string()) + "\"" : scenario;
     QByteArray out = R"({ "format": "comet-sweep", "version": 1, "scenario": )" + sc;
     if (!body.isEmpty()) out += ", " + body;
     return out + " }";
 }
 
 Loaded<SweepFile> parse(const QByteArray& text, const fs::path& base = {}) {
-    return parse_sweep(std::string_view(text.constData(), static_cast<std::size_t>(text.size())),
-                       label.toStdString(), base);
+    return parse_sweep(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), label.toStdString(), base);
 }
 
 Loaded<SweepFile> parse_body(const QByteArray& body) { return parse(sweep_text(body)); }
@@ -170,8 +168,8 @@ SweepResult two_axis_result() {
     return r;
 }
 
-#define SAME(field)                                                                                           \
-    QVERIFY2(a.field == b.field || (std::isnan(double(a.field)) && std::isnan(double(b.field))),              \
+#define SAME(field)                                                                              \
+    QVERIFY2(a.field == b.field || (std::isnan(double(a.field)) && std::isnan(double(b.field))), \
              qPrintable(QStringLiteral(#field ": %1 vs %2").arg(double(a.field), 0, 'g', 17).arg(double(b.field), 0, 'g', 17)))
 #define SAME_STR(field) QCOMPARE(QString::fromStdString(a.field), QString::fromStdString(b.field))
 
@@ -377,8 +375,8 @@ void TestSweepIo::railOnlyKnobSetsTheFabric() {
 
 void TestSweepIo::everyKnobIdIsAccepted() {
     for (const KnobInfo& k : all_knobs()) {
-        const QByteArray body = R"("x": { "knob": ")" + QByteArray(k.id.data(), static_cast<qsizetype>(k.id.size())) +
-                                R"(", "values": [)" + number(k.max) + "] }";
+        const QByteArray body = R"("x": { "knob": ")" + QByteArray(k.id.data(), static_cast<qsizetype>(k.id.size())) + R"(", "values": [)" +
+                                number(k.max) + "] }";
         const Loaded<SweepFile> l = parse_body(body);
         QVERIFY2(l.ok(), l.error_text().c_str());
         QCOMPARE(static_cast<int>(l.value->spec.x.knob), static_cast<int>(k.knob));
@@ -437,8 +435,7 @@ void TestSweepIo::relativeScenarioPathResolvesAgainstTheSweepFile() {
     const Loaded<SweepFile> l = load_sweep_file(sweep_path.toStdString());
     fs::current_path(old_cwd);
     QVERIFY2(l.ok(), l.error_text().c_str());
-    QCOMPARE(QString::fromStdString(l.value->scenario_file.string()),
-             QDir::cleanPath(dir.filePath("scenarios/s.comet.json")));
+    QCOMPARE(QString::fromStdString(l.value->scenario_file.string()), QDir::cleanPath(dir.filePath("scenarios/s.comet.json")));
     QCOMPARE(QString::fromStdString(l.value->scenario.name),
              QString::fromStdString(load_scenario_file(default_scenario_path()).value->name));
 }
@@ -494,14 +491,16 @@ void TestSweepIo::valueOutOfKnobRange() {
                  "x.from = -5: out of range; must be from 0.001 to 10000000 GB/s (hbm_gbps: HBM bandwidth)");
     expect_error_starting(R"("x": { "knob": "hbm_gbps", "values": [2000] }, "y": { "knob": "tp", "values": [1, 0, 2] })",
                           "y.values[1] = 0: out of range; must be an integer from 1 to ");
-    expect_error_starting(R"("x": { "knob": "zero_stage", "values": [4] })", "x.values[0] = 4: out of range; must be an integer from 0 to 3");
+    expect_error_starting(R"("x": { "knob": "zero_stage", "values": [4] })",
+                          "x.values[0] = 4: out of range; must be an integer from 0 to 3");
     expect_error_starting(R"("x": { "knob": "tp_overlap", "values": [2] })", "x.values[0] = 2: out of range; must be 0 or 1");
     expect_error_starting(R"("x": { "knob": "scale_out_rail_only", "values": [0, 2] })", "x.values[1] = 2: out of range; must be 0 or 1");
     expect_error_starting(R"("x": { "knob": "scale_out_rail_only", "values": [0.5] })", "x.values[0] = 0.5");
 }
 
 void TestSweepIo::nonIntegerForIntegerKnob() {
-    expect_error_starting(R"("x": { "knob": "tp", "values": [1, 1.5] })", "x.values[1] = 1.5: not a whole number; must be an integer from 1 to ");
+    expect_error_starting(R"("x": { "knob": "tp", "values": [1, 1.5] })",
+                          "x.values[1] = 1.5: not a whole number; must be an integer from 1 to ");
     expect_error_starting(R"("x": { "knob": "layers", "from": 1.5, "to": 96, "steps": 4 })", "x.from = 1.5: not a whole number");
 }
 
@@ -514,7 +513,8 @@ void TestSweepIo::logScaleNeedsPositiveBounds() {
 
 void TestSweepIo::stepsOutOfRange() {
     expect_error(R"("x": { "knob": "hbm_gbps", "from": 1000, "to": 8000, "steps": 0 })", "x.steps = 0: must be an integer from 1 to 4096");
-    expect_error(R"("x": { "knob": "hbm_gbps", "from": 1000, "to": 8000, "steps": 5000 })", "x.steps = 5000: must be an integer from 1 to 4096");
+    expect_error(R"("x": { "knob": "hbm_gbps", "from": 1000, "to": 8000, "steps": 5000 })",
+                 "x.steps = 5000: must be an integer from 1 to 4096");
     expect_error(R"("x": { "knob": "hbm_gbps", "from": 1000, "to": 8000, "steps": 2.5 })", "x.steps: expected an integer, got 2.5");
     expect_error(R"("x": { "knob": "hbm_gbps", "from": 1000, "to": 8000, "steps": 1e300 })",
                  "x.steps: expected an integer, got 1e+300 (out of range); must be an integer from 1 to 4096");
@@ -530,8 +530,7 @@ void TestSweepIo::searchKnobsMustBeStrategyKnobs() {
                           R"(search.knobs[1] = "hbm_gbps": not a strategy knob; a search varies only tp, pp, dp, )");
     expect_error(R"("x": { "knob": "tp", "values": [1] }, "search": { "knobs": ["pp", "microbach"] })",
                  R"(search.knobs[1] = "microbach": unknown knob (did you mean "microbatch"?))");
-    expect_error(R"("x": { "knob": "tp", "values": [1] }, "search": { "knobs": ["pp", "pp"] })",
-                 R"(search.knobs[1] = "pp": listed twice)");
+    expect_error(R"("x": { "knob": "tp", "values": [1] }, "search": { "knobs": ["pp", "pp"] })", R"(search.knobs[1] = "pp": listed twice)");
     expect_error_starting(R"("x": { "knob": "tp", "values": [1] }, "search": { "knobs": [] })", "search.knobs: is empty");
     expect_error(R"("x": { "knob": "tp", "values": [1] }, "search": { "knobs": "tp" })",
                  R"(search.knobs: expected an array of strategy knob names, got string "tp")");
@@ -581,13 +580,13 @@ void TestSweepIo::unknownTopLevelKey() {
 }
 
 void TestSweepIo::badScenarioPath() {
-    const Loaded<SweepFile> l = parse(sweep_text(R"("x": { "knob": "tp", "values": [1] })", R"("no-such.comet.json")"),
-                                      "/nonexistent-dir");
+    const Loaded<SweepFile> l = parse(sweep_text(R"("x": { "knob": "tp", "values": [1] })", R"("no-such.comet.json")"), "/nonexistent-dir");
     expect_failure(l, false);
     QCOMPARE(l.errors.size(), std::size_t{2});
     QCOMPARE(QString::fromStdString(l.errors[0]),
              label + R"(: scenario = "no-such.comet.json": cannot load the scenario file /nonexistent-dir/no-such.comet.json:)");
-    QCOMPARE(QString::fromStdString(l.errors[1]), QStringLiteral("/nonexistent-dir/no-such.comet.json: cannot open: No such file or directory"));
+    QCOMPARE(QString::fromStdString(l.errors[1]),
+             QStringLiteral("/nonexistent-dir/no-such.comet.json: cannot open: No such file or directory"));
 }
 
 void TestSweepIo::scenarioFileWithErrorsReportsItsErrors() {
@@ -596,8 +595,7 @@ void TestSweepIo::scenarioFileWithErrorsReportsItsErrors() {
     std::string sc = default_scenario_text();
     sc.replace(sc.find("\"layers\""), 8, "\"laers\"");
     QVERIFY(write_file(dir.filePath("s.comet.json"), QByteArray::fromStdString(sc)));
-    const Loaded<SweepFile> l = parse(sweep_text(R"("x": { "knob": "tp", "values": [1] })", R"("s.comet.json")"),
-                                      dir.path().toStdString());
+    const Loaded<SweepFile> l = parse(sweep_text(R"("x": { "knob": "tp", "values": [1] })", R"("s.comet.json")"), dir.path().toStdString());
     expect_failure(l, false);
     const QString file = dir.filePath("s.comet.json");
     QVERIFY2(lines_of(l.errors).contains(file + R"(: model.laers: unknown key (did you mean "layers"?))"), qPrintable(joined(l.errors)));
@@ -637,7 +635,8 @@ void TestSweepIo::embeddedScenarioErrorsCarryThePrefix() {
           "scenario.node.hbm_bandwidth_gbps = -5: must be > 0 and at most 1e7 GB/s");
     check(R"("layers": 128)", R"("layers": 1e300)",
           "scenario.model.layers: expected an integer, got 1e+300 (out of range); must be an integer from 1 to 100000");
-    check(R"("precision": "fp16")", R"("precision": "fp12")", R"(scenario.training.precision = "fp12": must be one of fp16, bf16, fp8, mxfp8, fp4)");
+    check(R"("precision": "fp16")", R"("precision": "fp12")",
+          R"(scenario.training.precision = "fp12": must be one of fp16, bf16, fp8, mxfp8, fp4)");
     check(R"("format": "comet-scenario")", R"("format": "comet-sweep")",
           R"(scenario.format = "comet-sweep": must be "comet-scenario" (not a COMET Explorer scenario file))");
     check(R"("version": 4)", R"("version": 9)",
@@ -652,20 +651,19 @@ void TestSweepIo::embeddedScenarioErrorsCarryThePrefix() {
 
 void TestSweepIo::wrongFormatOrVersion() {
     const QByteArray x = R"("x": { "knob": "tp", "values": [1] })";
-    auto whole = [&](const QByteArray& head) {
-        return "{ " + head + R"(, "scenario": "x", )" + x + " }";
-    };
+    auto whole = [&](const QByteArray& head) { return "{ " + head + R"(, "scenario": "x", )" + x + " }"; };
     struct Case {
         QByteArray text;
         QString expected;
     };
-    for (const Case& c : {Case{whole(R"("format": "comet-scenario", "version": 1)"),
-                               R"(format = "comet-scenario": must be "comet-sweep" (not a COMET Explorer sweep file))"},
-                          Case{whole(R"("format": "comet-sweep", "version": 2)"),
-                               "version: file was written by a newer COMET Explorer (sweep format version 2); this build reads versions up to 1"},
-                          Case{whole(R"("format": "comet-sweep", "version": 0)"), "version = 0: must be a format version from 1 to 1"},
-                          Case{whole(R"("format": "comet-sweep", "version": "1")"), R"(version: expected an integer, got string "1")"},
-                          Case{"{ " + QByteArray(R"("version": 1, "scenario": "x", )") + x + " }", "format: missing (required)"}}) {
+    for (const Case& c :
+         {Case{whole(R"("format": "comet-scenario", "version": 1)"),
+               R"(format = "comet-scenario": must be "comet-sweep" (not a COMET Explorer sweep file))"},
+          Case{whole(R"("format": "comet-sweep", "version": 2)"),
+               "version: file was written by a newer COMET Explorer (sweep format version 2); this build reads versions up to 1"},
+          Case{whole(R"("format": "comet-sweep", "version": 0)"), "version = 0: must be a format version from 1 to 1"},
+          Case{whole(R"("format": "comet-sweep", "version": "1")"), R"(version: expected an integer, got string "1")"},
+          Case{"{ " + QByteArray(R"("version": 1, "scenario": "x", )") + x + " }", "format: missing (required)"}}) {
         const Loaded<SweepFile> l = parse(c.text, "/nonexistent-dir");
         expect_failure(l, false);
         QVERIFY2(lines_of(l.errors).contains(label + ": " + c.expected), qPrintable(joined(l.errors)));
@@ -731,9 +729,15 @@ void TestSweepIo::randomBytesNeverCrash() {
         for (int e = 0; e < edits; ++e) {
             const auto at = static_cast<qsizetype>(rng.bounded(static_cast<quint32>(t.size())));
             switch (rng.bounded(3)) {
-            case 0: t[at] = static_cast<char>(rng.bounded(256)); break;
-            case 1: t.remove(at, 1 + static_cast<qsizetype>(rng.bounded(8))); break;
-            default: t.insert(at, "\"[{:,}]0-e.\\"[rng.bounded(12)]); break;
+                case 0:
+                    t[at] = static_cast<char>(rng.bounded(256));
+                    break;
+                case 1:
+                    t.remove(at, 1 + static_cast<qsizetype>(rng.bounded(8)));
+                    break;
+                default:
+                    t.insert(at, "\"[{:,}]0-e.\\"[rng.bounded(12)]);
+                    break;
             }
         }
         const Loaded<SweepFile> l = parse(t);
@@ -890,7 +894,8 @@ void TestSweepIo::readSweepJsonErrors() {
     expect(replaced("\"nx\": 2", "\"nx\": 3"), "cells: has 4 cells; nx x ny = 3 x 2");
     expect(replaced("\"tokens_per_s\"", "\"tokens_per_sec\""), R"(cells[0].tokens_per_sec: unknown key (did you mean "tokens_per_s"?))");
     expect(replaced("\"tp\": 1,", "\"tp\": \"1\","), R"(cells[0].tp: expected an integer, got string "1")");
-    expect(replaced("\"recompute\": \"selective\"", "\"recompute\": \"some\""), R"(cells[0].recompute = "some": must be one of none, selective, full)");
+    expect(replaced("\"recompute\": \"selective\"", "\"recompute\": \"some\""),
+           R"(cells[0].recompute = "some": must be one of none, selective, full)");
     expect(replaced("\"evaluated\": 1000", "\"evaluated\": -1"), "cells[0].evaluated: must be 0 or more, got -1");
     expect(replaced("\"iteration_s\"", "\"iteration\""), "cells[0].iteration_s: missing (required)");
     expect("[]", "expected a JSON object at the top level, got an array");

@@ -69,8 +69,8 @@ void TestValidation::narayanan2021WithinBounds() {
         const Prediction p = predict_case(mc, node->node, software_of(mc));
         QVERIFY2(p.result.feasible, (mc.id + ": " + explain(p.result)).c_str());
         const double err = p.error();
-        qInfo("%-26s measured %8.3f s  predicted %8.3f s  %+5.1f %%  (%s)", mc.id.c_str(), mc.measured_iteration_s,
-              p.result.iteration_s, 100 * err, format_strategy(p.strategy).c_str());
+        qInfo("%-26s measured %8.3f s  predicted %8.3f s  %+5.1f %%  (%s)", mc.id.c_str(), mc.measured_iteration_s, p.result.iteration_s,
+              100 * err, format_strategy(p.strategy).c_str());
         sum += std::fabs(err);
         worst = std::max(worst, std::fabs(err));
     }
@@ -124,8 +124,10 @@ void TestValidation::malformedMeasurementFileIsRefused() {
     for (const char* bad : {"-1", "\"one\""}) {
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write((std::string(R"({"cases": [{"id": "x", "model": {"layers": 2, "hidden": 64, "heads": 2, "ffn_hidden": 256,
-                 "vocab": 100, "seq_len": 64, "mtp_layers": )") + bad + R"(}, "gpus": 8, "tp": 8, "pp": 1, "dp": 1,
-                 "global_batch": 8, "measured": {"iteration_time_s": 1}}]})").c_str());
+                 "vocab": 100, "seq_len": 64, "mtp_layers": )") +
+                 bad + R"(}, "gpus": 8, "tp": 8, "pp": 1, "dp": 1,
+                 "global_batch": 8, "measured": {"iteration_time_s": 1}}]})")
+                    .c_str());
         f.close();
         const auto m = load_measurements(file);
         QVERIFY(!m.ok());
@@ -142,8 +144,9 @@ void TestValidation::malformedMeasurementFileIsRefused() {
     for (const auto& [bad, expected] : bad_strategy) {
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write((std::string(R"({"cases": [{"id": "x", "model": {"layers": 2, "hidden": 64, "heads": 2, "ffn_hidden": 256,
-                 "vocab": 100, "seq_len": 64}, "gpus": 8, "global_batch": 8, "strategy": {"tp": 8, "pp": 1, )") + bad +
-                 R"(}, "measured": {"iteration_time_s": 1}}]})").c_str());
+                 "vocab": 100, "seq_len": 64}, "gpus": 8, "global_batch": 8, "strategy": {"tp": 8, "pp": 1, )") +
+                 bad + R"(}, "measured": {"iteration_time_s": 1}}]})")
+                    .c_str());
         f.close();
         const auto m = load_measurements(file);
         QVERIFY(!m.ok());

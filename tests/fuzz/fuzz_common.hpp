@@ -37,9 +37,7 @@ namespace comet::fuzz {
     std::abort();
 }
 
-inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
-    return {reinterpret_cast<const char*>(data), size};
-}
+inline std::string_view as_text(const std::uint8_t* data, std::size_t size) { return {reinterpret_cast<const char*>(data), size}; }
 
 // Loaders that take a path read each input through this file.
 inline void write_file(const std::filesystem::path& file, std::string_view text) {
@@ -91,7 +89,8 @@ inline void check_no_swallowed_exception(const std::vector<std::string>& errors,
 inline void check_result(const Result& r, const Config& c, std::string_view where) {
     const auto context = [&] { return std::string(where) + ": reason " + std::string(to_string(r.reason)); };
     for (const auto& [name, v] : test::result_numbers(r))
-        if (!std::isfinite(v) || v < 0) fail("evaluate() gave a non-finite or negative number", context() + ": " + name + " = " + std::to_string(v));
+        if (!std::isfinite(v) || v < 0)
+            fail("evaluate() gave a non-finite or negative number", context() + ": " + name + " = " + std::to_string(v));
     if (r.feasible != (r.reason == Infeasible::none)) fail("feasible and reason disagree", context());
     if (static_cast<int>(r.reason) >= static_cast<int>(Infeasible::count_)) fail("reason out of range", context());
     if (!r.feasible && explain(r).empty()) fail("an infeasible result without an explanation", context());

@@ -24,10 +24,9 @@ fs::path work_dir;
 comet::Scenario base_scenario;
 
 bool same_model(const comet::ModelSpec& a, const comet::ModelSpec& b) {
-    return a.layers == b.layers && a.hidden == b.hidden && a.heads == b.heads && a.kv_heads == b.kv_heads &&
-           a.head_dim == b.head_dim && a.ffn_hidden == b.ffn_hidden && a.gated_mlp == b.gated_mlp &&
-           a.seq_len == b.seq_len && a.vocab == b.vocab && a.tied_embeddings == b.tied_embeddings &&
-           a.bias == b.bias && a.learned_position_embeddings == b.learned_position_embeddings;
+    return a.layers == b.layers && a.hidden == b.hidden && a.heads == b.heads && a.kv_heads == b.kv_heads && a.head_dim == b.head_dim &&
+           a.ffn_hidden == b.ffn_hidden && a.gated_mlp == b.gated_mlp && a.seq_len == b.seq_len && a.vocab == b.vocab &&
+           a.tied_embeddings == b.tied_embeddings && a.bias == b.bias && a.learned_position_embeddings == b.learned_position_embeddings;
 }
 
 }  // namespace

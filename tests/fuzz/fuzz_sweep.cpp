@@ -54,8 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (std::size_t i = 0; i < written.size(); ++i) {
         const SweepRow& a = written[i];
         const SweepRow& b = (*rows.value)[i];
-        if (a.x != b.x || a.y != b.y || a.feasible != b.feasible || a.reason != b.reason ||
-            a.iteration_s != b.iteration_s || a.x_knob != b.x_knob || a.y_knob != b.y_knob)
+        if (a.x != b.x || a.y != b.y || a.feasible != b.feasible || a.reason != b.reason || a.iteration_s != b.iteration_s ||
+            a.x_knob != b.x_knob || a.y_knob != b.y_knob)
             fuzz::fail("a sweep cell reads back different", json);
     }
     return 0;

@@ -275,7 +275,8 @@ private Q_SLOTS:
     void anUnreadableOrphanIsRemovedWithAMessage() {
         const QString base = QDir(dir_.path()).filePath(QStringLiteral("autosave-%1").arg(dead_pid));
         test::write_file(base + QStringLiteral(".comet.json"), "{ not json");
-        test::write_file(base + QStringLiteral(".meta.json"), QStringLiteral(R"({"pid": %1, "file": "", "saved": "2026-11-30T03:00:00Z"})").arg(dead_pid).toUtf8());
+        test::write_file(base + QStringLiteral(".meta.json"),
+                         QStringLiteral(R"({"pid": %1, "file": "", "saved": "2026-11-30T03:00:00Z"})").arg(dead_pid).toUtf8());
         app::MainWindow w;
         w.start({});
         QVERIFY(!w.findChild<QMessageBox*>(QStringLiteral("restoreBox")));

@@ -97,11 +97,8 @@ QStringList visible_legend(QChart* chart) {
     QCoreApplication::processEvents();
     QList<QGraphicsSimpleTextItem*> items;
     for (QGraphicsItem* item : chart->childItems())
-        if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item); t && t->isVisible() && t->data(0) == "legend")
-            items << t;
-    std::sort(items.begin(), items.end(), [](auto* a, auto* b) {
-        return std::pair(a->y(), a->x()) < std::pair(b->y(), b->x());
-    });
+        if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item); t && t->isVisible() && t->data(0) == "legend") items << t;
+    std::sort(items.begin(), items.end(), [](auto* a, auto* b) { return std::pair(a->y(), a->x()) < std::pair(b->y(), b->x()); });
     QStringList out;
     for (auto* t : items) out << t->text();
     return out;
@@ -109,8 +106,7 @@ QStringList visible_legend(QChart* chart) {
 
 bool shows_no_data(QChart* chart) {
     for (QGraphicsItem* item : chart->childItems())
-        if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item); t && t->isVisible() && t->text() == "No data")
-            return true;
+        if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item); t && t->isVisible() && t->text() == "No data") return true;
     return false;
 }
 
@@ -119,8 +115,7 @@ QList<QGraphicsSimpleTextItem*> visible_texts(QChart* chart) {
     QCoreApplication::processEvents();
     QList<QGraphicsSimpleTextItem*> items;
     for (QGraphicsItem* item : chart->childItems())
-        if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item); t && t->isVisible() && t->data(0) != "legend")
-            items << t;
+        if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item); t && t->isVisible() && t->data(0) != "legend") items << t;
     return items;
 }
 
@@ -234,8 +229,8 @@ FsdpPoint fsdp_point(int dp, double needed, double allowed, int microbatch = 1, 
 // Five sizes on 16 GPUs per replica: no sequence fits at dp 2, exposed at dp 4, hidden at dp 8 and
 // 16 (HBM allows 20 times what is needed there: a log axis), and dp 32 cannot run.
 std::vector<FsdpPoint> fsdp_points() {
-    return {fsdp_point(2, 3000, 0, 0), fsdp_point(4, 3100, 2048, 0), fsdp_point(8, 3200, 8192, 2),
-            fsdp_point(16, 3300, 65536, 16), fsdp_point(32, 0, 0, 0, Infeasible::zero_shard_group)};
+    return {fsdp_point(2, 3000, 0, 0), fsdp_point(4, 3100, 2048, 0), fsdp_point(8, 3200, 8192, 2), fsdp_point(16, 3300, 65536, 16),
+            fsdp_point(32, 0, 0, 0, Infeasible::zero_shard_group)};
 }
 
 QXYSeries* xy_named(QChart* chart, const QString& name) {
@@ -308,8 +303,7 @@ private Q_SLOTS:
         const auto m = build_breakdown_model({{"current", big_iteration()}});
         QCOMPARE(m.axis.max, 125.0);  // 101.2 s * headroom, rounded up to 25 s steps
         const double threshold = segment_label_min_share * m.axis.max;
-        for (const StackSeries& s : m.series)
-            QCOMPARE(s.segment_labels[0].isEmpty(), s.values[0] < threshold);
+        for (const StackSeries& s : m.series) QCOMPARE(s.segment_labels[0].isEmpty(), s.values[0] < threshold);
         QCOMPARE(m.series[0].segment_labels[0], QString("87.2"));
         QVERIFY(series_named(m, "Pipeline bubble").segment_labels[0].isEmpty());  // 5.8 s < 7.5 s
     }
@@ -481,8 +475,7 @@ private Q_SLOTS:
         show_sized(view->widget());
         view->setBars({{"current", big_iteration()}});
         QChart* chart = chart_of(view->widget());
-        QCOMPARE(visible_legend(chart), (QStringList{"Compute", "Pipeline bubble", "TP comm", "PP comm", "DP comm",
-                                                     "Optimizer", "Other"}));
+        QCOMPARE(visible_legend(chart), (QStringList{"Compute", "Pipeline bubble", "TP comm", "PP comm", "DP comm", "Optimizer", "Other"}));
         TimeBreakdown t;
         t.compute_s = 2;
         t.memory_s = 1;
@@ -537,8 +530,7 @@ private Q_SLOTS:
         // The compute segment's blue is there.
         bool blue = false;
         for (int y = 0; y < image.height() && !blue; y += 2)
-            for (int x = 0; x < image.width() && !blue; x += 2)
-                blue = image.pixelColor(x, y) == time_categories()[0].color;
+            for (int x = 0; x < image.width() && !blue; x += 2) blue = image.pixelColor(x, y) == time_categories()[0].color;
         QVERIFY(blue);
     }
 
@@ -869,8 +861,8 @@ private Q_SLOTS:
         // Qt Charts counts categories from the bottom: the first bar is the top row.
         auto* rows = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Vertical).value(0));
         QVERIFY(rows);
-        QCOMPARE(rows->categories(), (QStringList{"Scale-up latency (2 µs)", "Scale-out bandwidth (25 GB/s)",
-                                                  "HBM bandwidth (2039 GB/s)", "HBM capacity (80 GiB)"}));
+        QCOMPARE(rows->categories(), (QStringList{"Scale-up latency (2 µs)", "Scale-out bandwidth (25 GB/s)", "HBM bandwidth (2039 GB/s)",
+                                                  "HBM capacity (80 GiB)"}));
         // Each row's value labels, top to bottom in the given order.
         QStringList in_order;
         for (std::size_t r = 0; r < bars.size(); ++r) {
@@ -889,8 +881,7 @@ private Q_SLOTS:
         QGraphicsSimpleTextItem* infeasible = text_item(chart, "infeasible");
         QVERIFY(infeasible);
         QVERIFY(infeasible->y() < text_item(chart, minus + "0.4 %")->y());  // the low side is above the high side
-        QCOMPARE(visible_legend(chart),
-                 (QStringList{"resource " + minus + "10 %", "resource +10 %", "no feasible strategy"}));
+        QCOMPARE(visible_legend(chart), (QStringList{"resource " + minus + "10 %", "resource +10 %", "no feasible strategy"}));
         auto* series = qobject_cast<QHorizontalBarSeries*>(chart->series().value(0));
         QVERIFY(series);
         QCOMPARE(series->count(), 2);
@@ -986,8 +977,7 @@ private Q_SLOTS:
         QCOMPARE(hours.points[0].pos.x(), 36.0);
         QCOMPARE(hours.cost_unit, QString("USD"));
         QCOMPARE(hours.points[1].pos.y(), 950.0);
-        const ParetoModel days =
-            build_pareto_model(pareto_front({pareto_point("a", 3 * day_s, 5e5), pareto_point("b", 1 * day_s, 9e5)}));
+        const ParetoModel days = build_pareto_model(pareto_front({pareto_point("a", 3 * day_s, 5e5), pareto_point("b", 1 * day_s, 9e5)}));
         QCOMPARE(days.time_unit, QString("days"));
         QCOMPARE(days.points[0].pos.x(), 3.0);
         QCOMPARE(days.cost_unit, QString("k USD"));

@@ -37,15 +37,17 @@ bool wait_evaluated(app::MainWindow& w, int timeout_ms = 20000) {
 
 bool same_time(const TimeBreakdown& a, const TimeBreakdown& b) {
     auto eq = [](double x, double y) { return std::fabs(x - y) <= 1e-12 * std::max(1.0, std::fabs(y)); };
-    return eq(a.compute_s, b.compute_s) && eq(a.bubble_s, b.bubble_s) && eq(a.tp_comm_s, b.tp_comm_s) &&
-           eq(a.pp_comm_s, b.pp_comm_s) && eq(a.dp_comm_s, b.dp_comm_s) && eq(a.memory_s, b.memory_s) &&
-           eq(a.optimizer_s, b.optimizer_s) && eq(a.other_s, b.other_s);
+    return eq(a.compute_s, b.compute_s) && eq(a.bubble_s, b.bubble_s) && eq(a.tp_comm_s, b.tp_comm_s) && eq(a.pp_comm_s, b.pp_comm_s) &&
+           eq(a.dp_comm_s, b.dp_comm_s) && eq(a.memory_s, b.memory_s) && eq(a.optimizer_s, b.optimizer_s) && eq(a.other_s, b.other_s);
 }
 
 void set_spin(QWidget* editor, double value) {
-    if (auto* d = qobject_cast<QDoubleSpinBox*>(editor)) d->setValue(value);
-    else if (auto* i = qobject_cast<QSpinBox*>(editor)) i->setValue(int(value));
-    else QFAIL("not a spin box");
+    if (auto* d = qobject_cast<QDoubleSpinBox*>(editor))
+        d->setValue(value);
+    else if (auto* i = qobject_cast<QSpinBox*>(editor))
+        i->setValue(int(value));
+    else
+        QFAIL("not a spin box");
 }
 
 }  // namespace
@@ -274,7 +276,8 @@ void TestExplorer::importHuggingFaceModelIsUndoable() {
     QVERIFY(w.findChild<QDialog*>(QStringLiteral("importBox")));
     // pp 64 does not divide 32 layers: the import searches and applies the best strategy, a second step.
     QVERIFY(w.bestStrategyDialog());
-    if (w.bestStrategyDialog()->running()) QVERIFY(QSignalSpy(w.bestStrategyDialog(), &app::BestStrategyDialog::finished_search).wait(60000));
+    if (w.bestStrategyDialog()->running())
+        QVERIFY(QSignalSpy(w.bestStrategyDialog(), &app::BestStrategyDialog::finished_search).wait(60000));
     w.document()->undoStack()->setIndex(0);
     QCOMPARE(w.document()->config().model.layers, before.layers);
     // A malformed config is refused and changes nothing.

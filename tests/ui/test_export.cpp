@@ -94,14 +94,13 @@ Subject make_subject(const QString& kind) {
     }
     if (kind == "tornado") {
         std::shared_ptr<TornadoChartView> v = make_tornado_chart(nullptr);
-        v->setBars({sensitivity_bar(Knob::hbm_gbps, 2039, 86.64, 75.92), sensitivity_bar(Knob::scale_out_gbps, 25, 83, 78)},
-                   0.1);
+        v->setBars({sensitivity_bar(Knob::hbm_gbps, 2039, 86.64, 75.92), sensitivity_bar(Knob::scale_out_gbps, 25, 83, 78)}, 0.1);
         return subject(v, "Sensitivity of the best iteration time", "HBM bandwidth (2039 GB/s)");
     }
     if (kind == "pareto") {
         std::shared_ptr<ParetoChartView> v = make_pareto_chart(nullptr);
-        v->setPoints(pareto_front({pareto_point("96 nodes", 121, 10.3e6), pareto_point("192 nodes", 62, 10.5e6),
-                                   pareto_point("768 nodes", 35, 21.9e6)}));
+        v->setPoints(pareto_front(
+            {pareto_point("96 nodes", 121, 10.3e6), pareto_point("192 nodes", 62, 10.5e6), pareto_point("768 nodes", 35, 21.9e6)}));
         return subject(v, "Time to train vs cost", "192 nodes");
     }
     auto w = std::make_shared<HeatmapWidget>();
@@ -164,8 +163,7 @@ private Q_SLOTS:
         const Subject s = make_subject(kind);
         QTemporaryDir dir;
         // 72 dpi: below 96 the painter, not the device pixel ratio, must shrink the chart.
-        for (auto [size, dpi] : {std::pair{QSize(640, 400), 150.0}, std::pair{QSize(500, 320), 288.0},
-                                 std::pair{QSize(800, 450), 72.0}}) {
+        for (auto [size, dpi] : {std::pair{QSize(640, 400), 150.0}, std::pair{QSize(500, 320), 288.0}, std::pair{QSize(800, 450), 72.0}}) {
             const QString path = dir.filePath(kind + ".png");
             ExportOptions o;
             o.size = size;
@@ -346,8 +344,7 @@ private Q_SLOTS:
     }
 
     void dialogFilters() {
-        QCOMPARE(chart_export_filters(),
-                 (QStringList{"PNG image (*.png)", "SVG vector image (*.svg)", "PDF document (*.pdf)"}));
+        QCOMPARE(chart_export_filters(), (QStringList{"PNG image (*.png)", "SVG vector image (*.svg)", "PDF document (*.pdf)"}));
     }
 };
 

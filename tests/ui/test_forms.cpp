@@ -59,9 +59,12 @@ QJsonValue json_at(const Scenario& s, const char* path) {
 double other_value(const FieldSpec& f, const Config& c) {
     const double now = f.get(c);
     switch (f.kind) {
-    case FieldKind::boolean: return now != 0 ? 0 : 1;
-    case FieldKind::choice: return now == 0 ? 1 : 0;
-    default: break;
+        case FieldKind::boolean:
+            return now != 0 ? 0 : 1;
+        case FieldKind::choice:
+            return now == 0 ? 1 : 0;
+        default:
+            break;
     }
     const FieldRule* rule = rule_for(QString::fromLatin1(f.path));
     const double candidate = f.kind == FieldKind::integer ? now + 1 : now * 0.5 + 0.25;
@@ -437,8 +440,7 @@ private Q_SLOTS:
     void exclusiveMinimumIsExplained() {
         editor<QDoubleSpinBox>("node.scale_up.bandwidth_gbps")->setValue(0);
         QCOMPARE(undo_count(), 0);
-        QVERIFY(panel_->markMessage(QStringLiteral("node.scale_up.bandwidth_gbps"))
-                    .contains(QStringLiteral("must be > 0")));
+        QVERIFY(panel_->markMessage(QStringLiteral("node.scale_up.bandwidth_gbps")).contains(QStringLiteral("must be > 0")));
     }
 
     void structuralProblemIsPushedAndHinted() {
@@ -486,8 +488,8 @@ private Q_SLOTS:
         auto* experts = editor<QSpinBox>("model.experts");
         QCOMPARE(experts->text(), QStringLiteral("none (dense)"));
         QVERIFY(experts->isEnabled());
-        const char* expert_fields[] = {"model.experts_per_token", "model.expert_ffn_hidden", "model.shared_experts",
-                                       "model.dense_layers", "model.moe_layer_interval", "model.capacity_factor"};
+        const char* expert_fields[] = {"model.experts_per_token", "model.expert_ffn_hidden",  "model.shared_experts",
+                                       "model.dense_layers",      "model.moe_layer_interval", "model.capacity_factor"};
         for (const char* p : expert_fields) QVERIFY2(!panel_->editorFor(QString::fromLatin1(p))->isEnabled(), p);
 
         auto* parameters = panel_->findChild<QLabel*>(QStringLiteral("modelParameters"));
@@ -498,8 +500,8 @@ private Q_SLOTS:
         QCOMPARE(undo_count(), 1);
         const ModelSpec& moe = doc_->config().model;
         QVERIFY(active_parameters(moe) < total_parameters(moe));
-        QCOMPARE(parameters->text(), QStringLiteral("%1 total, %2 active").arg(format_count(total_parameters(moe)),
-                                                                                 format_count(active_parameters(moe))));
+        QCOMPARE(parameters->text(),
+                 QStringLiteral("%1 total, %2 active").arg(format_count(total_parameters(moe)), format_count(active_parameters(moe))));
         QCOMPARE(doc_->config().model.experts, 8);
         QCOMPARE(doc_->config().model.experts_per_token, 2);
         QCOMPARE(doc_->config().model.expert_ffn_hidden, base_.config.model.ffn_hidden);
@@ -711,15 +713,14 @@ private Q_SLOTS:
         auto* accel = qobject_cast<QSpinBox*>(panel->editorFor(QStringLiteral("node.accelerators")));
         QVERIFY(!accel->hasFocus());
         const QPointF at(accel->width() / 2.0, accel->height() / 2.0);
-        QWheelEvent down(at, accel->mapToGlobal(at), {}, {0, -120}, Qt::NoButton, Qt::NoModifier,
-                         Qt::NoScrollPhase, false);
+        QWheelEvent down(at, accel->mapToGlobal(at), {}, {0, -120}, Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
         QApplication::sendEvent(accel, &down);
         QCOMPARE(accel->value(), 8);
         QVERIFY(area.verticalScrollBar()->value() > 0);
         QComboBox* picker = panel->nodePresetPicker();  // a wheel must not swap the node, even with focus
         picker->setFocus();
-        QWheelEvent over_picker({5, 5}, picker->mapToGlobal(QPointF(5, 5)), {}, {0, -120}, Qt::NoButton,
-                                Qt::NoModifier, Qt::NoScrollPhase, false);
+        QWheelEvent over_picker({5, 5}, picker->mapToGlobal(QPointF(5, 5)), {}, {0, -120}, Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+                                false);
         QApplication::sendEvent(picker, &over_picker);
         QCOMPARE(picker->currentText(), QStringLiteral("DGX A100 80GB"));
         QCOMPARE(undo_count(), 0);

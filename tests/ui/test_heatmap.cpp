@@ -36,8 +36,7 @@ HeatmapLayoutInput layout_input(int nx, int ny, QSizeF size, bool wide_labels = 
     in.title_height = 19;
     const auto xs = wide_labels ? log_values(0.125, 131072, nx) : log_values(1000, 8000, nx);
     for (double v : xs) in.x_label_widths.push_back(text_width(format_axis_value(v)));
-    for (double v : log_values(6.25, 100, ny))
-        in.y_label_width = std::max(in.y_label_width, text_width(format_axis_value(v)));
+    for (double v : log_values(6.25, 100, ny)) in.y_label_width = std::max(in.y_label_width, text_width(format_axis_value(v)));
     in.bar_label_width = text_width(QStringLiteral("61.2 k tokens/s"));
     in.legend_width = 220;
     in.y_title = ny > 1;
@@ -150,9 +149,9 @@ private Q_SLOTS:
         const HeatmapGeometry g(layout_input(nx, ny, size));
         const QRectF p = g.plot();
         const QPointF c = p.center();
-        for (QPointF q : {QPointF(p.left() - 0.5, c.y()), QPointF(p.right(), c.y()), QPointF(c.x(), p.top() - 0.5),
-                          QPointF(c.x(), p.bottom()), QPointF(0, 0), QPointF(-100, -100),
-                          QPointF(size.width(), size.height()), g.colorbar().center(), g.title_rect().center()})
+        for (QPointF q :
+             {QPointF(p.left() - 0.5, c.y()), QPointF(p.right(), c.y()), QPointF(c.x(), p.top() - 0.5), QPointF(c.x(), p.bottom()),
+              QPointF(0, 0), QPointF(-100, -100), QPointF(size.width(), size.height()), g.colorbar().center(), g.title_rect().center()})
             QVERIFY2(!g.cell_at(q), qPrintable(QStringLiteral("(%1, %2)").arg(q.x()).arg(q.y())));
         QVERIFY(!g.cell_rect({-1, 0}).isValid());
         QVERIFY(!g.cell_rect({nx, 0}).isValid());
@@ -186,8 +185,7 @@ private Q_SLOTS:
         QTest::addColumn<QSizeF>("size");
         QTest::addColumn<bool>("wide");
         for (QSizeF s : {QSizeF(320, 240), QSizeF(600, 400), QSizeF(900, 600), QSizeF(1600, 1000), QSizeF(2000, 300)})
-            for (bool wide : {false, true})
-                QTest::addRow("%gx%g%s", s.width(), s.height(), wide ? " wide labels" : "") << s << wide;
+            for (bool wide : {false, true}) QTest::addRow("%gx%g%s", s.width(), s.height(), wide ? " wide labels" : "") << s << wide;
     }
     void tickLabelsNeverOverlap() {
         QFETCH(QSizeF, size);
@@ -207,18 +205,14 @@ private Q_SLOTS:
                 QVERIFY(!xt[i].label.intersects(g.plot()));
                 QVERIFY(!xt[i].label.intersects(g.colorbar()));
                 QVERIFY(!xt[i].label.intersects(g.x_title_rect()));
-                if (i > 0)
-                    QVERIFY2(xt[i - 1].label.right() < xt[i].label.left(),
-                             qPrintable(QStringLiteral("n=%1 i=%2").arg(n).arg(i)));
+                if (i > 0) QVERIFY2(xt[i - 1].label.right() < xt[i].label.left(), qPrintable(QStringLiteral("n=%1 i=%2").arg(n).arg(i)));
                 for (const AxisTick& y : yt) QVERIFY(!xt[i].label.intersects(y.label));
             }
             for (std::size_t i = 0; i < yt.size(); ++i) {
                 QVERIFY(widget.contains(yt[i].label));
                 QVERIFY(!yt[i].label.intersects(g.plot()));
                 QVERIFY(!yt[i].label.intersects(g.title_rect()));
-                if (i > 0)
-                    QVERIFY2(yt[i].label.bottom() < yt[i - 1].label.top(),
-                             qPrintable(QStringLiteral("n=%1 i=%2").arg(n).arg(i)));
+                if (i > 0) QVERIFY2(yt[i].label.bottom() < yt[i - 1].label.top(), qPrintable(QStringLiteral("n=%1 i=%2").arg(n).arg(i)));
             }
         }
     }
@@ -234,8 +228,8 @@ private Q_SLOTS:
         QTest::newRow("linear 510-721") << 510.0 << 721.0 << 4 << false << std::vector<double>{600, 700};
         QTest::newRow("linear 0.1-0.9") << 0.1 << 0.9 << 5 << false << std::vector<double>{0.2, 0.4, 0.6, 0.8};
         QTest::newRow("log HBM 510-8156") << 509.75 << 8156.0 << 6 << true << std::vector<double>{1000, 2000, 3000, 5000};
-        QTest::newRow("log HBM 510-8156, wide") << 509.75 << 8156.0 << 15 << true
-                                                << std::vector<double>{600, 700, 800, 900, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000};
+        QTest::newRow("log HBM 510-8156, wide")
+            << 509.75 << 8156.0 << 15 << true << std::vector<double>{600, 700, 800, 900, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000};
         QTest::newRow("log HBM 510-8156, three") << 509.75 << 8156.0 << 3 << true << std::vector<double>{1000, 2000, 5000};
         QTest::newRow("log 6.25-100") << 6.25 << 100.0 << 6 << true << std::vector<double>{10, 20, 30, 50, 100};
         QTest::newRow("log 6.25-100, two") << 6.25 << 100.0 << 2 << true << std::vector<double>{10, 100};
@@ -258,10 +252,8 @@ private Q_SLOTS:
     }
 
     void roundnessAndFractionalIndex() {
-        for (double v : {0.0, 0.25, 0.9, 1.5, 5.0, 80.0, 500.0, 2500.0, 1e6, -200.0})
-            QVERIFY2(is_round(v), qPrintable(QString::number(v)));
-        for (double v : {510.0, 606.0, 721.0, 6.25, 1184.0, nan_v})
-            QVERIFY2(!is_round(v), qPrintable(QString::number(v)));
+        for (double v : {0.0, 0.25, 0.9, 1.5, 5.0, 80.0, 500.0, 2500.0, 1e6, -200.0}) QVERIFY2(is_round(v), qPrintable(QString::number(v)));
+        for (double v : {510.0, 606.0, 721.0, 6.25, 1184.0, nan_v}) QVERIFY2(!is_round(v), qPrintable(QString::number(v)));
         const std::vector<double> geo{100, 200, 400};
         QCOMPARE(*fractional_index(geo, 200, true), 1.0);
         QVERIFY(std::abs(*fractional_index(geo, 100 * std::sqrt(2.0), true) - 0.5) < 1e-12);
@@ -310,8 +302,10 @@ private Q_SLOTS:
                          qPrintable(QStringLiteral("%1 at %2, cells at %3 and %4").arg(t.value).arg(t.pos).arg(a).arg(b)));
                 if (i > 0) {
                     QVERIFY(t.value > ticks[i - 1].value);
-                    if (x) QVERIFY(ticks[i - 1].label.right() < t.label.left());
-                    else QVERIFY(t.label.bottom() < ticks[i - 1].label.top());
+                    if (x)
+                        QVERIFY(ticks[i - 1].label.right() < t.label.left());
+                    else
+                        QVERIFY(t.label.bottom() < ticks[i - 1].label.top());
                 }
             }
         };
@@ -386,8 +380,7 @@ private Q_SLOTS:
     }
 
     void nonOverlappingKeepsFirstOfEachClash() {
-        const std::vector<QRectF> r{QRectF(0, 0, 10, 10), QRectF(5, 5, 10, 10), QRectF(20, 0, 10, 10),
-                                    QRectF(25, 0, 10, 10)};
+        const std::vector<QRectF> r{QRectF(0, 0, 10, 10), QRectF(5, 5, 10, 10), QRectF(20, 0, 10, 10), QRectF(25, 0, 10, 10)};
         QCOMPARE(non_overlapping(r), (std::vector<std::size_t>{0, 2}));
     }
 
@@ -401,8 +394,7 @@ private Q_SLOTS:
             QVERIFY2(l >= previous - quantum, qPrintable(QString::number(i)));
             previous = std::max(previous, l);
         }
-        for (int i = 1; i <= 32; ++i)
-            QVERIFY(luma(ColorScale::palette(i / 32.0)) > luma(ColorScale::palette((i - 1) / 32.0)));
+        for (int i = 1; i <= 32; ++i) QVERIFY(luma(ColorScale::palette(i / 32.0)) > luma(ColorScale::palette((i - 1) / 32.0)));
     }
 
     void paletteEndpoints() {
@@ -498,8 +490,7 @@ private Q_SLOTS:
             QVERIFY(t[i] >= lo * (1 - 1e-9) - 1e-12 && t[i] <= hi * (1 + 1e-9));
             if (i > 0) QVERIFY(t[i] > t[i - 1]);
             const double mantissa = t[i] / std::pow(10.0, std::floor(std::log10(std::abs(t[i]) + 1e-300)));
-            QVERIFY2(t[i] == 0 || std::abs(mantissa * 4 - std::round(mantissa * 4)) < 1e-6,
-                     qPrintable(QString::number(t[i])));
+            QVERIFY2(t[i] == 0 || std::abs(mantissa * 4 - std::round(mantissa * 4)) < 1e-6, qPrintable(QString::number(t[i])));
         }
     }
 
@@ -796,8 +787,7 @@ private Q_SLOTS:
         for (const char* part : {"HBM bandwidth: 4000 GB/s", "Scale-out bandwidth: 25 GB/s", "Iteration time: 1.500 s", "Strategy: tp8 pp4",
                                  "Compute: 900.00 ms (60.0 %)", "Pipeline bubble", "Exposed TP comm", "Exposed PP comm",
                                  "Exposed DP comm: 300.00 ms", "Exposed memory", "Optimizer step", "Other", "HBM: 40.0 of 80.0 GiB"})
-            QVERIFY2(tip.contains(QLatin1String(part)),
-                     qPrintable(QStringLiteral("%1 missing in:\n%2").arg(QLatin1String(part), tip)));
+            QVERIFY2(tip.contains(QLatin1String(part)), qPrintable(QStringLiteral("%1 missing in:\n%2").arg(QLatin1String(part), tip)));
         QVERIFY(summarize(d).contains(QStringLiteral("Best: 1.500 s at HBM bandwidth (GB/s) 4000")));
     }
 

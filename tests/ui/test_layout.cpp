@@ -82,7 +82,10 @@ QStringList cut_texts(QWidget* root) {
             if (!l->wordWrap() && l->sizeHint().width() > l->width() + 1)
                 flag(l, QStringLiteral("\"%1\" needs %2 px, has %3").arg(text).arg(l->sizeHint().width()).arg(l->width()));
             if (l->wordWrap() && l->heightForWidth(l->width()) > l->height() + 1)
-                flag(l, QStringLiteral("\"%1\" needs %2 px height, has %3").arg(text.left(60)).arg(l->heightForWidth(l->width())).arg(l->height()));
+                flag(l, QStringLiteral("\"%1\" needs %2 px height, has %3")
+                            .arg(text.left(60))
+                            .arg(l->heightForWidth(l->width()))
+                            .arg(l->height()));
         } else if (auto* b = qobject_cast<QAbstractButton*>(w)) {
             if (!b->text().isEmpty() && b->sizeHint().width() > b->width() + 1)
                 flag(b, QStringLiteral("\"%1\" needs %2 px, has %3").arg(b->text()).arg(b->sizeHint().width()).arg(b->width()));
@@ -101,12 +104,13 @@ QStringList cut_texts(QWidget* root) {
             const int room = e->width() - 2 * e->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, nullptr, e) - 4 - m.left() - m.right();
             const int need = e->fontMetrics().horizontalAdvance(text);
             // A spin box's field shows its value; a free line edit may scroll, but a placeholder is elided.
-            if (!text.isEmpty() && need > room)
-                flag(e, QStringLiteral("\"%1\" needs %2 px, has %3").arg(text).arg(need).arg(room));
+            if (!text.isEmpty() && need > room) flag(e, QStringLiteral("\"%1\" needs %2 px, has %3").arg(text).arg(need).arg(room));
         } else if (auto* t = qobject_cast<QTabBar*>(w)) {
             for (int i = 0; i < t->count(); ++i) {
                 QString text = t->tabText(i);
-                text.replace(QStringLiteral("&&"), QStringLiteral("\x01")).remove(QLatin1Char('&')).replace(QStringLiteral("\x01"), QStringLiteral("&"));
+                text.replace(QStringLiteral("&&"), QStringLiteral("\x01"))
+                    .remove(QLatin1Char('&'))
+                    .replace(QStringLiteral("\x01"), QStringLiteral("&"));
                 const int need = t->fontMetrics().horizontalAdvance(text) + t->style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, t);
                 if (t->tabRect(i).width() < need || !t->rect().contains(t->tabRect(i)))
                     flag(t, QStringLiteral("tab \"%1\" needs %2 px, has %3").arg(text).arg(need).arg(t->tabRect(i).width()));
@@ -124,7 +128,12 @@ QStringList cut_texts(QWidget* root) {
                     for (int k = col; k < col + v->columnSpan(row, col); ++k) width += v->columnWidth(k);
                     const QSize need = v->sizeHintForIndex(idx);
                     if (need.width() > width + 1)
-                        flag(v, QStringLiteral("cell (%1, %2) \"%3\" needs %4 px, has %5").arg(row).arg(col).arg(text).arg(need.width()).arg(width));
+                        flag(v, QStringLiteral("cell (%1, %2) \"%3\" needs %4 px, has %5")
+                                    .arg(row)
+                                    .arg(col)
+                                    .arg(text)
+                                    .arg(need.width())
+                                    .arg(width));
                 }
             }
             for (QHeaderView* h : {v->horizontalHeader(), v->verticalHeader()}) {
@@ -142,8 +151,10 @@ QStringList cut_texts(QWidget* root) {
             for (QGraphicsItem* item : cv->scene()->items()) {
                 if (!item->isVisible()) continue;
                 QString text;
-                if (auto* ti = dynamic_cast<QGraphicsTextItem*>(item)) text = ti->toPlainText();
-                else if (auto* si = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = si->text();
+                if (auto* ti = dynamic_cast<QGraphicsTextItem*>(item))
+                    text = ti->toPlainText();
+                else if (auto* si = dynamic_cast<QGraphicsSimpleTextItem*>(item))
+                    text = si->text();
                 // Qt Charts elides axis labels and titles with "...".
                 if (text.contains(QChar(0x2026)) || text.contains(QStringLiteral("...")))
                     flag(cv, QStringLiteral("chart text \"%1\"").arg(text));
@@ -176,9 +187,12 @@ QStringList small_texts(QWidget* root, int px) {
         for (QGraphicsItem* item : v->scene()->items()) {
             QFont f;
             QString text;
-            if (auto* ti = dynamic_cast<QGraphicsTextItem*>(item)) f = ti->font(), text = ti->toPlainText();
-            else if (auto* si = dynamic_cast<QGraphicsSimpleTextItem*>(item)) f = si->font(), text = si->text();
-            else continue;
+            if (auto* ti = dynamic_cast<QGraphicsTextItem*>(item))
+                f = ti->font(), text = ti->toPlainText();
+            else if (auto* si = dynamic_cast<QGraphicsSimpleTextItem*>(item))
+                f = si->font(), text = si->text();
+            else
+                continue;
             if (!item->isVisible() || text.trimmed().isEmpty()) continue;
             const double on_screen = f.pointSizeF() * v->logicalDpiY() / 72.0 * v->transform().m11();
             if (on_screen < px - 0.1) out << name_of(v) + QStringLiteral(": \"%1\" %2 px").arg(text.left(30)).arg(on_screen, 0, 'f', 1);
@@ -291,7 +305,8 @@ private Q_SLOTS:
         for (int i = 0; i < win.w.pages()->count(); ++i) {
             QWidget* page = win.w.pages()->widget(i);
             win.showPage(page);
-            save_shot(win.w, names[i] + QLatin1Char('-') + QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')));
+            save_shot(win.w, names[i] + QLatin1Char('-') +
+                                 QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')));
             for (const QString& p : cut_texts(&win.w)) problems << names[i] + QStringLiteral(": ") + p;
             // 28 px on a 1080-pixel-high screen; presentation mode scales with the height, as a slide.
             if (presentation)

@@ -126,7 +126,9 @@ void check_fsdp_page(app::FsdpPage* page, const Config& c) {
             QCOMPARE(cell(t, row, app::FsdpPage::col_microbatch), QString::number(b.max_microbatch));
         }
         QCOMPARE(cell(t, row, app::FsdpPage::col_traffic), ui::format_seconds(b.fsdp_comm_s));
-        const QString verdict = b.hidden() ? QStringLiteral("hidden") : b.max_tokens_hbm > 0 ? QStringLiteral("exposed") : QStringLiteral("no sequence fits in HBM");
+        const QString verdict = b.hidden()             ? QStringLiteral("hidden")
+                                : b.max_tokens_hbm > 0 ? QStringLiteral("exposed")
+                                                       : QStringLiteral("no sequence fits in HBM");
         QCOMPARE(cell(t, row, app::FsdpPage::col_verdict), verdict);
         const double x = static_cast<double>(b.gpus);
         if (!log_y || b.tokens_to_hide > 0) needed << QPointF(x, b.tokens_to_hide);
@@ -626,7 +628,8 @@ private Q_SLOTS:
         const Result r = evaluate(s.config);
         QCOMPARE(a->current.iteration_s, r.iteration_s);
         const double gpus = 3072, t = r.iteration_s;
-        const double cost = gpus * t / 3600 * s.cost.price_per_gpu_hour_usd + s.config.node.power_kw * 384 * t / 3600 * s.cost.pue * s.cost.price_per_kwh_usd;
+        const double cost = gpus * t / 3600 * s.cost.price_per_gpu_hour_usd +
+                            s.config.node.power_kw * 384 * t / 3600 * s.cost.pue * s.cost.price_per_kwh_usd;
         QVERIFY(close(a->cost.cost_per_iteration_usd, cost, 1e-9));
         QVERIFY2(page->costSummaryHtml().contains(QString::fromStdString(format_usd(cost))), qPrintable(page->costSummaryHtml()));
 

@@ -213,8 +213,7 @@ private Q_SLOTS:
     void tornadoBarsAreSortedByEffect() {
         const std::vector<SensitivityBar>& bars = with_designs_.tornado;
         QVERIFY(bars.size() >= 7);
-        for (std::size_t i = 1; i < bars.size(); ++i)
-            QVERIFY2(bars[i - 1].effect_s >= bars[i].effect_s, qPrintable(QString::number(i)));
+        for (std::size_t i = 1; i < bars.size(); ++i) QVERIFY2(bars[i - 1].effect_s >= bars[i].effect_s, qPrintable(QString::number(i)));
         QVERIFY(bars.front().effect_s > 0);
     }
 
@@ -276,11 +275,10 @@ private Q_SLOTS:
 
         const QString text = pdf_text(path);
         if (QTest::currentTestFailed()) return;
-        for (const QString& expected :
-             {QString::fromStdString(with_designs_.scenario.name), QString("Iteration time breakdown"),
-              QString("Sensitivity of the best iteration time"), QString("Summary and assumptions"),
-              QString("Comparison of designs"), QString("Cost and energy"), QString("Page 4 of 4"),
-              QString::fromStdString(format_strategy(with_designs_.best->strategy)), QString("1.01 T")})
+        for (const QString& expected : {QString::fromStdString(with_designs_.scenario.name), QString("Iteration time breakdown"),
+                                        QString("Sensitivity of the best iteration time"), QString("Summary and assumptions"),
+                                        QString("Comparison of designs"), QString("Cost and energy"), QString("Page 4 of 4"),
+                                        QString::fromStdString(format_strategy(with_designs_.best->strategy)), QString("1.01 T")})
             QVERIFY2(text.contains(expected), qPrintable(expected + " not in:\n" + text));
         for (const DesignOutcome& o : with_designs_.comparison.designs)
             QVERIFY2(text.contains(QString::fromStdString(o.name)), o.name.c_str());
@@ -289,8 +287,10 @@ private Q_SLOTS:
         // The title follows the configuration (nodes, node, model), not the scenario's saved name.
         const Scenario& sc = with_designs_.scenario;
         QVERIFY2(info.contains(QStringLiteral("COMET Explorer report — %1 on %2 x %3")
-                                   .arg(QString::fromStdString(sc.model_info.name)).arg(sc.config.cluster.nodes)
-                                   .arg(QString::fromStdString(sc.node_info.name))), qPrintable(info));
+                                   .arg(QString::fromStdString(sc.model_info.name))
+                                   .arg(sc.config.cluster.nodes)
+                                   .arg(QString::fromStdString(sc.node_info.name))),
+                 qPrintable(info));
         ReportData smaller = with_designs_;
         smaller.scenario.config.cluster.nodes = 24;
         QVERIFY(ui::report_title(smaller).contains(QStringLiteral(" on 24 x ")));

@@ -268,11 +268,11 @@ private Q_SLOTS:
     void llamaOnEightDgxH100InFourActions() {
         Window win;
         QComboBox* nodes = win.w.parameters()->nodePresetPicker();
-        nodes->setCurrentIndex(item_named(nodes, QStringLiteral("DGX H100")));                  // 1
+        nodes->setCurrentIndex(item_named(nodes, QStringLiteral("DGX H100")));                                 // 1
         qobject_cast<QSpinBox*>(win.w.parameters()->editorFor(QStringLiteral("cluster.nodes")))->setValue(8);  // 2
         QComboBox* models = win.w.parameters()->modelPresetPicker();
-        models->setCurrentIndex(item_named(models, QStringLiteral("Llama 3 70B")));              // 3
-        QTest::keyClick(&win.w, Qt::Key_B, Qt::ControlModifier);                                  // 4
+        models->setCurrentIndex(item_named(models, QStringLiteral("Llama 3 70B")));  // 3
+        QTest::keyClick(&win.w, Qt::Key_B, Qt::ControlModifier);                     // 4
         QVERIFY(wait_best(win.w));
         // The same answer as the core's search of the shipped Llama 3 70B scenario.
         const Loaded<Scenario> shipped = load_scenario_file(scenario_path("llama3-70b-64xh100.comet.json").toStdString());
@@ -347,7 +347,9 @@ private Q_SLOTS:
         const Result r = evaluate(c);
         QCOMPARE(r.reason, Infeasible::hbm_capacity);
         const InfeasibilityExplanation e = explain_infeasible(c, r);
-        QVERIFY2(e.limit.find("GiB per GPU, has 74.0 GiB usable (80 GiB less 2 GiB reserved and a 5 % allocator margin)") != std::string::npos, e.limit.c_str());
+        QVERIFY2(
+            e.limit.find("GiB per GPU, has 74.0 GiB usable (80 GiB less 2 GiB reserved and a 5 % allocator margin)") != std::string::npos,
+            e.limit.c_str());
         QVERIFY2(!e.nearest.empty(), e.text().c_str());
         Config fixed = c;
         fixed.strategy = e.nearest_strategy;
@@ -441,7 +443,8 @@ private Q_SLOTS:
         page->setView(view);
         page->schedule();
         QTRY_VERIFY_WITH_TIMEOUT(page->lastEvaluation() && page->lastEvaluation()->spec.x.knob == Knob::hbm_gib &&
-                                     page->lastEvaluation()->config.cluster.nodes == 16, 30000);
+                                     page->lastEvaluation()->config.cluster.nodes == 16,
+                                 30000);
         QTRY_VERIFY_WITH_TIMEOUT(page->heatmap()->data().nx == 9, 30000);
         ui::HeatmapWidget* h = page->heatmap();
         const ui::HeatmapData& d = h->data();

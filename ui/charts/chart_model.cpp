@@ -70,8 +70,7 @@ std::array<double, 6> memory_parts(const MemoryFootprint& m) {
 std::vector<StackSeries> empty_series(std::span<const StackCategory> cats, std::size_t bars) {
     std::vector<StackSeries> out;
     out.reserve(cats.size());
-    for (const StackCategory& c : cats)
-        out.push_back({c.name, c.color, std::vector<double>(bars, 0.0), std::vector<QString>(bars), true});
+    for (const StackCategory& c : cats) out.push_back({c.name, c.color, std::vector<double>(bars, 0.0), std::vector<QString>(bars), true});
     return out;
 }
 
@@ -212,8 +211,7 @@ BreakdownSeriesModel build_breakdown_model(const std::vector<BreakdownBar>& bars
         const auto parts = time_parts(bars[b].time);
         for (std::size_t c = 0; c < parts.size(); ++c) m.series[c].values[b] = parts[c] * m.per_second;
     }
-    m.axis = nice_axis(largest_s * m.per_second * total_label_headroom,
-                       QStringLiteral("Iteration time (") + m.unit + QStringLiteral(")"));
+    m.axis = nice_axis(largest_s * m.per_second * total_label_headroom, QStringLiteral("Iteration time (") + m.unit + QStringLiteral(")"));
     finish(m);
     for (double t : m.totals) m.total_labels.push_back(format_amount(t) + QStringLiteral(" ") + m.unit);
     return m;
@@ -238,8 +236,7 @@ MemorySeriesModel build_memory_model(const std::vector<MemoryBar>& tiers) {
         // more room past the line than past a bar.
         largest = std::max({largest, used, cap * capacity_label_headroom / total_label_headroom});
         if (m.over_capacity.back())
-            overs << tiers[t].tier + QStringLiteral(" exceeds capacity by ") + format_amount(used - cap) +
-                         QStringLiteral(" GiB");
+            overs << tiers[t].tier + QStringLiteral(" exceeds capacity by ") + format_amount(used - cap) + QStringLiteral(" GiB");
     }
     m.title_suffix = overs.join(QStringLiteral("; "));
     m.axis = nice_axis(largest * total_label_headroom, QStringLiteral("Memory per accelerator (GiB)"));
@@ -257,8 +254,7 @@ QString segment_tooltip(const BreakdownSeriesModel& m, std::size_t category, std
     const StackSeries& s = m.series[category];
     const double v = s.values[bar];
     // Tiny parts read better in their own unit than as "0.00003 s".
-    const QString amount = v >= 0.1 || v == 0 ? format_amount(v) + QStringLiteral(" ") + m.unit
-                                              : format_seconds(v / m.per_second);
+    const QString amount = v >= 0.1 || v == 0 ? format_amount(v) + QStringLiteral(" ") + m.unit : format_seconds(v / m.per_second);
     return m.bar_labels[bar] + QStringLiteral("\n") + s.name + QStringLiteral(": ") + amount + QStringLiteral(" (") +
            percent_text(v, m.totals[bar]) + QStringLiteral(")");
 }
@@ -268,8 +264,8 @@ QString segment_tooltip(const MemorySeriesModel& m, std::size_t category, std::s
     const StackSeries& s = m.series[category];
     const double v = s.values[bar];
     const bool has_cap = m.capacity_gib[bar] > 0;
-    return m.bar_labels[bar] + QStringLiteral("\n") + s.name + QStringLiteral(": ") + format_amount(v) +
-           QStringLiteral(" GiB (") + percent_text(v, has_cap ? m.capacity_gib[bar] : m.totals[bar]) +
+    return m.bar_labels[bar] + QStringLiteral("\n") + s.name + QStringLiteral(": ") + format_amount(v) + QStringLiteral(" GiB (") +
+           percent_text(v, has_cap ? m.capacity_gib[bar] : m.totals[bar]) +
            (has_cap ? QStringLiteral(" of capacity)") : QStringLiteral(" of used)"));
 }
 
@@ -307,8 +303,8 @@ TornadoSide tornado_side(const SensitivityBar& b, bool high, const QString& side
     }
     side.change_pct = 100.0 * (time_s - b.base_time_s) / b.base_time_s;
     side.text = format_signed_percent(side.change_pct);
-    side.tooltip = resource + QStringLiteral("\nBest iteration time: ") + format_seconds(time_s) + QStringLiteral(" (") +
-                   side.text + QStringLiteral(")\n") + base;
+    side.tooltip = resource + QStringLiteral("\nBest iteration time: ") + format_seconds(time_s) + QStringLiteral(" (") + side.text +
+                   QStringLiteral(")\n") + base;
     return side;
 }
 
@@ -364,9 +360,7 @@ TornadoModel build_tornado_model(const std::vector<SensitivityBar>& bars, double
 
 namespace {
 
-bool drawable(const ParetoPoint& p) {
-    return p.feasible && std::isfinite(p.time_to_train_s) && std::isfinite(p.cost_usd);
-}
+bool drawable(const ParetoPoint& p) { return p.feasible && std::isfinite(p.time_to_train_s) && std::isfinite(p.cost_usd); }
 
 QString pareto_tooltip(const ParetoPoint& p, const ParetoModel& m, QPointF pos) {
     QStringList lines{QString::fromStdString(p.label)};
@@ -381,8 +375,7 @@ QString pareto_tooltip(const ParetoPoint& p, const ParetoModel& m, QPointF pos) 
 // Front points joined left to right: across at the earlier cost, then down to the next point,
 // which is the edge of what the front makes reachable.
 std::vector<QPointF> front_staircase(std::vector<QPointF> front) {
-    std::sort(front.begin(), front.end(),
-              [](QPointF a, QPointF b) { return std::pair(a.x(), a.y()) < std::pair(b.x(), b.y()); });
+    std::sort(front.begin(), front.end(), [](QPointF a, QPointF b) { return std::pair(a.x(), a.y()) < std::pair(b.x(), b.y()); });
     std::vector<QPointF> steps;
     for (const QPointF& p : front) {
         if (!steps.empty()) steps.emplace_back(p.x(), steps.back().y());
@@ -407,8 +400,7 @@ ParetoModel build_pareto_model(const std::vector<ParetoPoint>& points) {
         longest_s = std::max(longest_s, p.time_to_train_s);
         dearest_usd = std::max(dearest_usd, p.cost_usd);
     }
-    if (m.infeasible_count > 0)
-        m.infeasible_note = QString::number(m.infeasible_count) + QStringLiteral(" infeasible, not shown");
+    if (m.infeasible_count > 0) m.infeasible_note = QString::number(m.infeasible_count) + QStringLiteral(" infeasible, not shown");
     const bool days = longest_s > 2 * seconds_per_day;
     m.time_unit = days ? QStringLiteral("days") : QStringLiteral("h");
     m.seconds_per_time_unit = days ? seconds_per_day : seconds_per_hour;
@@ -435,7 +427,8 @@ ParetoModel build_pareto_model(const std::vector<ParetoPoint>& points) {
         // Without any price every point costs $0: a cost axis from -2 to 2 would say nothing.
         m.points.clear();
         m.front_steps.clear();
-        m.message = QStringLiteral("No cost to plot: every configuration costs $0.\nSet a GPU-hour or purchase price (or electricity) on this page.");
+        m.message = QStringLiteral(
+            "No cost to plot: every configuration costs $0.\nSet a GPU-hour or purchase price (or electricity) on this page.");
         m.time_axis = nice_axis(1, time_title);
         m.cost_axis = nice_axis(1, cost_title);
         return m;
@@ -453,8 +446,8 @@ ParetoModel build_pareto_model(const std::vector<ParetoPoint>& points) {
     return m;
 }
 
-std::vector<QRectF> place_point_labels(const std::vector<QPointF>& anchors, const std::vector<QSizeF>& sizes,
-                                       QRectF bounds, qreal marker_radius, const std::vector<QRectF>& obstacles) {
+std::vector<QRectF> place_point_labels(const std::vector<QPointF>& anchors, const std::vector<QSizeF>& sizes, QRectF bounds,
+                                       qreal marker_radius, const std::vector<QRectF>& obstacles) {
     const qreal r = marker_radius;
     const qreal gap = r + 3;
     std::vector<QRectF> taken = obstacles;  // obstacles, markers, then the labels placed so far
@@ -474,7 +467,7 @@ std::vector<QRectF> place_point_labels(const std::vector<QPointF>& anchors, cons
         const QPointF a = anchors[i];
         const qreal w = sizes[i].width(), h = sizes[i].height();
         const std::array<QPointF, 8> corners{{
-            {a.x() + gap, a.y() - h / 2},    // right
+            {a.x() + gap, a.y() - h / 2},      // right
             {a.x() - gap - w, a.y() - h / 2},  // left
             {a.x() - w / 2, a.y() - gap - h},  // above
             {a.x() - w / 2, a.y() + gap},      // below

@@ -54,9 +54,9 @@ struct ValueAxisModel {
 struct StackedBarsModel {
     std::vector<QString> bar_labels;
     std::vector<QString> bar_short_labels;  // per bar, for rows too short for the label; may be empty
-    std::vector<StackSeries> series;    // every category, in the fixed order
-    std::vector<double> totals;         // per bar, display units
-    std::vector<QString> total_labels;  // per bar, drawn at the bar's end, e.g. "101 s"
+    std::vector<StackSeries> series;        // every category, in the fixed order
+    std::vector<double> totals;             // per bar, display units
+    std::vector<QString> total_labels;      // per bar, drawn at the bar's end, e.g. "101 s"
     ValueAxisModel axis;
     QString empty_message;  // shown instead of bars when there are none; empty = "No data"
 
@@ -123,9 +123,9 @@ struct TornadoModel {
     QString high_name;             // "resource +10 %"
     QColor low_color;
     QColor high_color;
-    QString default_title;         // "Sensitivity of the best iteration time (±10 %)"
-    QString message;               // instead of bars: "No data", "No feasible base configuration"
-    ValueAxisModel axis;           // change in percent, symmetric around 0
+    QString default_title;  // "Sensitivity of the best iteration time (±10 %)"
+    QString message;        // instead of bars: "No data", "No feasible base configuration"
+    ValueAxisModel axis;    // change in percent, symmetric around 0
 
     [[nodiscard]] bool empty() const noexcept { return rows.empty(); }
     [[nodiscard]] bool any_infeasible() const;
@@ -200,13 +200,13 @@ struct ParetoModel {
     QString infeasible_note;           // "2 infeasible, not shown"; empty when none
     QString time_unit;                 // "days" when the longest time is over 2 days, else "h"
     double seconds_per_time_unit = 3600;
-    QString cost_unit;                 // "USD", "k USD" or "M USD", from the largest cost
+    QString cost_unit;  // "USD", "k USD" or "M USD", from the largest cost
     double usd_per_cost_unit = 1;
-    ValueAxisModel time_axis;          // "Time to train (days)"
-    ValueAxisModel cost_axis;          // "Cost to train (M USD)"
+    ValueAxisModel time_axis;  // "Time to train (days)"
+    ValueAxisModel cost_axis;  // "Cost to train (M USD)"
     QColor front_color;
     QColor dominated_color;
-    QString message;                   // instead of points: "No data", "No feasible configuration"
+    QString message;  // instead of points: "No data", "No feasible configuration"
 
     [[nodiscard]] bool empty() const noexcept { return points.empty(); }
 };
@@ -218,8 +218,7 @@ struct ParetoModel {
 // (a square of 2 * `marker_radius` around each anchor) and no obstacle (e.g. the lines joining
 // points); when none is free, the spot that covers least. Greedy in input order, so earlier
 // points get the better spots.
-[[nodiscard]] std::vector<QRectF> place_point_labels(const std::vector<QPointF>& anchors,
-                                                     const std::vector<QSizeF>& sizes, QRectF bounds,
+[[nodiscard]] std::vector<QRectF> place_point_labels(const std::vector<QPointF>& anchors, const std::vector<QSizeF>& sizes, QRectF bounds,
                                                      qreal marker_radius, const std::vector<QRectF>& obstacles = {});
 
 }  // namespace comet::ui

@@ -26,9 +26,7 @@ constexpr double log_margin_factor = 1.3;
 
 bool runs(const FsdpPoint& p) { return p.reason == Infeasible::none; }
 
-QString gpus_text(const FsdpPoint& p) {
-    return QStringLiteral("dp %1 · %2 GPUs").arg(p.dp).arg(p.gpus);
-}
+QString gpus_text(const FsdpPoint& p) { return QStringLiteral("dp %1 · %2 GPUs").arg(p.dp).arg(p.gpus); }
 
 QString point_tooltip(const FsdpPoint& p) {
     QStringList lines{gpus_text(p)};
@@ -105,9 +103,12 @@ FsdpChartModel build_fsdp_model(const std::vector<FsdpPoint>& points) {
         x_hi = std::max(x_hi, static_cast<double>(p.gpus));
     }
     if (!(hi > 0)) {
-        if (points.empty()) m.message = QStringLiteral("No data");
-        else if (!cannot_run.empty()) m.message = QStringLiteral("No size can run: ") + fsdp_verdict(points.front());
-        else m.message = QStringLiteral("No data");
+        if (points.empty())
+            m.message = QStringLiteral("No data");
+        else if (!cannot_run.empty())
+            m.message = QStringLiteral("No size can run: ") + fsdp_verdict(points.front());
+        else
+            m.message = QStringLiteral("No data");
         return m;
     }
     m.log_y = hi / lo > fsdp_log_span;

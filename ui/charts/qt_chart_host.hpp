@@ -27,7 +27,8 @@ public:
         view_->tip = [chart = chart_](QPointF pos) { return chart->tooltipAt(pos); };
         // Queued: the chart asks while it places its overlays, and resizing the view re-lays it out.
         chart_->on_height_needed = [view = view_.data()](qreal h) {
-            QMetaObject::invokeMethod(view, [view, h] { view->setMinimumChartHeight(h); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                view, [view, h] { view->setMinimumChartHeight(h); }, Qt::QueuedConnection);
         };
     }
     ~ChartHost() { delete view_.data(); }
@@ -84,9 +85,7 @@ private:
 template <class Interface, class ChartT>
 class HostedView : public Interface {
 public:
-    HostedView(QWidget* parent, const QString& accessible_name) : host_(parent) {
-        host_.widget()->setAccessibleName(accessible_name);
-    }
+    HostedView(QWidget* parent, const QString& accessible_name) : host_(parent) { host_.widget()->setAccessibleName(accessible_name); }
     QWidget* widget() override { return host_.widget(); }
     void setTitle(const QString& title) override { host_.setTitle(title); }
     void render(QPainter& p, QSizeF size) const override { host_.render(p, size); }

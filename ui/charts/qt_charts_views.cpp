@@ -31,9 +31,7 @@ public:
     }
 
 private:
-    QString segmentTip(std::size_t category, std::size_t bar) const override {
-        return segment_tooltip(model_, category, bar);
-    }
+    QString segmentTip(std::size_t category, std::size_t bar) const override { return segment_tooltip(model_, category, bar); }
 
     Model model_;
 };
@@ -67,9 +65,7 @@ private:
         return tier < model_.capacity_gib.size() && model_.capacity_gib[tier] > 0 ? model_.capacity_gib[tier] : -1;
     }
 
-    QString segmentTip(std::size_t category, std::size_t bar) const override {
-        return segment_tooltip(model_, category, bar);
-    }
+    QString segmentTip(std::size_t category, std::size_t bar) const override { return segment_tooltip(model_, category, bar); }
 
     QColor totalLabelColor(std::size_t bar) const override {
         return bar < model_.over_capacity.size() && model_.over_capacity[bar] ? alarm : text_dark;
@@ -96,8 +92,7 @@ private:
     void updateCapacityMarks() {
         const std::size_t n = model_.bar_count();
         band_axis_->setRange(-0.5, static_cast<double>(n) - 0.5);
-        for (std::size_t t = 0; t < std::max(n, marks_.size()); ++t)
-            capacityMark(t)->setVisible(t < n && model_.capacity_gib[t] > 0);
+        for (std::size_t t = 0; t < std::max(n, marks_.size()); ++t) capacityMark(t)->setVisible(t < n && model_.capacity_gib[t] > 0);
         placeExtras();
     }
 
@@ -121,8 +116,7 @@ private:
 
 class QtBreakdownChartView final : public WithImageExports<HostedView<BreakdownChartView, BreakdownQChart>> {
 public:
-    explicit QtBreakdownChartView(QWidget* parent)
-        : WithImageExports(parent, QStringLiteral("Iteration time breakdown chart")) {}
+    explicit QtBreakdownChartView(QWidget* parent) : WithImageExports(parent, QStringLiteral("Iteration time breakdown chart")) {}
     void setBars(const std::vector<BreakdownBar>& bars) override {
         BreakdownSeriesModel m = build_breakdown_model(bars);
         m.empty_message = empty_message_;
@@ -142,12 +136,8 @@ public:
 
 }  // namespace
 
-std::unique_ptr<BreakdownChartView> make_breakdown_chart(QWidget* parent) {
-    return std::make_unique<QtBreakdownChartView>(parent);
-}
+std::unique_ptr<BreakdownChartView> make_breakdown_chart(QWidget* parent) { return std::make_unique<QtBreakdownChartView>(parent); }
 
-std::unique_ptr<MemoryChartView> make_memory_chart(QWidget* parent) {
-    return std::make_unique<QtMemoryChartView>(parent);
-}
+std::unique_ptr<MemoryChartView> make_memory_chart(QWidget* parent) { return std::make_unique<QtMemoryChartView>(parent); }
 
 }  // namespace comet::ui

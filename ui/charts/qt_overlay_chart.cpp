@@ -22,9 +22,9 @@ namespace {
 
 constexpr int chart_margin = 6;
 constexpr qreal swatch_size = 11;
-constexpr qreal swatch_gap = 5;     // swatch to its text
-constexpr qreal legend_gap = 16;    // between legend entries
-constexpr int legend_top_gap = 6;   // between the axis title and the legend
+constexpr qreal swatch_gap = 5;        // swatch to its text
+constexpr qreal legend_gap = 16;       // between legend entries
+constexpr int legend_top_gap = 6;      // between the axis title and the legend
 constexpr qreal max_axis_share = 0.4;  // Qt Charts' most for the left axes, of the width inside the margins
 const QColor& text_dark = chart_text_color;
 
@@ -92,9 +92,12 @@ QStringList category_labels(const std::vector<QString>& top_first, const QFont& 
         if (wrap_only) {  // "(25 GB/s)" stays on one line: no-break spaces inside parentheses
             int depth = 0;
             for (QChar& ch : label) {
-                if (ch == QLatin1Char('(')) ++depth;
-                else if (ch == QLatin1Char(')')) depth = std::max(0, depth - 1);
-                else if (ch == QLatin1Char(' ') && depth > 0) ch = QChar(0x00A0);
+                if (ch == QLatin1Char('('))
+                    ++depth;
+                else if (ch == QLatin1Char(')'))
+                    depth = std::max(0, depth - 1);
+                else if (ch == QLatin1Char(' ') && depth > 0)
+                    ch = QChar(0x00A0);
             }
         }
         QStringList lines;
@@ -181,14 +184,15 @@ void OverlayChart::refreshTitle() {
     };
     QStringList lines;
     const QString one_line = suffix.isEmpty() ? base : base + QStringLiteral(" — ") + suffix;
-    if (room <= 0 || fm.horizontalAdvance(one_line) <= room) lines << one_line.toHtmlEscaped();
+    if (room <= 0 || fm.horizontalAdvance(one_line) <= room)
+        lines << one_line.toHtmlEscaped();
     else {
         lines = lines_of(base);
         if (!suffix.isEmpty()) lines += lines_of(suffix);
     }
-    const QString html = lines.size() == 1 ? lines.front()
-                                           : QStringLiteral("<div align=\"center\">") + lines.join(QStringLiteral("<br>")) +
-                                                 QStringLiteral("</div>");
+    const QString html = lines.size() == 1
+                             ? lines.front()
+                             : QStringLiteral("<div align=\"center\">") + lines.join(QStringLiteral("<br>")) + QStringLiteral("</div>");
     if (html != title()) setTitle(html);
 }
 
@@ -287,8 +291,7 @@ OverlayChart::LegendItem& OverlayChart::legendItem(std::size_t i) {
         text->setFont(chart_font(10));
         text->setBrush(text_dark);
         text->setData(overlay_role_key, legend_role);
-        for (QGraphicsItem* item : {static_cast<QGraphicsItem*>(swatch), static_cast<QGraphicsItem*>(text)})
-            item->setZValue(overlay_z);
+        for (QGraphicsItem* item : {static_cast<QGraphicsItem*>(swatch), static_cast<QGraphicsItem*>(text)}) item->setZValue(overlay_z);
         legend_items_.push_back({swatch, text});
     }
     return legend_items_[i];
@@ -336,8 +339,10 @@ void OverlayChart::placeLegend() {
             const qreal h = e.swatch == Swatch::line ? text_h - 2 : swatch_size;
             const QRectF box(x + (swatch_size - w) / 2, y + (text_h - h) / 2, w, h);
             QPainterPath path;
-            if (e.swatch == Swatch::dot) path.addEllipse(box);
-            else path.addRect(box);
+            if (e.swatch == Swatch::dot)
+                path.addEllipse(box);
+            else
+                path.addRect(box);
             item.swatch->setPath(path);
             item.swatch->setBrush(e.swatch == Swatch::hatched ? QBrush(e.color, Qt::BDiagPattern) : QBrush(e.color));
             item.swatch->setPen(e.swatch == Swatch::hatched ? QPen(e.color, 1) : QPen(Qt::NoPen));
@@ -394,8 +399,10 @@ void TipChartView::applyZoom(qreal zoom) {
 
 void TipChartView::resizeEvent(QResizeEvent* event) {
     QChartView::resizeEvent(event);  // sizes the chart to the viewport, minimum = the chart's
-    if (zoom_ != 1.0) applyZoom(zoom_);
-    else setMinimumChartHeight(min_chart_height_);  // what the chart said it needs wins
+    if (zoom_ != 1.0)
+        applyZoom(zoom_);
+    else
+        setMinimumChartHeight(min_chart_height_);  // what the chart said it needs wins
 }
 
 bool TipChartView::viewportEvent(QEvent* event) {

@@ -110,7 +110,7 @@ private:
     bool has_explicit_title_ = false;
     std::vector<LegendItem> legend_items_;
     QGraphicsSimpleTextItem* message_ = nullptr;
-    QString message_text_;  // unwrapped; placeOverlays() wraps it to the chart's width
+    QString message_text_;         // unwrapped; placeOverlays() wraps it to the chart's width
     qreal last_height_need_ = -1;  // what on_height_needed was told last
 };
 

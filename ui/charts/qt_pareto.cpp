@@ -55,8 +55,7 @@ public:
         steps_ = new QLineSeries(this);
         dominated_ = new QScatterSeries(this);
         front_ = new QScatterSeries(this);
-        for (QXYSeries* s : {static_cast<QXYSeries*>(steps_), static_cast<QXYSeries*>(dominated_),
-                             static_cast<QXYSeries*>(front_)}) {
+        for (QXYSeries* s : {static_cast<QXYSeries*>(steps_), static_cast<QXYSeries*>(dominated_), static_cast<QXYSeries*>(front_)}) {
             addSeries(s);  // later series are drawn on top: the front over the grey points
             s->attachAxis(time_axis_);
             s->attachAxis(cost_axis_);
@@ -102,8 +101,7 @@ public:
 private:
     std::vector<LegendEntry> legendEntries() const override {
         std::vector<LegendEntry> entries;
-        const auto front =
-            std::count_if(model_.points.begin(), model_.points.end(), [](const ParetoMarker& p) { return p.on_front; });
+        const auto front = std::count_if(model_.points.begin(), model_.points.end(), [](const ParetoMarker& p) { return p.on_front; });
         if (front > 0) entries.push_back({QStringLiteral("Pareto front"), model_.front_color, Swatch::dot});
         if (static_cast<std::size_t>(front) < model_.points.size())
             entries.push_back({QStringLiteral("Dominated"), model_.dominated_color, Swatch::dot});
@@ -144,8 +142,7 @@ private:
         for (std::size_t i = 1; i < model_.front_steps.size(); ++i) {
             const QPointF a = mapToPosition(model_.front_steps[i - 1], steps_);
             const QPointF b = mapToPosition(model_.front_steps[i], steps_);
-            out.push_back(QRectF(a, b).normalized().adjusted(-line_clearance_px, -line_clearance_px, line_clearance_px,
-                                                              line_clearance_px));
+            out.push_back(QRectF(a, b).normalized().adjusted(-line_clearance_px, -line_clearance_px, line_clearance_px, line_clearance_px));
         }
         return out;
     }
@@ -169,8 +166,6 @@ public:
 
 }  // namespace
 
-std::unique_ptr<ParetoChartView> make_pareto_chart(QWidget* parent) {
-    return std::make_unique<QtParetoChartView>(parent);
-}
+std::unique_ptr<ParetoChartView> make_pareto_chart(QWidget* parent) { return std::make_unique<QtParetoChartView>(parent); }
 
 }  // namespace comet::ui

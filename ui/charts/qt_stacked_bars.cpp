@@ -137,9 +137,7 @@ void StackedBarsChart::fitBarWidth() {
     if (std::abs(series_->barWidth() - width) > 1e-3) series_->setBarWidth(width);
 }
 
-std::size_t StackedBarsChart::rowOf(std::size_t bar) const {
-    return model_ ? model_->bar_count() - 1 - bar : 0;
-}
+std::size_t StackedBarsChart::rowOf(std::size_t bar) const { return model_ ? model_->bar_count() - 1 - bar : 0; }
 
 qreal StackedBarsChart::barWidth() const { return series_->barWidth(); }
 
@@ -172,8 +170,10 @@ bool StackedBarsChart::placeInSpan(QGraphicsSimpleTextItem* item, QPointF left, 
     const qreal needed = r.width() + 2 * label_padding;
     if (mark_x > left.x() && mark_x < right.x()) {
         const QPointF at_mark(mark_x, left.y());
-        if (mark_x - left.x() < right.x() - mark_x) left = at_mark;
-        else right = at_mark;
+        if (mark_x - left.x() < right.x() - mark_x)
+            left = at_mark;
+        else
+            right = at_mark;
     }
     if (needed > right.x() - left.x()) return false;
     item->setPos((left + right) / 2 - r.center());
@@ -199,8 +199,10 @@ void StackedBarsChart::placeTotals() {
             if (mark_x >= x - label_padding && mark_x <= x + r.width() + label_padding) {
                 const qreal after = mark_x + label_padding;
                 const qreal before = mark_x - label_padding - r.width();  // between the bar's end and the line
-                if (after <= right_edge || before < x) x = after;
-                else x = before;
+                if (after <= right_edge || before < x)
+                    x = after;
+                else
+                    x = before;
             }
         }
         x = std::min(x, right_edge);
@@ -213,8 +215,7 @@ QString StackedBarsChart::tooltipAt(QPointF pos) {
     if (!model_ || model_->empty()) return {};
     const QPointF v = mapToValue(pos, series_);
     const auto row = static_cast<long>(std::lround(v.y()));
-    if (row < 0 || row >= static_cast<long>(model_->bar_count()) || std::abs(v.y() - static_cast<double>(row)) > barWidth() / 2)
-        return {};
+    if (row < 0 || row >= static_cast<long>(model_->bar_count()) || std::abs(v.y() - static_cast<double>(row)) > barWidth() / 2) return {};
     const std::size_t b = rowOf(static_cast<std::size_t>(row));
     if (pos.x() < plotArea().left()) return model_->bar_labels[b];
     double start = 0;

@@ -111,8 +111,10 @@ private:
         if (set->count() != static_cast<int>(values.size())) set->remove(0, set->count());
         for (std::size_t i = 0; i < values.size(); ++i) {
             const auto at = static_cast<int>(i);  // QBarSet indexes with int
-            if (at >= set->count()) set->append(values[i]);
-            else if (set->at(at) != values[i]) set->replace(at, values[i]);
+            if (at >= set->count())
+                set->append(values[i]);
+            else if (set->at(at) != values[i])
+                set->replace(at, values[i]);
         }
     }
 
@@ -142,8 +144,7 @@ private:
         if (model_.empty()) return {};
         std::vector<LegendEntry> entries{{model_.low_name, model_.low_color, Swatch::box},
                                          {model_.high_name, model_.high_color, Swatch::box}};
-        if (model_.any_infeasible())
-            entries.push_back({QStringLiteral("no feasible strategy"), hatch_grey, Swatch::hatched});
+        if (model_.any_infeasible()) entries.push_back({QStringLiteral("no feasible strategy"), hatch_grey, Swatch::hatched});
         return entries;
     }
 
@@ -178,8 +179,10 @@ private:
                 const QColor color = low ? model_.low_color : model_.high_color;
                 auto* text = overlayText(value_items_, labels++);
                 text->setText(side.text);
-                if (side.feasible) placeValue(text, r, low, side.change_pct, color);
-                else placeInfeasible(text, r, low, color, hatches++);
+                if (side.feasible)
+                    placeValue(text, r, low, side.change_pct, color);
+                else
+                    placeInfeasible(text, r, low, color, hatches++);
             }
         }
     }
@@ -282,15 +285,11 @@ public:
     explicit QtTornadoChartView(QWidget* parent) : HostedView(parent, QStringLiteral("Sensitivity tornado chart")) {
         host_.setModel(build_tornado_model({}, default_fraction));
     }
-    void setBars(const std::vector<SensitivityBar>& bars, double fraction) override {
-        host_.setModel(build_tornado_model(bars, fraction));
-    }
+    void setBars(const std::vector<SensitivityBar>& bars, double fraction) override { host_.setModel(build_tornado_model(bars, fraction)); }
 };
 
 }  // namespace
 
-std::unique_ptr<TornadoChartView> make_tornado_chart(QWidget* parent) {
-    return std::make_unique<QtTornadoChartView>(parent);
-}
+std::unique_ptr<TornadoChartView> make_tornado_chart(QWidget* parent) { return std::make_unique<QtTornadoChartView>(parent); }
 
 }  // namespace comet::ui

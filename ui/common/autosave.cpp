@@ -119,8 +119,7 @@ void Autosaver::flush() {
         QJsonObject meta{{QStringLiteral("pid"), static_cast<double>(pid)},
                          {QStringLiteral("file"), doc_->filePath()},
                          {QStringLiteral("saved"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
-        problem = save_text_atomically(dir.filePath(sidecar_name(pid)).toStdString(),
-                                       QJsonDocument(meta).toJson().toStdString());
+        problem = save_text_atomically(dir.filePath(sidecar_name(pid)).toStdString(), QJsonDocument(meta).toJson().toStdString());
     }
     if (!problem.empty()) {
         error_ = tr("Autosave failed: %1").arg(QString::fromStdString(problem));

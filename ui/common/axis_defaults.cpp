@@ -109,61 +109,75 @@ Axis default_axis(Knob knob, const Config& c, int steps) {
         axis.values = log_values(from, to, std::max(3, steps | 1));
     }
     switch (knob) {
-    case Knob::tp:
-    case Knob::pp:
-    case Knob::dp:
-        axis.values = powers_of_two(1, std::max(1.0, std::min(gpus, 512.0)));
-        break;
-    case Knob::cp: axis.values = powers_of_two(1, std::max(1.0, std::min(gpus, 64.0))); break;
-    case Knob::ep: axis.values = expert_degrees(c.model.experts, std::max(1.0, std::min(gpus, 1024.0))); break;
-    case Knob::etp:
-        axis.values = powers_of_two(1, std::max(1.0, std::min({gpus, 16.0, static_cast<double>(c.node.scale_up.domain_size)})));
-        break;
-    case Knob::zero_shard:
-        axis.values = shard_groups(static_cast<long long>(std::max(1, c.strategy.dp)) * std::max(1, c.strategy.cp));
-        break;
-    case Knob::ep_overlap: axis.values = {0, 0.25, 0.5, 0.75, 0.9, 1}; break;
-    case Knob::emb_sharding:
-    case Knob::emb_placement:
-    case Knob::emb_state:
-        axis.values = {0, 1, 2};
-        break;
-    case Knob::emb_cache_hit_rate:
-        axis.values = {0.5, 0.7, 0.8, 0.9, 0.95, 0.99};
-        break;
-    case Knob::emb_cache_fraction:
-        axis.values = {0.01, 0.02, 0.05, 0.1, 0.2, 0.5};
-        break;
-    case Knob::interleave: axis.values = powers_of_two(1, 16); break;
-    case Knob::microbatch: {
-        const double replica = static_cast<double>(c.training.global_batch) / std::max(1, c.strategy.dp);
-        axis.values = powers_of_two(1, std::max(1.0, std::min(replica, 64.0)));
-        break;
-    }
-    case Knob::recompute: axis.values = {0, 1, 2}; break;
-    case Knob::zero_stage: axis.values = {0, 1, 2, 3}; break;
-    case Knob::sequence_parallel:
-    case Knob::offload_optimizer:
-    case Knob::offload_weights:
-    case Knob::offload_activations:
-    case Knob::dp_overlap:
-    case Knob::tp_overlap: axis.values = {0, 1}; break;
-    case Knob::nodes:
-    case Knob::accelerators_per_node:
-    case Knob::scale_up_domain:
-        axis.values = powers_of_two(1, std::max(1.0, now * 4));
-        break;
-    case Knob::layers:
-    case Knob::global_batch:
-    case Knob::seq_len:
-    case Knob::hidden: {
-        // Powers of two around the current value (these knobs have divisibility constraints).
-        const double low = std::max(info.min, std::exp2(std::floor(std::log2(std::max(1.0, now / 4)))));
-        axis.values = powers_of_two(low, std::min(info.max, now * 4));
-        break;
-    }
-    default:
-        break;  // continuous: above
+        case Knob::tp:
+        case Knob::pp:
+        case Knob::dp:
+            axis.values = powers_of_two(1, std::max(1.0, std::min(gpus, 512.0)));
+            break;
+        case Knob::cp:
+            axis.values = powers_of_two(1, std::max(1.0, std::min(gpus, 64.0)));
+            break;
+        case Knob::ep:
+            axis.values = expert_degrees(c.model.experts, std::max(1.0, std::min(gpus, 1024.0)));
+            break;
+        case Knob::etp:
+            axis.values = powers_of_two(1, std::max(1.0, std::min({gpus, 16.0, static_cast<double>(c.node.scale_up.domain_size)})));
+            break;
+        case Knob::zero_shard:
+            axis.values = shard_groups(static_cast<long long>(std::max(1, c.strategy.dp)) * std::max(1, c.strategy.cp));
+            break;
+        case Knob::ep_overlap:
+            axis.values = {0, 0.25, 0.5, 0.75, 0.9, 1};
+            break;
+        case Knob::emb_sharding:
+        case Knob::emb_placement:
+        case Knob::emb_state:
+            axis.values = {0, 1, 2};
+            break;
+        case Knob::emb_cache_hit_rate:
+            axis.values = {0.5, 0.7, 0.8, 0.9, 0.95, 0.99};
+            break;
+        case Knob::emb_cache_fraction:
+            axis.values = {0.01, 0.02, 0.05, 0.1, 0.2, 0.5};
+            break;
+        case Knob::interleave:
+            axis.values = powers_of_two(1, 16);
+            break;
+        case Knob::microbatch: {
+            const double replica = static_cast<double>(c.training.global_batch) / std::max(1, c.strategy.dp);
+            axis.values = powers_of_two(1, std::max(1.0, std::min(replica, 64.0)));
+            break;
+        }
+        case Knob::recompute:
+            axis.values = {0, 1, 2};
+            break;
+        case Knob::zero_stage:
+            axis.values = {0, 1, 2, 3};
+            break;
+        case Knob::sequence_parallel:
+        case Knob::offload_optimizer:
+        case Knob::offload_weights:
+        case Knob::offload_activations:
+        case Knob::dp_overlap:
+        case Knob::tp_overlap:
+            axis.values = {0, 1};
+            break;
+        case Knob::nodes:
+        case Knob::accelerators_per_node:
+        case Knob::scale_up_domain:
+            axis.values = powers_of_two(1, std::max(1.0, now * 4));
+            break;
+        case Knob::layers:
+        case Knob::global_batch:
+        case Knob::seq_len:
+        case Knob::hidden: {
+            // Powers of two around the current value (these knobs have divisibility constraints).
+            const double low = std::max(info.min, std::exp2(std::floor(std::log2(std::max(1.0, now / 4)))));
+            axis.values = powers_of_two(low, std::min(info.max, now * 4));
+            break;
+        }
+        default:
+            break;  // continuous: above
     }
     if (info.integer) {
         for (double& x : axis.values) x = std::round(x);

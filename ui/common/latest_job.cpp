@@ -66,13 +66,16 @@ void LatestJob::launch() {
             deliver = work(Context{*flag, generation});
         } catch (const std::exception&) {  // allocation failure: deliver nothing
         }
-        QMetaObject::invokeMethod(self.data(), [self, flag, generation, deliver = std::move(deliver)] {
-            if (!self) return;
-            --self->running_;
-            self->updateBusy();
-            if (flag->load() || generation != self->generation_ || !deliver) return;
-            deliver();
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, flag, generation, deliver = std::move(deliver)] {
+                if (!self) return;
+                --self->running_;
+                self->updateBusy();
+                if (flag->load() || generation != self->generation_ || !deliver) return;
+                deliver();
+            },
+            Qt::QueuedConnection);
     }));
 }
 

@@ -38,23 +38,28 @@ const MetricInfo& metric_info(Metric m) { return table()[static_cast<std::size_t
 
 double metric_value(const Result& r, Metric m) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    if (m == Metric::hbm_use) return r.reason == Infeasible::none || r.reason == Infeasible::hbm_capacity ||
-                                             r.reason == Infeasible::expanded_capacity
-                                         ? units::bytes_to_gib(r.hbm.used_bytes())
-                                         : nan;
+    if (m == Metric::hbm_use)
+        return r.reason == Infeasible::none || r.reason == Infeasible::hbm_capacity || r.reason == Infeasible::expanded_capacity
+                   ? units::bytes_to_gib(r.hbm.used_bytes())
+                   : nan;
     if (!r.feasible || !(r.iteration_s > 0)) return nan;
     switch (m) {
-    case Metric::iteration_time: return r.iteration_s;
-    case Metric::tokens_per_s: return r.tokens_per_s;
-    case Metric::mfu: return 100.0 * r.mfu;
-    case Metric::exposed_comm_share:
-        return 100.0 * (r.time.tp_comm_s + r.time.pp_comm_s + r.time.dp_comm_s + r.time.ep_comm_s + r.time.cp_comm_s + r.time.emb_comm_s) /
-               r.iteration_s;
-    case Metric::exposed_memory_share: return 100.0 * r.time.memory_s / r.iteration_s;
-    case Metric::hbm_use:
-    case Metric::cost_per_million_tokens:
-    case Metric::time_to_train:
-        break;  // cost_metric_value()
+        case Metric::iteration_time:
+            return r.iteration_s;
+        case Metric::tokens_per_s:
+            return r.tokens_per_s;
+        case Metric::mfu:
+            return 100.0 * r.mfu;
+        case Metric::exposed_comm_share:
+            return 100.0 *
+                   (r.time.tp_comm_s + r.time.pp_comm_s + r.time.dp_comm_s + r.time.ep_comm_s + r.time.cp_comm_s + r.time.emb_comm_s) /
+                   r.iteration_s;
+        case Metric::exposed_memory_share:
+            return 100.0 * r.time.memory_s / r.iteration_s;
+        case Metric::hbm_use:
+        case Metric::cost_per_million_tokens:
+        case Metric::time_to_train:
+            break;  // cost_metric_value()
     }
     return nan;
 }
@@ -91,21 +96,24 @@ QString format_seconds(double s) { return QString::fromStdString(comet::format_s
 QString format_metric(double v, Metric m, Workload w) {
     if (!std::isfinite(v)) return QStringLiteral("–");
     switch (m) {
-    case Metric::iteration_time: return format_seconds(v);
-    case Metric::tokens_per_s: {
-        const QString per_s = w == Workload::dlrm ? QStringLiteral("samples/s") : QStringLiteral("tokens/s");
-        if (v >= 1e6) return QString::number(v / 1e6, 'f', 2) + QStringLiteral(" M ") + per_s;
-        if (v >= 1e3) return QString::number(v / 1e3, 'f', 1) + QStringLiteral(" k ") + per_s;
-        return QString::number(v, 'f', 0) + QLatin1Char(' ') + per_s;
-    }
-    case Metric::mfu:
-    case Metric::exposed_comm_share:
-    case Metric::exposed_memory_share: return QString::number(v, 'f', 1) + QStringLiteral(" %");
-    case Metric::hbm_use: return QString::number(v, 'f', 1) + QStringLiteral(" GiB");
-    case Metric::cost_per_million_tokens:
-        return format_money(v);
-    case Metric::time_to_train:
-        return format_duration(v);
+        case Metric::iteration_time:
+            return format_seconds(v);
+        case Metric::tokens_per_s: {
+            const QString per_s = w == Workload::dlrm ? QStringLiteral("samples/s") : QStringLiteral("tokens/s");
+            if (v >= 1e6) return QString::number(v / 1e6, 'f', 2) + QStringLiteral(" M ") + per_s;
+            if (v >= 1e3) return QString::number(v / 1e3, 'f', 1) + QStringLiteral(" k ") + per_s;
+            return QString::number(v, 'f', 0) + QLatin1Char(' ') + per_s;
+        }
+        case Metric::mfu:
+        case Metric::exposed_comm_share:
+        case Metric::exposed_memory_share:
+            return QString::number(v, 'f', 1) + QStringLiteral(" %");
+        case Metric::hbm_use:
+            return QString::number(v, 'f', 1) + QStringLiteral(" GiB");
+        case Metric::cost_per_million_tokens:
+            return format_money(v);
+        case Metric::time_to_train:
+            return format_duration(v);
     }
     return QString::number(v);
 }
@@ -140,8 +148,8 @@ QString format_stage_layout(const ModelSpec& m, const Strategy& s) {
     const QString mtp = m.mtp_layers > 0 ? QObject::tr(", + %1 MTP on the last stage").arg(m.mtp_layers) : QString();
     const QString n = QString::number(std::max(1, s.pp));
     if (!l.ok)
-        return QObject::tr("Stages: %1 layers cannot be laid out over %2 stages%3 as set").arg(QString::number(layers), n,
-                                                                                               s.interleave > 1 ? QObject::tr(" × %1 chunks").arg(s.interleave) : QString());
+        return QObject::tr("Stages: %1 layers cannot be laid out over %2 stages%3 as set")
+            .arg(QString::number(layers), n, s.interleave > 1 ? QObject::tr(" × %1 chunks").arg(s.interleave) : QString());
     const auto run = [](int each, int count) {
         return count == 1 ? QString::number(each) : QStringLiteral("%1 × %2").arg(QString::number(each), QString::number(count));
     };

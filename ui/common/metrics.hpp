@@ -26,9 +26,9 @@ enum class Metric {
 
 struct MetricInfo {
     Metric metric;
-    const char* id;   // stable id for settings, e.g. "iteration_time"
-    QString label;    // "Iteration time"
-    QString unit;     // "s", "tokens/s", "%", "GiB"
+    const char* id;  // stable id for settings, e.g. "iteration_time"
+    QString label;   // "Iteration time"
+    QString unit;    // "s", "tokens/s", "%", "GiB"
     bool higher_is_better;
     QString short_label = {};  // the explorer's colour box where `label` is longer than "Iteration time"; empty = label
 };

@@ -57,7 +57,7 @@ public:
     [[nodiscard]] Scenario forSaving() const;
 
 Q_SIGNALS:
-    void changed();                 // content changed (edit, undo, redo, open, reset)
+    void changed();  // content changed (edit, undo, redo, open, reset)
     void filePathChanged(const QString& path);
     void modifiedChanged(bool modified);
     void viewLoaded();   // reset() or open() brought a view: the pages show it

@@ -23,8 +23,7 @@ namespace comet::ui {
 [[nodiscard]] QString validation_text(const ValidationRun& run, const std::string& preset_id, const std::string& name);
 
 // The line for a node given by value: the first of `presets` equal to it, else "edited".
-[[nodiscard]] QString validation_text_for(const ValidationRun& run, const NodeSpec& node,
-                                          const std::vector<NodePreset>& presets);
+[[nodiscard]] QString validation_text_for(const ValidationRun& run, const NodeSpec& node, const std::vector<NodePreset>& presets);
 
 // The line for the software given by value (the first software preset equal to it, else
 // "edited"), over every hardware and on the node (the first node preset equal to it).

@@ -88,8 +88,9 @@ QString check_options(QSize size, double dpi, ExportFormat format) {
     const QSize px = pixel_size(size, dpi);
     const double megapixels = static_cast<double>(px.width()) * px.height() / 1e6;
     if (format == ExportFormat::png && megapixels > export_max_megapixels)
-        return QStringLiteral("A PNG of %1 x %2 pixels (%3 megapixels) is too large, at most %4 megapixels: "
-                              "lower the size or the dpi")
+        return QStringLiteral(
+                   "A PNG of %1 x %2 pixels (%3 megapixels) is too large, at most %4 megapixels: "
+                   "lower the size or the dpi")
             .arg(px.width())
             .arg(px.height())
             .arg(megapixels, 0, 'f', 0)
@@ -97,14 +98,11 @@ QString check_options(QSize size, double dpi, ExportFormat format) {
     return {};
 }
 
-QString cannot_write(const QString& path, const QString& reason) {
-    return QStringLiteral("Cannot write %1: %2").arg(path, reason);
-}
+QString cannot_write(const QString& path, const QString& reason) { return QStringLiteral("Cannot write %1: %2").arg(path, reason); }
 
 // Vector devices get the layout DPI as their resolution, so that 1 logical px is one device
 // unit and point-sized fonts come out as wide as they were measured.
-QString write_svg(const ChartRenderable& chart, QIODevice& out, QSize size, const QString& title,
-                  const QString& description) {
+QString write_svg(const ChartRenderable& chart, QIODevice& out, QSize size, const QString& title, const QString& description) {
     QSvgGenerator svg;
     svg.setOutputDevice(&out);
     svg.setSize(size);
@@ -163,9 +161,15 @@ QString export_chart(const ChartRenderable& chart_in, const QString& path, Expor
     const QString title = options.title.isEmpty() ? chart.exportTitle() : options.title;
     QString why;
     switch (format) {
-    case ExportFormat::png: why = write_png(chart, file, size, options.dpi); break;
-    case ExportFormat::svg: why = write_svg(chart, file, size, title, options.description); break;
-    case ExportFormat::pdf: why = write_pdf(chart, file, size, title); break;
+        case ExportFormat::png:
+            why = write_png(chart, file, size, options.dpi);
+            break;
+        case ExportFormat::svg:
+            why = write_svg(chart, file, size, title, options.description);
+            break;
+        case ExportFormat::pdf:
+            why = write_pdf(chart, file, size, title);
+            break;
     }
     if (!why.isEmpty()) {
         file.cancelWriting();
@@ -213,8 +217,7 @@ QString with_filter_extension(const QString& path, const QString& selected_filte
 }
 
 QStringList chart_export_filters() {
-    return {QStringLiteral("PNG image (*.png)"), QStringLiteral("SVG vector image (*.svg)"),
-            QStringLiteral("PDF document (*.pdf)")};
+    return {QStringLiteral("PNG image (*.png)"), QStringLiteral("SVG vector image (*.svg)"), QStringLiteral("PDF document (*.pdf)")};
 }
 
 }  // namespace comet::ui

@@ -665,23 +665,34 @@ std::span<const FieldGroup> all_groups() { return groups; }
 
 QString group_title(FieldGroup g) {
     switch (g) {
-    case G::node_compute: return tr("Node compute & HBM");
-    case G::attention_kernel: return tr("Attention kernel");
-    case G::expanded_memory: return tr("Expanded memory");
-    case G::scale_up: return tr("Scale-up network");
-    case G::scale_out: return tr("Scale-out network");
-    case G::cluster: return tr("Cluster");
-    case G::model: return tr("Model");
-    case G::mla: return tr("Multi-head latent attention");
-    case G::moe: return tr("Mixture of experts");
-    case G::training: return tr("Training");
-    case G::software:
-        return tr("Software");
-    case G::strategy: return tr("Strategy");
-    case G::dlrm:
-        return tr("Recommendation model (DLRM)");
-    case G::embeddings:
-        return tr("Embedding tables");
+        case G::node_compute:
+            return tr("Node compute & HBM");
+        case G::attention_kernel:
+            return tr("Attention kernel");
+        case G::expanded_memory:
+            return tr("Expanded memory");
+        case G::scale_up:
+            return tr("Scale-up network");
+        case G::scale_out:
+            return tr("Scale-out network");
+        case G::cluster:
+            return tr("Cluster");
+        case G::model:
+            return tr("Model");
+        case G::mla:
+            return tr("Multi-head latent attention");
+        case G::moe:
+            return tr("Mixture of experts");
+        case G::training:
+            return tr("Training");
+        case G::software:
+            return tr("Software");
+        case G::strategy:
+            return tr("Strategy");
+        case G::dlrm:
+            return tr("Recommendation model (DLRM)");
+        case G::embeddings:
+            return tr("Embedding tables");
     }
     return {};
 }
@@ -730,42 +741,52 @@ const FieldRule* rule_for(const QString& path) {
 
 QStringList fields_behind(Infeasible reason, const Config& c) {
     switch (reason) {
-    case Infeasible::tp_heads:
-    case Infeasible::tp_kv_heads:
-    case Infeasible::tp_ffn: return {QStringLiteral("strategy.tp")};
-    case Infeasible::sequence_parallel_seq:
-        return {QStringLiteral("strategy.tp"), QStringLiteral("strategy.sequence_parallel")};
-    case Infeasible::pp_layers: {
-        QStringList out{QStringLiteral("strategy.pp"), QStringLiteral("strategy.interleave")};
-        if (c.strategy.pipeline_first_layers > 0) out << QStringLiteral("strategy.pipeline_first_layers");
-        if (c.strategy.pipeline_last_layers > 0) out << QStringLiteral("strategy.pipeline_last_layers");
-        return out;
-    }
-    case Infeasible::batch_split: return {QStringLiteral("strategy.dp"), QStringLiteral("strategy.microbatch")};
-    case Infeasible::too_many_accelerators:
-        return {QStringLiteral("strategy.tp"), QStringLiteral("strategy.pp"), QStringLiteral("strategy.dp"),
-                QStringLiteral("strategy.cp")};
-    case Infeasible::interleave_needs_pp:
-    case Infeasible::interleave_microbatches: return {QStringLiteral("strategy.interleave")};
-    case Infeasible::fp8_unsupported:
-    case Infeasible::fp4_unsupported: return {QStringLiteral("training.precision")};
-    case Infeasible::cp_seq:
-        return c.strategy.sequence_parallel
-                   ? QStringList{QStringLiteral("strategy.cp"), QStringLiteral("strategy.tp"), QStringLiteral("strategy.sequence_parallel")}
-                   : QStringList{QStringLiteral("strategy.cp")};
-    case Infeasible::ep_dense_model: return {QStringLiteral("strategy.ep"), QStringLiteral("model.experts")};
-    case Infeasible::ep_experts: return {QStringLiteral("strategy.ep"), QStringLiteral("model.experts")};
-    case Infeasible::ep_group: return {QStringLiteral("strategy.ep"), QStringLiteral("strategy.etp")};
-    case Infeasible::etp_ffn: return {QStringLiteral("strategy.etp"), QStringLiteral("model.expert_ffn_hidden")};
-    case Infeasible::zero_shard_group: return {QStringLiteral("strategy.zero_shard")};
-    case Infeasible::offload_without_tier: {
-        QStringList out;
-        if (c.strategy.offload_optimizer) out << QStringLiteral("strategy.offload_optimizer");
-        if (c.strategy.offload_weights) out << QStringLiteral("strategy.offload_weights");
-        if (c.strategy.offload_activations) out << QStringLiteral("strategy.offload_activations");
-        return out;
-    }
-    default: return {};
+        case Infeasible::tp_heads:
+        case Infeasible::tp_kv_heads:
+        case Infeasible::tp_ffn:
+            return {QStringLiteral("strategy.tp")};
+        case Infeasible::sequence_parallel_seq:
+            return {QStringLiteral("strategy.tp"), QStringLiteral("strategy.sequence_parallel")};
+        case Infeasible::pp_layers: {
+            QStringList out{QStringLiteral("strategy.pp"), QStringLiteral("strategy.interleave")};
+            if (c.strategy.pipeline_first_layers > 0) out << QStringLiteral("strategy.pipeline_first_layers");
+            if (c.strategy.pipeline_last_layers > 0) out << QStringLiteral("strategy.pipeline_last_layers");
+            return out;
+        }
+        case Infeasible::batch_split:
+            return {QStringLiteral("strategy.dp"), QStringLiteral("strategy.microbatch")};
+        case Infeasible::too_many_accelerators:
+            return {QStringLiteral("strategy.tp"), QStringLiteral("strategy.pp"), QStringLiteral("strategy.dp"),
+                    QStringLiteral("strategy.cp")};
+        case Infeasible::interleave_needs_pp:
+        case Infeasible::interleave_microbatches:
+            return {QStringLiteral("strategy.interleave")};
+        case Infeasible::fp8_unsupported:
+        case Infeasible::fp4_unsupported:
+            return {QStringLiteral("training.precision")};
+        case Infeasible::cp_seq:
+            return c.strategy.sequence_parallel ? QStringList{QStringLiteral("strategy.cp"), QStringLiteral("strategy.tp"),
+                                                              QStringLiteral("strategy.sequence_parallel")}
+                                                : QStringList{QStringLiteral("strategy.cp")};
+        case Infeasible::ep_dense_model:
+            return {QStringLiteral("strategy.ep"), QStringLiteral("model.experts")};
+        case Infeasible::ep_experts:
+            return {QStringLiteral("strategy.ep"), QStringLiteral("model.experts")};
+        case Infeasible::ep_group:
+            return {QStringLiteral("strategy.ep"), QStringLiteral("strategy.etp")};
+        case Infeasible::etp_ffn:
+            return {QStringLiteral("strategy.etp"), QStringLiteral("model.expert_ffn_hidden")};
+        case Infeasible::zero_shard_group:
+            return {QStringLiteral("strategy.zero_shard")};
+        case Infeasible::offload_without_tier: {
+            QStringList out;
+            if (c.strategy.offload_optimizer) out << QStringLiteral("strategy.offload_optimizer");
+            if (c.strategy.offload_weights) out << QStringLiteral("strategy.offload_weights");
+            if (c.strategy.offload_activations) out << QStringLiteral("strategy.offload_activations");
+            return out;
+        }
+        default:
+            return {};
     }
 }
 

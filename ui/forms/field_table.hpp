@@ -34,16 +34,16 @@ enum class FieldKind { integer, real, boolean, choice };
 struct FieldSpec {
     const char* path;  // "node.hbm_bandwidth_gbps"
     FieldGroup group;
-    QString label;     // plain text, no mnemonic: "HBM bandwidth"
-    QString unit;      // spin-box suffix with its leading space (" GB/s"), or empty
-    QString tooltip;   // what the knob means and what changing it does
+    QString label;    // plain text, no mnemonic: "HBM bandwidth"
+    QString unit;     // spin-box suffix with its leading space (" GB/s"), or empty
+    QString tooltip;  // what the knob means and what changing it does
     FieldKind kind;
-    int decimals;         // reals: digits after the point the editor keeps
-    double step;          // single step of the spin box; 0 = adaptive (a tenth of the value's magnitude)
-    QStringList choices;  // choice: item labels, index i <-> value i (enum order)
+    int decimals;                           // reals: digits after the point the editor keeps
+    double step;                            // single step of the spin box; 0 = adaptive (a tenth of the value's magnitude)
+    QStringList choices;                    // choice: item labels, index i <-> value i (enum order)
     double (*get)(const Config&) noexcept;  // booleans 0/1, choices their index
     void (*set)(Config&, double) noexcept;  // rounds for integers, booleans and choices
-    QString zero_text = {};  // shown instead of 0 when 0 means "absent" ("none")
+    QString zero_text = {};                 // shown instead of 0 when 0 means "absent" ("none")
 };
 
 // In form order: grouped, groups in all_groups() order.

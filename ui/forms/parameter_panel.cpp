@@ -130,8 +130,7 @@ QString tooltip_html(const FieldSpec& f, ParameterPanel::Mark mark, const QStrin
     return html;
 }
 
-void add_mark(std::vector<ParameterPanel::MarkText>& marks, int index, ParameterPanel::Mark mark,
-              const QString& text) {
+void add_mark(std::vector<ParameterPanel::MarkText>& marks, int index, ParameterPanel::Mark mark, const QString& text) {
     if (index < 0) return;
     auto& m = marks[static_cast<std::size_t>(index)];
     if (mark > m.mark) {
@@ -214,8 +213,7 @@ QComboBox* new_preset_picker(const QString& object_name, const QString& placehol
 
 // The picker item of the first preset whose `part` (node or model) equals the configuration's.
 template <class Preset, class Part>
-int matching_item(const Config& c, const std::vector<Preset>& presets, Part Config::*part, Part Preset::*spec,
-                  const char* prefix) {
+int matching_item(const Config& c, const std::vector<Preset>& presets, Part Config::*part, Part Preset::*spec, const char* prefix) {
     for (std::size_t i = 0; i < presets.size(); ++i) {
         Config preset = c;
         preset.*part = presets[i].*spec;
@@ -340,8 +338,9 @@ void ParameterPanel::addParametersRow(int group) {
     parameters_->setObjectName(QStringLiteral("modelParameters"));
     parameters_->setWordWrap(true);  // a DLRM's size is a sentence
     parameters_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    parameters_->setToolTip(tr("Parameters of the whole model and, for a mixture of experts, those one token touches "
-                               "(attention, dense layers, shared experts and its top-k routed experts)."));
+    parameters_->setToolTip(
+        tr("Parameters of the whole model and, for a mixture of experts, those one token touches "
+           "(attention, dense layers, shared experts and its top-k routed experts)."));
     auto* text = new QLabel(tr("Parameters"));
     text->setToolTip(parameters_->toolTip());
     groups_[static_cast<std::size_t>(group)].form->addRow(text, parameters_);
@@ -371,8 +370,9 @@ void ParameterPanel::addStagesRow(int group) {
     stages_->setObjectName(QStringLiteral("stageLayout"));
     stages_->setWordWrap(true);
     stages_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    stages_->setToolTip(tr("Layers of the first pipeline stage, the middle stages and the last stage, from pp, the "
-                           "interleaving and the stage layout fields above."));
+    stages_->setToolTip(
+        tr("Layers of the first pipeline stage, the middle stages and the last stage, from pp, the "
+           "interleaving and the stage layout fields above."));
     groups_[static_cast<std::size_t>(group)].form->addRow(stages_);
 }
 
@@ -443,25 +443,27 @@ void ParameterPanel::changeEvent(QEvent* event) {
 QWidget* ParameterPanel::makeEditor(const FieldSpec& f, int index) {
     QWidget* w = nullptr;
     switch (f.kind) {
-    case FieldKind::integer:
-    case FieldKind::real: w = makeSpinBox(f, index); break;
-    case FieldKind::boolean: {
-        auto* check = new QCheckBox;
-        check->installEventFilter(this);  // for the mark frame's geometry
-        connect(check, &QCheckBox::toggled, this, [this, index] { onEdited(index); });
-        w = check;
-        break;
-    }
-    case FieldKind::choice: {
-        auto* combo = new QComboBox;
-        combo->addItems(f.choices);
-        shrinkable(combo);
-        combo->setFocusPolicy(Qt::StrongFocus);
-        combo->installEventFilter(this);
-        connect(combo, &QComboBox::currentIndexChanged, this, [this, index] { onEdited(index); });
-        w = combo;
-        break;
-    }
+        case FieldKind::integer:
+        case FieldKind::real:
+            w = makeSpinBox(f, index);
+            break;
+        case FieldKind::boolean: {
+            auto* check = new QCheckBox;
+            check->installEventFilter(this);  // for the mark frame's geometry
+            connect(check, &QCheckBox::toggled, this, [this, index] { onEdited(index); });
+            w = check;
+            break;
+        }
+        case FieldKind::choice: {
+            auto* combo = new QComboBox;
+            combo->addItems(f.choices);
+            shrinkable(combo);
+            combo->setFocusPolicy(Qt::StrongFocus);
+            combo->installEventFilter(this);
+            connect(combo, &QComboBox::currentIndexChanged, this, [this, index] { onEdited(index); });
+            w = combo;
+            break;
+        }
     }
     w->setObjectName(QString::fromLatin1(f.path));
     w->setToolTip(tooltip_html(f, Mark::none, {}));
@@ -591,9 +593,8 @@ bool ParameterPanel::eventFilter(QObject* watched, QEvent* event) {
         if (QAbstractScrollArea* area = enclosing_scroll_area(this)) {
             const auto* wheel = static_cast<QWheelEvent*>(event);
             QWidget* viewport = area->viewport();
-            QWheelEvent forwarded(w->mapTo(viewport, wheel->position()), wheel->globalPosition(),
-                                  wheel->pixelDelta(), wheel->angleDelta(), wheel->buttons(), wheel->modifiers(),
-                                  wheel->phase(), wheel->inverted(), wheel->source());
+            QWheelEvent forwarded(w->mapTo(viewport, wheel->position()), wheel->globalPosition(), wheel->pixelDelta(), wheel->angleDelta(),
+                                  wheel->buttons(), wheel->modifiers(), wheel->phase(), wheel->inverted(), wheel->source());
             QCoreApplication::sendEvent(viewport, &forwarded);
             event->accept();
         } else {
@@ -609,10 +610,14 @@ bool ParameterPanel::eventFilter(QObject* watched, QEvent* event) {
 double ParameterPanel::valueOf(int index) const {
     const Editor& e = editors_[static_cast<std::size_t>(index)];
     switch (e.field->kind) {
-    case FieldKind::integer: return static_cast<QSpinBox*>(e.widget)->value();
-    case FieldKind::real: return static_cast<QDoubleSpinBox*>(e.widget)->value();
-    case FieldKind::boolean: return static_cast<QCheckBox*>(e.widget)->isChecked() ? 1 : 0;
-    case FieldKind::choice: return static_cast<QComboBox*>(e.widget)->currentIndex();
+        case FieldKind::integer:
+            return static_cast<QSpinBox*>(e.widget)->value();
+        case FieldKind::real:
+            return static_cast<QDoubleSpinBox*>(e.widget)->value();
+        case FieldKind::boolean:
+            return static_cast<QCheckBox*>(e.widget)->isChecked() ? 1 : 0;
+        case FieldKind::choice:
+            return static_cast<QComboBox*>(e.widget)->currentIndex();
     }
     return 0;
 }
@@ -621,12 +626,18 @@ void ParameterPanel::showValue(int index, double value) {
     const Editor& e = editors_[static_cast<std::size_t>(index)];
     const QSignalBlocker block(e.widget);
     switch (e.field->kind) {
-    case FieldKind::integer:
-        static_cast<QSpinBox*>(e.widget)->setValue(static_cast<int>(std::clamp(value, -2e9, 2e9)));
-        break;
-    case FieldKind::real: static_cast<QDoubleSpinBox*>(e.widget)->setValue(value); break;
-    case FieldKind::boolean: static_cast<QCheckBox*>(e.widget)->setChecked(value != 0); break;
-    case FieldKind::choice: static_cast<QComboBox*>(e.widget)->setCurrentIndex(static_cast<int>(value)); break;
+        case FieldKind::integer:
+            static_cast<QSpinBox*>(e.widget)->setValue(static_cast<int>(std::clamp(value, -2e9, 2e9)));
+            break;
+        case FieldKind::real:
+            static_cast<QDoubleSpinBox*>(e.widget)->setValue(value);
+            break;
+        case FieldKind::boolean:
+            static_cast<QCheckBox*>(e.widget)->setChecked(value != 0);
+            break;
+        case FieldKind::choice:
+            static_cast<QComboBox*>(e.widget)->setCurrentIndex(static_cast<int>(value));
+            break;
     }
 }
 
@@ -847,7 +858,8 @@ void ParameterPanel::pickModelPreset(int item) {
 void ParameterPanel::showPresetNote(QLabel* note, const QString& preset, const std::vector<std::string>& changes, const QString& extra) {
     QStringList parts;
     for (const std::string& c : changes) parts << QString::fromStdString(c);
-    QString text = parts.isEmpty() ? tr("%1: nothing changed.").arg(preset) : tr("%1 applied: %2.").arg(preset, parts.join(QStringLiteral("; ")));
+    QString text =
+        parts.isEmpty() ? tr("%1: nothing changed.").arg(preset) : tr("%1 applied: %2.").arg(preset, parts.join(QStringLiteral("; ")));
     if (!extra.isEmpty()) text += QLatin1Char(' ') + extra;
     text += tr(" (Undo: Ctrl+Z)");
     for (QLabel* other : {node_note_, model_note_, software_note_}) other->setVisible(other == note);

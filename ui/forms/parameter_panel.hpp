@@ -154,15 +154,15 @@ private:
     QComboBox* model_picker_ = nullptr;
     QComboBox* software_picker_ = nullptr;
     QLabel* parameters_ = nullptr;
-    QLabel* validation_label_ = nullptr;  // how the node preset validates
+    QLabel* validation_label_ = nullptr;           // how the node preset validates
     QLabel* software_validation_label_ = nullptr;  // how the software preset validates
-    QLabel* stages_ = nullptr;            // layers per pipeline stage
+    QLabel* stages_ = nullptr;                     // layers per pipeline stage
     DlrmTablesEditor* dlrm_tables_ = nullptr;
     const ValidationRun* validation_ = nullptr;  // shipped_validation(), once computed
-    QLabel* node_note_ = nullptr;   // what the last node preset changed
-    QLabel* model_note_ = nullptr;  // what the last model preset changed
-    QLabel* software_note_ = nullptr;  // what the last software preset changed
-    int note_index_ = -1;           // undo index right after that pick
+    QLabel* node_note_ = nullptr;                // what the last node preset changed
+    QLabel* model_note_ = nullptr;               // what the last model preset changed
+    QLabel* software_note_ = nullptr;            // what the last software preset changed
+    int note_index_ = -1;                        // undo index right after that pick
     QVBoxLayout* column_ = nullptr;
     bool compact_ = false;
 };

@@ -89,8 +89,7 @@ QColor ColorScale::palette(double t) {
 
 double ColorScale::palette_distance(const QColor& c) {
     double best = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i + 1 < viridis.size(); ++i)
-        best = std::min(best, segment_distance(c, viridis[i], viridis[i + 1]));
+    for (std::size_t i = 0; i + 1 < viridis.size(); ++i) best = std::min(best, segment_distance(c, viridis[i], viridis[i + 1]));
     return best;
 }
 

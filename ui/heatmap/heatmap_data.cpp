@@ -24,8 +24,7 @@ QString capitalised(std::string_view text) {
 QString axis_line(Knob knob, double v) {
     const KnobInfo& k = knob_info(knob);
     QString line = capitalised(k.label) + QStringLiteral(": ") + format_axis_value(v);
-    if (!k.unit.empty())
-        line += QLatin1Char(' ') + display_unit(k.unit);
+    if (!k.unit.empty()) line += QLatin1Char(' ') + display_unit(k.unit);
     return line;
 }
 
@@ -50,14 +49,11 @@ void append_breakdown(QStringList& lines, const Result& r) {
 
 void append_hbm(QStringList& lines, const Result& r) {
     if (!(r.hbm.capacity_bytes > 0) || !(r.hbm.used_bytes() > 0)) return;
-    lines << QStringLiteral("HBM: ") + QString::number(units::bytes_to_gib(r.hbm.used_bytes()), 'f', 1) +
-                 QStringLiteral(" of ") + QString::number(units::bytes_to_gib(r.hbm.capacity_bytes), 'f', 1) +
-                 QStringLiteral(" GiB per accelerator");
+    lines << QStringLiteral("HBM: ") + QString::number(units::bytes_to_gib(r.hbm.used_bytes()), 'f', 1) + QStringLiteral(" of ") +
+                 QString::number(units::bytes_to_gib(r.hbm.capacity_bytes), 'f', 1) + QStringLiteral(" GiB per accelerator");
 }
 
-bool never_evaluated(const SweepResult& result, const SweepCell& cell) {
-    return result.cancelled && cell.evaluated == 0;
-}
+bool never_evaluated(const SweepResult& result, const SweepCell& cell) { return result.cancelled && cell.evaluated == 0; }
 
 QString reason_of(const SweepResult& result, const SweepCell& cell) {
     if (never_evaluated(result, cell)) return QStringLiteral("Not evaluated: the sweep was cancelled");
@@ -83,8 +79,7 @@ double cell_value(const SweepResult& result, const SweepCell& cell, Metric metri
     if (never_evaluated(result, cell)) return std::numeric_limits<double>::quiet_NaN();
     const double v = metric_value(cell.result, metric);
     // A search that finds nothing fitting reports no footprint: 0 GiB would look like the best cell.
-    if (metric == Metric::hbm_use && !(cell.result.hbm.used_bytes() > 0))
-        return std::numeric_limits<double>::quiet_NaN();
+    if (metric == Metric::hbm_use && !(cell.result.hbm.used_bytes() > 0)) return std::numeric_limits<double>::quiet_NaN();
     return v;
 }
 
@@ -159,8 +154,7 @@ std::optional<CellIndex> best_cell(const HeatmapData& d) {
 QString cell_position(const HeatmapData& d, CellIndex c) {
     QString s = d.x_label + QLatin1Char(' ') + format_axis_value(d.x_values[static_cast<std::size_t>(c.ix)]);
     if (d.ny > 1 || !d.y_label.isEmpty())
-        s += QStringLiteral(", ") + d.y_label + QLatin1Char(' ') +
-             format_axis_value(d.y_values[static_cast<std::size_t>(c.iy)]);
+        s += QStringLiteral(", ") + d.y_label + QLatin1Char(' ') + format_axis_value(d.y_values[static_cast<std::size_t>(c.iy)]);
     return s;
 }
 
@@ -185,9 +179,7 @@ QString summarize(const HeatmapData& d) {
         lo = std::min(lo, c.value);
         hi = std::max(hi, c.value);
     }
-    s += QStringLiteral(", %1 feasible, %2 infeasible.")
-             .arg(feasible)
-             .arg(static_cast<qsizetype>(d.cells.size()) - feasible);
+    s += QStringLiteral(", %1 feasible, %2 infeasible.").arg(feasible).arg(static_cast<qsizetype>(d.cells.size()) - feasible);
     if (lo <= hi)
         s += QStringLiteral(" Values from ") + format_heatmap_value(d, lo) + QStringLiteral(" to ") + format_heatmap_value(d, hi) +
              (info.higher_is_better ? QStringLiteral("; higher is better.") : QStringLiteral("; lower is better."));
@@ -243,9 +235,7 @@ QString heatmap_value_label(const HeatmapData& d) {
 QString axis_title(Knob knob) {
     const KnobInfo& k = knob_info(knob);
     QString title = capitalised(k.label);
-    if (!k.unit.empty())
-        title += QStringLiteral(" (") + display_unit(k.unit) +
-                 QLatin1Char(')');
+    if (!k.unit.empty()) title += QStringLiteral(" (") + display_unit(k.unit) + QLatin1Char(')');
     return title;
 }
 
@@ -301,8 +291,7 @@ HeatmapData make_heatmap_data(const SweepSpec& spec, const SweepResult& result, 
             d.cells.push_back(make_cell(spec, result, result.at(ix, iy), metric, axis_lines(spec, x, y), cost, x, y));
         }
     }
-    if (current && current->ix >= 0 && current->ix < d.nx && current->iy >= 0 && current->iy < d.ny)
-        d.current = current;
+    if (current && current->ix >= 0 && current->ix < d.nx && current->iy >= 0 && current->iy < d.ny) d.current = current;
     d.best = best_cell(d);
     // Cells that run but have no value: the cost inputs lack what the metric needs. Say so once.
     if (is_cost_metric(metric) && !d.best) {

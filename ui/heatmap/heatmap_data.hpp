@@ -14,9 +14,9 @@
 namespace comet::ui {
 
 struct HeatmapCell {
-    double value = 0;   // in the metric's unit; NaN = infeasible
-    QString reason;     // for infeasible cells: why (from comet::explain)
-    QString tooltip;    // multi-line breakdown shown on hover
+    double value = 0;      // in the metric's unit; NaN = infeasible
+    QString reason;        // for infeasible cells: why (from comet::explain)
+    QString tooltip;       // multi-line breakdown shown on hover
     bool feasible = true;  // false with a finite value: HBM use of a configuration that does not fit
 };
 
@@ -34,15 +34,15 @@ struct HeatmapData {
     std::vector<double> y_values;  // size ny (1 for a 1-D sweep)
     QString x_label;               // "HBM bandwidth (GB/s)"
     QString y_label;
-    bool x_log = false;            // axis values are geometric
+    bool x_log = false;  // axis values are geometric
     bool y_log = false;
-    bool x_continuous = false;     // the knob takes any value (not a count): ticks at round values
+    bool x_continuous = false;  // the knob takes any value (not a count): ticks at round values
     bool y_continuous = false;
     std::vector<HeatmapCell> cells;  // row-major: (ix, iy) at iy * nx + ix
     Metric metric = Metric::iteration_time;
     Workload workload = Workload::transformer;  // what the cells train (throughput in tokens or samples)
-    std::optional<CellIndex> current;  // the configuration being edited, when on the grid
-    std::optional<CellIndex> best;     // best feasible cell for the metric
+    std::optional<CellIndex> current;           // the configuration being edited, when on the grid
+    std::optional<CellIndex> best;              // best feasible cell for the metric
     // Why no cell has a value although some run (a cost metric without a token budget or a
     // price): drawn over the cells and said in the summary; empty otherwise.
     QString note;

@@ -72,10 +72,7 @@ double widest_value_label(const AxisScale& scale, const std::function<double(dou
 }
 
 HeatmapGeometry::HeatmapGeometry(const HeatmapLayoutInput& in)
-    : nx_(std::max(0, in.nx)),
-      ny_(std::max(0, in.ny)),
-      text_h_(in.text_height),
-      tick_(std::max(4.0, std::round(0.3 * in.text_height))) {
+    : nx_(std::max(0, in.nx)), ny_(std::max(0, in.ny)), text_h_(in.text_height), tick_(std::max(4.0, std::round(0.3 * in.text_height))) {
     const Spacing s(in.text_height);
     const double W = in.size.width();
     if (uses_values(in.x_scale, nx_, in)) x_value_w_ = widest_value_label(in.x_scale, in.value_label_width);
@@ -171,8 +168,8 @@ bool HeatmapGeometry::place_y_value_ticks(const HeatmapLayoutInput& in) {
             const ValueTick& t = ticks[i];
             const double y = y_at(t.index);
             if (!placed.empty() && std::abs(y - placed.back().pos) < need) return false;
-            placed.push_back({static_cast<int>(std::lround(t.index)), y,
-                              QRectF(right - width, y - in.text_height / 2, width, in.text_height), t.value});
+            placed.push_back(
+                {static_cast<int>(std::lround(t.index)), y, QRectF(right - width, y - in.text_height / 2, width, in.text_height), t.value});
         }
         if (placed.size() < 2) return false;
         y_ticks_ = std::move(placed);
@@ -198,14 +195,13 @@ void HeatmapGeometry::place_axis_titles(const HeatmapLayoutInput& in, QRectF ava
     if (in.x_title) x_title_ = QRectF(cx - half, x_top, 2 * half, in.text_height);
     if (in.y_title && in.y_title_above) {
         y_above_ = true;
-        y_title_ = QRectF(s.margin, plot_.top() - s.title_pad - in.text_height, std::max(0.0, in.size.width() - 2 * s.margin - bar_.width()),
-                          in.text_height);
+        y_title_ = QRectF(s.margin, plot_.top() - s.title_pad - in.text_height,
+                          std::max(0.0, in.size.width() - 2 * s.margin - bar_.width()), in.text_height);
         return;
     }
     const double lines_h = std::max(1, in.y_title_lines) * in.text_height;
     const QPointF y_centre(s.margin + lines_h / 2, plot_.center().y());
-    if (in.y_title)
-        y_title_ = QRectF(y_centre - QPointF(avail.height() / 2, lines_h / 2), QSizeF(avail.height(), lines_h));
+    if (in.y_title) y_title_ = QRectF(y_centre - QPointF(avail.height() / 2, lines_h / 2), QSizeF(avail.height(), lines_h));
 }
 
 void HeatmapGeometry::place_plot(const HeatmapLayoutInput& in, QRectF avail) {
@@ -233,9 +229,7 @@ double HeatmapGeometry::column_centre(int ix) const {
     return (xs_[static_cast<std::size_t>(ix)] + xs_[static_cast<std::size_t>(ix) + 1]) / 2;
 }
 
-double HeatmapGeometry::row_centre(int iy) const {
-    return (ys_[static_cast<std::size_t>(iy)] + ys_[static_cast<std::size_t>(iy) + 1]) / 2;
-}
+double HeatmapGeometry::row_centre(int iy) const { return (ys_[static_cast<std::size_t>(iy)] + ys_[static_cast<std::size_t>(iy) + 1]) / 2; }
 
 void HeatmapGeometry::place_x_ticks(const HeatmapLayoutInput& in) {
     if (nx_ == 0 || plot_.isEmpty()) return;
@@ -244,8 +238,7 @@ void HeatmapGeometry::place_x_ticks(const HeatmapLayoutInput& in) {
     auto fits = [&](int stride) {
         for (int i = 0; i + stride < nx_; i += stride) {
             const double room = column_centre(i + stride) - column_centre(i);
-            if (room < (width_at(in.x_label_widths, i) + width_at(in.x_label_widths, i + stride)) / 2 + gap)
-                return false;
+            if (room < (width_at(in.x_label_widths, i) + width_at(in.x_label_widths, i + stride)) / 2 + gap) return false;
         }
         return true;
     };
@@ -259,8 +252,7 @@ void HeatmapGeometry::place_x_ticks(const HeatmapLayoutInput& in) {
         }
     const double label_top = plot_.bottom() + std::max(tick_ + 2, in.text_height / 2 + 1);
     auto clear = [&](int a, int b) {
-        return column_centre(b) - column_centre(a) >=
-               (width_at(in.x_label_widths, a) + width_at(in.x_label_widths, b)) / 2 + gap;
+        return column_centre(b) - column_centre(a) >= (width_at(in.x_label_widths, a) + width_at(in.x_label_widths, b)) / 2 + gap;
     };
     for (int i : labelled(nx_, stride, clear)) {
         const double w = width_at(in.x_label_widths, i);
@@ -284,8 +276,7 @@ void HeatmapGeometry::place_y_ticks(const HeatmapLayoutInput& in) {
     auto clear = [&](int a, int b) { return row_centre(a) - row_centre(b) >= need; };
     for (int i : labelled(ny_, stride, clear)) {
         const double c = row_centre(i);
-        y_ticks_.push_back(
-            {i, c, QRectF(right - y_label_w(in), c - in.text_height / 2, y_label_w(in), in.text_height)});
+        y_ticks_.push_back({i, c, QRectF(right - y_label_w(in), c - in.text_height / 2, y_label_w(in), in.text_height)});
     }
 }
 
@@ -299,9 +290,7 @@ void HeatmapGeometry::place_colorbar(const HeatmapLayoutInput& in, QRectF avail)
 
 double HeatmapGeometry::colorbar_y(double t) const { return bar_.bottom() - std::clamp(t, 0.0, 1.0) * bar_.height(); }
 
-int HeatmapGeometry::colorbar_max_ticks() const {
-    return std::max(2, static_cast<int>(bar_.height() / (3 * text_h_)) + 1);
-}
+int HeatmapGeometry::colorbar_max_ticks() const { return std::max(2, static_cast<int>(bar_.height() / (3 * text_h_)) + 1); }
 
 QRectF HeatmapGeometry::colorbar_label_rect(double t, double width) const {
     return QRectF(bar_.right() + tick_ + 3, colorbar_y(t) - text_h_ / 2, width, text_h_);
@@ -326,8 +315,7 @@ std::optional<CellIndex> HeatmapGeometry::cell_at(QPointF p) const {
 std::vector<std::size_t> non_overlapping(std::span<const QRectF> rects) {
     std::vector<std::size_t> kept;
     for (std::size_t i = 0; i < rects.size(); ++i) {
-        const bool clash =
-            std::any_of(kept.begin(), kept.end(), [&](std::size_t k) { return rects[k].intersects(rects[i]); });
+        const bool clash = std::any_of(kept.begin(), kept.end(), [&](std::size_t k) { return rects[k].intersects(rects[i]); });
         if (!clash) kept.push_back(i);
     }
     return kept;

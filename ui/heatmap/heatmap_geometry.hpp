@@ -35,8 +35,8 @@ struct HeatmapLayoutInput {
     double legend_width = 0;             // legend at the right end of the title line
     bool x_title = true;
     bool y_title = true;
-    int y_title_lines = 1;               // a long y title wraps onto a second line beside the first
-    bool y_title_above = false;          // a y title too long for the plot's height: one line above it
+    int y_title_lines = 1;       // a long y title wraps onto a second line beside the first
+    bool y_title_above = false;  // a y title too long for the plot's height: one line above it
     bool colorbar = true;
     AxisScale x_scale;  // round-value ticks when set (and value_label_width is)
     AxisScale y_scale;

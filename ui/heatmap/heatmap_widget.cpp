@@ -77,8 +77,7 @@ void outline(QPainter& p, const QRectF& cell, int grow, const QColor& c) {
 }
 
 bool has_infeasible(const HeatmapData& d) {
-    return std::any_of(d.cells.begin(), d.cells.end(),
-                       [](const HeatmapCell& c) { return !c.feasible || !std::isfinite(c.value); });
+    return std::any_of(d.cells.begin(), d.cells.end(), [](const HeatmapCell& c) { return !c.feasible || !std::isfinite(c.value); });
 }
 
 std::vector<double> cell_values(const HeatmapData& d) {
@@ -346,8 +345,7 @@ void HeatmapWidget::leaveEvent(QEvent* e) {
 void HeatmapWidget::mousePressEvent(QMouseEvent* e) {
     const auto cell = geometry_.cell_at(e->position());
     if (!cell) return QWidget::mousePressEvent(e);
-    const bool pin = e->button() == Qt::RightButton ||
-                     (e->button() == Qt::LeftButton && e->modifiers().testFlag(Qt::ControlModifier));
+    const bool pin = e->button() == Qt::RightButton || (e->button() == Qt::LeftButton && e->modifiers().testFlag(Qt::ControlModifier));
     if (pin) {
         Q_EMIT cellPinned(*cell);
     } else if (e->button() == Qt::LeftButton) {
@@ -358,18 +356,23 @@ void HeatmapWidget::mousePressEvent(QMouseEvent* e) {
 
 void HeatmapWidget::keyPressEvent(QKeyEvent* e) {
     switch (e->key()) {
-    case Qt::Key_Left: return moveSelection(-1, 0);
-    case Qt::Key_Right: return moveSelection(1, 0);
-    case Qt::Key_Up: return moveSelection(0, 1);  // row 0 is at the bottom
-    case Qt::Key_Down: return moveSelection(0, -1);
-    case Qt::Key_Return:
-    case Qt::Key_Enter:
-        if (selected_) {
-            Q_EMIT cellPinned(*selected_);
-            return;
-        }
-        break;
-    default: break;
+        case Qt::Key_Left:
+            return moveSelection(-1, 0);
+        case Qt::Key_Right:
+            return moveSelection(1, 0);
+        case Qt::Key_Up:
+            return moveSelection(0, 1);  // row 0 is at the bottom
+        case Qt::Key_Down:
+            return moveSelection(0, -1);
+        case Qt::Key_Return:
+        case Qt::Key_Enter:
+            if (selected_) {
+                Q_EMIT cellPinned(*selected_);
+                return;
+            }
+            break;
+        default:
+            break;
     }
     QWidget::keyPressEvent(e);
 }
@@ -398,9 +401,7 @@ QSize HeatmapWidget::preferredExportSize() const {
     return size().width() >= least.width() && size().height() >= least.height() ? size() : sizeHint();
 }
 
-QImage HeatmapWidget::render_image(QSize size, qreal dpr) const {
-    return render_chart_image(*this, size, dpr * export_px_per_inch);
-}
+QImage HeatmapWidget::render_image(QSize size, qreal dpr) const { return render_chart_image(*this, size, dpr * export_px_per_inch); }
 
 bool HeatmapWidget::render_svg(const QString& path) const {
     ExportOptions options;
@@ -458,7 +459,8 @@ QString HeatmapWidget::shownHint(const HeatmapGeometry& g) const {
     const QFontMetricsF bold(title_font(font()));
     const QFontMetricsF fm(font());
     const double room = g.title_rect().width() - bold.horizontalAdvance(shownTitle(g)) - bold.averageCharWidth();
-    const QString text = metric_info(data_.metric).higher_is_better ? QStringLiteral("higher is better") : QStringLiteral("lower is better");
+    const QString text =
+        metric_info(data_.metric).higher_is_better ? QStringLiteral("higher is better") : QStringLiteral("lower is better");
     return fm.horizontalAdvance(text) <= room ? text : QString();
 }
 
@@ -505,8 +507,7 @@ void HeatmapWidget::paintLegend(QPainter& p, const HeatmapGeometry& g) const {
     p.setRenderHint(QPainter::Antialiasing, true);
     auto label = [&](const QString& text) {
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRectF(x + s + 4, cy - s / 2, fm.horizontalAdvance(text) + 1, s), Qt::AlignLeft | Qt::AlignVCenter,
-                   text);
+        p.drawText(QRectF(x + s + 4, cy - s / 2, fm.horizontalAdvance(text) + 1, s), Qt::AlignLeft | Qt::AlignVCenter, text);
         x += s + 4 + fm.horizontalAdvance(text) + s;
     };
     const QPointF c(0, cy);
@@ -571,8 +572,7 @@ void HeatmapWidget::paintAxes(QPainter& p, const HeatmapGeometry& g) const {
         p.save();
         p.translate(r.center());
         p.rotate(-90);
-        p.drawText(QRectF(-r.width() / 2, -r.height() / 2, r.width(), r.height()), Qt::AlignCenter,
-                   shownYTitle(g).join(QLatin1Char('\n')));
+        p.drawText(QRectF(-r.width() / 2, -r.height() / 2, r.width(), r.height()), Qt::AlignCenter, shownYTitle(g).join(QLatin1Char('\n')));
         p.restore();
     }
 }
@@ -591,8 +591,7 @@ void HeatmapWidget::paintColorBar(QPainter& p, const HeatmapGeometry& g) const {
     if (bar.isEmpty() || scale_.empty()) return;
     if (scale_.max() > scale_.min()) {
         QLinearGradient grad(bar.bottomLeft(), bar.topLeft());
-        for (int k = 0; k <= gradient_stops; ++k)
-            grad.setColorAt(double(k) / gradient_stops, scale_.color_at(double(k) / gradient_stops));
+        for (int k = 0; k <= gradient_stops; ++k) grad.setColorAt(double(k) / gradient_stops, scale_.color_at(double(k) / gradient_stops));
         p.fillRect(bar, grad);
     } else {
         p.fillRect(bar, scale_.color(scale_.min()));

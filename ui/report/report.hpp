@@ -33,10 +33,10 @@ struct ReportOptions {
     Knob x = Knob::hbm_gbps;  // heatmap axes, valued by default_axis() around the scenario
     Knob y = Knob::scale_out_gbps;
     Metric metric = Metric::iteration_time;  // what the heatmap colours show
-    int steps = 17;            // cells per axis for continuous knobs
-    bool search_cells = true;  // best strategy in every heatmap cell (else the scenario's)
-    double fraction = 0.1;     // tornado: each resource at -fraction and +fraction
-    std::vector<int> pareto_nodes;  // node counts for the Pareto chart; empty = each design as is
+    int steps = 17;                          // cells per axis for continuous knobs
+    bool search_cells = true;                // best strategy in every heatmap cell (else the scenario's)
+    double fraction = 0.1;                   // tornado: each resource at -fraction and +fraction
+    std::vector<int> pareto_nodes;           // node counts for the Pareto chart; empty = each design as is
     // The Cost & Sensitivity page needs neither the grid nor the comparison (it has its own).
     bool with_grid = true;
     bool with_comparison = true;
@@ -52,13 +52,13 @@ struct ReportData {
     CostReport best_cost;           // of the best strategy
     SweepSpec spec;
     SweepResult grid;
-    Comparison comparison;          // empty when the scenario has no designs
+    Comparison comparison;  // empty when the scenario has no designs
     std::vector<SensitivityBar> tornado;
     std::vector<ParetoPoint> pareto;
     // How the scenario's node validates against published runs (common/validation_status.hpp):
     // "DGX H100: 6 published runs, mean error ...", or that it is not validated.
     QString validation;
-    QString software_validation;    // the software's validation, over every hardware and on this node
+    QString software_validation;  // the software's validation, over every hardware and on this node
     // How far to trust the scenario's answers and each compared design's (issue 40): the
     // published runs of the node with the software (core trust_band); one per comparison design.
     TrustBand band;
@@ -66,7 +66,7 @@ struct ReportData {
     // Which software change buys most (core software_changes, issue 38): each switch the
     // scenario's software does not have yet, priced by the search, largest gain first.
     std::vector<SoftwareChange> software;
-    bool cancelled = false;         // stopped early: the fields after the last one computed are empty
+    bool cancelled = false;  // stopped early: the fields after the last one computed are empty
 };
 
 // The heatmap grid of a report: default_axis() for both knobs around `config`, as the explorer

@@ -11,8 +11,7 @@
 namespace comet::ui {
 
 SweepSpec report_sweep_spec(const Config& config, const ReportOptions& options) {
-    return sweep_around(config, options.x, options.y, std::clamp(options.steps, report_min_steps, report_max_steps),
-                        options.search_cells);
+    return sweep_around(config, options.x, options.y, std::clamp(options.steps, report_min_steps, report_max_steps), options.search_cells);
 }
 
 ReportData compute_report_data(const Scenario& scenario, const ReportOptions& options, const std::atomic<bool>* cancel) {

@@ -123,7 +123,9 @@ QRectF right_part(const QRectF& r, double share) {
     return {r.right() - w, r.top(), w, r.height()};
 }
 QRectF top_part(const QRectF& r, double height) { return {r.left(), r.top(), r.width(), height}; }
-QRectF below(const QRectF& r, double used) { return {r.left(), r.top() + used + gap_px, r.width(), std::max(0.0, r.height() - used - gap_px)}; }
+QRectF below(const QRectF& r, double used) {
+    return {r.left(), r.top() + used + gap_px, r.width(), std::max(0.0, r.height() - used - gap_px)};
+}
 
 // The heatmap drawn on a light palette whatever the desktop's theme: paper is white.
 std::unique_ptr<HeatmapWidget> heatmap_of(const ReportData& d) {
@@ -299,7 +301,8 @@ QString paint_report(const ReportData& d, QIODevice& out) {
     const QRectF page = pdf.pageLayout().fullRectPixels(static_cast<int>(dpi));
     for (std::size_t i = 0; i < pages.size(); ++i) {
         if (i > 0 && !pdf.newPage()) return QStringLiteral("cannot start page %1").arg(i + 1);
-        const QRectF content = paint_frame(p, page, report_title(d), pages[i].title, static_cast<int>(i + 1), static_cast<int>(pages.size()));
+        const QRectF content =
+            paint_frame(p, page, report_title(d), pages[i].title, static_cast<int>(i + 1), static_cast<int>(pages.size()));
         pages[i].paint(p, d, content);
     }
     return p.end() ? QString() : QStringLiteral("cannot finish the PDF document");
@@ -322,7 +325,8 @@ int report_page_count(const ReportData& data) { return static_cast<int>(plan_pag
 QString write_report_pdf(const ReportData& data, const QString& path) {
     // The charts are widgets: without a QApplication, or off its thread, Qt would abort.
     if (!qobject_cast<QApplication*>(QCoreApplication::instance()) || QThread::currentThread() != qApp->thread())
-        return cannot_write(path, QStringLiteral("the report is painted with widgets: call write_report_pdf on the GUI thread of a QApplication"));
+        return cannot_write(
+            path, QStringLiteral("the report is painted with widgets: call write_report_pdf on the GUI thread of a QApplication"));
     if (data.cancelled) return cannot_write(path, QStringLiteral("the report was cancelled before it was complete"));
     const QFileInfo info(path);
     if (!info.absoluteDir().exists()) return cannot_write(path, QStringLiteral("the directory %1 does not exist").arg(info.absolutePath()));

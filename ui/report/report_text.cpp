@@ -46,14 +46,16 @@ QString rows_table(std::initializer_list<Row> rows) {
 QString grid_table(const QStringList& header, const std::vector<QStringList>& rows, const std::vector<bool>& right) {
     const auto align = [&](qsizetype c) {
         return c < static_cast<qsizetype>(right.size()) && right[static_cast<std::size_t>(c)] ? QStringLiteral(" align=\"right\"")
-                                                                                             : QString();
+                                                                                              : QString();
     };
     QString o = QStringLiteral("<table class=\"grid\" width=\"100%\" cellspacing=\"0\" cellpadding=\"2\" border=\"1\"><tr>");
-    for (qsizetype c = 0; c < header.size(); ++c) o += QStringLiteral("<th") + align(c) + QStringLiteral(">") + header[c] + QStringLiteral("</th>");
+    for (qsizetype c = 0; c < header.size(); ++c)
+        o += QStringLiteral("<th") + align(c) + QStringLiteral(">") + header[c] + QStringLiteral("</th>");
     o += QStringLiteral("</tr>");
     for (const QStringList& row : rows) {
         o += QStringLiteral("<tr>");
-        for (qsizetype c = 0; c < row.size(); ++c) o += QStringLiteral("<td") + align(c) + QStringLiteral(">") + row[c] + QStringLiteral("</td>");
+        for (qsizetype c = 0; c < row.size(); ++c)
+            o += QStringLiteral("<td") + align(c) + QStringLiteral(">") + row[c] + QStringLiteral("</td>");
         o += QStringLiteral("</tr>");
     }
     return o + QStringLiteral("</table>");
@@ -81,7 +83,8 @@ QString breakdown_table(const TimeBreakdown& time) {
         rows.push_back({swatch(s.color) + esc(s.name), format_amount(v) + QStringLiteral(" ") + m.unit,
                         total > 0 ? num(100 * v / total, 1) + QStringLiteral(" %") : QString()});
     }
-    rows.push_back({QStringLiteral("<b>Iteration</b>"), QStringLiteral("<b>") + format_amount(total) + QStringLiteral(" ") + m.unit + QStringLiteral("</b>"),
+    rows.push_back({QStringLiteral("<b>Iteration</b>"),
+                    QStringLiteral("<b>") + format_amount(total) + QStringLiteral(" ") + m.unit + QStringLiteral("</b>"),
                     QStringLiteral("100 %")});
     return grid_table({QStringLiteral("Time per iteration"), QStringLiteral("Time"), QStringLiteral("Share")}, rows, {false, true, true});
 }
@@ -187,7 +190,8 @@ QString scenario_html(const ReportData& d, const QDateTime& when) {
     const long long gpus = static_cast<long long>(s.config.cluster.nodes) * n.accelerators;
     const double tokens_per_iteration = static_cast<double>(s.config.training.global_batch) * m.seq_len;
     QString o = heading(QStringLiteral("Scenario"));
-    o += QStringLiteral("<p><b>") + esc(s.name.empty() ? std::string_view("(unnamed)") : std::string_view(s.name)) + QStringLiteral("</b></p>");
+    o += QStringLiteral("<p><b>") + esc(s.name.empty() ? std::string_view("(unnamed)") : std::string_view(s.name)) +
+         QStringLiteral("</b></p>");
     if (!s.description.empty()) o += QStringLiteral("<p>") + clipped(s.description, 600) + QStringLiteral("</p>");
     o += rows_table({{QStringLiteral("Report date"), when.toString(QStringLiteral("yyyy-MM-dd HH:mm"))}});
 
@@ -231,10 +235,10 @@ QString scenario_html(const ReportData& d, const QDateTime& when) {
         {QStringLiteral("HBM"), g(n.hbm_capacity_gib) + QStringLiteral(" GiB at ") + g(n.hbm_bandwidth_gbps) + QStringLiteral(" GB/s")},
         {QStringLiteral("Expanded memory"), expanded_text(n.expanded)},
         {QStringLiteral("Scale-up network"), g(n.scale_up.bandwidth_gbps) + QStringLiteral(" GB/s per direction, domain ") +
-                                                  QString::number(n.scale_up.domain_size) + QStringLiteral(", ") + g(n.scale_up.latency_us) +
-                                                  QStringLiteral(" µs")},
-        {QStringLiteral("Scale-out network"), g(n.scale_out.bandwidth_gbps) + QStringLiteral(" GB/s per direction, ") +
-                                                   g(n.scale_out.latency_us) + QStringLiteral(" µs")},
+                                                 QString::number(n.scale_up.domain_size) + QStringLiteral(", ") + g(n.scale_up.latency_us) +
+                                                 QStringLiteral(" µs")},
+        {QStringLiteral("Scale-out network"),
+         g(n.scale_out.bandwidth_gbps) + QStringLiteral(" GB/s per direction, ") + g(n.scale_out.latency_us) + QStringLiteral(" µs")},
         {QStringLiteral("Power"), n.power_kw > 0 ? g(n.power_kw) + QStringLiteral(" kW per node at load") : QStringLiteral("unknown")},
     });
 
@@ -287,9 +291,9 @@ QString result_html(const ReportData& d) {
     if (!d.best) return o + QStringLiteral("<p class=\"note\">Not computed (cancelled).</p>");
     const Result& b = d.best->result;
     if (!b.feasible) return o + infeasible_text(b);
-    const QString faster = r.feasible && b.iteration_s > 0
-                               ? QStringLiteral(" (") + format_speedup(r.iteration_s / b.iteration_s) + QStringLiteral(" faster than the strategy as given)")
-                               : QString();
+    const QString faster = r.feasible && b.iteration_s > 0 ? QStringLiteral(" (") + format_speedup(r.iteration_s / b.iteration_s) +
+                                                                 QStringLiteral(" faster than the strategy as given)")
+                                                           : QString();
     o += rows_table({
         {QStringLiteral("Strategy"), strategy_text(d.best->strategy, d.scenario.config.workload)},
         {QStringLiteral("Iteration time"), QStringLiteral("<b>") + format_seconds(b.iteration_s) + QStringLiteral("</b>") + faster},
@@ -478,8 +482,9 @@ QString pareto_note_html(const ReportData& d) {
     int feasible = 0;
     for (const ParetoPoint& p : d.pareto) feasible += p.feasible ? 1 : 0;
     return heading(QStringLiteral("Time to train vs cost")) +
-           QStringLiteral("<p class=\"note\">%1 feasible point%2: a Pareto chart needs at least two. Add designs to the scenario's "
-                          "comparison, or give node counts (comet-cli report --nodes 96,192,384).</p>")
+           QStringLiteral(
+               "<p class=\"note\">%1 feasible point%2: a Pareto chart needs at least two. Add designs to the scenario's "
+               "comparison, or give node counts (comet-cli report --nodes 96,192,384).</p>")
                .arg(feasible)
                .arg(feasible == 1 ? QString() : QStringLiteral("s"));
 }

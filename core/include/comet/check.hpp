@@ -15,8 +15,8 @@ struct FieldRule {
     double (*get)(const Config&) noexcept;
     double min;
     double max;
-    bool min_exclusive;  // value must be > min rather than >= min
-    const char* allowed; // human description of the range
+    bool min_exclusive;   // value must be > min rather than >= min
+    const char* allowed;  // human description of the range
 };
 
 struct FieldError {

@@ -17,8 +17,8 @@ struct Link {
 struct GroupSpan {
     int inner = 1;
     int outer = 1;
-    Link up;    // scale-up link
-    Link out;   // scale-out link (with the spine's latency when the group crosses it)
+    Link up;   // scale-up link
+    Link out;  // scale-out link (with the spine's latency when the group crosses it)
     // Crossing an oversubscribed spine: how much slower a rank's scale-out traffic runs in a
     // ring (and ring-like exchanges: pipeline and CP neighbours) and in an all-to-all.
     double ring_slowdown = 1.0;

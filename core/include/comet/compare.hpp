@@ -31,8 +31,7 @@ struct Comparison {
 };
 
 // Evaluates (or searches, with `options`) every design of the scenario. Never throws.
-[[nodiscard]] Comparison compare_designs(const Scenario& s, const SearchOptions& options = {},
-                                         const SearchControl& control = {});
+[[nodiscard]] Comparison compare_designs(const Scenario& s, const SearchOptions& options = {}, const SearchControl& control = {});
 
 // Time to train against cost (or, without a token budget, per million tokens), front marked
 // over all points. With no node counts: each design as it is (its size, its strategy or the best

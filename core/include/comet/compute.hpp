@@ -16,7 +16,7 @@ struct ComputeRates {
     double vector_flops_per_s = 0;
     double hbm_bytes_per_s = 0;
     double launch_s = 0;
-    double host_op_s = 0;  // SoftwareSpec::host_op_us
+    double host_op_s = 0;            // SoftwareSpec::host_op_us
     double tile_overhead_k = 0;      // the GEMMs' tile fill in K steps (the precision's)
     double attention_fill_keys = 0;  // fused attention's fill per query row, in key positions
     // GemmModel::sms, max_split_k, min_split_k_depth (sms 0: a GEMM is one continuous stream).

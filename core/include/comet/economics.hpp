@@ -21,20 +21,20 @@ inline constexpr double hours_per_year = 365.25 * 24.0;  // 8766 h, used for amo
 // Every number is 0 when `valid` is false (infeasible result or invalid inputs).
 struct CostReport {
     bool valid = false;
-    bool amortised = false;               // the GPU price comes from the purchase price
-    long long gpus = 0;                   // tp * pp * dp
-    long long nodes_powered = 0;          // ceil(gpus / accelerators per node)
-    double gpu_hour_price_usd = 0;        // the price per GPU-hour used
-    double tokens_per_iteration = 0;      // global batch * seq_len
+    bool amortised = false;           // the GPU price comes from the purchase price
+    long long gpus = 0;               // tp * pp * dp
+    long long nodes_powered = 0;      // ceil(gpus / accelerators per node)
+    double gpu_hour_price_usd = 0;    // the price per GPU-hour used
+    double tokens_per_iteration = 0;  // global batch * seq_len
     double gpu_hours_per_iteration = 0;
     double gpu_cost_per_iteration_usd = 0;
     double energy_per_iteration_kwh = 0;
     double energy_cost_per_iteration_usd = 0;
-    double cost_per_iteration_usd = 0;    // GPU cost + energy cost
+    double cost_per_iteration_usd = 0;  // GPU cost + energy cost
     double time_per_million_tokens_s = 0;
     double cost_per_million_tokens_usd = 0;
     double energy_per_million_tokens_kwh = 0;
-    double time_to_train_s = 0;           // 0 when tokens_to_train is 0
+    double time_to_train_s = 0;  // 0 when tokens_to_train is 0
     double cost_to_train_usd = 0;
     double energy_to_train_kwh = 0;
 };
@@ -66,8 +66,7 @@ struct SensitivityBar {
 [[nodiscard]] std::vector<Knob> sensitivity_knobs(const Config& base);
 // Bars sorted by effect, largest first (ties keep the order of sensitivity_knobs). Uses
 // comet::search with `search` (top_k forced to 1). Empty when fraction is outside (0, 0.95].
-[[nodiscard]] std::vector<SensitivityBar> sensitivity(const Config& base, double fraction,
-                                                      const SearchOptions& search);
+[[nodiscard]] std::vector<SensitivityBar> sensitivity(const Config& base, double fraction, const SearchOptions& search);
 
 // One software change and the best iteration time it gives (which software change buys most).
 struct SoftwareChange {
@@ -93,10 +92,10 @@ struct ParetoPoint {
     double time_to_train_s = 0;
     double cost_usd = 0;
     bool on_front = false;
-    bool feasible = true;  // infeasible points are never on the front
-    std::string design;    // the design's name (pareto_over_designs)
-    int nodes = 0;         // set by pareto_over_cluster_sizes
-    Strategy strategy;     // the best strategy found (pareto_over_cluster_sizes)
+    bool feasible = true;                       // infeasible points are never on the front
+    std::string design;                         // the design's name (pareto_over_designs)
+    int nodes = 0;                              // set by pareto_over_cluster_sizes
+    Strategy strategy;                          // the best strategy found (pareto_over_cluster_sizes)
     Workload workload = Workload::transformer;  // what the strategy trains (for its rendering)
 };
 
@@ -107,9 +106,7 @@ struct ParetoPoint {
 
 // Best strategy per node count, then its time and cost to train tokens_to_train tokens (or,
 // when tokens_to_train is 0, the time and cost of one million tokens). Front marked.
-[[nodiscard]] std::vector<ParetoPoint> pareto_over_cluster_sizes(const Config& base,
-                                                                 const std::vector<int>& node_counts,
-                                                                 const CostInputs& in,
-                                                                 const SearchOptions& search);
+[[nodiscard]] std::vector<ParetoPoint> pareto_over_cluster_sizes(const Config& base, const std::vector<int>& node_counts,
+                                                                 const CostInputs& in, const SearchOptions& search);
 
 }  // namespace comet

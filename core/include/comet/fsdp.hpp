@@ -18,11 +18,11 @@ struct FsdpPoint {
     int dp = 0;          // ranks in the data-parallel group (the FSDP group is dp x cp, or zero_shard)
     long long gpus = 0;  // tp x cp x pp x dp
     // Per GPU per microbatch: microbatch x seq_len / (tp x cp).
-    double tokens_to_hide = 0;  // where the microbatch's compute equals its FSDP traffic
-    double max_tokens_hbm = 0;  // the most whose activations fit in HBM (0: not even one sequence)
-    int max_microbatch = 0;     // sequences per microbatch at max_tokens_hbm
-    double fsdp_comm_s = 0;     // FSDP traffic of one microbatch (gathers + reduce-scatter)
-    double compute_s_per_token = 0;  // compute of the slowest rank per token per GPU
+    double tokens_to_hide = 0;             // where the microbatch's compute equals its FSDP traffic
+    double max_tokens_hbm = 0;             // the most whose activations fit in HBM (0: not even one sequence)
+    int max_microbatch = 0;                // sequences per microbatch at max_tokens_hbm
+    double fsdp_comm_s = 0;                // FSDP traffic of one microbatch (gathers + reduce-scatter)
+    double compute_s_per_token = 0;        // compute of the slowest rank per token per GPU
     Infeasible reason = Infeasible::none;  // set when the point cannot run at all (not a memory verdict)
     [[nodiscard]] bool hidden() const noexcept { return reason == Infeasible::none && max_tokens_hbm >= tokens_to_hide; }
 };

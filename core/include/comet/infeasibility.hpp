@@ -17,8 +17,8 @@ struct InfeasibilityExplanation {
     // The nearest feasible change, e.g. "recompute selective -> full fits (71.3 of 78.0 GiB
     // usable, 61.2 s per iteration)"; empty when no single strategy change helps (then `advice`).
     std::string nearest;
-    Strategy nearest_strategy;  // valid when `nearest` is not empty
-    std::string advice;         // what to try when no single change helps
+    Strategy nearest_strategy;               // valid when `nearest` is not empty
+    std::string advice;                      // what to try when no single change helps
     [[nodiscard]] std::string text() const;  // limit, then nearest or advice, on two lines
 };
 

@@ -29,8 +29,7 @@ inline constexpr int hf_max_imported_seq_len = 32768;
 
 // ---- Calculon ------------------------------------------------------------------------------
 
-[[nodiscard]] Loaded<ImportResult> import_calculon(const std::filesystem::path& application,
-                                                   const std::filesystem::path& system,
+[[nodiscard]] Loaded<ImportResult> import_calculon(const std::filesystem::path& application, const std::filesystem::path& system,
                                                    const std::filesystem::path& execution);
 // Same, from texts; the labels name the sources in messages (usually the file paths).
 [[nodiscard]] Loaded<ImportResult> import_calculon_text(std::string_view application_json, std::string_view application_label,
@@ -49,7 +48,6 @@ inline constexpr int hf_max_imported_seq_len = 32768;
 // Qwen2, Mixtral and DeepSeek-V2/V3 architectures); node, cluster, training and strategy are
 // kept from `base`.
 [[nodiscard]] Loaded<ImportResult> import_hf_config(const std::filesystem::path& config_json, const Scenario& base);
-[[nodiscard]] Loaded<ImportResult> import_hf_config_text(std::string_view config_json, std::string_view label,
-                                                         const Scenario& base);
+[[nodiscard]] Loaded<ImportResult> import_hf_config_text(std::string_view config_json, std::string_view label, const Scenario& base);
 
 }  // namespace comet

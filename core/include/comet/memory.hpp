@@ -31,17 +31,16 @@ struct StateBytes {
 [[nodiscard]] double hbm_unusable_bytes(const NodeSpec& n, const SoftwareSpec& sw) noexcept;
 
 // Activation bytes stored for backward by one layer for one microbatch on one TP rank.
-[[nodiscard]] double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& t, int tp,
-                                                bool sequence_parallel, Recompute recompute,
-                                                int microbatch) noexcept;
+[[nodiscard]] double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& t, int tp, bool sequence_parallel,
+                                                Recompute recompute, int microbatch) noexcept;
 
 // The same for a block of the given kind and work shape: context parallelism divides every
 // term by cp (each rank holds seq_len / cp tokens; its score rows span the whole sequence);
 // an MoE block stores the router input and probabilities, the permuted token copies and the
 // expert MLP's intermediate tensors for its routed tokens, and the shared experts' as a dense
 // MLP of their width.
-[[nodiscard]] double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& t, WorkShape shape,
-                                                Recompute recompute, bool moe) noexcept;
+[[nodiscard]] double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& t, WorkShape shape, Recompute recompute,
+                                                bool moe) noexcept;
 
 // The rules one rank's memory follows, the same for every pipeline stage (evaluate.cpp's fits()
 // fills them from the strategy and the placement).

@@ -72,15 +72,14 @@ struct StageLayout {
 // takes at least its layers x `per_layer_s` + its ends (`first_s` on the first stage, `last_s`
 // on the last, both with one stage) + `per_stage_s`; the slowest of those lower bounds paces m
 // microbatches and the others fill and drain the pipeline.
-[[nodiscard]] double pipeline_time_lower_bound(const StageLayout& layout, double per_layer_s, double first_s,
-                                               double last_s, double per_stage_s, double microbatches) noexcept;
+[[nodiscard]] double pipeline_time_lower_bound(const StageLayout& layout, double per_layer_s, double first_s, double last_s,
+                                               double per_stage_s, double microbatches) noexcept;
 
 // Layer-microbatches whose activations pipeline rank `rank`, holding `stage_layers` layers,
 // keeps at once. Without interleaving rank r runs p-r-1 warm-up forwards before its first
 // backward, so it holds p-r microbatches; with v chunks it holds 2(p-r-1) + (v-1)p + 1 chunks of
 // stage_layers / v layers; never more than all m microbatches.
-[[nodiscard]] double held_layer_microbatches(double stage_layers, int pp, int interleave, int microbatches,
-                                             int rank) noexcept;
+[[nodiscard]] double held_layer_microbatches(double stage_layers, int pp, int interleave, int microbatches, int rank) noexcept;
 
 // Even stages of L/p layers: the first rank (p microbatches, times 1 + (p-1)/(p v) when
 // interleaved) and the last rank.

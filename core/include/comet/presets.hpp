@@ -23,7 +23,7 @@ struct PricePreset {
 };
 
 struct NodePreset {
-    std::string id;                    // file stem, e.g. "dgx-a100-80gb"
+    std::string id;  // file stem, e.g. "dgx-a100-80gb"
     Provenance info;
     std::vector<std::string> aliases;  // names under which sources refer to this hardware
     NodeSpec node;
@@ -52,7 +52,7 @@ struct TrainingPreset {
     Precision precision = Precision::bf16;
     AttentionKernel attention = AttentionKernel::fused;
     bool dropout = false;
-    long long batch_tokens = 0;  // global batch in tokens; 0 = keep the scenario's batch
+    long long batch_tokens = 0;   // global batch in tokens; 0 = keep the scenario's batch
     long long batch_samples = 0;  // a DLRM's global batch in samples; 0 = keep the scenario's batch
     double tokens_to_train = 0;   // the published pre-training tokens, the scenario's cost.tokens_to_train; 0 = not published
     std::string source;

@@ -11,8 +11,8 @@
 
 namespace comet {
 
-struct CostReport;  // comet/economics.hpp
-struct FsdpPoint;   // comet/fsdp.hpp
+struct CostReport;      // comet/economics.hpp
+struct FsdpPoint;       // comet/fsdp.hpp
 struct SensitivityBar;  // comet/economics.hpp
 struct ParetoPoint;     // comet/economics.hpp
 struct SoftwarePreset;  // comet/presets.hpp

@@ -36,23 +36,23 @@ enum class Infeasible : std::uint8_t {
     count_
 };
 
-[[nodiscard]] std::string_view to_string(Infeasible reason) noexcept;   // short id, e.g. "hbm_capacity"
-[[nodiscard]] std::string_view describe(Infeasible reason) noexcept;    // a sentence
+[[nodiscard]] std::string_view to_string(Infeasible reason) noexcept;  // short id, e.g. "hbm_capacity"
+[[nodiscard]] std::string_view describe(Infeasible reason) noexcept;   // a sentence
 
 // Iteration time, split so that the parts add up exactly to the total.
 struct TimeBreakdown {
-    double compute_s = 0;        // forward, backward and recompute work of the slowest stage
-    double bubble_s = 0;         // pipeline fill and drain (idle)
-    double tp_comm_s = 0;        // exposed tensor-parallel collectives
-    double pp_comm_s = 0;        // exposed pipeline point-to-point transfers
-    double dp_comm_s = 0;        // exposed data-parallel / ZeRO collectives
-    double memory_s = 0;         // exposed traffic to the expanded memory tier
-    double optimizer_s = 0;      // optimizer step
-    double other_s = 0;          // embedding gradient sync between first and last stage
-    double ep_comm_s = 0;        // exposed expert-parallel all-to-all (and expert-TP gathers)
-    double cp_comm_s = 0;        // exposed context-parallel (ring attention) key/value exchange
-    double lookup_s = 0;         // DLRM: embedding lookups and row updates in HBM
-    double emb_comm_s = 0;       // DLRM: exposed embedding all-to-all (indices, pooled vectors, gradients)
+    double compute_s = 0;    // forward, backward and recompute work of the slowest stage
+    double bubble_s = 0;     // pipeline fill and drain (idle)
+    double tp_comm_s = 0;    // exposed tensor-parallel collectives
+    double pp_comm_s = 0;    // exposed pipeline point-to-point transfers
+    double dp_comm_s = 0;    // exposed data-parallel / ZeRO collectives
+    double memory_s = 0;     // exposed traffic to the expanded memory tier
+    double optimizer_s = 0;  // optimizer step
+    double other_s = 0;      // embedding gradient sync between first and last stage
+    double ep_comm_s = 0;    // exposed expert-parallel all-to-all (and expert-TP gathers)
+    double cp_comm_s = 0;    // exposed context-parallel (ring attention) key/value exchange
+    double lookup_s = 0;     // DLRM: embedding lookups and row updates in HBM
+    double emb_comm_s = 0;   // DLRM: exposed embedding all-to-all (indices, pooled vectors, gradients)
 
     [[nodiscard]] constexpr double total() const noexcept {
         return compute_s + bubble_s + tp_comm_s + pp_comm_s + dp_comm_s + memory_s + optimizer_s + other_s + ep_comm_s + cp_comm_s +
@@ -80,11 +80,11 @@ struct CommVolume {
     double tp_s = 0;
     double pp_s = 0;
     double dp_s = 0;
-    double memory_s = 0;  // expanded-tier traffic time
+    double memory_s = 0;         // expanded-tier traffic time
     double dp_microbatch_s = 0;  // ZeRO-3 / FSDP gathers and reduce-scatter of one microbatch (part of dp_s)
-    double ep_s = 0;      // expert-parallel all-to-all and expert-TP collectives
-    double cp_s = 0;      // context-parallel key/value exchange
-    double emb_s = 0;     // DLRM: embedding index, pooled-vector and gradient exchanges
+    double ep_s = 0;             // expert-parallel all-to-all and expert-TP collectives
+    double cp_s = 0;             // context-parallel key/value exchange
+    double emb_s = 0;            // DLRM: embedding index, pooled-vector and gradient exchanges
 };
 
 struct Result {
@@ -99,12 +99,12 @@ struct Result {
     MemoryFootprint hbm;
     MemoryFootprint expanded;
 
-    int microbatches = 0;        // per pipeline per iteration
-    double parameters = 0;       // whole model
-    double active_parameters = 0;  // touched by one token (== parameters for a dense model)
-    double model_flops = 0;      // per iteration, fwd+bwd, no recompute
-    double hardware_flops = 0;   // per iteration, including recompute
-    double tokens_per_s = 0;     // tokens (DLRM: samples) per second
+    int microbatches = 0;                // per pipeline per iteration
+    double parameters = 0;               // whole model
+    double active_parameters = 0;        // touched by one token (== parameters for a dense model)
+    double model_flops = 0;              // per iteration, fwd+bwd, no recompute
+    double hardware_flops = 0;           // per iteration, including recompute
+    double tokens_per_s = 0;             // tokens (DLRM: samples) per second
     double model_tflops_per_gpu = 0;     // model_flops / (time * gpus)
     double hardware_tflops_per_gpu = 0;  // hardware_flops / (time * gpus), as Megatron-LM reports
     // Model FLOPs utilisation, Megatron-LM's convention: model_tflops_per_gpu / the precision's

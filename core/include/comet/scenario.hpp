@@ -58,12 +58,12 @@ inline constexpr int max_designs = 4;
 // What the explorer showed when the file was saved (its "view" section), so that opening or
 // restoring the file brings back the heatmap and the page. The model never reads it.
 struct ExplorerView {
-    std::string x = "hbm_gbps";               // knob id of the heatmap's horizontal axis
-    std::string y = "scale_out_gbps";         // and of its vertical one
-    std::string metric = "iteration_time";    // what colours the cells: one of view_metric_ids()
-    bool search = true;                       // the best strategy per cell (false: the form's strategy)
-    int steps = 33;                           // cells per axis, odd, view_min_steps..view_max_steps
-    bool relative = false;                    // colour by the change against the current configuration's cell
+    std::string x = "hbm_gbps";             // knob id of the heatmap's horizontal axis
+    std::string y = "scale_out_gbps";       // and of its vertical one
+    std::string metric = "iteration_time";  // what colours the cells: one of view_metric_ids()
+    bool search = true;                     // the best strategy per cell (false: the form's strategy)
+    int steps = 33;                         // cells per axis, odd, view_min_steps..view_max_steps
+    bool relative = false;                  // colour by the change against the current configuration's cell
     // The user's ranges of the axes, [from, to] in the knob's unit (absent: around the current value).
     std::optional<std::array<double, 2>> x_range, y_range;
     std::vector<std::array<double, 2>> pins;  // pinned cells as their (x, y) knob values, at most view_max_pins
@@ -81,9 +81,9 @@ struct Scenario {
     Provenance node_info;
     Provenance software_info;  // the software preset's name and sources
     Config config;
-    CostInputs cost;              // prices for cost, energy and Pareto (docs/economics.md)
-    std::vector<Design> designs;  // at most max_designs, compared side by side
-    int baseline_design = 0;      // index into designs that speedups are relative to
+    CostInputs cost;                   // prices for cost, energy and Pareto (docs/economics.md)
+    std::vector<Design> designs;       // at most max_designs, compared side by side
+    int baseline_design = 0;           // index into designs that speedups are relative to
     std::optional<ExplorerView> view;  // none: the file keeps no view (the explorer's last applies)
 };
 

@@ -20,10 +20,10 @@ enum class Objective : std::uint8_t { time, mfu };
 struct SearchOptions {
     Objective objective = Objective::time;
     KnobSet knobs = all_strategy_knobs;  // knobs searched; the others keep the base config's value
-    bool all_accelerators = true;  // tp*pp*dp == the cluster's accelerators (else at most)
-    int max_microbatch = 0;        // 0 = every divisor of the per-replica batch
-    int top_k = 2;                 // best and runner-up by default
-    bool prune = true;             // skip groups a lower bound proves worse than the k-th best
+    bool all_accelerators = true;        // tp*pp*dp == the cluster's accelerators (else at most)
+    int max_microbatch = 0;              // 0 = every divisor of the per-replica batch
+    int top_k = 2;                       // best and runner-up by default
+    bool prune = true;                   // skip groups a lower bound proves worse than the k-th best
     // Context parallelism is tried only while each CP rank keeps at least this many tokens
     // of a sequence (shorter chunks cannot hide the ring's key/value exchange).
     int min_tokens_per_cp_rank = 4096;
@@ -60,8 +60,7 @@ struct SearchResult {
 // Lower is better: iteration time, or minus MFU.
 [[nodiscard]] double objective_score(const Result& r, Objective o) noexcept;
 
-[[nodiscard]] SearchResult search(const Config& base, const SearchOptions& options = {},
-                                  const SearchControl& control = {});
+[[nodiscard]] SearchResult search(const Config& base, const SearchOptions& options = {}, const SearchControl& control = {});
 
 // Every strategy a search of a transformer's `base` considers, in its enumeration order, neither
 // checked nor evaluated (empty for a DLRM or invalid inputs): for tests and tools that hold the

@@ -24,9 +24,7 @@ enum class Precision : std::uint8_t { fp16, bf16, fp8, mxfp8, fp4 };
 // Bytes per element of a quantized GEMM operand, scales included: 1 for FP8 (per-tensor
 // scales; MXFP8 adds a byte per 32 elements, below the model's resolution), 0.5 + 1/16 for
 // NVFP4's 16-element blocks; 2 for 16-bit operands.
-[[nodiscard]] constexpr double gemm_operand_bytes(Precision p) noexcept {
-    return is_fp4(p) ? 0.5 + 1.0 / 16.0 : is_fp8(p) ? 1.0 : 2.0;
-}
+[[nodiscard]] constexpr double gemm_operand_bytes(Precision p) noexcept { return is_fp4(p) ? 0.5 + 1.0 / 16.0 : is_fp8(p) ? 1.0 : 2.0; }
 enum class Recompute : std::uint8_t { none, selective, full };
 enum class AttentionKernel : std::uint8_t { unfused, fused };  // fused = FlashAttention-style
 enum class Optimizer : std::uint8_t { adam, sgd };
@@ -47,14 +45,14 @@ struct ModelSpec {
     int layers = 0;
     int hidden = 0;
     int heads = 0;
-    int kv_heads = 0;    // == heads for multi-head attention; fewer for GQA/MQA
-    int head_dim = 0;    // usually hidden / heads
-    int ffn_hidden = 0;  // width of the MLP (per matrix for gated MLPs)
+    int kv_heads = 0;        // == heads for multi-head attention; fewer for GQA/MQA
+    int head_dim = 0;        // usually hidden / heads
+    int ffn_hidden = 0;      // width of the MLP (per matrix for gated MLPs)
     bool gated_mlp = false;  // SwiGLU-style MLP with three matrices
     int seq_len = 0;
     int vocab = 0;
     bool tied_embeddings = true;
-    bool bias = true;  // biases in linear layers and norms (GPT-2/3); false for Llama-style
+    bool bias = true;                         // biases in linear layers and norms (GPT-2/3); false for Llama-style
     bool learned_position_embeddings = true;  // GPT-style position table; false for RoPE
 
     // Mixture of experts. experts == 0: a dense model (every layer has the MLP above, and the
@@ -316,8 +314,8 @@ struct Strategy {
     bool offload_optimizer = false;
     bool offload_weights = false;
     bool offload_activations = false;
-    bool dp_overlap = true;   // overlap data-parallel gradient reduction with backward
-    bool tp_overlap = false;  // overlap tensor-parallel collectives with GEMMs
+    bool dp_overlap = true;         // overlap data-parallel gradient reduction with backward
+    bool tp_overlap = false;        // overlap tensor-parallel collectives with GEMMs
     bool pp_scatter_gather = true;  // split pipeline messages across the TP ranks' links
     // With interleaving (interleave > 1), run each chunk's pipeline sends and receives behind the
     // rank's next chunk (Megatron-Core's overlap_p2p_comm); false = every exchange blocks, as in
@@ -384,7 +382,7 @@ struct CostInputs {
     double price_per_gpu_hour_usd = 0;
     double purchase_price_per_gpu_usd = 0;
     double lifetime_years = 4;
-    double pue = 1.2;          // data-centre power usage effectiveness, >= 1
+    double pue = 1.2;  // data-centre power usage effectiveness, >= 1
     double price_per_kwh_usd = 0.10;
     double tokens_to_train = 0;  // 0 = no training-run totals
 };

@@ -25,7 +25,7 @@ struct Axis {
 struct SweepSpec {
     Axis x;
     std::optional<Axis> y;
-    bool search = false;  // search the best strategy in every cell
+    bool search = false;           // search the best strategy in every cell
     SearchOptions search_options;  // the axes' own strategy knobs are never searched
 };
 
@@ -44,7 +44,7 @@ struct SweepCell {
 struct SweepResult {
     int nx = 0;
     int ny = 1;
-    std::vector<SweepCell> cells;  // row-major: cell (ix, iy) at iy * nx + ix
+    std::vector<SweepCell> cells;               // row-major: cell (ix, iy) at iy * nx + ix
     Workload workload = Workload::transformer;  // what the cells' strategies train (for their rendering)
     bool cancelled = false;
     [[nodiscard]] const SweepCell& at(int ix, int iy) const {

@@ -20,8 +20,8 @@ inline constexpr std::string_view sweep_format_name = "comet-sweep";
 inline constexpr int sweep_result_format_version = 1;
 inline constexpr std::string_view sweep_result_format_name = "comet-sweep-result";
 
-inline constexpr int max_sweep_steps = 4096;   // values per axis
-inline constexpr int max_sweep_top_k = 1000;   // search.top_k
+inline constexpr int max_sweep_steps = 4096;  // values per axis
+inline constexpr int max_sweep_top_k = 1000;  // search.top_k
 
 struct SweepFile {
     std::string name;
@@ -33,8 +33,7 @@ struct SweepFile {
 
 // `label` names the source in messages (usually the file path); a scenario path in the text is
 // resolved against `base_dir` (the sweep file's directory) unless it is absolute.
-[[nodiscard]] Loaded<SweepFile> parse_sweep(std::string_view text, std::string_view label,
-                                            const std::filesystem::path& base_dir);
+[[nodiscard]] Loaded<SweepFile> parse_sweep(std::string_view text, std::string_view label, const std::filesystem::path& base_dir);
 [[nodiscard]] Loaded<SweepFile> load_sweep_file(const std::filesystem::path& file);
 
 // One cell of a sweep's results, as written to CSV and JSON (same names, same order).
@@ -54,8 +53,8 @@ struct SweepRow {
     double hbm_used_gib = 0;
     double hbm_capacity_gib = 0;
     double expanded_used_gib = 0;
-    Strategy strategy;           // every field but pp_scatter_gather (not written; keeps its default)
-    std::string runner_up;       // format_strategy() of the second best; empty when none
+    Strategy strategy;                 // every field but pp_scatter_gather (not written; keeps its default)
+    std::string runner_up;             // format_strategy() of the second best; empty when none
     double runner_up_iteration_s = 0;  // 0 when there is no runner-up
     std::uint64_t evaluated = 0;
     std::uint64_t infeasible = 0;

@@ -35,7 +35,7 @@ struct MeasuredCase {
     // The row and its table name no software: `software` is the stack the row's form is read
     // as (a flat row: Megatron-LM of 2021; a strategy row: Megatron-Core; a DLRM: TorchRec).
     bool software_assumed = false;
-    Config config;         // node left default: the caller supplies it
+    Config config;  // node left default: the caller supplies it
     bool microbatch_published = false;
     bool interleave_published = false;
     bool recompute_published = false;
@@ -72,15 +72,14 @@ struct MeasurementSet {
 };
 
 // `models` supplies the presets that `model_name` refers to (may be empty).
-[[nodiscard]] Loaded<MeasurementSet> load_measurements(const std::filesystem::path& file,
-                                                       const std::vector<ModelPreset>& models = {});
+[[nodiscard]] Loaded<MeasurementSet> load_measurements(const std::filesystem::path& file, const std::vector<ModelPreset>& models = {});
 
 struct Prediction {
     MeasuredCase measured;
     Strategy strategy;  // the strategy predicted, unpublished knobs at their best
     Result result;
-    int searched = 0;  // configurations tried over the unpublished knobs
-    std::vector<std::string> searched_knobs;  // the unpublished knobs that were searched
+    int searched = 0;                              // configurations tried over the unpublished knobs
+    std::vector<std::string> searched_knobs;       // the unpublished knobs that were searched
     [[nodiscard]] double error() const noexcept {  // signed relative error of iteration time
         return result.iteration_s / measured.measured_iteration_s - 1.0;
     }
@@ -149,8 +148,7 @@ struct ValidationRun {
 
 // "DGX H100: 6 published runs, mean error 7 %, signed -5 % (worst 12 %; 2 slower, 4 faster)" or
 // "not validated against published runs" for a node preset id; computed from a ValidationRun.
-[[nodiscard]] std::string validation_summary(const ValidationRun& run, const std::string& node_id,
-                                             const std::string& node_name);
+[[nodiscard]] std::string validation_summary(const ValidationRun& run, const std::string& node_id, const std::string& node_name);
 // The same for a software preset over every hardware, then on one node preset (empty node_id:
 // an edited node): "Megatron-Core + TE (eager): 72 published runs, mean error 18 %, signed -10 %
 // (...). On DGX H100: 12 runs, mean error 20 %, signed -16 %" or "On DGX H100: no published run".

@@ -72,8 +72,8 @@ inline constexpr int max_layer_ops = 32;
 struct LayerWork {
     std::array<Op, max_layer_ops> ops{};
     int count = 0;
-    double tp_bytes = 0;  // bytes of one TP collective (the s*b*h activation), per microbatch
-    double pp_bytes = 0;  // bytes sent across a pipeline boundary, per microbatch, before splitting
+    double tp_bytes = 0;     // bytes of one TP collective (the s*b*h activation), per microbatch
+    double pp_bytes = 0;     // bytes sent across a pipeline boundary, per microbatch, before splitting
     double cp_kv_bytes = 0;  // one key/value chunk passed around the CP ring (0 without CP)
     double ep_bytes = 0;     // one EP all-to-all buffer per rank (routed tokens x hidden; 0 if dense)
     double etp_bytes = 0;    // the routed tokens gathered in the expert-TP group (0 without ETP)
@@ -138,13 +138,13 @@ inline constexpr double attention_tile = 128.0;
 [[nodiscard]] int dense_layer_count(const ModelSpec& m) noexcept;
 
 // Parameters.
-[[nodiscard]] double layer_parameters(const ModelSpec& m) noexcept;  // a dense layer
+[[nodiscard]] double layer_parameters(const ModelSpec& m) noexcept;      // a dense layer
 [[nodiscard]] double attention_parameters(const ModelSpec& m) noexcept;  // attention and the two norms
 // An MoE layer: attention, norms, router and shared experts (replicated like a dense layer),
 // and the routed experts (split by expert parallelism).
 [[nodiscard]] double moe_layer_shared_parameters(const ModelSpec& m) noexcept;
 [[nodiscard]] double moe_layer_expert_parameters(const ModelSpec& m) noexcept;
-[[nodiscard]] double active_parameters(const ModelSpec& m) noexcept;  // what one token touches
+[[nodiscard]] double active_parameters(const ModelSpec& m) noexcept;     // what one token touches
 [[nodiscard]] double embedding_parameters(const ModelSpec& m) noexcept;  // token (+position) table
 [[nodiscard]] double lm_head_parameters(const ModelSpec& m) noexcept;    // 0 when tied
 [[nodiscard]] double final_norm_parameters(const ModelSpec& m) noexcept;
