@@ -59,6 +59,15 @@ ExplorerPage::ExplorerPage(ui::ScenarioDocument* doc, QWidget* parent) : QWidget
 
 ExplorerPage::~ExplorerPage() = default;
 
+// The difference view compares numbers: a strategy family map has none, so the box is off there.
+void ExplorerPage::updateRelativeBox() {
+    const bool families = metric_->currentData().toInt() == static_cast<int>(ui::Metric::strategy_family);
+    relative_->setEnabled(!families);
+    relative_->setToolTip(families ? tr("Strategy families are categories: there is no change to colour by")
+                                   : tr("Colour each cell by its change against the current configuration's cell (the same metric, "
+                                        "the same strategy rule): how much faster, cheaper or fuller than what the form describes"));
+}
+
 void ExplorerPage::buildLayout() {
     x_knob_ = new QComboBox(this);
     y_knob_ = new QComboBox(this);
@@ -185,6 +194,7 @@ void ExplorerPage::connectSignals() {
             schedule();
         });
     connect(metric_, &QComboBox::currentIndexChanged, this, [this] {
+        updateRelativeBox();
         if (last_) show(*last_);
     });
     connect(relative_, &QCheckBox::toggled, this, [this] {
@@ -240,6 +250,7 @@ void ExplorerPage::setView(const View& v) {
     relative_->setChecked(v.relative);
     x_range_ = v.x_range;
     y_range_ = v.y_range;
+    updateRelativeBox();
 }
 
 void ExplorerPage::schedule() {
@@ -351,7 +362,8 @@ void ExplorerPage::show(const ui::Evaluation& e) {
     ui::HeatmapData map =
         e.metric == v.metric ? e.heatmap : ui::make_heatmap_data(e.spec, e.grid, v.metric, ui::cell_of(e.spec, e.config), &priced);
     map.title_suffix = e.spec.search ? tr("best strategy per cell") : tr("strategy as in the form");
-    if (v.relative) ui::make_relative(map);
+    if (v.relative) ui::make_relative(map);  // a family map keeps its families
+    updateRelativeBox();
     heatmap_->setData(std::move(map));
     heatmap_->setSelectedCell(selected_);
     updateCharts();

@@ -91,7 +91,8 @@ Q_SIGNALS:
     void evaluated();  // a new evaluation is on screen
 
 public Q_SLOTS:
-    void schedule();  // re-evaluate the current configuration and grid
+    void schedule();           // re-evaluate the current configuration and grid
+    void updateRelativeBox();  // off for a categorical colouring (strategy families)
     // View > Heatmap Axis Ranges: a dialog (a child of this page) that sets the axes' ranges on OK.
     void editAxisRanges();
 

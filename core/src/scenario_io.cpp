@@ -187,9 +187,9 @@ void read_comparison(ObjectReader& o, Scenario& s, const LegacyScenario* legacy)
                          "must be the index of a design, 0 to " + std::to_string(s.designs.size() - 1));
 }
 
-constexpr std::array<std::string_view, 8> metric_ids{"iteration_time",          "tokens_per_s",         "mfu",
+constexpr std::array<std::string_view, 9> metric_ids{"iteration_time",          "tokens_per_s",         "mfu",
                                                      "exposed_comm_share",      "exposed_memory_share", "hbm_use",
-                                                     "cost_per_million_tokens", "time_to_train"};
+                                                     "cost_per_million_tokens", "time_to_train",        "strategy_family"};
 // As comet-explorer --page names them, in tab order.
 constexpr std::array<std::string_view, 4> page_ids{"explore", "compare", "analysis", "fsdp"};
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <QtTest>
 
+#include <QCheckBox>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QStandardPaths>
@@ -255,6 +256,56 @@ private Q_SLOTS:
             QCOMPARE(w.document()->scenario().name, std::string("Crashed with a view"));
             check(w);
         }
+    }
+
+    // The strategy family map (issue 40, item 8) in the window: every feasible cell names the
+    // family of the strategy the sweep found for it; the difference box is off (categories have
+    // no change to show) and on again for a number; the colouring is saved with the file.
+    void theFamilyMapNamesEachCellsStrategyAndIsSaved() {
+        QTemporaryDir tmp;
+        const QString file = tmp.filePath(QStringLiteral("families.comet.json"));
+        app::MainWindow w;
+        w.start({});
+        w.show();
+        app::ExplorerPage::View v = w.explorer()->view();
+        v.x = Knob::nodes;
+        v.y = Knob::hbm_gbps;
+        v.metric = ui::Metric::strategy_family;
+        v.steps = 5;
+        v.search = true;
+        v.relative = true;  // asked for, but a family map has no change to show
+        w.explorer()->setView(v);
+        w.explorer()->schedule();
+        QTRY_VERIFY_WITH_TIMEOUT(w.explorer()->lastEvaluation() && w.explorer()->lastEvaluation()->spec.x.knob == Knob::nodes &&
+                                     !w.explorer()->heatmap()->data().categories.empty(),
+                                 120000);
+        const ui::HeatmapData& shown = w.explorer()->heatmap()->data();
+        const ui::Evaluation& e = *w.explorer()->lastEvaluation();
+        QVERIFY(!shown.relative);
+        int named = 0;
+        for (int iy = 0; iy < shown.ny; ++iy)
+            for (int ix = 0; ix < shown.nx; ++ix) {
+                const double value = shown.at(ix, iy).value;
+                if (!std::isfinite(value)) continue;
+                ++named;
+                const QString family = ui::strategy_family(e.grid.at(ix, iy).strategy, e.grid.workload);
+                QVERIFY(value >= 0 && value < static_cast<double>(shown.categories.size()));
+                const QString category = shown.categories[static_cast<std::size_t>(value)];
+                QVERIFY2(category == family || category == QStringLiteral("Other"), qPrintable(category + QStringLiteral(" / ") + family));
+            }
+        QVERIFY(named > 0);
+        QCheckBox* box = nullptr;
+        for (QCheckBox* b : w.explorer()->findChildren<QCheckBox*>())
+            if (b->text() == QStringLiteral("vs c&urrent")) box = b;
+        QVERIFY(box != nullptr);
+        QVERIFY(!box->isEnabled());
+        QCOMPARE(w.document()->save(file), QString());
+        const Loaded<Scenario> saved = load_scenario_file(file.toStdString());
+        QVERIFY(saved.ok() && saved.value->view);
+        QCOMPARE(saved.value->view->metric, std::string("strategy_family"));
+        v.metric = ui::Metric::mfu;  // a number again: the box is on
+        w.explorer()->setView(v);
+        QVERIFY(box->isEnabled());
     }
 
     void anOrphanCanBeDiscarded() {

@@ -545,6 +545,98 @@ private Q_SLOTS:
     // The difference view: each cell's change against the current cell's value, in the metric's
     // direction; the best cell stays the best; without a baseline no cell has a value and the map
     // says why.
+    // The categorical map (issue 40, item 8): each feasible cell coloured by the family of its
+    // best strategy (the parallel dimensions it uses), the families most cells first, the star on
+    // the fastest cell; the difference view leaves it alone; the colours are distinct.
+    void strategyFamilyMapNamesWhatWinsWhere() {
+        Strategy s;
+        QCOMPARE(strategy_family(s, Workload::transformer), QStringLiteral("One GPU"));
+        s.tp = 8;
+        s.pp = 4;
+        s.dp = 2;
+        QCOMPARE(strategy_family(s, Workload::transformer), QStringLiteral("TP+PP+DP"));
+        s.zero_stage = 3;
+        QCOMPARE(strategy_family(s, Workload::transformer), QStringLiteral("TP+PP+FSDP"));
+        Strategy moe;
+        moe.ep = 8;
+        moe.cp = 2;
+        moe.dp = 8;
+        QCOMPARE(strategy_family(moe, Workload::transformer), QStringLiteral("CP+EP+DP"));
+        Strategy dlrm;
+        dlrm.emb_placement = EmbeddingPlacement::expanded;
+        QCOMPARE(strategy_family(dlrm, Workload::dlrm), QStringLiteral("Tables in expanded memory"));
+
+        HandSweep h = hand_sweep();  // tp8 pp4 everywhere; make the bottom row FSDP and one cell TP only
+        for (int ix = 0; ix < 3; ++ix) {
+            Strategy& st = h.result.cells[static_cast<std::size_t>(ix)].strategy;
+            st = Strategy{};
+            st.dp = 64;
+            st.zero_stage = 3;
+        }
+        h.result.cells[5].strategy = Strategy{};
+        h.result.cells[5].strategy.tp = 8;
+        HeatmapData d = make_heatmap_data(h.spec, h.result, Metric::strategy_family, CellIndex{0, 1});
+        // Feasible cells: FSDP 2 (one bottom cell cannot run), TP+PP 2, TP 1.
+        QCOMPARE(d.categories, (std::vector<QString>{QStringLiteral("FSDP"), QStringLiteral("TP+PP"), QStringLiteral("TP")}));
+        QCOMPARE(d.at(0, 0).value, 0.0);
+        QVERIFY(std::isnan(d.at(1, 0).value));  // cannot run: no family
+        QVERIFY(!d.at(1, 0).reason.isEmpty());
+        QCOMPARE(d.at(0, 1).value, 1.0);
+        QCOMPARE(d.at(2, 1).value, 2.0);
+        QCOMPARE(format_heatmap_value(d, d.at(2, 1).value), QStringLiteral("TP"));
+        QVERIFY2(d.at(2, 1).tooltip.contains(QStringLiteral("Strategy family: TP")), qPrintable(d.at(2, 1).tooltip));
+        QVERIFY(d.best.has_value());
+        QCOMPARE(*d.best, (CellIndex{2, 1}));  // 1.5 s, the fastest cell
+        const QString summary = summarize(d);
+        QVERIFY2(summary.contains(QStringLiteral("Cells per family: FSDP 2, TP+PP 2, TP 1.")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("Fastest: TP at ")), qPrintable(summary));
+        QVERIFY2(!summary.contains(QStringLiteral("better")), qPrintable(summary));
+        // The difference view compares numbers: a family map stays a family map.
+        HeatmapData rel = d;
+        make_relative(rel);
+        QVERIFY(!rel.relative);
+        QCOMPARE(rel.at(2, 1).value, 2.0);
+        QVERIFY(rel.note.isEmpty());
+        // The colours: one per family, distinct, and the bar's ticks are the families.
+        const ColorScale scale = ColorScale::categorical(3);
+        QCOMPARE(scale.categories(), 3);
+        QCOMPARE(scale.ticks(2).size(), std::size_t{3});
+        QVERIFY(scale.color(0) != scale.color(1) && scale.color(1) != scale.color(2) && scale.color(0) != scale.color(2));
+        QCOMPARE(scale.color(2), scale.color_at(0.9));
+        HeatmapWidget w;
+        w.resize(900, 600);
+        w.setData(d);
+        QCOMPARE(w.exportTitle().left(15), QStringLiteral("Strategy family"));
+        const QImage img = w.grab().toImage();
+        const HeatmapGeometry g = w.layoutFor(QSizeF(w.size()));
+        QCOMPARE(img.pixelColor(g.cell_rect(CellIndex{2, 0}).center().toPoint()), ColorScale::category_color(0));  // no marker there
+
+        // More than 8 families: the least common become "Other".
+        HandSweep many = hand_sweep();
+        many.spec.x = Axis{Knob::hbm_gbps, {1000, 2000, 3000, 4000, 5000}};
+        many.result.nx = 5;
+        many.result.ny = 2;
+        many.result.cells.clear();
+        const int tps[10][4] = {{1, 1, 1, 2}, {2, 1, 1, 2}, {1, 2, 1, 2}, {1, 1, 2, 2}, {2, 2, 1, 2},
+                                {2, 1, 2, 2}, {1, 2, 2, 2}, {2, 2, 2, 2}, {2, 2, 2, 1}, {1, 1, 1, 1}};
+        for (int i = 0; i < 10; ++i) {
+            SweepCell c;
+            c.strategy.tp = tps[i][0];
+            c.strategy.pp = tps[i][1];
+            c.strategy.cp = tps[i][2];
+            c.strategy.dp = tps[i][3];
+            c.evaluated = 1;
+            c.result = feasible_result(1.0 + i, 1e5);
+            many.result.cells.push_back(c);
+        }
+        const HeatmapData m = make_heatmap_data(many.spec, many.result, Metric::strategy_family, std::nullopt);
+        QCOMPARE(m.categories.size(), std::size_t{8});
+        QCOMPARE(m.categories.back(), QStringLiteral("Other"));
+        int other = 0;
+        for (const HeatmapCell& c : m.cells) other += c.value == 7.0 ? 1 : 0;
+        QCOMPARE(other, 3);  // 10 families in 10 cells: 7 named, 3 other
+    }
+
     void differenceViewIsTheChangeAgainstTheCurrentCell() {
         const HandSweep h = hand_sweep();
         const CellIndex current{0, 1};  // 3.5 s, 9e5 tokens/s

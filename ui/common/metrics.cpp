@@ -14,8 +14,8 @@
 
 namespace comet::ui {
 namespace {
-const std::array<MetricInfo, 8>& table() {
-    static const std::array<MetricInfo, 8> t{{
+const std::array<MetricInfo, 9>& table() {
+    static const std::array<MetricInfo, 9> t{{
         {Metric::iteration_time, "iteration_time", QStringLiteral("Iteration time"), QStringLiteral("s"), false},
         {Metric::tokens_per_s, "tokens_per_s", QStringLiteral("Throughput"), QStringLiteral("tokens/s"), true},
         {Metric::mfu, "mfu", QStringLiteral("MFU"), QStringLiteral("%"), true},
@@ -27,6 +27,7 @@ const std::array<MetricInfo, 8>& table() {
         {Metric::cost_per_million_tokens, "cost_per_million_tokens", QStringLiteral("Cost per M tokens"), QStringLiteral("$"), false,
          QStringLiteral("$ / M tokens")},
         {Metric::time_to_train, "time_to_train", QStringLiteral("Time to train"), QStringLiteral("s"), false},
+        {Metric::strategy_family, "strategy_family", QStringLiteral("Strategy family"), QString(), false, QStringLiteral("Family")},
     }};
     return t;
 }
@@ -59,7 +60,8 @@ double metric_value(const Result& r, Metric m) {
         case Metric::hbm_use:
         case Metric::cost_per_million_tokens:
         case Metric::time_to_train:
-            break;  // cost_metric_value()
+        case Metric::strategy_family:
+            break;  // cost_metric_value(); a family comes from the strategy (strategy_family())
     }
     return nan;
 }
@@ -114,8 +116,34 @@ QString format_metric(double v, Metric m, Workload w) {
             return format_money(v);
         case Metric::time_to_train:
             return format_duration(v);
+        case Metric::strategy_family:
+            break;  // a category index: the heatmap names it (format_heatmap_value())
     }
     return QString::number(v);
+}
+
+QString strategy_family(const Strategy& s, Workload w) {
+    if (w == Workload::dlrm) {
+        switch (s.emb_placement) {
+            case EmbeddingPlacement::hbm:
+                return QStringLiteral("Tables in HBM");
+            case EmbeddingPlacement::expanded:
+                return QStringLiteral("Tables in expanded memory");
+            case EmbeddingPlacement::cached:
+                return QStringLiteral("Tables cached in HBM");
+        }
+        return QStringLiteral("Tables");
+    }
+    QStringList parts;
+    if (s.tp > 1) parts << QStringLiteral("TP");
+    if (s.pp > 1) parts << QStringLiteral("PP");
+    if (s.cp > 1) parts << QStringLiteral("CP");
+    if (s.ep > 1) parts << QStringLiteral("EP");
+    if (s.zero_stage >= 3 && s.dp > 1)
+        parts << QStringLiteral("FSDP");
+    else if (s.dp > 1)
+        parts << QStringLiteral("DP");
+    return parts.isEmpty() ? QStringLiteral("One GPU") : parts.join(QLatin1Char('+'));
 }
 
 QString format_duration(double s) { return QString::fromStdString(comet::format_duration(s)); }

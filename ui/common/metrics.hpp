@@ -21,7 +21,10 @@ enum class Metric {
     exposed_memory_share,
     hbm_use,
     cost_per_million_tokens,
-    time_to_train
+    time_to_train,
+    // Categorical: which family of strategy (the parallel dimensions it uses) each cell's best
+    // strategy belongs to (strategy_family()); the heatmap's values are category indices.
+    strategy_family
 };
 
 struct MetricInfo {
@@ -42,6 +45,10 @@ struct MetricInfo {
 
 // The metric's label for a workload: "Cost per M samples" for a DLRM, which trains on samples.
 [[nodiscard]] QString metric_label(Metric m, Workload w);
+
+// "TP+PP+DP", "FSDP", "TP+EP+DP", "One GPU": the parallel dimensions a transformer strategy
+// uses (FSDP for ZeRO-3 data parallelism); a DLRM's: where its tables live.
+[[nodiscard]] QString strategy_family(const Strategy& s, Workload w);
 
 [[nodiscard]] constexpr bool is_cost_metric(Metric m) noexcept {
     return m == Metric::cost_per_million_tokens || m == Metric::time_to_train;

@@ -25,6 +25,18 @@ constexpr std::array<Rgb, 33> viridis{{
 
 constexpr double log_threshold_decades = 1.5;
 
+// Okabe and Ito (2008), "Color universal design": distinct for the common colour-vision
+// deficiencies; black is left out (the markers are dark).
+constexpr std::array<Rgb, 7> okabe_ito{{
+    {230, 159, 0},
+    {86, 180, 233},
+    {0, 158, 115},
+    {240, 228, 66},
+    {0, 114, 178},
+    {213, 94, 0},
+    {204, 121, 167},
+}};
+
 double segment_distance(const QColor& c, const Rgb& a, const Rgb& b) {
     const double d[3] = {double(b.r - a.r), double(b.g - a.g), double(b.b - a.b)};
     const double p[3] = {c.red() - double(a.r), c.green() - double(a.g), c.blue() - double(a.b)};
@@ -59,8 +71,29 @@ ColorScale::ColorScale(double min, double max, bool higher_is_better, bool log)
       higher_is_better_(higher_is_better),
       empty_(!std::isfinite(min) || !std::isfinite(max)) {}
 
+ColorScale ColorScale::categorical(int count) {
+    ColorScale s;
+    if (count < 1) return s;
+    s.empty_ = false;
+    s.categories_ = count;
+    s.min_ = 0;
+    s.max_ = count - 1;
+    return s;
+}
+
+QColor ColorScale::category_color(int index) {
+    if (index < 0) return {};
+    if (index < static_cast<int>(okabe_ito.size())) {
+        const Rgb& c = okabe_ito[static_cast<std::size_t>(index)];
+        return QColor(c.r, c.g, c.b);
+    }
+    const int grey = 200 - 30 * ((index - static_cast<int>(okabe_ito.size())) % 4);  // "Other" and beyond
+    return QColor(grey, grey, grey);
+}
+
 double ColorScale::normalized(double v) const {
     if (std::isnan(v) || empty_) return std::numeric_limits<double>::quiet_NaN();
+    if (categories_ > 0) return std::clamp((std::round(v) + 0.5) / categories_, 0.0, 1.0);  // the block's middle
     if (!(max_ > min_)) return 0.5;
     if (log_) {
         if (!(v > 0)) return 0.0;
@@ -75,7 +108,10 @@ QColor ColorScale::color(double v) const {
     return color_at(t);
 }
 
-QColor ColorScale::color_at(double t) const { return palette(higher_is_better_ ? t : 1.0 - t); }
+QColor ColorScale::color_at(double t) const {
+    if (categories_ > 0) return category_color(std::clamp(static_cast<int>(t * categories_), 0, categories_ - 1));
+    return palette(higher_is_better_ ? t : 1.0 - t);
+}
 
 QColor ColorScale::palette(double t) {
     const double x = std::clamp(t, 0.0, 1.0) * static_cast<double>(viridis.size() - 1);
@@ -95,6 +131,11 @@ double ColorScale::palette_distance(const QColor& c) {
 
 std::vector<double> ColorScale::ticks(int max_count) const {
     if (empty_ || max_count < 1) return {};
+    if (categories_ > 0) {  // every category is a tick (labels that collide are dropped when painting)
+        std::vector<double> all(static_cast<std::size_t>(categories_));
+        for (int i = 0; i < categories_; ++i) all[static_cast<std::size_t>(i)] = i;
+        return all;
+    }
     if (!(max_ > min_) || max_count == 1) return {min_};
     auto t = log_ ? log_nice_ticks(min_, max_, max_count) : linear_nice_ticks(min_, max_, max_count);
     if (t.empty()) t = {min_, max_};  // a narrow log range with no round value inside

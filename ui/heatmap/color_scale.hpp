@@ -16,6 +16,11 @@ public:
     // positive and span more than 1.5 decades.
     ColorScale(std::span<const double> values, bool higher_is_better);
     ColorScale(double min, double max, bool higher_is_better, bool log);
+    // Categories 0..count-1 (a strategy family map): one distinct colour each (Okabe and Ito's
+    // colour-blind-safe set, then greys), equal blocks on the bar, every category a tick.
+    [[nodiscard]] static ColorScale categorical(int count);
+    [[nodiscard]] int categories() const { return categories_; }  // 0 = a numeric scale
+    [[nodiscard]] static QColor category_color(int index);
 
     [[nodiscard]] bool empty() const { return empty_; }
     [[nodiscard]] double min() const { return min_; }
@@ -43,6 +48,7 @@ private:
     bool log_ = false;
     bool higher_is_better_ = true;
     bool empty_ = true;
+    int categories_ = 0;
 };
 
 }  // namespace comet::ui

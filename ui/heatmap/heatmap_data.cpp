@@ -94,7 +94,7 @@ QString tooltip_of(const SweepSpec& spec, QStringList lines, const SweepCell& ce
                    Workload workload) {
     const bool breakdown = hc.feasible && std::isfinite(hc.value);
     // The breakdown starts with the iteration time: no need to repeat it.
-    if (std::isfinite(hc.value) && !(breakdown && metric == Metric::iteration_time))
+    if (std::isfinite(hc.value) && metric != Metric::strategy_family && !(breakdown && metric == Metric::iteration_time))
         lines << metric_label(metric, workload) + QStringLiteral(": ") + format_metric(hc.value, metric, workload);
     if (!breakdown) {
         lines << QStringLiteral("Infeasible: ") + hc.reason;
@@ -151,6 +151,58 @@ std::optional<CellIndex> best_cell(const HeatmapData& d) {
     return best;
 }
 
+// The strategy family map: each feasible cell's best strategy named by the parallel dimensions
+// it uses; the categories most cells first (a tie: by name), at most 8 (the rest are "Other");
+// the star stays on the fastest cell.
+void make_families(HeatmapData& d, const SweepResult& result) {
+    constexpr std::size_t max_categories = 8;
+    std::vector<QString> names(d.cells.size());
+    std::vector<std::pair<QString, int>> counts;
+    for (int iy = 0; iy < d.ny; ++iy) {
+        for (int ix = 0; ix < d.nx; ++ix) {
+            const SweepCell& cell = result.at(ix, iy);
+            const std::size_t i = static_cast<std::size_t>(iy) * static_cast<std::size_t>(d.nx) + static_cast<std::size_t>(ix);
+            if (!d.cells[i].feasible) continue;
+            names[i] = strategy_family(cell.strategy, result.workload);
+            auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == names[i]; });
+            if (it == counts.end())
+                counts.emplace_back(names[i], 1);
+            else
+                ++it->second;
+        }
+    }
+    std::sort(counts.begin(), counts.end(),
+              [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
+    for (const auto& c : counts) d.categories.push_back(c.first);
+    if (d.categories.size() > max_categories) {
+        d.categories.resize(max_categories - 1);
+        d.categories.push_back(QStringLiteral("Other"));
+    }
+    std::optional<CellIndex> fastest;
+    double fastest_s = 0;
+    for (int iy = 0; iy < d.ny; ++iy) {
+        for (int ix = 0; ix < d.nx; ++ix) {
+            const std::size_t i = static_cast<std::size_t>(iy) * static_cast<std::size_t>(d.nx) + static_cast<std::size_t>(ix);
+            HeatmapCell& c = d.cells[i];
+            if (names[i].isEmpty()) {
+                c.value = std::numeric_limits<double>::quiet_NaN();
+                continue;
+            }
+            const auto at = std::find(d.categories.begin(), d.categories.end(), names[i]);
+            const std::size_t index =
+                at == d.categories.end() ? d.categories.size() - 1 : static_cast<std::size_t>(at - d.categories.begin());
+            c.value = static_cast<double>(index);
+            c.tooltip += QStringLiteral("\nStrategy family: ") + names[i];
+            const double t = result.at(ix, iy).result.iteration_s;
+            if (!fastest || t < fastest_s) {
+                fastest = CellIndex{ix, iy};
+                fastest_s = t;
+            }
+        }
+    }
+    d.best = fastest;
+}
+
 QString cell_position(const HeatmapData& d, CellIndex c) {
     QString s = d.x_label + QLatin1Char(' ') + format_axis_value(d.x_values[static_cast<std::size_t>(c.ix)]);
     if (d.ny > 1 || !d.y_label.isEmpty())
@@ -180,6 +232,23 @@ QString summarize(const HeatmapData& d) {
         hi = std::max(hi, c.value);
     }
     s += QStringLiteral(", %1 feasible, %2 infeasible.").arg(feasible).arg(static_cast<qsizetype>(d.cells.size()) - feasible);
+    if (!d.categories.empty()) {  // a family map: how many cells each family wins
+        std::vector<int> won(d.categories.size(), 0);
+        for (const HeatmapCell& c : d.cells)
+            if (std::isfinite(c.value) && c.value >= 0 && c.value < static_cast<double>(won.size()))
+                ++won[static_cast<std::size_t>(c.value)];
+        QStringList parts;
+        for (std::size_t i = 0; i < won.size(); ++i) parts << d.categories[i] + QStringLiteral(" %1").arg(won[i]);
+        s += QStringLiteral(" Cells per family: ") + parts.join(QStringLiteral(", ")) + QLatin1Char('.');
+        if (d.best)
+            s += QStringLiteral(" Fastest: ") + format_heatmap_value(d, d.at(d.best->ix, d.best->iy).value) + QStringLiteral(" at ") +
+                 cell_position(d, *d.best) + QLatin1Char('.');
+        if (d.current && std::isfinite(d.at(d.current->ix, d.current->iy).value))
+            s += QStringLiteral(" Current: ") + format_heatmap_value(d, d.at(d.current->ix, d.current->iy).value) + QStringLiteral(" at ") +
+                 cell_position(d, *d.current) + QLatin1Char('.');
+        if (!d.note.isEmpty()) s += QLatin1Char(' ') + d.note;
+        return s;
+    }
     if (lo <= hi)
         s += QStringLiteral(" Values from ") + format_heatmap_value(d, lo) + QStringLiteral(" to ") + format_heatmap_value(d, hi) +
              (info.higher_is_better ? QStringLiteral("; higher is better.") : QStringLiteral("; lower is better."));
@@ -194,6 +263,7 @@ QString summarize(const HeatmapData& d) {
 }
 
 void make_relative(HeatmapData& d) {
+    if (!d.categories.empty()) return;  // categories have no size to compare: the families stay
     d.relative = true;
     d.baseline = std::numeric_limits<double>::quiet_NaN();
     const HeatmapCell* base = d.current && d.current->ix >= 0 && d.current->ix < d.nx && d.current->iy >= 0 && d.current->iy < d.ny
@@ -223,6 +293,10 @@ void make_relative(HeatmapData& d) {
 }
 
 QString format_heatmap_value(const HeatmapData& d, double v) {
+    if (!d.categories.empty()) {
+        const long i = std::isfinite(v) ? std::lround(v) : -1;
+        return i >= 0 && i < static_cast<long>(d.categories.size()) ? d.categories[static_cast<std::size_t>(i)] : QStringLiteral("–");
+    }
     if (!d.relative) return format_metric(v, d.metric, d.workload);
     return std::abs(v) < 0.0005 ? QStringLiteral("0.0 %") : signed_percent(v, 1);  // no sign on no change
 }
@@ -292,6 +366,10 @@ HeatmapData make_heatmap_data(const SweepSpec& spec, const SweepResult& result, 
         }
     }
     if (current && current->ix >= 0 && current->ix < d.nx && current->iy >= 0 && current->iy < d.ny) d.current = current;
+    if (metric == Metric::strategy_family) {
+        make_families(d, result);
+        return d;
+    }
     d.best = best_cell(d);
     // Cells that run but have no value: the cost inputs lack what the metric needs. Say so once.
     if (is_cost_metric(metric) && !d.best) {

@@ -50,6 +50,9 @@ struct HeatmapData {
     // current cell's value, as a fraction (-0.25 = 25 % less); `baseline` is that value.
     bool relative = false;
     double baseline = 0;
+    // A categorical map (Metric::strategy_family): the names of the categories, most cells
+    // first; a cell's value is its index. Empty for a numeric metric.
+    std::vector<QString> categories;
 
     [[nodiscard]] const HeatmapCell& at(int ix, int iy) const {
         return cells[static_cast<std::size_t>(iy) * static_cast<std::size_t>(nx) + static_cast<std::size_t>(ix)];

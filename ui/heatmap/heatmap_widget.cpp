@@ -162,7 +162,8 @@ void HeatmapWidget::setData(HeatmapData data) {
     data_.x_values.resize(static_cast<std::size_t>(data_.nx), std::nan(""));
     data_.y_values.resize(static_cast<std::size_t>(data_.ny), std::nan(""));
     const std::vector<double> values = cell_values(data_);
-    scale_ = ColorScale(values, metric_info(data_.metric).higher_is_better);
+    scale_ = data_.categories.empty() ? ColorScale(values, metric_info(data_.metric).higher_is_better)
+                                      : ColorScale::categorical(static_cast<int>(data_.categories.size()));
     x_labels_ = tick_labels(data_.x_values);
     y_labels_ = tick_labels(data_.y_values);
     auto inside = [this](const std::optional<CellIndex>& c) {
@@ -459,8 +460,10 @@ QString HeatmapWidget::shownHint(const HeatmapGeometry& g) const {
     const QFontMetricsF bold(title_font(font()));
     const QFontMetricsF fm(font());
     const double room = g.title_rect().width() - bold.horizontalAdvance(shownTitle(g)) - bold.averageCharWidth();
-    const QString text =
-        metric_info(data_.metric).higher_is_better ? QStringLiteral("higher is better") : QStringLiteral("lower is better");
+    // Categories are neither better nor worse: the star marks the fastest cell.
+    const QString text = !data_.categories.empty()                    ? QStringLiteral("star: fastest")
+                         : metric_info(data_.metric).higher_is_better ? QStringLiteral("higher is better")
+                                                                      : QStringLiteral("lower is better");
     return fm.horizontalAdvance(text) <= room ? text : QString();
 }
 
@@ -589,7 +592,12 @@ std::vector<double> HeatmapWidget::barTicks(const HeatmapGeometry& g) const {
 void HeatmapWidget::paintColorBar(QPainter& p, const HeatmapGeometry& g) const {
     const QRectF bar = g.colorbar();
     if (bar.isEmpty() || scale_.empty()) return;
-    if (scale_.max() > scale_.min()) {
+    if (const int n = scale_.categories(); n > 0) {  // one block per category, the first at the bottom
+        for (int i = 0; i < n; ++i) {
+            const double top = bar.bottom() - bar.height() * (i + 1) / n;
+            p.fillRect(QRectF(bar.left(), top, bar.width(), bar.height() / n), ColorScale::category_color(i));
+        }
+    } else if (scale_.max() > scale_.min()) {
         QLinearGradient grad(bar.bottomLeft(), bar.topLeft());
         for (int k = 0; k <= gradient_stops; ++k) grad.setColorAt(double(k) / gradient_stops, scale_.color_at(double(k) / gradient_stops));
         p.fillRect(bar, grad);
