@@ -132,7 +132,7 @@ void read_design(ObjectReader& o, Design& d, const Scenario& s, const LegacyScen
             read_software_or_preset(o, sw, info, true);
             d.own_software = true;
         }
-        with_legacy_memory(sw, info, own.memory);
+        with_legacy_memory(sw, info, own.memory, !legacy->host_op_in_node);
         if (d.own_software || sw != s.config.software) {
             d.own_software = true;
             d.software = sw;
@@ -310,7 +310,7 @@ void read_scenario(ObjectReader& top, Scenario& s, Derived& derived) {
         read_software_or_preset(top, c.software, s.software_info, true);
     }
     LegacyScenario legacy{version < 3, legacy_node.host_op_us, c.software, s.software_info};
-    if (version < 4) with_legacy_memory(c.software, s.software_info, legacy_node.memory);
+    if (version < 4) with_legacy_memory(c.software, s.software_info, legacy_node.memory, version == 3);
     top.required_object("strategy", [&](ObjectReader& o) { read_strategy(o, c.strategy, c.workload); });
     top.optional_object("cost", [&](ObjectReader& o) { read_cost(o, s.cost); });
     top.optional_object("comparison", [&](ObjectReader& o) { read_comparison(o, s, version < 4 ? &legacy : nullptr); });
@@ -597,12 +597,11 @@ LegacyNodeMemory format3_node_preset_memory() noexcept {
     return m;
 }
 
-void with_legacy_memory(SoftwareSpec& sw, Provenance& info, const LegacyNodeMemory& node_memory) {
+void with_legacy_memory(SoftwareSpec& sw, Provenance& info, const LegacyNodeMemory& node_memory, bool files_own_software) {
     const double reserved = node_memory.hbm_reserved_gib.value_or(0.0);
     const double margin = node_memory.hbm_allocator_margin.value_or(0.0);
     if (sw.hbm_reserved_gib == reserved && sw.hbm_allocator_margin == margin) return;
-    if (info.name.find("format-2 file") == std::string::npos)  // a format-1/2 stack already says where it is from
-        info.name += info.name.empty() ? "Format-3 file's HBM reserve" : ", format-3 file's HBM reserve";
+    if (files_own_software) info.name += info.name.empty() ? "Format-3 file's HBM reserve" : ", format-3 file's HBM reserve";
     info.source += (info.source.empty() ? "" : " ") + std::string("Its HBM reserve (") + format_printf("%g", reserved) +
                    " GiB) and allocator margin (" + format_printf("%g", margin) +
                    ") are its node's in a scenario file of format 1 to 3, which kept them with the node; the software gave " +

@@ -742,6 +742,9 @@ private slots:
         expected.hbm_reserved_gib = expected.hbm_allocator_margin = 0;  // its node had neither
         QCOMPARE(l.value->config.software, expected);
         QVERIFY(QString::fromStdString(l.value->software_info.name).contains("format-2"));
+        // Its memory came from the node too, which the source says; the name already says whose stack it is.
+        QVERIFY(!QString::fromStdString(l.value->software_info.name).contains("format-3"));
+        QVERIFY(QString::fromStdString(l.value->software_info.source).contains("Its HBM reserve (0 GiB)"));
         QVERIFY(QString::fromStdString(l.value->software_info.source).contains("45 us"));
         // The same scenario written as format 4 reads back to the same configuration and answer.
         const std::string saved = scenario_to_json(*l.value);

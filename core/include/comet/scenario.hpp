@@ -133,8 +133,10 @@ struct LegacyNodeMemory {
 // What every shipped node preset held until format 4, so that a file of formats 1 to 3 naming one
 // loads with the memory it was priced with.
 [[nodiscard]] LegacyNodeMemory format3_node_preset_memory() noexcept;
-// `sw` with the node's legacy memory (absent values are 0); when that changes it, `info` says so.
-void with_legacy_memory(SoftwareSpec& sw, Provenance& info, const LegacyNodeMemory& node_memory);
+// `sw` with the node's legacy memory (absent values are 0); when that changes it, `info`'s source
+// says so, and its name too where the software is the file's own (format 3): the stack of a
+// format-1/2 file is already named as that file's (legacy_software_info()).
+void with_legacy_memory(SoftwareSpec& sw, Provenance& info, const LegacyNodeMemory& node_memory, bool files_own_software);
 
 // The configuration a design trains: the scenario's model and training with the design's node,
 // cluster size, software and strategy (for best_strategy designs the strategy is a placeholder that uses
