@@ -24,7 +24,7 @@
 #include "fixtures.hpp"
 #include "comet/sweep.hpp"
 #include "comet/sweep_io.hpp"
-#include "search_engine.hpp"
+#include "search/search_engine.hpp"
 
 using namespace comet;
 

@@ -171,7 +171,7 @@ struct DlrmSpec {
 // output tile pays a fixed fill and write-back equivalent to `tile_overhead_k` steps of its inner
 // (K) loop. With `sms` > 0 the output tiles (128x128, 128x256 or 256x128, the fastest for the
 // shape) run in waves over the SMs and the inner loop may be split up to `max_split_k` ways (each
-// split at least `min_split_k_depth` deep): the per-op model of core/src/op_rates.cpp, fitted on
+// split at least `min_split_k_depth` deep): the per-op model of core/src/model/op_rates.cpp, fitted on
 // measured per-op tables. With `sms` = 0 a GEMM is one continuous stream and runs at
 // max_fraction * K / (K + tile_overhead_k). Every kernel pays `launch_overhead_us`, and no kernel
 // beats the HBM traffic it needs (roofline).

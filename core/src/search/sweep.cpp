@@ -7,7 +7,7 @@
 #include <tbb/parallel_for.h>
 
 #include "comet/evaluate.hpp"
-#include "search_engine.hpp"
+#include "search/search_engine.hpp"
 
 namespace comet {
 

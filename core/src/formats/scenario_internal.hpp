@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "comet/scenario.hpp"
-#include "json_reader.hpp"
+#include "formats/json_reader.hpp"
 
 namespace comet {
 

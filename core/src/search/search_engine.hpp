@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "comet/search.hpp"
-#include "stages.hpp"
+#include "model/stages.hpp"
 
 namespace comet {
 

@@ -16,7 +16,7 @@
 #include "comet/evaluate.hpp"
 #include "comet/pipeline.hpp"
 #include "comet/workload.hpp"
-#include "search_engine.hpp"
+#include "search/search_engine.hpp"
 
 namespace comet {
 namespace {

@@ -14,8 +14,8 @@
 #include "comet/evaluate.hpp"
 #include "comet/pipeline.hpp"
 #include "comet/report.hpp"
-#include "scenario_sections.hpp"
-#include "stages.hpp"
+#include "formats/scenario_sections.hpp"
+#include "model/stages.hpp"
 
 namespace comet {
 namespace {

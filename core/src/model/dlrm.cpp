@@ -11,7 +11,7 @@
 #include "comet/memory.hpp"
 #include "comet/units.hpp"
 #include "comet/workload.hpp"
-#include "stages.hpp"
+#include "model/stages.hpp"
 
 namespace comet {
 namespace {

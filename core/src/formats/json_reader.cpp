@@ -1,4 +1,4 @@
-#include "json_reader.hpp"
+#include "formats/json_reader.hpp"
 
 #include <algorithm>
 #include <cctype>

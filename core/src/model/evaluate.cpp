@@ -11,7 +11,7 @@
 #include "comet/pipeline.hpp"
 #include "comet/units.hpp"
 #include "comet/workload.hpp"
-#include "stages.hpp"
+#include "model/stages.hpp"
 
 namespace comet {
 
@@ -667,136 +667,6 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bo
         r.detail_b = xs.capacity_bytes;
     }
     return r.feasible;
-}
-
-// The traffic of one configuration that does not depend on the overlap switches (dp_overlap,
-// tp_overlap): what timing() then exposes or hides, for the fullest pipeline stage.
-Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcept {
-    const ModelSpec& m = c.model;
-    const NodeSpec& node = c.node;
-    const Strategy& s = c.strategy;
-    const int t = pl.t, p = pl.p, d = pl.d, v = pl.v;
-    const bool sp = pl.sp;
-    const StateBytes& sb = pl.sb;
-    const double rank_params = pl.rank_params;
-    const ExpandedShare& xs = pl.xs;
-    const double rshare = pl.rshare;
-    const double fullest = pl.layout.max_layers();
-    const ZeroDivisors zd = zero_divisors(s, pl);
-    Traffic f;
-    // --- Pipeline point-to-point: each microbatch crosses v chunk boundaries per rank in each
-    // direction. Scatter/gather (or sequence parallelism) sends 1/t of the message per TP rank.
-    // A pipeline whose stages do not all share one scale-up domain crosses scale-out.
-    if (p > 1) {
-        const bool split = pp_message_split(s);
-        const double msg = split ? w.pp_bytes / t : w.pp_bytes;
-        const long long pp_stride = static_cast<long long>(t) * pl.cp * d;  // (tp x cp x dp fits: the split was checked)
-        const bool same_domain = pp_stride * p <= placement_domain(node, c.cluster.nodes);
-        // The pipeline's own span: its stages' neighbours may sit under other leaves.
-        const GroupSpan pp_span = span_group(p, static_cast<int>(std::min<long long>(pp_stride, 1 << 30)), node, c.cluster.nodes);
-        double one = p2p_s(msg, same_domain, pp_span);
-        if (split && !sp) one += w.pp_gather;
-        f.pp_one = one;
-        f.pp_mb_total = 2.0 * v * one;
-    }
-
-    // --- Data parallelism and ZeRO, for the replicated parameters (over the dp x cp ranks
-    // that hold them, tp apart) and the routed experts (over the expert-data-parallel ranks,
-    // ep x etp apart). Hierarchical sharding (HSDP) shards over a group of `shard` ranks and
-    // all-reduces each shard across the replicas once per iteration.
-    double& dp_mb_total = f.dp_mb_total;        // ZeRO-3: per microbatch, behind its forward and backward
-    double& dp_mb_edge = f.dp_mb_edge;          // ... of which the units at the ends of a pass, with nothing to hide behind
-    double& dp_mb_grad = f.dp_mb_grad;          // ZeRO-2: per microbatch, behind its backward only
-    double& dp_grad_reduce = f.dp_grad_reduce;  // once per iteration
-    double& dp_weight_gather = f.dp_weight_gather;
-    const double gathers = s.recompute == Recompute::full ? 2.0 + rshare : 2.0;
-    auto data_parallel = [&](double params, int replicas, int stride, double shard_d, double units) noexcept {
-        if (replicas <= 1 || params <= 0) return;
-        const double grad_bytes = params * sb.gradients;
-        const double weight_bytes = params * sb.gathered;  // the 16-bit copy is gathered
-        const int shard = std::clamp(static_cast<int>(shard_d), 1, replicas);
-        if (s.zero_stage <= 0) {
-            dp_grad_reduce += all_reduce_s(grad_bytes, span_group(replicas, stride, node, c.cluster.nodes));
-            return;
-        }
-        const GroupSpan group = span_group(shard, stride, node, c.cluster.nodes);
-        double across = 0;  // HSDP: the shard's gradient all-reduced across the replica groups
-        if (shard < replicas)
-            across = all_reduce_s(
-                grad_bytes / shard,
-                span_group(replicas / shard, static_cast<int>(std::min<long long>(static_cast<long long>(stride) * shard, 1 << 30)), node,
-                           c.cluster.nodes));
-        if (s.zero_stage == 1) {
-            dp_grad_reduce += reduce_scatter_s(grad_bytes, group) + across;
-            dp_weight_gather += all_gather_s(weight_bytes, group);
-        } else if (s.zero_stage == 2) {
-            // ZeRO-2 keeps only its shard of the gradients, so each microbatch's gradients
-            // are reduce-scattered into the shards as its backward produces them (DeepSpeed's
-            // stage 2 with gradient accumulation), not once per iteration.
-            dp_mb_grad += reduce_scatter_s(grad_bytes, group);
-            dp_grad_reduce += across;
-            dp_weight_gather += all_gather_s(weight_bytes, group);
-        } else {
-            // ZeRO-3 / FSDP, per unit (a layer; the embedding and head one more): gather a
-            // unit's weights for forward, again for backward (and for the recomputed forward),
-            // reduce-scatter its gradients, every microbatch. Each collective is its own ring
-            // with its own latency steps; with one unit of lookahead it hides behind the
-            // neighbouring unit's compute, except the first gather of the forward and the last
-            // reduce-scatter of the backward, which have nothing to hide behind.
-            const double gather_unit = all_gather_s(weight_bytes / units, group);
-            const double reduce_unit = reduce_scatter_s(grad_bytes / units, group);
-            dp_mb_total += units * (gathers * gather_unit + reduce_unit);
-            dp_mb_edge += gather_unit + reduce_unit;
-            dp_grad_reduce += across;
-        }
-    };
-    // FSDP units: the stage's layers, plus one for its share of the embedding, head and norm.
-    const double units = std::max(1.0, fullest) + 1.0;
-    const double expert_units = std::max(1.0, std::round(fullest * w.moe_share));
-    data_parallel(rank_params, pl.replicas, t, pl.shard, units);
-    data_parallel(pl.expert_params, pl.expert_replicas, pl.expert_stride, pl.expert_shard, expert_units);
-    const double weight_bytes = rank_params * sb.weights;
-    const double expert_weight_bytes = pl.expert_params * sb.weights;
-
-    // --- Expanded memory tier: traffic per microbatch for offloaded weights and activations.
-    double& mem_mb_total = f.mem_mb_total;
-    if (s.offload_weights || s.offload_activations) {
-        double bytes = 0, transfers = 0;
-        if (s.offload_weights) {
-            const double passes = s.recompute == Recompute::full ? 2.0 + rshare : 2.0;
-            bytes += passes * weight_bytes / zd.weights;
-            if (expert_weight_bytes > 0) bytes += passes * expert_weight_bytes / zd.expert_weights;
-            transfers += passes * fullest;
-        }
-        if (s.offload_activations) {
-            bytes += 2.0 * fullest * w.act_layer;  // out after forward, back before backward
-            transfers += 2.0 * fullest;
-        }
-        mem_mb_total = bytes / xs.bytes_per_s + transfers * xs.latency_s;
-    }
-    // --- Optimizer step: streams the local model states once (read gradient, read and write
-    // the states, write the new 16-bit weights).
-    double opt_params = rank_params / zd.states;
-    if (pl.expert_params > 0) opt_params += pl.expert_params / zd.expert_states;
-    const double opt_bytes_per_param = optimizer_step_bytes_per_parameter(sb);
-    f.opt_hbm_s = opt_params * opt_bytes_per_param / w.hbm_bytes_per_s + fullest * w.launch_s;
-    if (s.offload_optimizer) {
-        // States live in the expanded tier: the step streams them there and back, and the
-        // gradients go down and the new weights come up.
-        const double bytes = opt_params * (2.0 * sb.optimizer + sb.gradients + sb.weights);
-        const double t_tier = bytes / xs.bytes_per_s + fullest * xs.latency_s;
-        f.opt_mem_exposed = std::max(0.0, t_tier - f.opt_hbm_s);
-    }
-
-    // --- Tied embeddings with a pipeline: first and last stage all-reduce the embedding
-    // gradient once per iteration.
-    if (p > 1 && m.tied_embeddings) {
-        const long long stride = static_cast<long long>(t) * pl.cp * d * (p - 1);
-        const GroupSpan pair = span_group(2, static_cast<int>(std::min<long long>(stride, 1 << 30)), node, c.cluster.nodes);
-        f.other = all_reduce_s(w.embedding_params / t * sb.gradients, pair);
-    }
-
-    return f;
 }
 
 namespace {

@@ -1,4 +1,4 @@
-#include "scenario_sections.hpp"
+#include "formats/scenario_sections.hpp"
 
 #include <cmath>
 #include <functional>

@@ -1,6 +1,7 @@
 #include "comet/workload.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace comet {
 namespace {
@@ -152,7 +153,8 @@ AttentionDims attention_dims(const ModelSpec& m) noexcept {
 double sliding_layer_share(const ModelSpec& m) noexcept {
     if (m.sliding_window <= 0 || m.sliding_window >= m.seq_len) return 0.0;
     if (m.full_attention_interval <= 0) return 1.0;
-    const double full = m.layers / m.full_attention_interval;
+    // Every interval-th layer attends globally: floor(layers / interval) of them.
+    const double full = std::floor(static_cast<double>(m.layers) / m.full_attention_interval);
     return (m.layers - full) / m.layers;
 }
 

@@ -13,8 +13,8 @@
 #include "comet/fields.hpp"
 #include "comet/workload.hpp"
 #include "comet/report.hpp"
-#include "json_reader.hpp"
-#include "scenario_sections.hpp"
+#include "formats/json_reader.hpp"
+#include "formats/scenario_sections.hpp"
 
 namespace comet {
 namespace {
@@ -164,7 +164,7 @@ fs::path presets_dir() {
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-        const fs::path installed = exe.parent_path().parent_path() / config::presets_install_dir;
+        fs::path installed = exe.parent_path().parent_path() / config::presets_install_dir;
         if (is_dir(installed)) return installed;
     }
     return config::presets_source_dir;
@@ -298,7 +298,7 @@ std::optional<T> find_preset(const std::vector<T>& all, std::string_view name) {
     return std::nullopt;
 }
 
-std::string save_user_preset(std::string_view kind, const std::string& id, nlohmann::ordered_json doc) {
+std::string save_user_preset(std::string_view kind, const std::string& id, const nlohmann::ordered_json& doc) {
     if (id.empty() || id.find_first_of("/\\") != std::string::npos || id.front() == '.')
         return "invalid preset name \"" + id + "\": use letters, digits, '-' and '_'";
     const fs::path dir = user_presets_dir() / kind;
@@ -357,7 +357,7 @@ std::string save_user_node_preset(const std::string& id, const Provenance& info,
     doc["version"] = 1;
     doc["aliases"] = nlohmann::ordered_json::array();
     doc["node"] = sections::node_json(node, info);
-    return save_user_preset("nodes", id, std::move(doc));
+    return save_user_preset("nodes", id, doc);
 }
 
 std::string save_user_model_preset(const std::string& id, const Provenance& info, const ModelSpec& model) {
@@ -365,7 +365,7 @@ std::string save_user_model_preset(const std::string& id, const Provenance& info
     doc["format"] = "comet-model";
     doc["version"] = 1;
     doc["model"] = sections::model_json(model, info);
-    return save_user_preset("models", id, std::move(doc));
+    return save_user_preset("models", id, doc);
 }
 
 namespace {

@@ -15,7 +15,7 @@
 #include "comet/knobs.hpp"
 #include "comet/report.hpp"
 #include "comet/scenario.hpp"
-#include "report_json.hpp"
+#include "reports/report_json.hpp"
 
 namespace comet {
 

@@ -21,9 +21,9 @@
 #include "comet/knobs.hpp"
 #include "comet/presets.hpp"
 #include "comet/report.hpp"
-#include "json_reader.hpp"
-#include "scenario_internal.hpp"
-#include "scenario_sections.hpp"
+#include "formats/json_reader.hpp"
+#include "formats/scenario_internal.hpp"
+#include "formats/scenario_sections.hpp"
 
 namespace comet {
 
@@ -368,7 +368,10 @@ void check_ranges(JsonReader& r, const Config& c, const Derived& derived, std::s
             if (heads_bad || hidden_bad) continue;
             line += " (model.head_dim defaults to model.hidden / model.heads)";
         }
-        if (!prefix.empty()) line = std::string(prefix) + "." + line;
+        if (!prefix.empty()) {
+            line.insert(0, 1, '.');
+            line.insert(0, prefix);
+        }
         r.error("", line);
     }
 }

@@ -15,7 +15,7 @@
 #include "comet/interop.hpp"
 #include "comet/report.hpp"
 #include "comet/workload.hpp"
-#include "json_reader.hpp"
+#include "formats/json_reader.hpp"
 
 namespace comet {
 

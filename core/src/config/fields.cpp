@@ -6,7 +6,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "scenario_sections.hpp"
+#include "formats/scenario_sections.hpp"
 
 namespace comet {
 namespace {

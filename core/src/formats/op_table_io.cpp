@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "comet/op_table.hpp"
-#include "json_reader.hpp"
+#include "formats/json_reader.hpp"
 
 namespace comet::ops {
 namespace {

@@ -15,9 +15,9 @@
 
 #include "comet/report.hpp"
 #include "comet/units.hpp"
-#include "json_reader.hpp"
-#include "scenario_internal.hpp"
-#include "scenario_sections.hpp"
+#include "formats/json_reader.hpp"
+#include "formats/scenario_internal.hpp"
+#include "formats/scenario_sections.hpp"
 
 namespace comet {
 

@@ -17,8 +17,8 @@
 #include <utility>
 
 #include "comet/check.hpp"
-#include "json_reader.hpp"
-#include "scenario_sections.hpp"
+#include "formats/json_reader.hpp"
+#include "formats/scenario_sections.hpp"
 
 namespace comet {
 

@@ -16,7 +16,7 @@
 #include "comet/evaluate.hpp"
 #include "comet/units.hpp"
 #include "comet/workload.hpp"
-#include "report_json.hpp"
+#include "reports/report_json.hpp"
 
 namespace comet {
 namespace {
