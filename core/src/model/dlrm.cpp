@@ -426,35 +426,38 @@ Infeasible dlrm_problem(const Config& c, double& a, double& b) noexcept {
     return Infeasible::none;
 }
 
-Result evaluate_dlrm(const Config& c) noexcept {
-    double a = 0, b_detail = 0;
-    if (const Infeasible why = dlrm_problem(c, a, b_detail); why != Infeasible::none) return infeasible(why, a, b_detail);
+namespace {
+
+// The tables' work on the busiest rank: lookups and fused-optimizer updates on HBM and on the
+// expanded tier's link, and the hot-row cache's fill.
+struct TableWork {
+    double index_in = 0;          // indices the rank reads
+    double pooled_out_bytes = 0;  // the whole batch's pooled vectors of its shards
+    double lookup_hbm = 0, update_hbm = 0, lookup_link = 0, update_link = 0;
+    double fill = 0;  // the cache fill for the next batch
+};
+
+TableWork table_work(const Config& c, const DlrmRankShare& sh, const ComputeRates& rates, const ExpandedShare& xs) noexcept {
     const DlrmSpec& d = c.dlrm;
     const Strategy& s = c.strategy;
-    const NodeSpec& node = c.node;
-    const ComputeRates rates = compute_rates(node, c.training, c.software);
-    const ExpandedShare xs = expanded_share(node);
     const double n = s.dp;
     const double batch = static_cast<double>(c.training.global_batch);
-    const double b = batch / n;  // samples per rank
     const double e = activation_bytes;
-
-    // ---- the tables' work on the busiest rank.
-    const DlrmRankShare sh = dlrm_rank_share(d, s.emb_sharding, batch, n);
+    TableWork w;
     const double unique = d.unique_rows_fraction;
-    const double index_in = s.emb_sharding == EmbeddingSharding::row_wise ? batch * dlrm_lookups_per_sample(d) / n : sh.lookups;
-    const double pooled_out_bytes = batch * sh.out_width * e;                  // the whole batch's vectors of its shards
+    w.index_in = s.emb_sharding == EmbeddingSharding::row_wise ? batch * dlrm_lookups_per_sample(d) / n : sh.lookups;
+    w.pooled_out_bytes = batch * sh.out_width * e;
     const bool rows_in_hbm = s.emb_placement != EmbeddingPlacement::expanded;  // HBM or (after the prefetch) its cache
     const bool state_on_link = s.emb_state == EmbeddingStateTier::expanded ||
                                (s.emb_state == EmbeddingStateTier::with_rows && s.emb_placement == EmbeddingPlacement::expanded);
     // Forward: read the indices and the rows, sum them, write the pooled vectors (one TBE kernel).
     TierBytes fwd;
-    fwd.hbm = index_in * index_bytes + pooled_out_bytes + (rows_in_hbm ? sh.hbm_lookup : 0.0);
+    fwd.hbm = w.index_in * index_bytes + w.pooled_out_bytes + (rows_in_hbm ? sh.hbm_lookup : 0.0);
     if (!rows_in_hbm) fwd.link_read = sh.link_lookup;
     // Backward with the fused optimizer: read the pooled gradients, sort the indices, then for
     // every distinct row read and write the row and its state.
     TierBytes bwd;
-    bwd.hbm = pooled_out_bytes + sh.lookups * sort_bytes_per_lookup;
+    bwd.hbm = w.pooled_out_bytes + sh.lookups * sort_bytes_per_lookup;
     if (rows_in_hbm) {
         bwd.hbm += 2.0 * sh.hbm_lookup * unique;
     } else {
@@ -473,79 +476,61 @@ Result evaluate_dlrm(const Config& c) noexcept {
         const double bytes = std::max(t.link_read, t.link_write);  // the two directions work at once
         return bytes > 0 ? bytes / link_bps + xs.latency_s : 0.0;
     };
-    const double lookup_hbm = pass_time_s({sh.pooled_elems, fwd.hbm, 1.0}, OpKind::elementwise, rates);
-    const double update_hbm = pass_time_s({2.0 * sh.pooled_elems, bwd.hbm, 2.0}, OpKind::elementwise, rates);
-    const double lookup_link = link_time(fwd);
-    const double update_link = link_time(bwd);
+    w.lookup_hbm = pass_time_s({sh.pooled_elems, fwd.hbm, 1.0}, OpKind::elementwise, rates);
+    w.update_hbm = pass_time_s({2.0 * sh.pooled_elems, bwd.hbm, 2.0}, OpKind::elementwise, rates);
+    w.lookup_link = link_time(fwd);
+    w.update_link = link_time(bwd);
     // The hot-row cache: before each lookup the missed distinct rows (and, with them, their
     // state) are fetched into HBM and as many evicted rows written back; TorchRec's prefetch
     // pipeline runs it behind the previous iteration's dense work.
-    double fill = 0;
     if (s.emb_placement == EmbeddingPlacement::cached && s.emb_cache_hit_rate < 1.0) {
         const double misses = (1.0 - s.emb_cache_hit_rate) * unique;
         TierBytes f;
         f.link_read = misses * (sh.link_lookup + (s.emb_state == EmbeddingStateTier::with_rows ? sh.state_lookup : 0.0));
         f.link_write = f.link_read;
         const double hbm_side = pass_time_s({0.0, 2.0 * misses * (sh.hbm_lookup + sh.state_lookup), 2.0}, OpKind::elementwise, rates);
-        fill = std::max(link_time(f), hbm_side);
+        w.fill = std::max(link_time(f), hbm_side);
     }
+    return w;
+}
 
-    // ---- the dense part.
-    const DenseTimes dt = dense_times(d, c.training, b, rates);
-    const double dense = dt.bottom_fwd + dt.inter_fwd + dt.top_fwd + dt.top_bwd + dt.inter_bwd + dt.bottom_bwd;
+// The exchanges over every rank (all ranks form one group): the indices, the pooled vectors
+// forward and their gradients backward, the MLPs' gradient all-reduce.
+struct DlrmExchanges {
+    double index = 0, fwd = 0, bwd = 0, allreduce = 0;
+};
 
-    // ---- exchanges over every rank (all ranks form one group).
-    const int nodes = c.cluster.nodes;
-    const GroupSpan all = span_group(s.dp, 1, node, nodes);
+DlrmExchanges dlrm_exchanges(const Config& c, const TableWork& tw, const StateBytes& sb, double mlp_params) noexcept {
+    const DlrmSpec& d = c.dlrm;
+    const Strategy& s = c.strategy;
+    const double batch = static_cast<double>(c.training.global_batch);
+    const double b = batch / s.dp;  // samples per rank
+    const GroupSpan all = span_group(s.dp, 1, c.node, c.cluster.nodes);
     const double per_sample_indices = dlrm_lookups_per_sample(d) * index_bytes;
-    const double c_index = s.emb_sharding == EmbeddingSharding::column_wise ? all_gather_s(batch * per_sample_indices, all)
-                                                                            : all_to_all_s(b * per_sample_indices, all);
-    double c_fwd = 0, c_bwd = 0;
+    DlrmExchanges x;
+    x.index = s.emb_sharding == EmbeddingSharding::column_wise ? all_gather_s(batch * per_sample_indices, all)
+                                                               : all_to_all_s(b * per_sample_indices, all);
     if (s.emb_sharding == EmbeddingSharding::row_wise) {
-        const double partial = batch * dlrm_pooled_width(d) * e;
-        c_fwd = reduce_scatter_s(partial, all);  // partial sums to the samples' ranks
-        c_bwd = all_gather_s(partial, all);      // every rank needs every sample's gradient
+        const double partial = batch * dlrm_pooled_width(d) * activation_bytes;
+        x.fwd = reduce_scatter_s(partial, all);  // partial sums to the samples' ranks
+        x.bwd = all_gather_s(partial, all);      // every rank needs every sample's gradient
     } else {
-        c_fwd = all_to_all_s(pooled_out_bytes, all);
-        c_bwd = c_fwd;
+        x.fwd = all_to_all_s(tw.pooled_out_bytes, all);
+        x.bwd = x.fwd;
     }
-    const StateBytes sb = state_bytes_per_parameter(c.training, c.software);
-    const double mlp_params = dlrm_mlp_parameters(d);
-    const double c_allreduce = all_reduce_s(mlp_params * sb.gradients, all);
+    x.allreduce = all_reduce_s(mlp_params * sb.gradients, all);
+    return x;
+}
 
-    // ---- composition (docs/model.md, "DLRM"). Forward: the lookup, then the pooled vectors
-    // travel while the bottom MLP runs, and the interaction waits for both. Backward: the top
-    // MLP and the interaction, then the pooled gradients travel while the bottom MLP's backward
-    // runs, and the row update waits for them. The network is otherwise idle during the
-    // interaction and the top MLP: the next batch's indices travel there (TorchRec's pipelined
-    // input distribution); the MLPs' gradient all-reduce runs behind the backward after the top
-    // MLP. The cache fill for the next batch uses the expanded tier's link, another resource, on
-    // a stream of its own: it hides behind everything else the iteration does.
-    const double lookup_fwd = std::max(lookup_hbm, lookup_link);
-    const double update = std::max(update_hbm, update_link);
-    const double fwd_comm = exposed_comm_s(c_fwd, dt.bottom_fwd, 1.0);
-    const double bwd_comm = exposed_comm_s(c_bwd, dt.bottom_bwd, 1.0);
-    const double index_comm = exposed_comm_s(c_index, dt.inter_fwd + dt.top_fwd + dt.top_bwd, 1.0);
-    const double ar_window = dt.inter_bwd + std::max(dt.bottom_bwd, c_bwd) + update;
-    const double allreduce = exposed_comm_s(c_allreduce, ar_window, s.dp_overlap ? 1.0 : 0.0);
-    const double optimizer = mlp_params * optimizer_step_bytes_per_parameter(sb) / rates.hbm_bytes_per_s + rates.launch_s;
-    const double without_fill = dense + lookup_fwd + update + fwd_comm + bwd_comm + index_comm + allreduce + optimizer;
-
-    Result r;
-    r.time.compute_s = dense;
-    r.time.lookup_s = lookup_hbm + update_hbm;
-    r.time.memory_s = (lookup_fwd - lookup_hbm) + (update - update_hbm) + exposed_comm_s(fill, without_fill, 1.0);
-    r.time.emb_comm_s = fwd_comm + bwd_comm + index_comm;
-    r.time.dp_comm_s = allreduce;
-    r.time.optimizer_s = optimizer;
-    r.iteration_s = r.time.total();
-    r.comm.emb_s = c_index + c_fwd + c_bwd;
-    r.comm.dp_s = c_allreduce;
-    r.comm.memory_s = lookup_link + update_link + fill;
-    r.microbatches = 1;
-
-    // ---- memory per tier.
-    const double capacity = units::gib_to_bytes(node.hbm_capacity_gib);
+// Memory per tier and the verdict: the MLPs' states, the rows and their optimizer state where
+// the placement puts them, what backward holds, the buffers.
+void dlrm_memory(const Config& c, const DlrmRankShare& sh, const TableWork& tw, const DenseTimes& dt, const StateBytes& sb,
+                 double mlp_params, const ExpandedShare& xs, Result& r) noexcept {
+    const DlrmSpec& d = c.dlrm;
+    const Strategy& s = c.strategy;
+    const double b = static_cast<double>(c.training.global_batch) / s.dp;
+    const double e = activation_bytes;
+    const double capacity = units::gib_to_bytes(c.node.hbm_capacity_gib);
     r.hbm.capacity_bytes = capacity;
     r.hbm.margin_bytes = c.software.hbm_allocator_margin * capacity;
     r.hbm.weights_bytes = mlp_params * sb.weights;
@@ -574,10 +559,10 @@ Result evaluate_dlrm(const Config& c) noexcept {
     r.hbm.optimizer_bytes += state_hbm;
     // Held for backward: the MLPs' and the interaction's activations, the pooled vectors received
     // and, on the tables' side, the pooled outputs and the indices (kept for the update).
-    r.hbm.activations_bytes = dt.activations + b * dlrm_pooled_width(d) * e + pooled_out_bytes + index_in * index_bytes;
+    r.hbm.activations_bytes = dt.activations + b * dlrm_pooled_width(d) * e + tw.pooled_out_bytes + tw.index_in * index_bytes;
     // The exchanges' send and receive buffers, the backward's sort buffers, the runtime.
-    r.hbm.other_bytes =
-        units::gib_to_bytes(c.software.hbm_reserved_gib) + pooled_out_bytes + b * dlrm_pooled_width(d) * e + 2.0 * index_in * index_bytes;
+    r.hbm.other_bytes = units::gib_to_bytes(c.software.hbm_reserved_gib) + tw.pooled_out_bytes + b * dlrm_pooled_width(d) * e +
+                        2.0 * tw.index_in * index_bytes;
     r.expanded.capacity_bytes = xs.capacity_bytes;
     r.expanded.weights_bytes = s.emb_placement != EmbeddingPlacement::hbm ? sh.rows_bytes : 0.0;
     r.expanded.optimizer_bytes = state_ex;
@@ -594,8 +579,13 @@ Result evaluate_dlrm(const Config& c) noexcept {
         r.detail_a = r.expanded.used_bytes();
         r.detail_b = xs.capacity_bytes;
     }
+}
 
-    // ---- totals.
+// Parameters, FLOPs and the throughput metrics.
+void dlrm_totals(const Config& c, double mlp_params, Result& r) noexcept {
+    const DlrmSpec& d = c.dlrm;
+    const double n = c.strategy.dp;
+    const double batch = static_cast<double>(c.training.global_batch);
     r.parameters = dlrm_embedding_parameters(d) + mlp_params;
     r.active_parameters = mlp_params;
     for (int g = 0; g < d.table_groups; ++g) {
@@ -609,10 +599,65 @@ Result evaluate_dlrm(const Config& c) noexcept {
         r.tokens_per_s = batch / r.iteration_s;
         r.model_tflops_per_gpu = units::flops_to_tflops(r.model_flops / (r.iteration_s * n));
         r.hardware_tflops_per_gpu = r.model_tflops_per_gpu;
-        const double peak = matrix_peak_tflops(node, c.training.precision);
+        const double peak = matrix_peak_tflops(c.node, c.training.precision);
         r.mfu = model_flops_utilization(r.model_flops, r.iteration_s, n, peak);
         r.mfu_causal = r.mfu;
     }
+}
+
+}  // namespace
+
+Result evaluate_dlrm(const Config& c) noexcept {
+    double a = 0, b_detail = 0;
+    if (const Infeasible why = dlrm_problem(c, a, b_detail); why != Infeasible::none) return infeasible(why, a, b_detail);
+    const DlrmSpec& d = c.dlrm;
+    const Strategy& s = c.strategy;
+    const ComputeRates rates = compute_rates(c.node, c.training, c.software);
+    const ExpandedShare xs = expanded_share(c.node);
+    const double batch = static_cast<double>(c.training.global_batch);
+    const double b = batch / s.dp;  // samples per rank
+
+    const DlrmRankShare sh = dlrm_rank_share(d, s.emb_sharding, batch, s.dp);
+    const TableWork tw = table_work(c, sh, rates, xs);
+    const DenseTimes dt = dense_times(d, c.training, b, rates);
+    const double dense = dt.bottom_fwd + dt.inter_fwd + dt.top_fwd + dt.top_bwd + dt.inter_bwd + dt.bottom_bwd;
+    const StateBytes sb = state_bytes_per_parameter(c.training, c.software);
+    const double mlp_params = dlrm_mlp_parameters(d);
+    const DlrmExchanges x = dlrm_exchanges(c, tw, sb, mlp_params);
+
+    // ---- composition (docs/model.md, "DLRM"). Forward: the lookup, then the pooled vectors
+    // travel while the bottom MLP runs, and the interaction waits for both. Backward: the top
+    // MLP and the interaction, then the pooled gradients travel while the bottom MLP's backward
+    // runs, and the row update waits for them. The network is otherwise idle during the
+    // interaction and the top MLP: the next batch's indices travel there (TorchRec's pipelined
+    // input distribution); the MLPs' gradient all-reduce runs behind the backward after the top
+    // MLP. The cache fill for the next batch uses the expanded tier's link, another resource, on
+    // a stream of its own: it hides behind everything else the iteration does.
+    const double lookup_fwd = std::max(tw.lookup_hbm, tw.lookup_link);
+    const double update = std::max(tw.update_hbm, tw.update_link);
+    const double fwd_comm = exposed_comm_s(x.fwd, dt.bottom_fwd, 1.0);
+    const double bwd_comm = exposed_comm_s(x.bwd, dt.bottom_bwd, 1.0);
+    const double index_comm = exposed_comm_s(x.index, dt.inter_fwd + dt.top_fwd + dt.top_bwd, 1.0);
+    const double ar_window = dt.inter_bwd + std::max(dt.bottom_bwd, x.bwd) + update;
+    const double allreduce = exposed_comm_s(x.allreduce, ar_window, s.dp_overlap ? 1.0 : 0.0);
+    const double optimizer = mlp_params * optimizer_step_bytes_per_parameter(sb) / rates.hbm_bytes_per_s + rates.launch_s;
+    const double without_fill = dense + lookup_fwd + update + fwd_comm + bwd_comm + index_comm + allreduce + optimizer;
+
+    Result r;
+    r.time.compute_s = dense;
+    r.time.lookup_s = tw.lookup_hbm + tw.update_hbm;
+    r.time.memory_s = (lookup_fwd - tw.lookup_hbm) + (update - tw.update_hbm) + exposed_comm_s(tw.fill, without_fill, 1.0);
+    r.time.emb_comm_s = fwd_comm + bwd_comm + index_comm;
+    r.time.dp_comm_s = allreduce;
+    r.time.optimizer_s = optimizer;
+    r.iteration_s = r.time.total();
+    r.comm.emb_s = x.index + x.fwd + x.bwd;
+    r.comm.dp_s = x.allreduce;
+    r.comm.memory_s = tw.lookup_link + tw.update_link + tw.fill;
+    r.microbatches = 1;
+
+    dlrm_memory(c, sh, tw, dt, sb, mlp_params, xs, r);
+    dlrm_totals(c, mlp_params, r);
     return r;
 }
 

@@ -298,31 +298,15 @@ void push_routed_experts(LayerWork& lw, const ModelSpec& m, const SoftwareSpec& 
 
 }  // namespace
 
-LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, const SoftwareSpec& sw, WorkShape w, bool moe, bool sliding) noexcept {
-    const double t = w.tp;
-    const double b = w.microbatch;
-    const double sq = static_cast<double>(m.seq_len) / w.cp;  // this rank's queries of a sequence
-    const double sk = m.seq_len;                              // keys each query attends to
+namespace {
+
+// The query, key and value projections of one layer on this rank (a query and g KV heads), with
+// RoPE: MLA's latent down- and up-projections, or one fused QKV GEMM.
+void push_qkv(LayerWork& lw, const ModelSpec& m, const AttentionDims& ad, double tokens, double a, double g, double in,
+              CastOp* cast) noexcept {
     const double h = m.hidden;
-    const AttentionDims ad = attention_dims(m);
-    const double a = m.heads / t;       // query heads on this rank
-    const double g = ad.kv_heads / t;   // KV heads on this rank
-    const double f = m.ffn_hidden / t;  // MLP width on this rank
-    const double tokens = b * sq;
-    const double norm_tokens = w.sequence_parallel ? tokens / t : tokens;
     const double e = activation_bytes;
-    // FP8 training runs the block's linear layers on 1-byte operands (the router, attention
-    // core and LM head stay in 16 bits).
-    const bool quantized = is_quantized(tr.precision);
-    const double in = quantized ? gemm_operand_bytes(tr.precision) : e;
-    CastOp cast_op;
-    CastOp* cast = quantized ? &cast_op : nullptr;
-    CastOp expert_cast_op;  // the routed experts' casts (routed_op(): their shapes follow the routing)
-
-    LayerWork lw;
     auto push = [&lw](const Op& op) noexcept { lw.ops[static_cast<std::size_t>(lw.count++)] = op; };
-
-    push(norm(norm_tokens, h));
     if (m.is_mla()) {
         // Down-projections to the query and key/value latents are replicated on every TP rank
         // (Megatron-Core's MLA); the up-projections are split by heads.
@@ -364,6 +348,18 @@ LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, const SoftwareS
         }
         if (!m.learned_position_embeddings) push(rope(tokens * (a + g) * ad.qk, m.rope_mscale != 1.0));
     }
+}
+
+// The attention core of one layer on this rank: the unfused scores, softmax, dropout and context
+// GEMMs, or one FlashAttention-class kernel.
+void push_attention_core(LayerWork& lw, const ModelSpec& m, const TrainingSpec& tr, const AttentionDims& ad, WorkShape w, bool sliding,
+                         double a, double g) noexcept {
+    const double b = w.microbatch;
+    const double sq = static_cast<double>(m.seq_len) / w.cp;  // this rank's queries of a sequence
+    const double sk = m.seq_len;                              // keys each query attends to
+    const double tokens = b * sq;
+    const double e = activation_bytes;
+    auto push = [&lw](const Op& op) noexcept { lw.ops[static_cast<std::size_t>(lw.count++)] = op; };
     const double heads_batch = b * a;
     if (tr.attention == AttentionKernel::unfused) {
         Op scores = gemm(heads_batch, sq, sk, ad.qk, false);
@@ -397,6 +393,36 @@ LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, const SoftwareS
         fa.bwd = {2.5 * flops, 2.0 * io + e * tokens * a * ad.v, 1.0, 1.0 / keys, dim, true};
         push(fa);
     }
+}
+
+}  // namespace
+
+LayerWork layer_work(const ModelSpec& m, const TrainingSpec& tr, const SoftwareSpec& sw, WorkShape w, bool moe, bool sliding) noexcept {
+    const double t = w.tp;
+    const double b = w.microbatch;
+    const double sq = static_cast<double>(m.seq_len) / w.cp;  // this rank's queries of a sequence
+    const double h = m.hidden;
+    const AttentionDims ad = attention_dims(m);
+    const double a = m.heads / t;       // query heads on this rank
+    const double g = ad.kv_heads / t;   // KV heads on this rank
+    const double f = m.ffn_hidden / t;  // MLP width on this rank
+    const double tokens = b * sq;
+    const double norm_tokens = w.sequence_parallel ? tokens / t : tokens;
+    const double e = activation_bytes;
+    // FP8 training runs the block's linear layers on 1-byte operands (the router, attention
+    // core and LM head stay in 16 bits).
+    const bool quantized = is_quantized(tr.precision);
+    const double in = quantized ? gemm_operand_bytes(tr.precision) : e;
+    CastOp cast_op;
+    CastOp* cast = quantized ? &cast_op : nullptr;
+    CastOp expert_cast_op;  // the routed experts' casts (routed_op(): their shapes follow the routing)
+
+    LayerWork lw;
+    auto push = [&lw](const Op& op) noexcept { lw.ops[static_cast<std::size_t>(lw.count++)] = op; };
+
+    push(norm(norm_tokens, h));
+    push_qkv(lw, m, ad, tokens, a, g, in, cast);
+    push_attention_core(lw, m, tr, ad, w, sliding, a, g);
     Op proj = gemm(1, tokens, h, a * ad.v, true, in);  // output projection
     proj.tp_pair = 1;
     push(proj);

@@ -278,12 +278,9 @@ std::vector<int> SearchEngine::interleave_choices(int pp) const {
     return divisors(base_.model.layers / pp);
 }
 
-void SearchEngine::enumerate() {
-    std::vector<Group> list;
+void SearchEngine::enumerate_switches() {
     const SearchOptions& o = options_;
     const Strategy& bs = base_.strategy;
-    const long long gpus = accelerators_available(base_);
-
     zero_ = searched(o, Knob::zero_stage) ? std::vector<int>{0, 1, 2, 3} : std::vector<int>{bs.zero_stage};
     {
         const int base_mask = (bs.offload_optimizer ? 1 : 0) | (bs.offload_weights ? 2 : 0) | (bs.offload_activations ? 4 : 0);
@@ -296,6 +293,37 @@ void SearchEngine::enumerate() {
     }
     dp_overlap_ = searched(o, Knob::dp_overlap) ? std::vector<char>{1, 0} : std::vector<char>{bs.dp_overlap};
     tp_overlap_ = searched(o, Knob::tp_overlap) ? std::vector<char>{0, 1} : std::vector<char>{bs.tp_overlap};
+}
+
+void SearchEngine::add_pp_choice(int pp) {
+    const ModelSpec& m = base_.model;
+    const auto known = std::lower_bound(interleaves_.begin(), interleaves_.end(), pp, below_pp);
+    if (known == interleaves_.end() || known->pp != pp) {
+        PpChoice choice{pp, interleave_choices(pp), {}, {}};
+        // The model's stage layout at each (the strategy fields it reads are not searched).
+        Strategy sv = base_.strategy;
+        sv.pp = pp;
+        for (int v : choice.vs) {
+            sv.interleave = v;
+            choice.layouts.push_back(model_stage_layout(m, sv));
+        }
+        // The compute bound's recomputed share of the layers: at the smallest interleave.
+        sv.interleave = 1;
+        for (Recompute r : {Recompute::none, Recompute::selective, Recompute::full}) {
+            sv.recompute = r;
+            choice.recompute_share[static_cast<std::size_t>(r)] = full_recompute_share(m.layers, sv);
+        }
+        interleaves_.insert(known, std::move(choice));
+    }
+}
+
+void SearchEngine::enumerate() {
+    std::vector<Group> list;
+    const SearchOptions& o = options_;
+    const Strategy& bs = base_.strategy;
+    const long long gpus = accelerators_available(base_);
+
+    enumerate_switches();
     const std::vector<Recompute> recomputes = searched(o, Knob::recompute)
                                                   ? std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full}
                                                   : std::vector<Recompute>{bs.recompute};
@@ -323,24 +351,7 @@ void SearchEngine::enumerate() {
             std::vector<int> pps{bs.pp};
             if (searched(o, Knob::pp)) pps = gpus % tp_cp == 0 ? divisors(gpus / tp_cp) : std::vector<int>{};
             for (int pp : pps) {
-                const auto known = std::lower_bound(interleaves_.begin(), interleaves_.end(), pp, below_pp);
-                if (known == interleaves_.end() || known->pp != pp) {
-                    PpChoice choice{pp, interleave_choices(pp), {}, {}};
-                    // The model's stage layout at each (the strategy fields it reads are not searched).
-                    Strategy sv = bs;
-                    sv.pp = pp;
-                    for (int v : choice.vs) {
-                        sv.interleave = v;
-                        choice.layouts.push_back(model_stage_layout(m, sv));
-                    }
-                    // The compute bound's recomputed share of the layers: at the smallest interleave.
-                    sv.interleave = 1;
-                    for (Recompute r : {Recompute::none, Recompute::selective, Recompute::full}) {
-                        sv.recompute = r;
-                        choice.recompute_share[static_cast<std::size_t>(r)] = full_recompute_share(m.layers, sv);
-                    }
-                    interleaves_.insert(known, std::move(choice));
-                }
+                add_pp_choice(pp);
                 const long long tp_pp = tp_cp * pp;
                 std::vector<int> dps{bs.dp};
                 if (searched(o, Knob::dp)) {

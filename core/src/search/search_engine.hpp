@@ -159,6 +159,8 @@ private:
     // `base` with the searched strategy knobs at their minimum: what the constructor validates.
     [[nodiscard]] static Config probe(const Config& base, const SearchOptions& options) noexcept;
     void enumerate();
+    void enumerate_switches();                                      // zero_, offload_, dp_overlap_, tp_overlap_ (enumerate()'s first part)
+    void add_pp_choice(int pp);                                     // interleaves_'s entry for pp, when it has none yet
     static void apply_group(Strategy& s, const Group& g) noexcept;  // the group's part of a strategy
     bool prepare_from(const SearchControl& control, const SearchEngine& donor);
     // The rooflines and compute bounds of the groups that fit, then finish_prepare(); the memory

@@ -408,6 +408,100 @@ MeasuredCase read_dlrm_case(const json& jc, const std::string& where, const std:
     return mc;
 }
 
+// A row with a strategy object: Megatron-Core as NVIDIA publishes it (see the header).
+void read_modern_strategy(const json& jc, const json& st, const std::string& where, MeasuredCase& mc) {
+    Strategy& s = mc.config.strategy;
+    TrainingSpec& tr = mc.config.training;
+    if (!st.is_object()) throw std::runtime_error(where + ".strategy: expected an object");
+    const std::string sw = where + ".strategy";
+    refuse_unknown_keys(st,
+                        {"tp", "pp", "cp", "ep", "etp", "vp", "microbatch", "fsdp", "dp", "sequence_parallel", "recompute", "tp_overlap",
+                         "pp_overlap", "ep_dispatch", "offload_activations", "offload_weights", "offload_optimizer"},
+                        sw);
+    s.tp = get_int(st, "tp", sw);
+    s.pp = get_int(st, "pp", sw);
+    s.cp = opt_int(st, "cp", sw, 1);
+    s.ep = opt_int(st, "ep", sw, 1);
+    s.etp = opt_int(st, "etp", sw, 1);
+    // The virtual pipeline size, where the row publishes it; else searched like the microbatch.
+    s.interleave = opt_int(st, "vp", sw, 1);
+    mc.interleave_published = st.contains("vp");
+    if (st.contains("microbatch")) {
+        s.microbatch = get_int(st, "microbatch", sw);
+        mc.microbatch_published = true;
+    }
+    const int fsdp = opt_int(st, "fsdp", sw, 0, 0);
+    const int gpus = get_int(jc, "gpus", where);
+    const long long model_ranks = static_cast<long long>(s.tp) * s.pp * s.cp;
+    if (gpus % model_ranks != 0)
+        throw std::runtime_error(where + ": gpus = " + std::to_string(gpus) +
+                                 " is not a multiple of tp*pp*cp = " + std::to_string(model_ranks));
+    s.dp = opt_int(st, "dp", sw, static_cast<int>(gpus / model_ranks));
+    if (model_ranks * s.dp != gpus)
+        throw std::runtime_error(where + ": tp*pp*cp*dp = " + std::to_string(model_ranks * s.dp) +
+                                 " differs from gpus = " + std::to_string(gpus));
+    s.zero_stage = fsdp > 0 ? 3 : 1;
+    if (fsdp > 0 && fsdp < s.dp * s.cp) s.zero_shard = fsdp;
+    s.sequence_parallel = opt_bool(st, "sequence_parallel", sw, s.tp > 1);
+    if (st.contains("recompute")) {
+        s.recompute = parse_recompute(opt_string(st, "recompute", sw, "none"), sw);
+        mc.recompute_published = true;
+    }
+    if (st.contains("tp_overlap")) {
+        s.tp_overlap = opt_bool(st, "tp_overlap", sw, false);
+        mc.tp_overlap_published = true;
+    }
+    // Megatron-Bridge overlaps the pipeline transfers whenever vp > 1 (overlap_p2p_comm).
+    s.pp_overlap = opt_bool(st, "pp_overlap", sw, true);
+    // The token dispatcher, where the row's recipe names one (Megatron-Core's all-to-all
+    // dispatcher otherwise): "hierarchical" for the flex dispatcher with DeepEP or HybridEP.
+    if (st.contains("ep_dispatch"))
+        s.ep_dispatch = parse_named(sections::ep_dispatch_names, opt_string(st, "ep_dispatch", sw, "all_to_all"), sw, "ep_dispatch");
+    // What the recipe moves to the expanded tier (host memory), where it says so: MaxText's
+    // `decoder_layer_input=offload` is the model's activation offload.
+    s.offload_activations = opt_bool(st, "offload_activations", sw, false);
+    s.offload_weights = opt_bool(st, "offload_weights", sw, false);
+    s.offload_optimizer = opt_bool(st, "offload_optimizer", sw, false);
+    read_erratum(jc, st, where, mc);
+    assume_software(mc, "megatron-core-te-eager");
+    tr.attention = AttentionKernel::fused;
+    tr.dropout = false;
+}
+
+// A row of Megatron-LM of 2021 (Narayanan et al.): no TP overlap, unfused attention, dropout.
+void read_2021_strategy(const json& jc, const std::string& where, MeasuredCase& mc) {
+    Strategy& s = mc.config.strategy;
+    TrainingSpec& tr = mc.config.training;
+    if (jc.contains("erratum"))
+        throw std::runtime_error(where + ".erratum: only a row with a strategy object can correct its source's fields");
+    s.tp = get_int(jc, "tp", where);
+    s.pp = get_int(jc, "pp", where);
+    s.dp = get_int(jc, "dp", where);
+    s.sequence_parallel = opt_bool(jc, "sequence_parallel", where, false);
+    s.zero_stage = opt_int(jc, "zero_stage", where, 0, 0);
+    if (jc.contains("recompute")) {
+        s.recompute = parse_recompute(opt_string(jc, "recompute", where, "none"), where);
+        mc.recompute_published = true;
+    }
+    if (jc.contains("microbatch")) {
+        s.microbatch = get_int(jc, "microbatch", where);
+        mc.microbatch_published = true;
+    }
+    if (jc.contains("interleave")) {
+        s.interleave = get_int(jc, "interleave", where);
+        mc.interleave_published = true;
+    }
+    mc.tp_overlap_published = true;  // no TP overlap in 2021
+    assume_software(mc, "megatron-lm-2021");
+    s.pp_overlap = false;  // nor pipeline transfers behind compute (blocking p2p)
+    tr.attention = AttentionKernel::unfused;
+    tr.dropout = true;
+    const int gpus = get_int(jc, "gpus", where);
+    if (static_cast<long long>(s.tp) * s.pp * s.dp != gpus)
+        throw std::runtime_error(where + ": tp*pp*dp = " + std::to_string(static_cast<long long>(s.tp) * s.pp * s.dp) +
+                                 " differs from gpus = " + std::to_string(gpus));
+}
+
 MeasuredCase read_case(const json& jc, const std::string& where, const std::vector<ModelPreset>& models, const std::string& software) {
     if (!jc.is_object()) throw std::runtime_error(where + ": expected an object");
     if (const std::string workload = opt_string(jc, "workload", where, "transformer"); workload == "dlrm")
@@ -451,98 +545,12 @@ MeasuredCase read_case(const json& jc, const std::string& where, const std::vect
     read_software_settings(jc, where, mc);
     read_model(jc, where, models, mc.config.model);
 
-    Strategy& s = mc.config.strategy;
     TrainingSpec& tr = mc.config.training;
     tr.global_batch = get_int(jc, "global_batch", where);
-    const auto sit = jc.find("strategy");
-    const bool modern = sit != jc.end();
-    if (modern) {
-        // Megatron-Core as NVIDIA publishes it (see the header).
-        if (!sit->is_object()) throw std::runtime_error(where + ".strategy: expected an object");
-        const std::string sw = where + ".strategy";
-        refuse_unknown_keys(*sit,
-                            {"tp", "pp", "cp", "ep", "etp", "vp", "microbatch", "fsdp", "dp", "sequence_parallel", "recompute",
-                             "tp_overlap", "pp_overlap", "ep_dispatch", "offload_activations", "offload_weights", "offload_optimizer"},
-                            sw);
-        s.tp = get_int(*sit, "tp", sw);
-        s.pp = get_int(*sit, "pp", sw);
-        s.cp = opt_int(*sit, "cp", sw, 1);
-        s.ep = opt_int(*sit, "ep", sw, 1);
-        s.etp = opt_int(*sit, "etp", sw, 1);
-        // The virtual pipeline size, where the row publishes it; else searched like the microbatch.
-        s.interleave = opt_int(*sit, "vp", sw, 1);
-        mc.interleave_published = sit->contains("vp");
-        if (sit->contains("microbatch")) {
-            s.microbatch = get_int(*sit, "microbatch", sw);
-            mc.microbatch_published = true;
-        }
-        const int fsdp = opt_int(*sit, "fsdp", sw, 0, 0);
-        const int gpus = get_int(jc, "gpus", where);
-        const long long model_ranks = static_cast<long long>(s.tp) * s.pp * s.cp;
-        if (gpus % model_ranks != 0)
-            throw std::runtime_error(where + ": gpus = " + std::to_string(gpus) +
-                                     " is not a multiple of tp*pp*cp = " + std::to_string(model_ranks));
-        s.dp = opt_int(*sit, "dp", sw, static_cast<int>(gpus / model_ranks));
-        if (model_ranks * s.dp != gpus)
-            throw std::runtime_error(where + ": tp*pp*cp*dp = " + std::to_string(model_ranks * s.dp) +
-                                     " differs from gpus = " + std::to_string(gpus));
-        s.zero_stage = fsdp > 0 ? 3 : 1;
-        if (fsdp > 0 && fsdp < s.dp * s.cp) s.zero_shard = fsdp;
-        s.sequence_parallel = opt_bool(*sit, "sequence_parallel", sw, s.tp > 1);
-        if (sit->contains("recompute")) {
-            s.recompute = parse_recompute(opt_string(*sit, "recompute", sw, "none"), sw);
-            mc.recompute_published = true;
-        }
-        if (sit->contains("tp_overlap")) {
-            s.tp_overlap = opt_bool(*sit, "tp_overlap", sw, false);
-            mc.tp_overlap_published = true;
-        }
-        // Megatron-Bridge overlaps the pipeline transfers whenever vp > 1 (overlap_p2p_comm).
-        s.pp_overlap = opt_bool(*sit, "pp_overlap", sw, true);
-        // The token dispatcher, where the row's recipe names one (Megatron-Core's all-to-all
-        // dispatcher otherwise): "hierarchical" for the flex dispatcher with DeepEP or HybridEP.
-        if (sit->contains("ep_dispatch"))
-            s.ep_dispatch = parse_named(sections::ep_dispatch_names, opt_string(*sit, "ep_dispatch", sw, "all_to_all"), sw, "ep_dispatch");
-        // What the recipe moves to the expanded tier (host memory), where it says so: MaxText's
-        // `decoder_layer_input=offload` is the model's activation offload.
-        s.offload_activations = opt_bool(*sit, "offload_activations", sw, false);
-        s.offload_weights = opt_bool(*sit, "offload_weights", sw, false);
-        s.offload_optimizer = opt_bool(*sit, "offload_optimizer", sw, false);
-        read_erratum(jc, *sit, where, mc);
-        assume_software(mc, "megatron-core-te-eager");
-        tr.attention = AttentionKernel::fused;
-        tr.dropout = false;
-    } else {
-        // Megatron-LM of 2021 (Narayanan et al.): no TP overlap, unfused attention, dropout.
-        if (jc.contains("erratum"))
-            throw std::runtime_error(where + ".erratum: only a row with a strategy object can correct its source's fields");
-        s.tp = get_int(jc, "tp", where);
-        s.pp = get_int(jc, "pp", where);
-        s.dp = get_int(jc, "dp", where);
-        s.sequence_parallel = opt_bool(jc, "sequence_parallel", where, false);
-        s.zero_stage = opt_int(jc, "zero_stage", where, 0, 0);
-        if (jc.contains("recompute")) {
-            s.recompute = parse_recompute(opt_string(jc, "recompute", where, "none"), where);
-            mc.recompute_published = true;
-        }
-        if (jc.contains("microbatch")) {
-            s.microbatch = get_int(jc, "microbatch", where);
-            mc.microbatch_published = true;
-        }
-        if (jc.contains("interleave")) {
-            s.interleave = get_int(jc, "interleave", where);
-            mc.interleave_published = true;
-        }
-        mc.tp_overlap_published = true;  // no TP overlap in 2021
-        assume_software(mc, "megatron-lm-2021");
-        s.pp_overlap = false;  // nor pipeline transfers behind compute (blocking p2p)
-        tr.attention = AttentionKernel::unfused;
-        tr.dropout = true;
-        const int gpus = get_int(jc, "gpus", where);
-        if (static_cast<long long>(s.tp) * s.pp * s.dp != gpus)
-            throw std::runtime_error(where + ": tp*pp*dp = " + std::to_string(static_cast<long long>(s.tp) * s.pp * s.dp) +
-                                     " differs from gpus = " + std::to_string(gpus));
-    }
+    if (const auto sit = jc.find("strategy"); sit != jc.end())
+        read_modern_strategy(jc, *sit, where, mc);
+    else
+        read_2021_strategy(jc, where, mc);
     tr.precision = parse_precision(opt_string(jc, "precision", where, "fp16"), where);
     const std::string att = opt_string(jc, "attention", where, tr.attention == AttentionKernel::fused ? "fused" : "unfused");
     if (att != "fused" && att != "unfused") throw std::runtime_error(where + ".attention = \"" + att + "\": must be fused or unfused");
