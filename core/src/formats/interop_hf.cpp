@@ -408,6 +408,581 @@ void import_chunked_attention(HfReader& h, ModelSpec& m, bool layers_ok) {
                    std::to_string(chunk));
 }
 
+// The model family: the class in `architectures`, else the family in `model_type`; its name in
+// arch_name. Nothing when neither names a supported family (the errors say why).
+std::optional<Arch> read_architecture(HfReader& top, ObjectReader& top_o, std::string& arch_name) {
+    // Architecture: the class in `architectures`, else the family in `model_type`.
+    std::optional<Arch> arch;
+    std::string model_type;
+    std::optional<Arch> typed;
+    if (top.get_string("model_type", model_type))
+        for (const auto& n : model_types)
+            if (n.name == model_type) typed = n.arch;
+    top.used.emplace_back("architectures");
+    const json* a = top_o.value("architectures");
+    if (!a && typed) {
+        arch = typed;
+        arch_name = model_type;
+        top.warn("architectures", "missing: the family is taken from model_type = " + quote_for_message(model_type));
+    } else if (!a) {
+        top_o.error("architectures", "missing (required)");
+    } else if (!a->is_array() || a->empty() || !(*a)[0].is_string()) {
+        top_o.error("architectures", "expected an array of architecture names, got " + describe_json_value(*a));
+    } else {
+        arch_name = (*a)[0].get<std::string>();
+        for (const auto& n : arch_names)
+            if (n.name == arch_name) arch = n.arch;
+        if (!arch && typed) {
+            arch = typed;
+            top.warn("architectures", "= [" + quote_for_message(arch_name) +
+                                          "] is not a supported class: read as model_type = " + quote_for_message(model_type));
+        } else if (!arch) {
+            std::string supported;
+            for (const auto& n : arch_names)
+                if (!n.name.empty()) supported += (supported.empty() ? "" : ", ") + std::string(n.name);
+            top_o.value_error("architectures",
+                              "= [" + quote_for_message(arch_name) + "]: unsupported architecture (supported: " + supported + ")");
+        } else if (a->size() > 1) {
+            top.warn("architectures", "several architectures listed: the first, " + arch_name + ", is used");
+        }
+    }
+    return arch;
+}
+
+// The base scenario's model without what only some configs have (experts, latent attention, a
+// window, scaled RoPE, a clamped activation): the import sets those only where the config has them.
+ModelSpec without_variants(ModelSpec m) {
+    // A dense model unless the config has experts, whatever the base scenario's model was.
+    const ModelSpec dense{};
+    m.experts = dense.experts;
+    m.experts_per_token = dense.experts_per_token;
+    m.expert_ffn_hidden = dense.expert_ffn_hidden;
+    m.shared_experts = dense.shared_experts;
+    m.dense_layers = dense.dense_layers;
+    m.moe_layer_interval = dense.moe_layer_interval;
+    m.capacity_factor = dense.capacity_factor;
+    // Likewise ordinary full attention unless the config has latent attention or a window.
+    m.q_lora_rank = dense.q_lora_rank;
+    m.kv_lora_rank = dense.kv_lora_rank;
+    m.qk_nope_head_dim = dense.qk_nope_head_dim;
+    m.qk_rope_head_dim = dense.qk_rope_head_dim;
+    m.v_head_dim = dense.v_head_dim;
+    m.sliding_window = dense.sliding_window;
+    m.full_attention_interval = dense.full_attention_interval;
+    // Plain RoPE and an unclamped activation unless the config says otherwise.
+    m.rope_mscale = dense.rope_mscale;
+    m.glu_clamp = dense.glu_clamp;
+    return m;
+}
+
+// What the parts of import_hf_config_text() share.
+struct HfImport {
+    JsonReader& r;
+    ObjectReader& o;  // the object the model keys are read from (Llama 4: text_config)
+    HfReader& h;      // its reader
+    HfReader& top;    // the top level's (h itself without a text_config)
+    ImportResult& res;
+    Arch arch;
+    bool nested;  // the model keys are in text_config
+    ModelSpec m;
+    bool layers_ok = false;  // layers known and sane: the MoE layers can be placed
+};
+
+bool value_in_range(ObjectReader& o, std::string_view key, long long v, long long lo, long long hi, const std::string& allowed) {
+    if (v >= lo && v <= hi) return true;
+    o.value_error(key, "= " + std::to_string(v) + ": must be " + allowed);
+    return false;
+}
+
+std::string integer_from(long long lo, long long hi) { return "an integer from " + std::to_string(lo) + " to " + std::to_string(hi); }
+
+// Key/value heads (all heads without num_key_value_heads) and the head size.
+void read_heads(HfImport& x) {
+    ObjectReader& o = x.o;
+    HfReader& h = x.h;
+    ModelSpec& m = x.m;
+    const Arch* arch = &x.arch;
+    if (h.get_int("num_key_value_heads", m.kv_heads, false)) {
+        h.map("num_key_value_heads", "model.kv_heads", std::to_string(m.kv_heads));
+    } else {
+        m.kv_heads = m.heads;
+        h.map("num_attention_heads", "model.kv_heads", std::to_string(m.kv_heads) + " (no num_key_value_heads)");
+    }
+    if (h.get_int("head_dim", m.head_dim, false)) {
+        h.map("head_dim", "model.head_dim", std::to_string(m.head_dim));
+    } else if (m.heads > 0 && m.hidden > 0 && m.hidden % m.heads == 0) {
+        m.head_dim = m.hidden / m.heads;
+        h.map("hidden_size", "model.head_dim", std::to_string(m.head_dim) + " (hidden_size / num_attention_heads)");
+    } else if (m.heads > 0 && m.hidden > 0 && *arch != Arch::deepseek) {  // MLA gives its own head sizes
+        o.error("head_dim", "missing, and hidden_size = " + std::to_string(m.hidden) +
+                                " is not a multiple of num_attention_heads = " + std::to_string(m.heads));
+    }
+}
+
+void read_seq_len(HfImport& x) {
+    ObjectReader& o = x.o;
+    HfReader& h = x.h;
+    ModelSpec& m = x.m;
+    // Sequence length.
+    long long max_pos = 0;
+    if (h.get_int("max_position_embeddings", max_pos, false)) {
+        if (max_pos >= 1 && max_pos <= hf_max_imported_seq_len) {
+            m.seq_len = static_cast<int>(max_pos);
+            h.map("max_position_embeddings", "model.seq_len", std::to_string(m.seq_len));
+        } else if (max_pos > hf_max_imported_seq_len) {
+            h.warn("max_position_embeddings", "= " + std::to_string(max_pos) + " is a long-context window (> " +
+                                                  std::to_string(hf_max_imported_seq_len) +
+                                                  "): model.seq_len kept from the base scenario (" + std::to_string(m.seq_len) + ")");
+        } else {
+            o.value_error("max_position_embeddings", "= " + std::to_string(max_pos) + ": must be >= 1");
+        }
+    } else {
+        h.warn("max_position_embeddings", "missing: model.seq_len kept from the base scenario (" + std::to_string(m.seq_len) + ")");
+    }
+}
+
+// Tied embeddings, positions, the activation and its clamp, biases, the MLP width.
+void read_block_shape(HfImport& x, long long inter) {
+    ObjectReader& o = x.o;
+    HfReader& h = x.h;
+    HfReader& top = x.top;
+    ImportResult& res = x.res;
+    ModelSpec& m = x.m;
+    const Arch* arch = &x.arch;
+    const bool text_o = x.nested;
+    // Block shape.
+    m.tied_embeddings = false;
+    if (!h.get_bool("tie_word_embeddings", m.tied_embeddings) && text_o && top.get_bool("tie_word_embeddings", m.tied_embeddings))
+        top.map("tie_word_embeddings", "model.tied_embeddings", m.tied_embeddings ? "true" : "false");
+    else
+        h.map("tie_word_embeddings", "model.tied_embeddings", m.tied_embeddings ? "true" : "false");
+    m.learned_position_embeddings = false;
+    res.mapped.push_back("(rotary positions) -> model.learned_position_embeddings = false");
+    std::string act = "silu";
+    h.get_string("hidden_act", act);
+    m.gated_mlp = true;
+    h.map("hidden_act", "model.gated_mlp", "true (" + quote_for_message(act) + " with gate/up/down projections)");
+    if (act != "silu" && act != "swiglu")
+        h.warn("hidden_act", "= " + quote_for_message(act) + ": the cost of the activation is not modelled (gated MLP assumed)");
+    // GPT-OSS clamps its activation's inputs (swiglu_limit; ModelSpec::glu_clamp).
+    if (double limit = 0; h.get_number("swiglu_limit", limit)) {
+        if (limit > 0 && limit <= 1e6) {
+            m.glu_clamp = limit;
+            h.map("swiglu_limit", "model.glu_clamp", format_printf("%.6g", limit) + " (clamped outside the fused activation)");
+        } else {
+            o.value_error("swiglu_limit",
+                          "= " + format_printf("%.6g", limit) + ": must be null (no clamp) or a number > 0 and at most 1e6");
+        }
+    }
+    bool attn_bias = false, mlp_bias = false;
+    const bool has_attn_bias = h.get_bool("attention_bias", attn_bias);
+    const bool has_mlp_bias = h.get_bool("mlp_bias", mlp_bias);
+    // GPT-OSS: its experts have biases exactly when its attention has (one attention_bias key).
+    if (*arch == Arch::gpt_oss && !has_mlp_bias) mlp_bias = attn_bias;
+    m.bias = attn_bias || mlp_bias;
+    if (attn_bias != mlp_bias)
+        h.warn(attn_bias ? "attention_bias" : "mlp_bias",
+               "biases in only some linear layers: model.bias = true adds them to every linear layer and norm");
+    if ((*arch == Arch::qwen2 || *arch == Arch::qwen2_moe) && !has_attn_bias) {
+        m.bias = false;
+        h.warn("architectures",
+               "Qwen2 has biases on the q/k/v projections only: dropped (model.bias = false, "
+               "a few hundred thousand parameters)");
+    }
+    h.map(has_attn_bias ? "attention_bias" : "architectures", "model.bias", m.bias ? "true" : "false");
+    m.ffn_hidden = clamp_int(inter);
+    if (*arch != Arch::llama4)  // Llama 4: intermediate_size is the experts' width (below)
+        h.map("intermediate_size", "model.ffn_hidden", std::to_string(m.ffn_hidden));
+}
+
+// Where each MoE field comes from: keys, or a parenthesised note when no key says it.
+struct MoeKeys {
+    std::string experts, active, width, shared, dense, interval;
+    std::string layout;  // the key a warning about the layer placement names
+};
+// The experts as one family's keys give them.
+struct MoeRead {
+    MoeKeys keys;
+    long long experts = 0, active = 0, width = 0, shared = 0;
+    MoeLayout layout;
+    std::string layout_note;  // how the config places its MoE layers, for the warning when inexact
+};
+
+// Mixtral and GPT-OSS: every layer MoE, no shared experts.
+void read_moe_mixtral(HfImport& x, long long inter, MoeRead& mr) {
+    JsonReader& r = x.r;
+    HfReader& h = x.h;
+    ModelSpec& m = x.m;
+    const bool layers_ok = x.layers_ok;
+    MoeKeys& keys = mr.keys;
+    long long& experts = mr.experts;
+    long long& active = mr.active;
+    long long& width = mr.width;
+    MoeLayout& layout = mr.layout;
+    keys = {"num_local_experts", "num_experts_per_tok", "intermediate_size", "(no shared experts)",
+            "(every layer MoE)", "(every layer MoE)",   "num_local_experts"};
+    h.get_int("num_local_experts", experts, true);
+    h.get_int("num_experts_per_tok", active, true);
+    if (long long same = 0; h.get_int("experts_per_token", same, false) && r.ok() && same != active)
+        h.warn("experts_per_token", "= " + std::to_string(same) + " differs from num_experts_per_tok = " + std::to_string(active) +
+                                        ": num_experts_per_tok is used");
+    width = inter;
+    if (r.ok() && layers_ok) layout = fit_moe_layout(m.layers, 1, [](int) { return true; });
+}
+
+// Qwen2-MoE and Qwen3-MoE: decoder_sparse_step, mlp_only_layers, a shared expert of its own width.
+void read_moe_qwen(HfImport& x, MoeRead& mr) {
+    JsonReader& r = x.r;
+    ObjectReader& o = x.o;
+    HfReader& h = x.h;
+    ModelSpec& m = x.m;
+    const bool layers_ok = x.layers_ok;
+    const auto in_range = [&x](std::string_view key, long long v, long long lo, long long hi, const std::string& allowed) {
+        return value_in_range(x.o, key, v, lo, hi, allowed);
+    };
+    MoeKeys& keys = mr.keys;
+    long long& experts = mr.experts;
+    long long& active = mr.active;
+    long long& width = mr.width;
+    long long& shared = mr.shared;
+    MoeLayout& layout = mr.layout;
+    std::string& layout_note = mr.layout_note;
+    keys = {"num_experts",         "num_experts_per_tok", "moe_intermediate_size", "(no shared_expert_intermediate_size)",
+            "decoder_sparse_step", "decoder_sparse_step", "decoder_sparse_step"};
+    long long shared_width = 0, step = 1;
+    h.get_int("num_experts", experts, true);
+    h.get_int("num_experts_per_tok", active, true);
+    h.get_int("moe_intermediate_size", width, true);
+    const bool has_shared = h.get_int("shared_expert_intermediate_size", shared_width, false);
+    h.get_int("decoder_sparse_step", step, false);
+    // mlp_only_layers: indices of layers that keep the dense MLP.
+    std::vector<bool> dense_only;
+    if (h.present("mlp_only_layers") && layers_ok) {
+        dense_only.assign(static_cast<std::size_t>(m.layers), false);
+        const json& list = *o.value("mlp_only_layers");
+        const std::string allowed = "a layer index, " + integer_from(0, m.layers - 1L);
+        if (!list.is_array()) {
+            o.error("mlp_only_layers", "expected an array of layer indices, got " + describe_json_value(list));
+        } else {
+            for (std::size_t i = 0; i < list.size() && r.ok(); ++i) {
+                const json& v = list[i];
+                const std::string key = "mlp_only_layers[" + std::to_string(i) + "]";
+                if (!v.is_number_integer()) {
+                    r.error(key, "expected " + allowed + ", got " + describe_json_value(v));
+                } else if (const long long idx = v.get<long long>(); idx < 0 || idx >= m.layers) {
+                    r.error(key + " = " + std::to_string(idx), "must be " + allowed);
+                } else {
+                    dense_only[static_cast<std::size_t>(idx)] = true;
+                }
+            }
+        }
+    }
+    if (r.ok() && in_range("moe_intermediate_size", width, 1, max_width, integer_from(1, max_width)) &&
+        in_range("shared_expert_intermediate_size", shared_width, 0, max_width, integer_from(0, max_width))) {
+        if (has_shared) keys.shared = "shared_expert_intermediate_size / moe_intermediate_size";
+        if (has_shared && shared_width > 0) {
+            shared = std::max(1LL, std::llround(static_cast<double>(shared_width) / static_cast<double>(width)));
+            if (shared * width != shared_width)
+                h.warn("shared_expert_intermediate_size",
+                       "= " + std::to_string(shared_width) + " is not a multiple of moe_intermediate_size = " + std::to_string(width) +
+                           ": model.shared_experts = " + std::to_string(shared) + " (" + std::to_string(shared * width) + " wide)");
+        }
+        if (layers_ok && in_range("decoder_sparse_step", step, 1, m.layers, integer_from(1, m.layers))) {
+            // transformers: layer i is sparse when it is not in mlp_only_layers and (i + 1) % step == 0.
+            layout = fit_moe_layout(m.layers, static_cast<int>(step), [&](int i) {
+                return (dense_only.empty() || !dense_only[static_cast<std::size_t>(i)]) && (i + 1) % step == 0;
+            });
+            layout_note = "layer i is MoE when (i + 1) % decoder_sparse_step = 0 and i is not in mlp_only_layers";
+            if (!dense_only.empty()) keys.dense = keys.layout = "mlp_only_layers";
+        }
+    }
+}
+
+void read_moe_llama4(HfImport& x, long long inter, MoeRead& mr) {
+    JsonReader& r = x.r;
+    ObjectReader& o = x.o;
+    HfReader& h = x.h;
+    ModelSpec& m = x.m;
+    const bool layers_ok = x.layers_ok;
+    const auto in_range = [&x](std::string_view key, long long v, long long lo, long long hi, const std::string& allowed) {
+        return value_in_range(x.o, key, v, lo, hi, allowed);
+    };
+    MoeKeys& keys = mr.keys;
+    long long& experts = mr.experts;
+    long long& active = mr.active;
+    long long& width = mr.width;
+    long long& shared = mr.shared;
+    MoeLayout& layout = mr.layout;
+    std::string& layout_note = mr.layout_note;
+    // transformers' Llama4TextConfig: layer i is MoE when it is in moe_layers, by default
+    // when (i + 1) % interleave_moe_layer_step = 0; an MoE layer has num_local_experts routed
+    // experts and one shared expert, all intermediate_size wide, and a dense layer an MLP of
+    // intermediate_size_mlp.
+    keys = {"num_local_experts",         "num_experts_per_tok",       "intermediate_size",        "(one shared expert, Llama 4)",
+            "interleave_moe_layer_step", "interleave_moe_layer_step", "interleave_moe_layer_step"};
+    long long step = 1, dense_width = 0;
+    h.get_int("num_local_experts", experts, true);
+    h.get_int("num_experts_per_tok", active, true);
+    h.get_int("interleave_moe_layer_step", step, false);
+    const bool has_dense_width = h.get_int("intermediate_size_mlp", dense_width, false);
+    width = inter;
+    shared = 1;
+    std::vector<char> listed;  // per layer, from moe_layers
+    if (h.present("moe_layers") && layers_ok) {
+        listed.assign(static_cast<std::size_t>(m.layers), 0);
+        const json& list = *o.value("moe_layers");
+        const std::string allowed = "a layer index, " + integer_from(0, m.layers - 1L);
+        if (!list.is_array()) {
+            o.error("moe_layers", "expected an array of layer indices, got " + describe_json_value(list));
+        } else {
+            for (std::size_t i = 0; i < list.size() && r.ok(); ++i) {
+                const json& v = list[i];
+                const std::string key = h.path("moe_layers[" + std::to_string(i) + "]");
+                if (!v.is_number_integer()) {
+                    r.error(key, "expected " + allowed + ", got " + describe_json_value(v));
+                } else if (const long long idx = v.get<long long>(); idx < 0 || idx >= m.layers) {
+                    r.error(key + " = " + std::to_string(idx), "must be " + allowed);
+                } else {
+                    listed[static_cast<std::size_t>(idx)] = 1;
+                }
+            }
+        }
+    }
+    if (r.ok() && layers_ok && in_range("interleave_moe_layer_step", step, 1, m.layers, integer_from(1, m.layers))) {
+        if (!listed.empty()) {
+            const auto first = std::find(listed.begin(), listed.end(), 1);
+            const int guess = first == listed.end() ? 1 : static_cast<int>(first - listed.begin()) + 1;
+            layout = fit_moe_layout(m.layers, guess, [&](int i) { return listed[static_cast<std::size_t>(i)] == 1; });
+            layout_note = "layer i is MoE when it is listed in moe_layers";
+            keys.dense = keys.interval = keys.layout = "moe_layers";
+        } else {
+            layout = fit_moe_layout(m.layers, static_cast<int>(step), [&](int i) { return (i + 1) % step == 0; });
+            layout_note = "layer i is MoE when (i + 1) % interleave_moe_layer_step = 0";
+        }
+    }
+    if (r.ok() && layers_ok) {
+        const bool has_dense = layout.moe_layers < m.layers;
+        if (has_dense_width) {
+            if (in_range("intermediate_size_mlp", dense_width, 1, max_width, integer_from(1, max_width))) {
+                m.ffn_hidden = static_cast<int>(dense_width);
+                h.map("intermediate_size_mlp", "model.ffn_hidden",
+                      std::to_string(m.ffn_hidden) + (has_dense ? "" : " (no dense layer: unused)"));
+            }
+        } else if (has_dense) {
+            o.error("intermediate_size_mlp",
+                    "missing (required: the MLP width of the " + std::to_string(m.layers - layout.moe_layers) + " dense layers)");
+        } else {
+            h.map("intermediate_size", "model.ffn_hidden", std::to_string(m.ffn_hidden) + " (no dense layer: unused)");
+        }
+    }
+}
+
+// DeepSeek-V2/V3 and Kimi K2: first_k_dense_replace dense layers, then every moe_layer_freq-th.
+void read_moe_deepseek(HfImport& x, MoeRead& mr) {
+    JsonReader& r = x.r;
+    HfReader& h = x.h;
+    ModelSpec& m = x.m;
+    const bool layers_ok = x.layers_ok;
+    const auto in_range = [&x](std::string_view key, long long v, long long lo, long long hi, const std::string& allowed) {
+        return value_in_range(x.o, key, v, lo, hi, allowed);
+    };
+    MoeKeys& keys = mr.keys;
+    long long& experts = mr.experts;
+    long long& active = mr.active;
+    long long& width = mr.width;
+    long long& shared = mr.shared;
+    MoeLayout& layout = mr.layout;
+    std::string& layout_note = mr.layout_note;
+    keys = {"n_routed_experts",      "num_experts_per_tok", "moe_intermediate_size", "n_shared_experts",
+            "first_k_dense_replace", "moe_layer_freq",      "moe_layer_freq"};
+    long long first_dense = 0, freq = 1;
+    h.get_int("n_routed_experts", experts, true);
+    h.get_int("num_experts_per_tok", active, true);
+    h.get_int("moe_intermediate_size", width, true);
+    h.get_int("n_shared_experts", shared, false);
+    h.get_int("first_k_dense_replace", first_dense, false);
+    h.get_int("moe_layer_freq", freq, false);
+    if (r.ok() && in_range("moe_intermediate_size", width, 1, max_width, integer_from(1, max_width)) &&
+        in_range("n_shared_experts", shared, 0, max_shared, integer_from(0, max_shared)) && layers_ok &&
+        in_range("first_k_dense_replace", first_dense, 0, m.layers, integer_from(0, m.layers)) &&
+        in_range("moe_layer_freq", freq, 1, m.layers, integer_from(1, m.layers))) {
+        // transformers: layer i is MoE when i >= first_k_dense_replace and i % moe_layer_freq == 0.
+        layout = fit_moe_layout(m.layers, static_cast<int>(freq), [&](int i) { return i >= first_dense && i % freq == 0; });
+        layout_note = "layer i is MoE when i >= first_k_dense_replace and i % moe_layer_freq = 0";
+        if (freq == 1) keys.layout = "first_k_dense_replace";
+    }
+}
+
+// Mixture of experts. Each family names its keys differently; the checks name the key.
+void read_moe(HfImport& x, long long inter) {
+    MoeRead mr;
+    bool moe = true;
+    if (x.arch == Arch::mixtral || x.arch == Arch::gpt_oss)
+        read_moe_mixtral(x, inter, mr);
+    else if (x.arch == Arch::qwen2_moe || x.arch == Arch::qwen3_moe)
+        read_moe_qwen(x, mr);
+    else if (x.arch == Arch::llama4)
+        read_moe_llama4(x, inter, mr);
+    else if (x.arch == Arch::deepseek)
+        read_moe_deepseek(x, mr);
+    else
+        moe = false;
+    JsonReader& r = x.r;
+    HfReader& h = x.h;
+    ImportResult& res = x.res;
+    ModelSpec& m = x.m;
+    const bool layers_ok = x.layers_ok;
+    const auto in_range = [&x](std::string_view key, long long v, long long lo, long long hi, const std::string& allowed) {
+        return value_in_range(x.o, key, v, lo, hi, allowed);
+    };
+    MoeKeys& keys = mr.keys;
+    long long& experts = mr.experts;
+    long long& active = mr.active;
+    long long& width = mr.width;
+    long long& shared = mr.shared;
+    MoeLayout& layout = mr.layout;
+    std::string& layout_note = mr.layout_note;
+    if (moe && r.ok() && in_range(keys.experts, experts, 1, max_experts, integer_from(1, max_experts)) &&
+        in_range(keys.active, active, 1, experts, "from 1 to " + keys.experts + " = " + std::to_string(experts)) &&
+        in_range(keys.width, width, 1, max_width, integer_from(1, max_width)) && layers_ok) {
+        if (layout.moe_layers == 0) {
+            h.warn(keys.layout, "no layer is a mixture-of-experts layer (" + layout_note + "): imported as a dense model");
+        } else {
+            m.experts = static_cast<int>(experts);
+            m.experts_per_token = static_cast<int>(active);
+            m.expert_ffn_hidden = static_cast<int>(width);
+            m.shared_experts = static_cast<int>(shared);
+            m.dense_layers = layout.dense_layers;
+            m.moe_layer_interval = layout.interval;
+            m.capacity_factor = 1.0;
+            h.map(keys.experts, "model.experts", std::to_string(m.experts));
+            h.map(keys.active, "model.experts_per_token", std::to_string(m.experts_per_token));
+            h.map(keys.width, "model.expert_ffn_hidden", std::to_string(m.expert_ffn_hidden));
+            h.map(keys.shared, "model.shared_experts", std::to_string(m.shared_experts));
+            h.map(keys.dense, "model.dense_layers", std::to_string(m.dense_layers));
+            h.map(keys.interval, "model.moe_layer_interval", std::to_string(m.moe_layer_interval));
+            res.mapped.push_back("(dropless routing) -> model.capacity_factor = 1");
+            if (!layout.exact)
+                h.warn(keys.layout, "MoE layers at positions COMET cannot place (" + layout_note + "): the " +
+                                        std::to_string(layout.moe_layers) + " MoE layers of " + std::to_string(m.layers) +
+                                        " become model.dense_layers = " + std::to_string(m.dense_layers) + " dense layers, then " +
+                                        (m.moe_layer_interval == 1 ? std::string("every layer")
+                                                                   : "every " + std::to_string(m.moe_layer_interval) + "-th layer") +
+                                        " MoE (model.moe_layer_interval = " + std::to_string(m.moe_layer_interval) +
+                                        "); parameters and FLOPs are the same, pipeline stages may balance differently");
+        }
+    }
+}
+
+void read_latent_attention(HfImport& x) {
+    JsonReader& r = x.r;
+    ObjectReader& o = x.o;
+    HfReader& h = x.h;
+    ModelSpec& m = x.m;
+    const Arch* arch = &x.arch;
+    const auto in_range = [&x](std::string_view key, long long v, long long lo, long long hi, const std::string& allowed) {
+        return value_in_range(x.o, key, v, lo, hi, allowed);
+    };
+    // Multi-head latent attention (DeepSeek-V2/V3, Kimi K2), imported as such.
+    if (*arch == Arch::deepseek) {
+        long long q_rank = 0, kv_rank = 0, nope = 0, rope = 0, v_dim = 0;
+        const bool has_q_rank = h.get_int("q_lora_rank", q_rank, false);  // null: queries projected directly
+        h.get_int("kv_lora_rank", kv_rank, true);
+        h.get_int("qk_nope_head_dim", nope, true);
+        h.get_int("qk_rope_head_dim", rope, true);
+        h.get_int("v_head_dim", v_dim, true);
+        if (r.ok() && in_range("kv_lora_rank", kv_rank, 1, max_lora_rank, integer_from(1, max_lora_rank)) &&
+            (!has_q_rank || in_range("q_lora_rank", q_rank, 1, max_lora_rank, "null or " + integer_from(1, max_lora_rank))) &&
+            in_range("qk_nope_head_dim", nope, 0, max_head_dim, integer_from(0, max_head_dim)) &&
+            in_range("qk_rope_head_dim", rope, 0, max_head_dim, integer_from(0, max_head_dim)) &&
+            in_range("v_head_dim", v_dim, 1, max_head_dim, integer_from(1, max_head_dim))) {
+            if (nope + rope < 1) o.error("qk_rope_head_dim", "qk_nope_head_dim + qk_rope_head_dim must be >= 1");
+        }
+        if (r.ok()) {
+            m.q_lora_rank = has_q_rank ? static_cast<int>(q_rank) : 0;
+            m.kv_lora_rank = static_cast<int>(kv_rank);
+            m.qk_nope_head_dim = static_cast<int>(nope);
+            m.qk_rope_head_dim = static_cast<int>(rope);
+            m.v_head_dim = static_cast<int>(v_dim);
+            m.head_dim = static_cast<int>(nope + rope);  // unused with MLA; the query/key head size
+            h.map("q_lora_rank", "model.q_lora_rank",
+                  std::to_string(m.q_lora_rank) + (has_q_rank ? "" : " (null: queries projected directly)"));
+            h.map("kv_lora_rank", "model.kv_lora_rank", std::to_string(m.kv_lora_rank));
+            h.map("qk_nope_head_dim", "model.qk_nope_head_dim", std::to_string(m.qk_nope_head_dim));
+            h.map("qk_rope_head_dim", "model.qk_rope_head_dim", std::to_string(m.qk_rope_head_dim));
+            h.map("v_head_dim", "model.v_head_dim", std::to_string(m.v_head_dim));
+            h.map("qk_nope_head_dim + qk_rope_head_dim", "model.head_dim",
+                  std::to_string(m.head_dim) + " (query/key head size; unused with multi-head latent attention)");
+        }
+        long long mtp = 0;
+        if (h.get_int("num_nextn_predict_layers", mtp, false) && in_range("num_nextn_predict_layers", mtp, 0, 16, integer_from(0, 16))) {
+            m.mtp_layers = static_cast<int>(mtp);
+            if (mtp > 0)
+                h.map("num_nextn_predict_layers", "model.mtp_layers",
+                      std::to_string(m.mtp_layers) + " (multi-token prediction modules on the last pipeline stage)");
+        }
+    }
+}
+
+// The keys nobody read, listed in a warning (up to about 600 characters), and every key of the
+// objects allowed.
+void warn_ignored_keys(const json& doc, bool nested, HfReader& h, HfReader& top, ObjectReader& top_o) {
+    const bool text_o = nested;
+    std::string ignored;
+    const auto list_ignored = [&](const json& object, HfReader& hr) {
+        for (const auto& [key, v] : object.items()) {
+            (void)v;
+            if (ignored.size() > 600) break;
+            if (std::find(hr.used.begin(), hr.used.end(), key) != hr.used.end()) continue;
+            hr.o.allow(key);
+            ignored += (ignored.empty() ? "" : ", ") + quote_for_message(hr.path(key));
+            if (ignored.size() > 600) ignored += ", ...";
+        }
+        hr.o.allow_all();
+    };
+    if (text_o) list_ignored(*top_o.value("text_config"), h);
+    list_ignored(doc, top);
+    if (!ignored.empty()) h.warn("", "keys with no COMET counterpart, ignored: " + ignored);
+}
+
+// RoPE scaling and stored quantization, then the sliding or chunked attention window.
+void read_attention_variants(HfImport& x, Precision kept) {
+    HfReader& h = x.h;
+    HfReader& top = x.top;
+    ModelSpec& m = x.m;
+    // Keys with something to say, then the rest.
+    // (Llama 4 keeps some of them at the top level, some in text_config.)
+    // (Without a text_config, h is top itself: one pass.)
+    std::vector<HfReader*> readers{&h};
+    if (x.nested) readers.push_back(&top);
+    for (HfReader* hr : readers) {
+        import_rope_scaling(*hr, m);
+        if (hr->present("quantization_config"))
+            hr->warn("quantization_config", "stored weight quantization dropped: training.precision kept from the base scenario (" +
+                                                std::string(to_string(kept)) + ")");
+    }
+    if (x.arch == Arch::llama4)
+        import_chunked_attention(h, m, x.layers_ok);
+    else
+        import_sliding_window(h, x.arch, m, x.layers_ok);
+}
+
+// The scenario's name, the model's name and source, and the description.
+void name_scenario(Scenario& s, std::string name, const std::string& label, const std::string& arch_name, const ModelSpec& m,
+                   const std::string& base_name) {
+    if (name.empty() || name.size() > 200) {
+        const std::filesystem::path p(label);
+        name = p.stem().string();
+        if (name == "config" && !p.parent_path().filename().empty()) name = p.parent_path().filename().string();
+    }
+    const std::string size =
+        m.is_moe() ? billions(total_parameters(m)) + ", " + billions(active_parameters(m)) + " active" : billions(total_parameters(m));
+    s.model_info = {name + " (" + arch_name + ", " + size + ")", "Hugging Face config " + label};
+    s.name = name + " on " + (s.node_info.name.empty() ? std::string("the base node") : s.node_info.name);
+    s.description = "Model imported from the Hugging Face config " + label + " (" + arch_name +
+                    "); node, cluster, training and strategy from the base scenario \"" + base_name + "\".";
+}
+
 }  // namespace
 
 Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_view label_view, const Scenario& base) {
@@ -431,41 +1006,8 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
         HfReader top{top_o, res, label};
 
         // Architecture: the class in `architectures`, else the family in `model_type`.
-        std::optional<Arch> arch;
         std::string arch_name;
-        std::string model_type;
-        std::optional<Arch> typed;
-        if (top.get_string("model_type", model_type))
-            for (const auto& n : model_types)
-                if (n.name == model_type) typed = n.arch;
-        top.used.emplace_back("architectures");
-        const json* a = top_o.value("architectures");
-        if (!a && typed) {
-            arch = typed;
-            arch_name = model_type;
-            top.warn("architectures", "missing: the family is taken from model_type = " + quote_for_message(model_type));
-        } else if (!a) {
-            top_o.error("architectures", "missing (required)");
-        } else if (!a->is_array() || a->empty() || !(*a)[0].is_string()) {
-            top_o.error("architectures", "expected an array of architecture names, got " + describe_json_value(*a));
-        } else {
-            arch_name = (*a)[0].get<std::string>();
-            for (const auto& n : arch_names)
-                if (n.name == arch_name) arch = n.arch;
-            if (!arch && typed) {
-                arch = typed;
-                top.warn("architectures", "= [" + quote_for_message(arch_name) +
-                                              "] is not a supported class: read as model_type = " + quote_for_message(model_type));
-            } else if (!arch) {
-                std::string supported;
-                for (const auto& n : arch_names)
-                    if (!n.name.empty()) supported += (supported.empty() ? "" : ", ") + std::string(n.name);
-                top_o.value_error("architectures",
-                                  "= [" + quote_for_message(arch_name) + "]: unsupported architecture (supported: " + supported + ")");
-            } else if (a->size() > 1) {
-                top.warn("architectures", "several architectures listed: the first, " + arch_name + ", is used");
-            }
-        }
+        const std::optional<Arch> arch = read_architecture(top, top_o, arch_name);
         if (!arch) {
             out.errors = r.take_errors();
             return out;
@@ -494,27 +1036,8 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
         HfReader& h = text_o ? text_h : top;
         if (text_o) h.present("model_type");  // "llama4_text"
 
-        ModelSpec m = base.config.model;
-        // A dense model unless the config has experts, whatever the base scenario's model was.
-        const ModelSpec dense{};
-        m.experts = dense.experts;
-        m.experts_per_token = dense.experts_per_token;
-        m.expert_ffn_hidden = dense.expert_ffn_hidden;
-        m.shared_experts = dense.shared_experts;
-        m.dense_layers = dense.dense_layers;
-        m.moe_layer_interval = dense.moe_layer_interval;
-        m.capacity_factor = dense.capacity_factor;
-        // Likewise ordinary full attention unless the config has latent attention or a window.
-        m.q_lora_rank = dense.q_lora_rank;
-        m.kv_lora_rank = dense.kv_lora_rank;
-        m.qk_nope_head_dim = dense.qk_nope_head_dim;
-        m.qk_rope_head_dim = dense.qk_rope_head_dim;
-        m.v_head_dim = dense.v_head_dim;
-        m.sliding_window = dense.sliding_window;
-        m.full_attention_interval = dense.full_attention_interval;
-        // Plain RoPE and an unclamped activation unless the config says otherwise.
-        m.rope_mscale = dense.rope_mscale;
-        m.glu_clamp = dense.glu_clamp;
+        HfImport x{r, o, h, top, res, *arch, text_o.has_value(), without_variants(base.config.model)};
+        ModelSpec& m = x.m;
         if (h.get_int("num_hidden_layers", m.layers, true)) h.map("num_hidden_layers", "model.layers", std::to_string(m.layers));
         if (h.get_int("hidden_size", m.hidden, true)) h.map("hidden_size", "model.hidden", std::to_string(m.hidden));
         if (h.get_int("num_attention_heads", m.heads, true)) h.map("num_attention_heads", "model.heads", std::to_string(m.heads));
@@ -526,335 +1049,19 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
             return out;
         }
 
-        if (h.get_int("num_key_value_heads", m.kv_heads, false)) {
-            h.map("num_key_value_heads", "model.kv_heads", std::to_string(m.kv_heads));
-        } else {
-            m.kv_heads = m.heads;
-            h.map("num_attention_heads", "model.kv_heads", std::to_string(m.kv_heads) + " (no num_key_value_heads)");
-        }
-        if (h.get_int("head_dim", m.head_dim, false)) {
-            h.map("head_dim", "model.head_dim", std::to_string(m.head_dim));
-        } else if (m.heads > 0 && m.hidden > 0 && m.hidden % m.heads == 0) {
-            m.head_dim = m.hidden / m.heads;
-            h.map("hidden_size", "model.head_dim", std::to_string(m.head_dim) + " (hidden_size / num_attention_heads)");
-        } else if (m.heads > 0 && m.hidden > 0 && *arch != Arch::deepseek) {  // MLA gives its own head sizes
-            o.error("head_dim", "missing, and hidden_size = " + std::to_string(m.hidden) +
-                                    " is not a multiple of num_attention_heads = " + std::to_string(m.heads));
-        }
+        read_heads(x);
 
-        // Sequence length.
-        long long max_pos = 0;
-        if (h.get_int("max_position_embeddings", max_pos, false)) {
-            if (max_pos >= 1 && max_pos <= hf_max_imported_seq_len) {
-                m.seq_len = static_cast<int>(max_pos);
-                h.map("max_position_embeddings", "model.seq_len", std::to_string(m.seq_len));
-            } else if (max_pos > hf_max_imported_seq_len) {
-                h.warn("max_position_embeddings", "= " + std::to_string(max_pos) + " is a long-context window (> " +
-                                                      std::to_string(hf_max_imported_seq_len) +
-                                                      "): model.seq_len kept from the base scenario (" + std::to_string(m.seq_len) + ")");
-            } else {
-                o.value_error("max_position_embeddings", "= " + std::to_string(max_pos) + ": must be >= 1");
-            }
-        } else {
-            h.warn("max_position_embeddings", "missing: model.seq_len kept from the base scenario (" + std::to_string(m.seq_len) + ")");
-        }
+        read_seq_len(x);
 
-        // Block shape.
-        m.tied_embeddings = false;
-        if (!h.get_bool("tie_word_embeddings", m.tied_embeddings) && text_o && top.get_bool("tie_word_embeddings", m.tied_embeddings))
-            top.map("tie_word_embeddings", "model.tied_embeddings", m.tied_embeddings ? "true" : "false");
-        else
-            h.map("tie_word_embeddings", "model.tied_embeddings", m.tied_embeddings ? "true" : "false");
-        m.learned_position_embeddings = false;
-        res.mapped.push_back("(rotary positions) -> model.learned_position_embeddings = false");
-        std::string act = "silu";
-        h.get_string("hidden_act", act);
-        m.gated_mlp = true;
-        h.map("hidden_act", "model.gated_mlp", "true (" + quote_for_message(act) + " with gate/up/down projections)");
-        if (act != "silu" && act != "swiglu")
-            h.warn("hidden_act", "= " + quote_for_message(act) + ": the cost of the activation is not modelled (gated MLP assumed)");
-        // GPT-OSS clamps its activation's inputs (swiglu_limit; ModelSpec::glu_clamp).
-        if (double limit = 0; h.get_number("swiglu_limit", limit)) {
-            if (limit > 0 && limit <= 1e6) {
-                m.glu_clamp = limit;
-                h.map("swiglu_limit", "model.glu_clamp", format_printf("%.6g", limit) + " (clamped outside the fused activation)");
-            } else {
-                o.value_error("swiglu_limit",
-                              "= " + format_printf("%.6g", limit) + ": must be null (no clamp) or a number > 0 and at most 1e6");
-            }
-        }
-        bool attn_bias = false, mlp_bias = false;
-        const bool has_attn_bias = h.get_bool("attention_bias", attn_bias);
-        const bool has_mlp_bias = h.get_bool("mlp_bias", mlp_bias);
-        // GPT-OSS: its experts have biases exactly when its attention has (one attention_bias key).
-        if (*arch == Arch::gpt_oss && !has_mlp_bias) mlp_bias = attn_bias;
-        m.bias = attn_bias || mlp_bias;
-        if (attn_bias != mlp_bias)
-            h.warn(attn_bias ? "attention_bias" : "mlp_bias",
-                   "biases in only some linear layers: model.bias = true adds them to every linear layer and norm");
-        if ((*arch == Arch::qwen2 || *arch == Arch::qwen2_moe) && !has_attn_bias) {
-            m.bias = false;
-            h.warn("architectures",
-                   "Qwen2 has biases on the q/k/v projections only: dropped (model.bias = false, "
-                   "a few hundred thousand parameters)");
-        }
-        h.map(has_attn_bias ? "attention_bias" : "architectures", "model.bias", m.bias ? "true" : "false");
-        m.ffn_hidden = clamp_int(inter);
-        if (*arch != Arch::llama4)  // Llama 4: intermediate_size is the experts' width (below)
-            h.map("intermediate_size", "model.ffn_hidden", std::to_string(m.ffn_hidden));
+        read_block_shape(x, inter);
 
-        // Mixture of experts. Each family names its keys differently; the checks name the key.
-        const auto in_range = [&](std::string_view key, long long v, long long lo, long long hi, const std::string& allowed) {
-            if (v >= lo && v <= hi) return true;
-            o.value_error(key, "= " + std::to_string(v) + ": must be " + allowed);
-            return false;
-        };
-        const auto integer_from = [](long long lo, long long hi) {
-            return "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
-        };
         // Layers need to be known (and sane) to place the MoE layers; check_config names them otherwise.
-        const bool layers_ok = m.layers >= 1 && m.layers <= max_layers;
-        // Where each MoE field comes from: keys, or a parenthesised note when no key says it.
-        struct MoeKeys {
-            std::string experts, active, width, shared, dense, interval;
-            std::string layout;  // the key a warning about the layer placement names
-        } keys;
-        long long experts = 0, active = 0, width = 0, shared = 0;
-        MoeLayout layout;
-        bool moe = true;
-        std::string layout_note;  // how the config places its MoE layers, for the warning when inexact
-        if (*arch == Arch::mixtral || *arch == Arch::gpt_oss) {
-            keys = {"num_local_experts", "num_experts_per_tok", "intermediate_size", "(no shared experts)",
-                    "(every layer MoE)", "(every layer MoE)",   "num_local_experts"};
-            h.get_int("num_local_experts", experts, true);
-            h.get_int("num_experts_per_tok", active, true);
-            if (long long same = 0; h.get_int("experts_per_token", same, false) && r.ok() && same != active)
-                h.warn("experts_per_token", "= " + std::to_string(same) + " differs from num_experts_per_tok = " + std::to_string(active) +
-                                                ": num_experts_per_tok is used");
-            width = inter;
-            if (r.ok() && layers_ok) layout = fit_moe_layout(m.layers, 1, [](int) { return true; });
-        } else if (*arch == Arch::qwen2_moe || *arch == Arch::qwen3_moe) {
-            keys = {"num_experts",         "num_experts_per_tok", "moe_intermediate_size", "(no shared_expert_intermediate_size)",
-                    "decoder_sparse_step", "decoder_sparse_step", "decoder_sparse_step"};
-            long long shared_width = 0, step = 1;
-            h.get_int("num_experts", experts, true);
-            h.get_int("num_experts_per_tok", active, true);
-            h.get_int("moe_intermediate_size", width, true);
-            const bool has_shared = h.get_int("shared_expert_intermediate_size", shared_width, false);
-            h.get_int("decoder_sparse_step", step, false);
-            // mlp_only_layers: indices of layers that keep the dense MLP.
-            std::vector<bool> dense_only;
-            if (h.present("mlp_only_layers") && layers_ok) {
-                dense_only.assign(static_cast<std::size_t>(m.layers), false);
-                const json& list = *o.value("mlp_only_layers");
-                const std::string allowed = "a layer index, " + integer_from(0, m.layers - 1L);
-                if (!list.is_array()) {
-                    o.error("mlp_only_layers", "expected an array of layer indices, got " + describe_json_value(list));
-                } else {
-                    for (std::size_t i = 0; i < list.size() && r.ok(); ++i) {
-                        const json& v = list[i];
-                        const std::string key = "mlp_only_layers[" + std::to_string(i) + "]";
-                        if (!v.is_number_integer()) {
-                            r.error(key, "expected " + allowed + ", got " + describe_json_value(v));
-                        } else if (const long long idx = v.get<long long>(); idx < 0 || idx >= m.layers) {
-                            r.error(key + " = " + std::to_string(idx), "must be " + allowed);
-                        } else {
-                            dense_only[static_cast<std::size_t>(idx)] = true;
-                        }
-                    }
-                }
-            }
-            if (r.ok() && in_range("moe_intermediate_size", width, 1, max_width, integer_from(1, max_width)) &&
-                in_range("shared_expert_intermediate_size", shared_width, 0, max_width, integer_from(0, max_width))) {
-                if (has_shared) keys.shared = "shared_expert_intermediate_size / moe_intermediate_size";
-                if (has_shared && shared_width > 0) {
-                    shared = std::max(1LL, std::llround(static_cast<double>(shared_width) / static_cast<double>(width)));
-                    if (shared * width != shared_width)
-                        h.warn("shared_expert_intermediate_size",
-                               "= " + std::to_string(shared_width) +
-                                   " is not a multiple of moe_intermediate_size = " + std::to_string(width) +
-                                   ": model.shared_experts = " + std::to_string(shared) + " (" + std::to_string(shared * width) + " wide)");
-                }
-                if (layers_ok && in_range("decoder_sparse_step", step, 1, m.layers, integer_from(1, m.layers))) {
-                    // transformers: layer i is sparse when it is not in mlp_only_layers and (i + 1) % step == 0.
-                    layout = fit_moe_layout(m.layers, static_cast<int>(step), [&](int i) {
-                        return (dense_only.empty() || !dense_only[static_cast<std::size_t>(i)]) && (i + 1) % step == 0;
-                    });
-                    layout_note = "layer i is MoE when (i + 1) % decoder_sparse_step = 0 and i is not in mlp_only_layers";
-                    if (!dense_only.empty()) keys.dense = keys.layout = "mlp_only_layers";
-                }
-            }
-        } else if (*arch == Arch::llama4) {
-            // transformers' Llama4TextConfig: layer i is MoE when it is in moe_layers, by default
-            // when (i + 1) % interleave_moe_layer_step = 0; an MoE layer has num_local_experts routed
-            // experts and one shared expert, all intermediate_size wide, and a dense layer an MLP of
-            // intermediate_size_mlp.
-            keys = {"num_local_experts",         "num_experts_per_tok",       "intermediate_size",        "(one shared expert, Llama 4)",
-                    "interleave_moe_layer_step", "interleave_moe_layer_step", "interleave_moe_layer_step"};
-            long long step = 1, dense_width = 0;
-            h.get_int("num_local_experts", experts, true);
-            h.get_int("num_experts_per_tok", active, true);
-            h.get_int("interleave_moe_layer_step", step, false);
-            const bool has_dense_width = h.get_int("intermediate_size_mlp", dense_width, false);
-            width = inter;
-            shared = 1;
-            std::vector<char> listed;  // per layer, from moe_layers
-            if (h.present("moe_layers") && layers_ok) {
-                listed.assign(static_cast<std::size_t>(m.layers), 0);
-                const json& list = *o.value("moe_layers");
-                const std::string allowed = "a layer index, " + integer_from(0, m.layers - 1L);
-                if (!list.is_array()) {
-                    o.error("moe_layers", "expected an array of layer indices, got " + describe_json_value(list));
-                } else {
-                    for (std::size_t i = 0; i < list.size() && r.ok(); ++i) {
-                        const json& v = list[i];
-                        const std::string key = h.path("moe_layers[" + std::to_string(i) + "]");
-                        if (!v.is_number_integer()) {
-                            r.error(key, "expected " + allowed + ", got " + describe_json_value(v));
-                        } else if (const long long idx = v.get<long long>(); idx < 0 || idx >= m.layers) {
-                            r.error(key + " = " + std::to_string(idx), "must be " + allowed);
-                        } else {
-                            listed[static_cast<std::size_t>(idx)] = 1;
-                        }
-                    }
-                }
-            }
-            if (r.ok() && layers_ok && in_range("interleave_moe_layer_step", step, 1, m.layers, integer_from(1, m.layers))) {
-                if (!listed.empty()) {
-                    const auto first = std::find(listed.begin(), listed.end(), 1);
-                    const int guess = first == listed.end() ? 1 : static_cast<int>(first - listed.begin()) + 1;
-                    layout = fit_moe_layout(m.layers, guess, [&](int i) { return listed[static_cast<std::size_t>(i)] == 1; });
-                    layout_note = "layer i is MoE when it is listed in moe_layers";
-                    keys.dense = keys.interval = keys.layout = "moe_layers";
-                } else {
-                    layout = fit_moe_layout(m.layers, static_cast<int>(step), [&](int i) { return (i + 1) % step == 0; });
-                    layout_note = "layer i is MoE when (i + 1) % interleave_moe_layer_step = 0";
-                }
-            }
-            if (r.ok() && layers_ok) {
-                const bool has_dense = layout.moe_layers < m.layers;
-                if (has_dense_width) {
-                    if (in_range("intermediate_size_mlp", dense_width, 1, max_width, integer_from(1, max_width))) {
-                        m.ffn_hidden = static_cast<int>(dense_width);
-                        h.map("intermediate_size_mlp", "model.ffn_hidden",
-                              std::to_string(m.ffn_hidden) + (has_dense ? "" : " (no dense layer: unused)"));
-                    }
-                } else if (has_dense) {
-                    o.error("intermediate_size_mlp",
-                            "missing (required: the MLP width of the " + std::to_string(m.layers - layout.moe_layers) + " dense layers)");
-                } else {
-                    h.map("intermediate_size", "model.ffn_hidden", std::to_string(m.ffn_hidden) + " (no dense layer: unused)");
-                }
-            }
-        } else if (*arch == Arch::deepseek) {
-            keys = {"n_routed_experts",      "num_experts_per_tok", "moe_intermediate_size", "n_shared_experts",
-                    "first_k_dense_replace", "moe_layer_freq",      "moe_layer_freq"};
-            long long first_dense = 0, freq = 1;
-            h.get_int("n_routed_experts", experts, true);
-            h.get_int("num_experts_per_tok", active, true);
-            h.get_int("moe_intermediate_size", width, true);
-            h.get_int("n_shared_experts", shared, false);
-            h.get_int("first_k_dense_replace", first_dense, false);
-            h.get_int("moe_layer_freq", freq, false);
-            if (r.ok() && in_range("moe_intermediate_size", width, 1, max_width, integer_from(1, max_width)) &&
-                in_range("n_shared_experts", shared, 0, max_shared, integer_from(0, max_shared)) && layers_ok &&
-                in_range("first_k_dense_replace", first_dense, 0, m.layers, integer_from(0, m.layers)) &&
-                in_range("moe_layer_freq", freq, 1, m.layers, integer_from(1, m.layers))) {
-                // transformers: layer i is MoE when i >= first_k_dense_replace and i % moe_layer_freq == 0.
-                layout = fit_moe_layout(m.layers, static_cast<int>(freq), [&](int i) { return i >= first_dense && i % freq == 0; });
-                layout_note = "layer i is MoE when i >= first_k_dense_replace and i % moe_layer_freq = 0";
-                if (freq == 1) keys.layout = "first_k_dense_replace";
-            }
-        } else {
-            moe = false;
-        }
-        if (moe && r.ok() && in_range(keys.experts, experts, 1, max_experts, integer_from(1, max_experts)) &&
-            in_range(keys.active, active, 1, experts, "from 1 to " + keys.experts + " = " + std::to_string(experts)) &&
-            in_range(keys.width, width, 1, max_width, integer_from(1, max_width)) && layers_ok) {
-            if (layout.moe_layers == 0) {
-                h.warn(keys.layout, "no layer is a mixture-of-experts layer (" + layout_note + "): imported as a dense model");
-            } else {
-                m.experts = static_cast<int>(experts);
-                m.experts_per_token = static_cast<int>(active);
-                m.expert_ffn_hidden = static_cast<int>(width);
-                m.shared_experts = static_cast<int>(shared);
-                m.dense_layers = layout.dense_layers;
-                m.moe_layer_interval = layout.interval;
-                m.capacity_factor = 1.0;
-                h.map(keys.experts, "model.experts", std::to_string(m.experts));
-                h.map(keys.active, "model.experts_per_token", std::to_string(m.experts_per_token));
-                h.map(keys.width, "model.expert_ffn_hidden", std::to_string(m.expert_ffn_hidden));
-                h.map(keys.shared, "model.shared_experts", std::to_string(m.shared_experts));
-                h.map(keys.dense, "model.dense_layers", std::to_string(m.dense_layers));
-                h.map(keys.interval, "model.moe_layer_interval", std::to_string(m.moe_layer_interval));
-                res.mapped.push_back("(dropless routing) -> model.capacity_factor = 1");
-                if (!layout.exact)
-                    h.warn(keys.layout, "MoE layers at positions COMET cannot place (" + layout_note + "): the " +
-                                            std::to_string(layout.moe_layers) + " MoE layers of " + std::to_string(m.layers) +
-                                            " become model.dense_layers = " + std::to_string(m.dense_layers) + " dense layers, then " +
-                                            (m.moe_layer_interval == 1 ? std::string("every layer")
-                                                                       : "every " + std::to_string(m.moe_layer_interval) + "-th layer") +
-                                            " MoE (model.moe_layer_interval = " + std::to_string(m.moe_layer_interval) +
-                                            "); parameters and FLOPs are the same, pipeline stages may balance differently");
-            }
-        }
+        x.layers_ok = m.layers >= 1 && m.layers <= max_layers;
+        read_moe(x, inter);
 
-        // Multi-head latent attention (DeepSeek-V2/V3, Kimi K2), imported as such.
-        if (*arch == Arch::deepseek) {
-            long long q_rank = 0, kv_rank = 0, nope = 0, rope = 0, v_dim = 0;
-            const bool has_q_rank = h.get_int("q_lora_rank", q_rank, false);  // null: queries projected directly
-            h.get_int("kv_lora_rank", kv_rank, true);
-            h.get_int("qk_nope_head_dim", nope, true);
-            h.get_int("qk_rope_head_dim", rope, true);
-            h.get_int("v_head_dim", v_dim, true);
-            if (r.ok() && in_range("kv_lora_rank", kv_rank, 1, max_lora_rank, integer_from(1, max_lora_rank)) &&
-                (!has_q_rank || in_range("q_lora_rank", q_rank, 1, max_lora_rank, "null or " + integer_from(1, max_lora_rank))) &&
-                in_range("qk_nope_head_dim", nope, 0, max_head_dim, integer_from(0, max_head_dim)) &&
-                in_range("qk_rope_head_dim", rope, 0, max_head_dim, integer_from(0, max_head_dim)) &&
-                in_range("v_head_dim", v_dim, 1, max_head_dim, integer_from(1, max_head_dim))) {
-                if (nope + rope < 1) o.error("qk_rope_head_dim", "qk_nope_head_dim + qk_rope_head_dim must be >= 1");
-            }
-            if (r.ok()) {
-                m.q_lora_rank = has_q_rank ? static_cast<int>(q_rank) : 0;
-                m.kv_lora_rank = static_cast<int>(kv_rank);
-                m.qk_nope_head_dim = static_cast<int>(nope);
-                m.qk_rope_head_dim = static_cast<int>(rope);
-                m.v_head_dim = static_cast<int>(v_dim);
-                m.head_dim = static_cast<int>(nope + rope);  // unused with MLA; the query/key head size
-                h.map("q_lora_rank", "model.q_lora_rank",
-                      std::to_string(m.q_lora_rank) + (has_q_rank ? "" : " (null: queries projected directly)"));
-                h.map("kv_lora_rank", "model.kv_lora_rank", std::to_string(m.kv_lora_rank));
-                h.map("qk_nope_head_dim", "model.qk_nope_head_dim", std::to_string(m.qk_nope_head_dim));
-                h.map("qk_rope_head_dim", "model.qk_rope_head_dim", std::to_string(m.qk_rope_head_dim));
-                h.map("v_head_dim", "model.v_head_dim", std::to_string(m.v_head_dim));
-                h.map("qk_nope_head_dim + qk_rope_head_dim", "model.head_dim",
-                      std::to_string(m.head_dim) + " (query/key head size; unused with multi-head latent attention)");
-            }
-            long long mtp = 0;
-            if (h.get_int("num_nextn_predict_layers", mtp, false) &&
-                in_range("num_nextn_predict_layers", mtp, 0, 16, integer_from(0, 16))) {
-                m.mtp_layers = static_cast<int>(mtp);
-                if (mtp > 0)
-                    h.map("num_nextn_predict_layers", "model.mtp_layers",
-                          std::to_string(m.mtp_layers) + " (multi-token prediction modules on the last pipeline stage)");
-            }
-        }
+        read_latent_attention(x);
 
-        // Keys with something to say, then the rest.
-        // (Llama 4 keeps some of them at the top level, some in text_config.)
-        // (Without a text_config, h is top itself: one pass.)
-        std::vector<HfReader*> readers{&h};
-        if (text_o) readers.push_back(&top);
-        for (HfReader* hr : readers) {
-            import_rope_scaling(*hr, m);
-            if (hr->present("quantization_config"))
-                hr->warn("quantization_config", "stored weight quantization dropped: training.precision kept from the base scenario (" +
-                                                    std::string(to_string(base.config.training.precision)) + ")");
-        }
-        if (*arch == Arch::llama4)
-            import_chunked_attention(h, m, layers_ok);
-        else
-            import_sliding_window(h, *arch, m, layers_ok);
+        read_attention_variants(x, base.config.training.precision);
         if (text_o && top.present("vision_config"))
             top.warn("vision_config", "the vision encoder and its projector are not modelled: the text model only");
         std::string name;
@@ -864,21 +1071,7 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
             h.get_string("_name_or_path", inner);
             if (name.empty()) name = inner;
         }
-        std::string ignored;
-        const auto list_ignored = [&](const json& object, HfReader& hr) {
-            for (const auto& [key, v] : object.items()) {
-                (void)v;
-                if (ignored.size() > 600) break;
-                if (std::find(hr.used.begin(), hr.used.end(), key) != hr.used.end()) continue;
-                hr.o.allow(key);
-                ignored += (ignored.empty() ? "" : ", ") + quote_for_message(hr.path(key));
-                if (ignored.size() > 600) ignored += ", ...";
-            }
-            hr.o.allow_all();
-        };
-        if (text_o) list_ignored(*top_o.value("text_config"), h);
-        list_ignored(*doc, top);
-        if (!ignored.empty()) h.warn("", "keys with no COMET counterpart, ignored: " + ignored);
+        warn_ignored_keys(*doc, text_o.has_value(), h, top, top_o);
         if (!r.ok()) {
             out.errors = r.take_errors();
             return out;
@@ -896,18 +1089,7 @@ Loaded<ImportResult> import_hf_config_text(std::string_view text, std::string_vi
                            "attention heads (" + std::to_string(m.heads) + ", kv " + std::to_string(m.kv_heads) +
                            "): choose a strategy, e.g. with 'comet-cli search'");
 
-        Scenario& s = res.scenario;
-        if (name.empty() || name.size() > 200) {
-            const std::filesystem::path p(label);
-            name = p.stem().string();
-            if (name == "config" && !p.parent_path().filename().empty()) name = p.parent_path().filename().string();
-        }
-        const std::string size =
-            m.is_moe() ? billions(total_parameters(m)) + ", " + billions(active_parameters(m)) + " active" : billions(total_parameters(m));
-        s.model_info = {name + " (" + arch_name + ", " + size + ")", "Hugging Face config " + label};
-        s.name = name + " on " + (s.node_info.name.empty() ? std::string("the base node") : s.node_info.name);
-        s.description = "Model imported from the Hugging Face config " + label + " (" + arch_name +
-                        "); node, cluster, training and strategy from the base scenario \"" + base.name + "\".";
+        name_scenario(res.scenario, name, label, arch_name, m, base.name);
         out.value = std::move(res);
     } catch (const std::exception& e) {  // allocation failure on hostile input
         out.errors.push_back(label + ": import failed: " + e.what());
