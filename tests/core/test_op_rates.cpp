@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "comet/compute.hpp"
 #include "comet/op_rates.hpp"
 #include "comet/op_table.hpp"
 #include "comet/presets.hpp"
@@ -133,6 +134,57 @@ private slots:
         const GemmShape s{4096, 4096, 4096};
         QVERIFY(gemm_time(base, s, 1e-4).time_s <= gemm_time(base, s, 1.0).time_s);
         QVERIFY(gemm_time(base, s, 1.0).time_s <= gemm_time(base, s, sustained).time_s);
+    }
+
+    // The training model prices a GEMM with tiled_gemm_s() through a per-thread table of the
+    // shapes it priced (compute.cpp): whatever was priced before, in whatever order, a pass's
+    // GEMM time is the tiled time of its own shape and rates. Every combination of two or three
+    // values of each field (1152 cases, more than the table's slots, so slots are overwritten and
+    // each case has neighbours that differ from it in one field only), priced in three orders.
+    void rememberedGemmTimesAreEachShapesOwn() {
+        struct Case {
+            PassCost cost;
+            ComputeRates rates;
+            double direct = 0;
+        };
+        std::vector<Case> cases;
+        for (const double batch : {1.0, 2.0})
+            for (const double m : {128.0, 256.0, 4096.0})
+                for (const double n : {128.0, 1024.0})
+                    for (const double k : {64.0, 512.0, 8192.0})
+                        for (const double flops : {1e14, 2e14})
+                            for (const double fill : {0.0, 128.0})
+                                for (const int sms : {0, 132})
+                                    for (const int split : {1, 3})
+                                        for (const double depth : {64.0, 256.0}) {
+                                            Case c;
+                                            c.cost.gemms[0] = GemmDims{batch, m, n, k, 1};
+                                            c.rates.matrix_flops_per_s = flops;
+                                            c.rates.tile_overhead_k = fill;
+                                            c.rates.sms = sms;
+                                            c.rates.max_split_k = split;
+                                            c.rates.min_split_k_depth = depth;
+                                            c.rates.hbm_bytes_per_s = 1e12;
+                                            TiledGemm tg;
+                                            tg.batch = batch, tg.m = m, tg.n = n, tg.k = k;
+                                            tg.flops_per_s = flops;
+                                            tg.tile_fill_k = fill;
+                                            tg.sms = sms;
+                                            tg.max_split_k = split;
+                                            tg.min_split_k_depth = depth;
+                                            c.direct = tiled_gemm_s(tg);
+                                            cases.push_back(c);
+                                        }
+        QCOMPARE(cases.size(), std::size_t{1152});
+        const auto check = [&](std::size_t i) {
+            const double t = pass_time_s(cases[i].cost, OpKind::gemm, cases[i].rates);
+            if (t == cases[i].direct && t > 0) return true;
+            qWarning("case %zu: %.17g s, its own shape %.17g s", i, t, cases[i].direct);
+            return false;
+        };
+        for (std::size_t i = 0; i < cases.size(); ++i) QVERIFY(check(i));
+        for (std::size_t i = cases.size(); i-- > 0;) QVERIFY(check(i));
+        for (std::size_t i = 0; i < cases.size(); ++i) QVERIFY(check((i * 7919) % cases.size()));
     }
 
     // Bad shapes and parameters: no time, no NaN, a reason.

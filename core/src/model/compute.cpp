@@ -1,7 +1,10 @@
 #include "comet/compute.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "comet/op_rates.hpp"
@@ -67,6 +70,41 @@ ComputeRates compute_rates(const NodeSpec& node, const TrainingSpec& training, c
 }
 
 namespace {
+// ops::tiled_gemm_s() of the training model's GEMMs, remembered per thread: a search prices the
+// same few shapes at the same rates for thousands of candidates, and a sweep over network or
+// memory knobs in every cell. A direct-mapped table compared field by field; tiled_gemm_s() is
+// a pure function, so a hit is the very number it would compute.
+bool same_gemm(const ops::TiledGemm& a, const ops::TiledGemm& b) noexcept {
+    return a.batch == b.batch && a.m == b.m && a.n == b.n && a.k == b.k && a.flops_per_s == b.flops_per_s &&
+           a.tile_fill_k == b.tile_fill_k && a.sms == b.sms && a.max_split_k == b.max_split_k &&
+           a.min_split_k_depth == b.min_split_k_depth && a.traffic_s == b.traffic_s && a.epilogue_s == b.epilogue_s &&
+           a.split_partials_s == b.split_partials_s;
+}
+
+double tiled_gemm_remembered_s(const ops::TiledGemm& g) noexcept {
+    struct Slot {
+        ops::TiledGemm key;
+        double time_s = -1;  // < 0: empty
+    };
+    constexpr std::size_t slots = 1024;  // a power of two
+    thread_local std::array<Slot, slots> table{};
+    // GEMM sizes and rates are round numbers whose low mantissa bits are all zero: each field is
+    // folded in by a multiply (which carries bits upward only), and a 64-bit finalizer (murmur3's
+    // fmix64) brings the high bits down to the slot.
+    std::uint64_t h = 0;
+    const auto fold = [&h](double v) noexcept { h = (h ^ std::bit_cast<std::uint64_t>(v)) * 0x9e3779b97f4a7c15ULL; };
+    fold(g.batch), fold(g.m), fold(g.n), fold(g.k), fold(g.flops_per_s), fold(g.tile_fill_k);
+    fold(static_cast<double>(g.sms)), fold(static_cast<double>(g.max_split_k)), fold(g.min_split_k_depth);
+    h ^= h >> 33, h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33, h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    Slot& slot = table[h & (slots - 1)];
+    if (slot.time_s >= 0 && same_gemm(slot.key, g)) return slot.time_s;
+    slot.key = g;
+    slot.time_s = ops::tiled_gemm_s(g);
+    return slot.time_s;
+}
+
 // The compute side of a kernel's roofline (pass_time_s() is its max with the memory side, plus
 // the launches).
 double flop_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noexcept {
@@ -84,7 +122,7 @@ double flop_time_s(const PassCost& cost, OpKind kind, const ComputeRates& r) noe
             tg.sms = r.sms;
             tg.max_split_k = r.max_split_k;
             tg.min_split_k_depth = r.min_split_k_depth;
-            t += kernels * ops::tiled_gemm_s(tg);
+            t += kernels * tiled_gemm_remembered_s(tg);
         }
         return t;
     }
