@@ -439,7 +439,7 @@ bool MainWindow::exportReport(const QString& path, std::function<void(const QStr
     ui::run_latest<ui::ReportData>(
         *report_job_,
         [s = doc_->scenario(), options](const std::atomic<bool>& cancel) { return ui::compute_report_data(s, options, &cancel); },
-        [this, path, done = std::move(done)](ui::ReportData report) {
+        [this, path, done = std::move(done)](const ui::ReportData& report) {
             const QString error = ui::write_report_pdf(report, path);  // paints widgets: GUI thread
             if (error.isEmpty())
                 statusBar()->showMessage(tr("Wrote the report %1").arg(path), 8000);
@@ -568,7 +568,7 @@ void MainWindow::start(const QString& scenario_path, bool offer_restore) {
 void MainWindow::offerRestore() {
     const std::vector<ui::AutosaveFile> orphans = ui::orphaned_autosaves();
     if (orphans.empty()) return;
-    const ui::AutosaveFile found = orphans.front();  // the newest; older ones stay for later starts
+    const ui::AutosaveFile& found = orphans.front();  // the newest; older ones stay for later starts
     const Loaded<Scenario> restored = ui::load_autosave(found);
     if (!restored.ok()) {  // unreadable (a crash mid-write cannot cause this: writes are atomic)
         statusBar()->showMessage(

@@ -77,9 +77,9 @@ inline std::vector<Config> golden_configs(const std::vector<ModelPreset>& models
         Strategy& s = c.strategy;
         s.tp = r.pick({1, 2, 4, 8});
         s.pp = r.pick({1, 1, 2, 4, 8});
-        while (s.tp * s.pp > gpus && s.pp > 1) s.pp /= 2;
-        while (s.tp * s.pp > gpus && s.tp > 1) s.tp /= 2;
-        s.dp = static_cast<int>(gpus / (s.tp * s.pp));
+        while (static_cast<long long>(s.tp) * s.pp > gpus && s.pp > 1) s.pp /= 2;
+        while (static_cast<long long>(s.tp) * s.pp > gpus && s.tp > 1) s.tp /= 2;
+        s.dp = static_cast<int>(gpus / (static_cast<long long>(s.tp) * s.pp));
         if (s.dp > 1 && r.chance(20)) s.dp /= 2;
         s.microbatch = r.pick({1, 1, 2, 4});
         s.interleave = s.pp > 1 && r.chance(30) ? 2 : 1;

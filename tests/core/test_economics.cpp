@@ -51,6 +51,7 @@ ParetoPoint pt(const char* label, double t, double c) {
 
 std::vector<bool> fronts(const std::vector<ParetoPoint>& v) {
     std::vector<bool> f;
+    f.reserve(v.size());
     for (const ParetoPoint& p : v) f.push_back(p.on_front);
     return f;
 }

@@ -1173,7 +1173,7 @@ void TestModel::breakdownAddsUp() {
             QVERIFY2(part >= 0 && std::isfinite(part), g.label);
         QVERIFY2(t.compute_s > 0 && t.optimizer_s > 0, g.label);
         QVERIFY2(close_rel(r.tokens_per_s * r.iteration_s, static_cast<double>(c.training.global_batch) * c.model.seq_len, 1e-12), g.label);
-        QCOMPARE(r.microbatches, static_cast<int>(c.training.global_batch / (st.dp * st.microbatch)));
+        QCOMPARE(r.microbatches, static_cast<int>(c.training.global_batch / (static_cast<long long>(st.dp) * st.microbatch)));
         // Costs that a missing kind of parallelism cannot have.
         if (st.pp == 1) {
             QVERIFY2(t.bubble_s == 0.0 && t.pp_comm_s == 0.0 && t.other_s == 0.0, g.label);

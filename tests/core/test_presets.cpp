@@ -145,7 +145,7 @@ void TestPresets::malformedPresetIsRefusedWithPath() {
 void TestPresets::presetCrossFieldRulesAreChecked() {
     QTemporaryDir dir;
     const auto write = [&](const std::string& name, const QByteArray& text) {
-        const fs::path file = fs::path(dir.path().toStdString()) / name;
+        fs::path file = fs::path(dir.path().toStdString()) / name;
         QFile f(QString::fromStdString(file.string()));
         if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", file.c_str());
         f.write(text);

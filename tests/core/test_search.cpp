@@ -258,9 +258,9 @@ void TestSearch::bestMatchesBruteForceEvaluate() {
         double best = std::numeric_limits<double>::infinity();
         std::uint64_t feasible = 0;
         for (int tp = 1; tp <= gpus; ++tp)
-            for (int pp = 1; tp * pp <= gpus; ++pp) {
-                if (gpus % (tp * pp)) continue;
-                const int dp = int(gpus / (tp * pp));
+            for (int pp = 1; static_cast<long long>(tp) * pp <= gpus; ++pp) {
+                if (gpus % (static_cast<long long>(tp) * pp)) continue;
+                const int dp = int(gpus / (static_cast<long long>(tp) * pp));
                 for (int mb = 1; mb <= c.training.global_batch; ++mb)
                     for (int v = 1; v <= c.model.layers; ++v)
                         // The search's space: interleavings that split the layers evenly (v = 1

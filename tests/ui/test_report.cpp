@@ -221,7 +221,7 @@ private Q_SLOTS:
         const ReportData& d = with_designs_;
         QCOMPARE(d.grid.nx, 17);
         QCOMPARE(d.grid.ny, 17);
-        QCOMPARE(d.grid.cells.size(), std::size_t{17 * 17});
+        QCOMPARE(d.grid.cells.size(), std::size_t{17} * 17);
         QCOMPARE(d.spec.x.knob, Knob::hbm_gbps);
         QVERIFY(d.spec.y && d.spec.y->knob == Knob::scale_out_gbps);
         QVERIFY(d.spec.search);

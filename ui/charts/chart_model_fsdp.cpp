@@ -103,9 +103,7 @@ FsdpChartModel build_fsdp_model(const std::vector<FsdpPoint>& points) {
         x_hi = std::max(x_hi, static_cast<double>(p.gpus));
     }
     if (!(hi > 0)) {
-        if (points.empty())
-            m.message = QStringLiteral("No data");
-        else if (!cannot_run.empty())
+        if (!points.empty() && !cannot_run.empty())
             m.message = QStringLiteral("No size can run: ") + fsdp_verdict(points.front());
         else
             m.message = QStringLiteral("No data");

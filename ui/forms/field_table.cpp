@@ -769,7 +769,6 @@ QStringList fields_behind(Infeasible reason, const Config& c) {
                                                               QStringLiteral("strategy.sequence_parallel")}
                                                 : QStringList{QStringLiteral("strategy.cp")};
         case Infeasible::ep_dense_model:
-            return {QStringLiteral("strategy.ep"), QStringLiteral("model.experts")};
         case Infeasible::ep_experts:
             return {QStringLiteral("strategy.ep"), QStringLiteral("model.experts")};
         case Infeasible::ep_group:

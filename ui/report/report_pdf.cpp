@@ -255,9 +255,8 @@ QRectF paint_frame(QPainter& p, const QRectF& page, const QString& report, const
     p.save();
     p.setPen(title_color);
     p.setFont(font_of(11, true));
-    const QString right = title;
-    const double right_w = p.fontMetrics().horizontalAdvance(right) + gap_px;
-    p.drawText(QRectF(inner.right() - right_w, inner.top(), right_w, header_px - 8), Qt::AlignRight | Qt::AlignVCenter, right);
+    const double right_w = p.fontMetrics().horizontalAdvance(title) + gap_px;
+    p.drawText(QRectF(inner.right() - right_w, inner.top(), right_w, header_px - 8), Qt::AlignRight | Qt::AlignVCenter, title);
     p.setPen(Qt::black);
     // The report's title whole (it names the model, size and node): a smaller font, then two
     // lines; cut with "…" only where even two lines of the smallest cannot hold it.
