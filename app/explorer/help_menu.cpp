@@ -20,7 +20,8 @@ QStringList shortcut_lines(const QWidget* window) {
         QStringList keys;
         for (const QKeySequence& k : a->shortcuts()) keys << k.toString(QKeySequence::NativeText);
         QString name = a->text();
-        name.remove(QRegularExpression(QStringLiteral("(?<!&)&(?!&)"))).replace(QStringLiteral("&&"), QStringLiteral("&"));
+        static const QRegularExpression mnemonic(QStringLiteral("(?<!&)&(?!&)"));  // a lone '&', not "&&"
+        name.remove(mnemonic).replace(QStringLiteral("&&"), QStringLiteral("&"));
         const QString line = name + QLatin1Char('\t') + keys.join(QStringLiteral(", "));
         if (!lines.contains(line)) lines << line;
     }

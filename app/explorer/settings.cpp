@@ -21,6 +21,11 @@ constexpr auto view_steps = "explorer/steps";
 
 namespace {
 QSettings store() { return QSettings(); }
+// One value written: a named QSettings, which writes it back when it goes out of scope.
+void put(QAnyStringView key, const QVariant& value) {
+    QSettings settings;
+    settings.setValue(key, value);
+}
 
 // Versions before the context and expert knobs saved an axis as its index in this order; the
 // enumeration has changed since, so an index is read through this table and never directly.
@@ -74,15 +79,15 @@ QString knob_id(Knob k) {
 }  // namespace
 
 QByteArray Settings::windowGeometry() const { return store().value(key::geometry).toByteArray(); }
-void Settings::setWindowGeometry(const QByteArray& g) { store().setValue(key::geometry, g); }
+void Settings::setWindowGeometry(const QByteArray& g) { put(key::geometry, g); }
 QByteArray Settings::windowState() const { return store().value(key::state).toByteArray(); }
-void Settings::setWindowState(const QByteArray& s) { store().setValue(key::state, s); }
+void Settings::setWindowState(const QByteArray& s) { put(key::state, s); }
 QByteArray Settings::splitterState() const { return store().value(key::splitter).toByteArray(); }
-void Settings::setSplitterState(const QByteArray& s) { store().setValue(key::splitter, s); }
+void Settings::setSplitterState(const QByteArray& s) { put(key::splitter, s); }
 
 QStringList Settings::recentFiles() const {
     QStringList files = store().value(key::recent).toStringList();
-    files.erase(std::remove_if(files.begin(), files.end(), [](const QString& f) { return !QFileInfo::exists(f); }), files.end());
+    files.removeIf([](const QString& f) { return !QFileInfo::exists(f); });
     return files;
 }
 
@@ -92,11 +97,11 @@ void Settings::addRecentFile(const QString& path) {
     files.removeAll(abs);
     files.prepend(abs);
     while (files.size() > 8) files.removeLast();
-    store().setValue(key::recent, files);
+    put(key::recent, files);
 }
 
 QString Settings::lastScenario() const { return store().value(key::last).toString(); }
-void Settings::setLastScenario(const QString& path) { store().setValue(key::last, path); }
+void Settings::setLastScenario(const QString& path) { put(key::last, path); }
 
 ExplorerPage::View Settings::explorerView() const {
     QSettings s = store();
