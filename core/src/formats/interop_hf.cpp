@@ -595,6 +595,32 @@ void read_block_shape(HfImport& x, long long inter) {
         h.map("intermediate_size", "model.ffn_hidden", std::to_string(m.ffn_hidden));
 }
 
+// The layer indices a config lists under `key` (Qwen's mlp_only_layers, Llama 4's moe_layers), one
+// flag per layer; empty when the key is absent or null or the layers are not known.
+std::vector<char> read_layer_list(HfImport& x, std::string_view key) {
+    std::vector<char> listed;
+    if (!(x.h.present(key) && x.layers_ok)) return listed;
+    listed.assign(static_cast<std::size_t>(x.m.layers), 0);
+    const json& list = *x.o.value(key);
+    const std::string allowed = "a layer index, " + integer_from(0, x.m.layers - 1L);
+    if (!list.is_array()) {
+        x.o.error(key, "expected an array of layer indices, got " + describe_json_value(list));
+        return listed;
+    }
+    for (std::size_t i = 0; i < list.size() && x.r.ok(); ++i) {
+        const json& v = list[i];
+        const std::string at = x.h.path(std::string(key) + "[" + std::to_string(i) + "]");
+        if (!v.is_number_integer()) {
+            x.r.error(at, "expected " + allowed + ", got " + describe_json_value(v));
+        } else if (const long long idx = v.get<long long>(); idx < 0 || idx >= x.m.layers) {
+            x.r.error(at + " = " + std::to_string(idx), "must be " + allowed);
+        } else {
+            listed[static_cast<std::size_t>(idx)] = 1;
+        }
+    }
+    return listed;
+}
+
 // Where each MoE field comes from: keys, or a parenthesised note when no key says it.
 struct MoeKeys {
     std::string experts, active, width, shared, dense, interval;
@@ -633,7 +659,6 @@ void read_moe_mixtral(HfImport& x, long long inter, MoeRead& mr) {
 // Qwen2-MoE and Qwen3-MoE: decoder_sparse_step, mlp_only_layers, a shared expert of its own width.
 void read_moe_qwen(HfImport& x, MoeRead& mr) {
     JsonReader& r = x.r;
-    ObjectReader& o = x.o;
     HfReader& h = x.h;
     ModelSpec& m = x.m;
     const bool layers_ok = x.layers_ok;
@@ -656,27 +681,7 @@ void read_moe_qwen(HfImport& x, MoeRead& mr) {
     const bool has_shared = h.get_int("shared_expert_intermediate_size", shared_width, false);
     h.get_int("decoder_sparse_step", step, false);
     // mlp_only_layers: indices of layers that keep the dense MLP.
-    std::vector<bool> dense_only;
-    if (h.present("mlp_only_layers") && layers_ok) {
-        dense_only.assign(static_cast<std::size_t>(m.layers), false);
-        const json& list = *o.value("mlp_only_layers");
-        const std::string allowed = "a layer index, " + integer_from(0, m.layers - 1L);
-        if (!list.is_array()) {
-            o.error("mlp_only_layers", "expected an array of layer indices, got " + describe_json_value(list));
-        } else {
-            for (std::size_t i = 0; i < list.size() && r.ok(); ++i) {
-                const json& v = list[i];
-                const std::string key = "mlp_only_layers[" + std::to_string(i) + "]";
-                if (!v.is_number_integer()) {
-                    r.error(key, "expected " + allowed + ", got " + describe_json_value(v));
-                } else if (const long long idx = v.get<long long>(); idx < 0 || idx >= m.layers) {
-                    r.error(key + " = " + std::to_string(idx), "must be " + allowed);
-                } else {
-                    dense_only[static_cast<std::size_t>(idx)] = true;
-                }
-            }
-        }
-    }
+    const std::vector<char> dense_only = read_layer_list(x, "mlp_only_layers");
     if (r.ok() && in_range("moe_intermediate_size", width, 1, max_width, integer_from(1, max_width)) &&
         in_range("shared_expert_intermediate_size", shared_width, 0, max_width, integer_from(0, max_width))) {
         if (has_shared) keys.shared = "shared_expert_intermediate_size / moe_intermediate_size";
@@ -727,27 +732,7 @@ void read_moe_llama4(HfImport& x, long long inter, MoeRead& mr) {
     const bool has_dense_width = h.get_int("intermediate_size_mlp", dense_width, false);
     width = inter;
     shared = 1;
-    std::vector<char> listed;  // per layer, from moe_layers
-    if (h.present("moe_layers") && layers_ok) {
-        listed.assign(static_cast<std::size_t>(m.layers), 0);
-        const json& list = *o.value("moe_layers");
-        const std::string allowed = "a layer index, " + integer_from(0, m.layers - 1L);
-        if (!list.is_array()) {
-            o.error("moe_layers", "expected an array of layer indices, got " + describe_json_value(list));
-        } else {
-            for (std::size_t i = 0; i < list.size() && r.ok(); ++i) {
-                const json& v = list[i];
-                const std::string key = h.path("moe_layers[" + std::to_string(i) + "]");
-                if (!v.is_number_integer()) {
-                    r.error(key, "expected " + allowed + ", got " + describe_json_value(v));
-                } else if (const long long idx = v.get<long long>(); idx < 0 || idx >= m.layers) {
-                    r.error(key + " = " + std::to_string(idx), "must be " + allowed);
-                } else {
-                    listed[static_cast<std::size_t>(idx)] = 1;
-                }
-            }
-        }
-    }
+    const std::vector<char> listed = read_layer_list(x, "moe_layers");  // per layer
     if (r.ok() && layers_ok && in_range("interleave_moe_layer_step", step, 1, m.layers, integer_from(1, m.layers))) {
         if (!listed.empty()) {
             const auto first = std::find(listed.begin(), listed.end(), 1);
