@@ -486,12 +486,18 @@ struct HfImport {
     bool nested;  // the model keys are in text_config
     ModelSpec m;
     bool layers_ok = false;  // layers known and sane: the MoE layers can be placed
+    // v within [lo, hi], or an error on `key` of the model object naming what is `allowed`.
+    bool in_range(std::string_view key, long long v, long long lo, long long hi, const std::string& allowed);
 };
 
 bool value_in_range(ObjectReader& o, std::string_view key, long long v, long long lo, long long hi, const std::string& allowed) {
     if (v >= lo && v <= hi) return true;
     o.value_error(key, "= " + std::to_string(v) + ": must be " + allowed);
     return false;
+}
+
+bool HfImport::in_range(std::string_view key, long long v, long long lo, long long hi, const std::string& allowed) {
+    return value_in_range(o, key, v, lo, hi, allowed);
 }
 
 std::string integer_from(long long lo, long long hi) { return "an integer from " + std::to_string(lo) + " to " + std::to_string(hi); }
@@ -636,165 +642,114 @@ struct MoeRead {
 
 // Mixtral and GPT-OSS: every layer MoE, no shared experts.
 void read_moe_mixtral(HfImport& x, long long inter, MoeRead& mr) {
-    JsonReader& r = x.r;
-    HfReader& h = x.h;
-    ModelSpec& m = x.m;
-    const bool layers_ok = x.layers_ok;
-    MoeKeys& keys = mr.keys;
-    long long& experts = mr.experts;
-    long long& active = mr.active;
-    long long& width = mr.width;
-    MoeLayout& layout = mr.layout;
-    keys = {"num_local_experts", "num_experts_per_tok", "intermediate_size", "(no shared experts)",
-            "(every layer MoE)", "(every layer MoE)",   "num_local_experts"};
-    h.get_int("num_local_experts", experts, true);
-    h.get_int("num_experts_per_tok", active, true);
-    if (long long same = 0; h.get_int("experts_per_token", same, false) && r.ok() && same != active)
-        h.warn("experts_per_token", "= " + std::to_string(same) + " differs from num_experts_per_tok = " + std::to_string(active) +
-                                        ": num_experts_per_tok is used");
-    width = inter;
-    if (r.ok() && layers_ok) layout = fit_moe_layout(m.layers, 1, [](int) { return true; });
+    mr.keys = {"num_local_experts", "num_experts_per_tok", "intermediate_size", "(no shared experts)",
+               "(every layer MoE)", "(every layer MoE)",   "num_local_experts"};
+    x.h.get_int("num_local_experts", mr.experts, true);
+    x.h.get_int("num_experts_per_tok", mr.active, true);
+    if (long long same = 0; x.h.get_int("experts_per_token", same, false) && x.r.ok() && same != mr.active)
+        x.h.warn("experts_per_token", "= " + std::to_string(same) + " differs from num_experts_per_tok = " + std::to_string(mr.active) +
+                                          ": num_experts_per_tok is used");
+    mr.width = inter;
+    if (x.r.ok() && x.layers_ok) mr.layout = fit_moe_layout(x.m.layers, 1, [](int) { return true; });
 }
 
 // Qwen2-MoE and Qwen3-MoE: decoder_sparse_step, mlp_only_layers, a shared expert of its own width.
 void read_moe_qwen(HfImport& x, MoeRead& mr) {
-    JsonReader& r = x.r;
-    HfReader& h = x.h;
-    ModelSpec& m = x.m;
-    const bool layers_ok = x.layers_ok;
-    const auto in_range = [&x](std::string_view key, long long v, long long lo, long long hi, const std::string& allowed) {
-        return value_in_range(x.o, key, v, lo, hi, allowed);
-    };
-    MoeKeys& keys = mr.keys;
-    long long& experts = mr.experts;
-    long long& active = mr.active;
-    long long& width = mr.width;
-    long long& shared = mr.shared;
-    MoeLayout& layout = mr.layout;
-    std::string& layout_note = mr.layout_note;
-    keys = {"num_experts",         "num_experts_per_tok", "moe_intermediate_size", "(no shared_expert_intermediate_size)",
-            "decoder_sparse_step", "decoder_sparse_step", "decoder_sparse_step"};
+    mr.keys = {"num_experts",         "num_experts_per_tok", "moe_intermediate_size", "(no shared_expert_intermediate_size)",
+               "decoder_sparse_step", "decoder_sparse_step", "decoder_sparse_step"};
     long long shared_width = 0, step = 1;
-    h.get_int("num_experts", experts, true);
-    h.get_int("num_experts_per_tok", active, true);
-    h.get_int("moe_intermediate_size", width, true);
-    const bool has_shared = h.get_int("shared_expert_intermediate_size", shared_width, false);
-    h.get_int("decoder_sparse_step", step, false);
+    x.h.get_int("num_experts", mr.experts, true);
+    x.h.get_int("num_experts_per_tok", mr.active, true);
+    x.h.get_int("moe_intermediate_size", mr.width, true);
+    const bool has_shared = x.h.get_int("shared_expert_intermediate_size", shared_width, false);
+    x.h.get_int("decoder_sparse_step", step, false);
     // mlp_only_layers: indices of layers that keep the dense MLP.
     const std::vector<char> dense_only = read_layer_list(x, "mlp_only_layers");
-    if (r.ok() && in_range("moe_intermediate_size", width, 1, max_width, integer_from(1, max_width)) &&
-        in_range("shared_expert_intermediate_size", shared_width, 0, max_width, integer_from(0, max_width))) {
-        if (has_shared) keys.shared = "shared_expert_intermediate_size / moe_intermediate_size";
+    if (x.r.ok() && x.in_range("moe_intermediate_size", mr.width, 1, max_width, integer_from(1, max_width)) &&
+        x.in_range("shared_expert_intermediate_size", shared_width, 0, max_width, integer_from(0, max_width))) {
+        if (has_shared) mr.keys.shared = "shared_expert_intermediate_size / moe_intermediate_size";
         if (has_shared && shared_width > 0) {
-            shared = std::max(1LL, std::llround(static_cast<double>(shared_width) / static_cast<double>(width)));
-            if (shared * width != shared_width)
-                h.warn("shared_expert_intermediate_size",
-                       "= " + std::to_string(shared_width) + " is not a multiple of moe_intermediate_size = " + std::to_string(width) +
-                           ": model.shared_experts = " + std::to_string(shared) + " (" + std::to_string(shared * width) + " wide)");
+            mr.shared = std::max(1LL, std::llround(static_cast<double>(shared_width) / static_cast<double>(mr.width)));
+            if (mr.shared * mr.width != shared_width)
+                x.h.warn("shared_expert_intermediate_size",
+                         "= " + std::to_string(shared_width) + " is not a multiple of moe_intermediate_size = " + std::to_string(mr.width) +
+                             ": model.shared_experts = " + std::to_string(mr.shared) + " (" + std::to_string(mr.shared * mr.width) +
+                             " wide)");
         }
-        if (layers_ok && in_range("decoder_sparse_step", step, 1, m.layers, integer_from(1, m.layers))) {
+        if (x.layers_ok && x.in_range("decoder_sparse_step", step, 1, x.m.layers, integer_from(1, x.m.layers))) {
             // transformers: layer i is sparse when it is not in mlp_only_layers and (i + 1) % step == 0.
-            layout = fit_moe_layout(m.layers, static_cast<int>(step), [&](int i) {
+            mr.layout = fit_moe_layout(x.m.layers, static_cast<int>(step), [&](int i) {
                 return (dense_only.empty() || !dense_only[static_cast<std::size_t>(i)]) && (i + 1) % step == 0;
             });
-            layout_note = "layer i is MoE when (i + 1) % decoder_sparse_step = 0 and i is not in mlp_only_layers";
-            if (!dense_only.empty()) keys.dense = keys.layout = "mlp_only_layers";
+            mr.layout_note = "layer i is MoE when (i + 1) % decoder_sparse_step = 0 and i is not in mlp_only_layers";
+            if (!dense_only.empty()) mr.keys.dense = mr.keys.layout = "mlp_only_layers";
         }
     }
 }
 
 void read_moe_llama4(HfImport& x, long long inter, MoeRead& mr) {
-    JsonReader& r = x.r;
-    ObjectReader& o = x.o;
-    HfReader& h = x.h;
-    ModelSpec& m = x.m;
-    const bool layers_ok = x.layers_ok;
-    const auto in_range = [&x](std::string_view key, long long v, long long lo, long long hi, const std::string& allowed) {
-        return value_in_range(x.o, key, v, lo, hi, allowed);
-    };
-    MoeKeys& keys = mr.keys;
-    long long& experts = mr.experts;
-    long long& active = mr.active;
-    long long& width = mr.width;
-    long long& shared = mr.shared;
-    MoeLayout& layout = mr.layout;
-    std::string& layout_note = mr.layout_note;
     // transformers' Llama4TextConfig: layer i is MoE when it is in moe_layers, by default
     // when (i + 1) % interleave_moe_layer_step = 0; an MoE layer has num_local_experts routed
     // experts and one shared expert, all intermediate_size wide, and a dense layer an MLP of
     // intermediate_size_mlp.
-    keys = {"num_local_experts",         "num_experts_per_tok",       "intermediate_size",        "(one shared expert, Llama 4)",
-            "interleave_moe_layer_step", "interleave_moe_layer_step", "interleave_moe_layer_step"};
+    mr.keys = {"num_local_experts",         "num_experts_per_tok",       "intermediate_size",        "(one shared expert, Llama 4)",
+               "interleave_moe_layer_step", "interleave_moe_layer_step", "interleave_moe_layer_step"};
     long long step = 1, dense_width = 0;
-    h.get_int("num_local_experts", experts, true);
-    h.get_int("num_experts_per_tok", active, true);
-    h.get_int("interleave_moe_layer_step", step, false);
-    const bool has_dense_width = h.get_int("intermediate_size_mlp", dense_width, false);
-    width = inter;
-    shared = 1;
+    x.h.get_int("num_local_experts", mr.experts, true);
+    x.h.get_int("num_experts_per_tok", mr.active, true);
+    x.h.get_int("interleave_moe_layer_step", step, false);
+    const bool has_dense_width = x.h.get_int("intermediate_size_mlp", dense_width, false);
+    mr.width = inter;
+    mr.shared = 1;
     const std::vector<char> listed = read_layer_list(x, "moe_layers");  // per layer
-    if (r.ok() && layers_ok && in_range("interleave_moe_layer_step", step, 1, m.layers, integer_from(1, m.layers))) {
+    if (x.r.ok() && x.layers_ok && x.in_range("interleave_moe_layer_step", step, 1, x.m.layers, integer_from(1, x.m.layers))) {
         if (!listed.empty()) {
             const auto first = std::find(listed.begin(), listed.end(), 1);
             const int guess = first == listed.end() ? 1 : static_cast<int>(first - listed.begin()) + 1;
-            layout = fit_moe_layout(m.layers, guess, [&](int i) { return listed[static_cast<std::size_t>(i)] == 1; });
-            layout_note = "layer i is MoE when it is listed in moe_layers";
-            keys.dense = keys.interval = keys.layout = "moe_layers";
+            mr.layout = fit_moe_layout(x.m.layers, guess, [&](int i) { return listed[static_cast<std::size_t>(i)] == 1; });
+            mr.layout_note = "layer i is MoE when it is listed in moe_layers";
+            mr.keys.dense = mr.keys.interval = mr.keys.layout = "moe_layers";
         } else {
-            layout = fit_moe_layout(m.layers, static_cast<int>(step), [&](int i) { return (i + 1) % step == 0; });
-            layout_note = "layer i is MoE when (i + 1) % interleave_moe_layer_step = 0";
+            mr.layout = fit_moe_layout(x.m.layers, static_cast<int>(step), [&](int i) { return (i + 1) % step == 0; });
+            mr.layout_note = "layer i is MoE when (i + 1) % interleave_moe_layer_step = 0";
         }
     }
-    if (r.ok() && layers_ok) {
-        const bool has_dense = layout.moe_layers < m.layers;
+    if (x.r.ok() && x.layers_ok) {
+        const bool has_dense = mr.layout.moe_layers < x.m.layers;
         if (has_dense_width) {
-            if (in_range("intermediate_size_mlp", dense_width, 1, max_width, integer_from(1, max_width))) {
-                m.ffn_hidden = static_cast<int>(dense_width);
-                h.map("intermediate_size_mlp", "model.ffn_hidden",
-                      std::to_string(m.ffn_hidden) + (has_dense ? "" : " (no dense layer: unused)"));
+            if (x.in_range("intermediate_size_mlp", dense_width, 1, max_width, integer_from(1, max_width))) {
+                x.m.ffn_hidden = static_cast<int>(dense_width);
+                x.h.map("intermediate_size_mlp", "model.ffn_hidden",
+                        std::to_string(x.m.ffn_hidden) + (has_dense ? "" : " (no dense layer: unused)"));
             }
         } else if (has_dense) {
-            o.error("intermediate_size_mlp",
-                    "missing (required: the MLP width of the " + std::to_string(m.layers - layout.moe_layers) + " dense layers)");
+            x.o.error("intermediate_size_mlp",
+                      "missing (required: the MLP width of the " + std::to_string(x.m.layers - mr.layout.moe_layers) + " dense layers)");
         } else {
-            h.map("intermediate_size", "model.ffn_hidden", std::to_string(m.ffn_hidden) + " (no dense layer: unused)");
+            x.h.map("intermediate_size", "model.ffn_hidden", std::to_string(x.m.ffn_hidden) + " (no dense layer: unused)");
         }
     }
 }
 
 // DeepSeek-V2/V3 and Kimi K2: first_k_dense_replace dense layers, then every moe_layer_freq-th.
 void read_moe_deepseek(HfImport& x, MoeRead& mr) {
-    JsonReader& r = x.r;
-    HfReader& h = x.h;
-    ModelSpec& m = x.m;
-    const bool layers_ok = x.layers_ok;
-    const auto in_range = [&x](std::string_view key, long long v, long long lo, long long hi, const std::string& allowed) {
-        return value_in_range(x.o, key, v, lo, hi, allowed);
-    };
-    MoeKeys& keys = mr.keys;
-    long long& experts = mr.experts;
-    long long& active = mr.active;
-    long long& width = mr.width;
-    long long& shared = mr.shared;
-    MoeLayout& layout = mr.layout;
-    std::string& layout_note = mr.layout_note;
-    keys = {"n_routed_experts",      "num_experts_per_tok", "moe_intermediate_size", "n_shared_experts",
-            "first_k_dense_replace", "moe_layer_freq",      "moe_layer_freq"};
+    mr.keys = {"n_routed_experts",      "num_experts_per_tok", "moe_intermediate_size", "n_shared_experts",
+               "first_k_dense_replace", "moe_layer_freq",      "moe_layer_freq"};
     long long first_dense = 0, freq = 1;
-    h.get_int("n_routed_experts", experts, true);
-    h.get_int("num_experts_per_tok", active, true);
-    h.get_int("moe_intermediate_size", width, true);
-    h.get_int("n_shared_experts", shared, false);
-    h.get_int("first_k_dense_replace", first_dense, false);
-    h.get_int("moe_layer_freq", freq, false);
-    if (r.ok() && in_range("moe_intermediate_size", width, 1, max_width, integer_from(1, max_width)) &&
-        in_range("n_shared_experts", shared, 0, max_shared, integer_from(0, max_shared)) && layers_ok &&
-        in_range("first_k_dense_replace", first_dense, 0, m.layers, integer_from(0, m.layers)) &&
-        in_range("moe_layer_freq", freq, 1, m.layers, integer_from(1, m.layers))) {
+    x.h.get_int("n_routed_experts", mr.experts, true);
+    x.h.get_int("num_experts_per_tok", mr.active, true);
+    x.h.get_int("moe_intermediate_size", mr.width, true);
+    x.h.get_int("n_shared_experts", mr.shared, false);
+    x.h.get_int("first_k_dense_replace", first_dense, false);
+    x.h.get_int("moe_layer_freq", freq, false);
+    if (x.r.ok() && x.in_range("moe_intermediate_size", mr.width, 1, max_width, integer_from(1, max_width)) &&
+        x.in_range("n_shared_experts", mr.shared, 0, max_shared, integer_from(0, max_shared)) && x.layers_ok &&
+        x.in_range("first_k_dense_replace", first_dense, 0, x.m.layers, integer_from(0, x.m.layers)) &&
+        x.in_range("moe_layer_freq", freq, 1, x.m.layers, integer_from(1, x.m.layers))) {
         // transformers: layer i is MoE when i >= first_k_dense_replace and i % moe_layer_freq == 0.
-        layout = fit_moe_layout(m.layers, static_cast<int>(freq), [&](int i) { return i >= first_dense && i % freq == 0; });
-        layout_note = "layer i is MoE when i >= first_k_dense_replace and i % moe_layer_freq = 0";
-        if (freq == 1) keys.layout = "first_k_dense_replace";
+        mr.layout = fit_moe_layout(x.m.layers, static_cast<int>(freq), [&](int i) { return i >= first_dense && i % freq == 0; });
+        mr.layout_note = "layer i is MoE when i >= first_k_dense_replace and i % moe_layer_freq = 0";
+        if (freq == 1) mr.keys.layout = "first_k_dense_replace";
     }
 }
 
@@ -812,49 +767,35 @@ void read_moe(HfImport& x, long long inter) {
         read_moe_deepseek(x, mr);
     else
         moe = false;
-    JsonReader& r = x.r;
-    HfReader& h = x.h;
-    ImportResult& res = x.res;
-    ModelSpec& m = x.m;
-    const bool layers_ok = x.layers_ok;
-    const auto in_range = [&x](std::string_view key, long long v, long long lo, long long hi, const std::string& allowed) {
-        return value_in_range(x.o, key, v, lo, hi, allowed);
-    };
-    MoeKeys& keys = mr.keys;
-    long long& experts = mr.experts;
-    long long& active = mr.active;
-    long long& width = mr.width;
-    long long& shared = mr.shared;
-    MoeLayout& layout = mr.layout;
-    std::string& layout_note = mr.layout_note;
-    if (moe && r.ok() && in_range(keys.experts, experts, 1, max_experts, integer_from(1, max_experts)) &&
-        in_range(keys.active, active, 1, experts, "from 1 to " + keys.experts + " = " + std::to_string(experts)) &&
-        in_range(keys.width, width, 1, max_width, integer_from(1, max_width)) && layers_ok) {
-        if (layout.moe_layers == 0) {
-            h.warn(keys.layout, "no layer is a mixture-of-experts layer (" + layout_note + "): imported as a dense model");
+    if (moe && x.r.ok() && x.in_range(mr.keys.experts, mr.experts, 1, max_experts, integer_from(1, max_experts)) &&
+        x.in_range(mr.keys.active, mr.active, 1, mr.experts, "from 1 to " + mr.keys.experts + " = " + std::to_string(mr.experts)) &&
+        x.in_range(mr.keys.width, mr.width, 1, max_width, integer_from(1, max_width)) && x.layers_ok) {
+        if (mr.layout.moe_layers == 0) {
+            x.h.warn(mr.keys.layout, "no layer is a mixture-of-experts layer (" + mr.layout_note + "): imported as a dense model");
         } else {
-            m.experts = static_cast<int>(experts);
-            m.experts_per_token = static_cast<int>(active);
-            m.expert_ffn_hidden = static_cast<int>(width);
-            m.shared_experts = static_cast<int>(shared);
-            m.dense_layers = layout.dense_layers;
-            m.moe_layer_interval = layout.interval;
-            m.capacity_factor = 1.0;
-            h.map(keys.experts, "model.experts", std::to_string(m.experts));
-            h.map(keys.active, "model.experts_per_token", std::to_string(m.experts_per_token));
-            h.map(keys.width, "model.expert_ffn_hidden", std::to_string(m.expert_ffn_hidden));
-            h.map(keys.shared, "model.shared_experts", std::to_string(m.shared_experts));
-            h.map(keys.dense, "model.dense_layers", std::to_string(m.dense_layers));
-            h.map(keys.interval, "model.moe_layer_interval", std::to_string(m.moe_layer_interval));
-            res.mapped.push_back("(dropless routing) -> model.capacity_factor = 1");
-            if (!layout.exact)
-                h.warn(keys.layout, "MoE layers at positions COMET cannot place (" + layout_note + "): the " +
-                                        std::to_string(layout.moe_layers) + " MoE layers of " + std::to_string(m.layers) +
-                                        " become model.dense_layers = " + std::to_string(m.dense_layers) + " dense layers, then " +
-                                        (m.moe_layer_interval == 1 ? std::string("every layer")
-                                                                   : "every " + std::to_string(m.moe_layer_interval) + "-th layer") +
-                                        " MoE (model.moe_layer_interval = " + std::to_string(m.moe_layer_interval) +
-                                        "); parameters and FLOPs are the same, pipeline stages may balance differently");
+            x.m.experts = static_cast<int>(mr.experts);
+            x.m.experts_per_token = static_cast<int>(mr.active);
+            x.m.expert_ffn_hidden = static_cast<int>(mr.width);
+            x.m.shared_experts = static_cast<int>(mr.shared);
+            x.m.dense_layers = mr.layout.dense_layers;
+            x.m.moe_layer_interval = mr.layout.interval;
+            x.m.capacity_factor = 1.0;
+            x.h.map(mr.keys.experts, "model.experts", std::to_string(x.m.experts));
+            x.h.map(mr.keys.active, "model.experts_per_token", std::to_string(x.m.experts_per_token));
+            x.h.map(mr.keys.width, "model.expert_ffn_hidden", std::to_string(x.m.expert_ffn_hidden));
+            x.h.map(mr.keys.shared, "model.shared_experts", std::to_string(x.m.shared_experts));
+            x.h.map(mr.keys.dense, "model.dense_layers", std::to_string(x.m.dense_layers));
+            x.h.map(mr.keys.interval, "model.moe_layer_interval", std::to_string(x.m.moe_layer_interval));
+            x.res.mapped.push_back("(dropless routing) -> model.capacity_factor = 1");
+            if (!mr.layout.exact)
+                x.h.warn(mr.keys.layout,
+                         "MoE layers at positions COMET cannot place (" + mr.layout_note + "): the " +
+                             std::to_string(mr.layout.moe_layers) + " MoE layers of " + std::to_string(x.m.layers) +
+                             " become model.dense_layers = " + std::to_string(x.m.dense_layers) + " dense layers, then " +
+                             (x.m.moe_layer_interval == 1 ? std::string("every layer")
+                                                          : "every " + std::to_string(x.m.moe_layer_interval) + "-th layer") +
+                             " MoE (model.moe_layer_interval = " + std::to_string(x.m.moe_layer_interval) +
+                             "); parameters and FLOPs are the same, pipeline stages may balance differently");
         }
     }
 }
