@@ -278,6 +278,8 @@ private slots:
                 x.software.grouped_gemm = GroupedGemm::one_kernel;
             } else if (c.field == "software.moe_host_sync") {
                 x.software.moe_host_sync = false;
+            } else if (c.field == "software.nvls") {
+                x.software.nvls = true;
             } else {
                 QCOMPARE(QString::fromStdString(c.field), QStringLiteral("software.fused_attention"));
                 x.software.fused_attention = FusedAttention::vendor;
@@ -298,6 +300,24 @@ private slots:
         all.software.moe_host_sync = false;
         all.software.grouped_gemm = GroupedGemm::one_kernel;
         all.software.fused_attention = FusedAttention::vendor;
+        QVERIFY(software_changes(all, opt).empty());
+        // A fabric that reduces in its switches: NVLS is offered while the software keeps it
+        // off, priced by the search like every other change, and not once it is on.
+        Config nvl = base;
+        nvl.node.scale_up.switch_allreduce_fraction = 0.61;
+        const auto with_switch = software_changes(nvl, opt);
+        QCOMPARE(with_switch.size(), std::size_t{6});
+        const auto nvls =
+            std::find_if(with_switch.begin(), with_switch.end(), [](const SoftwareChange& c) { return c.field == "software.nvls"; });
+        QVERIFY(nvls != with_switch.end());
+        QVERIFY(nvls->feasible && nvls->time_s <= nvls->base_time_s);
+        Config nvl_on = nvl;
+        nvl_on.software.nvls = true;
+        const SearchResult searched = search(nvl_on, one);
+        QVERIFY(searched.found());
+        QCOMPARE(nvls->time_s, searched.top.front().result.iteration_s);
+        all.node.scale_up.switch_allreduce_fraction = 0.61;
+        all.software.nvls = true;
         QVERIFY(software_changes(all, opt).empty());
         // A dense model: no routed part, so only the whole step as CUDA graphs.
         Config gpt = small_config();

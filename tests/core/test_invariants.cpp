@@ -555,6 +555,7 @@ const std::vector<Perturbation>& hardware_perturbations() {
         {"expanded.latency_us x1/2", [](Config& c) -> double& { return c.node.expanded.latency_us; }, 0.5},
         {"host_op_us x1/2", [](Config& c) -> double& { return c.software.host_op_us; }, 0.5},
         {"gemm.launch_overhead_us x1/2", [](Config& c) -> double& { return c.node.gemm.launch_overhead_us; }, 0.5},
+        {"scale_up.switch_allreduce_fraction x1.5", [](Config& c) -> double& { return c.node.scale_up.switch_allreduce_fraction; }, 1.5},
     };
     return p;
 }
@@ -791,19 +792,22 @@ void TestInvariants::fasterHardwareNeverSlowsShippedConfigurations() {
     std::vector<std::pair<const Shipped*, Strategy>> cases;
     for (const Shipped& s : shipped)
         for (const Strategy& st : sampled_strategies(s)) cases.emplace_back(&s, st);
-    std::vector<long long> by_perturbation(perturbations.size(), 0);
-    long long checked = 0, timed_cases = 0, violations = 0, lost = 0;
+    // One count per perturbation, and a last one for the software letting the switches reduce
+    // (software.nvls on, where the node's fabric can): more capability, never slower either.
+    std::vector<long long> by_perturbation(perturbations.size() + 1, 0);
+    const char* const nvls_name = "software.nvls on";
+    long long checked = 0, timed_cases = 0, violations = 0, lost = 0, nvls_checked = 0;
     QByteArray first;
     int kept = 0;
-    for (const auto& [s, st] : cases) {
+    for (const auto& one : cases) {
+        const Shipped* const s = one.first;
+        const Strategy& st = one.second;
         Config c = s->config;
         c.strategy = st;
         const Result base = evaluate(c);
         if (!timed(base)) continue;
         ++timed_cases;
-        for (std::size_t k = 0; k < perturbations.size(); ++k) {
-            Config x;
-            if (!perturbed(c, perturbations[k], x)) continue;
+        const auto check = [&](const Config& x, std::size_t k, const char* name) {
             ++checked;
             const Result after = evaluate(x);
             QByteArray why;
@@ -815,17 +819,29 @@ void TestInvariants::fasterHardwareNeverSlowsShippedConfigurations() {
             } else if (after.iteration_s > base.iteration_s * (1 + rel_law)) {
                 why = "slowed it from " + num(base.iteration_s) + " s to " + num(after.iteration_s) + " s";
             }
-            if (why.isEmpty()) continue;
+            if (why.isEmpty()) return;
             ++violations;
             ++by_perturbation[k];
             if (kept++ < 10)
                 first += "\n  " + QByteArray::fromStdString(s->name) + ", " +
-                         QByteArray::fromStdString(format_strategy(st, s->config.workload)) + ": " + perturbations[k].name + " " + why;
+                         QByteArray::fromStdString(format_strategy(st, s->config.workload)) + ": " + name + " " + why;
+        };
+        for (std::size_t k = 0; k < perturbations.size(); ++k) {
+            Config x;
+            if (perturbed(c, perturbations[k], x)) check(x, k, perturbations[k].name);
+        }
+        if (c.node.scale_up.switch_allreduce_fraction > 0 && !c.software.nvls) {
+            Config x = c;
+            x.software.nvls = true;
+            ++nvls_checked;
+            check(x, perturbations.size(), nvls_name);
         }
     }
     QByteArray per;
-    for (std::size_t k = 0; k < perturbations.size(); ++k)
-        if (by_perturbation[k] > 0) per += QByteArray(" ") + perturbations[k].name + ": " + QByteArray::number(by_perturbation[k]) + ";";
+    for (std::size_t k = 0; k <= perturbations.size(); ++k)
+        if (by_perturbation[k] > 0)
+            per += QByteArray(" ") + (k < perturbations.size() ? perturbations[k].name : nvls_name) + ": " +
+                   QByteArray::number(by_perturbation[k]) + ";";
     qInfo(
         "fasterHardwareNeverSlowsShippedConfigurations: %zu configurations, %zu strategies (%lld with an estimate), %lld "
         "perturbations in %.1f s: %lld violations (%lld made infeasible);%s",
@@ -834,6 +850,7 @@ void TestInvariants::fasterHardwareNeverSlowsShippedConfigurations() {
     if (violations > 0) qInfo("the first violations:%s", first.constData());
     QVERIFY2(violations == 0, QByteArray::number(violations) + " violations (listed above)");
     QVERIFY(checked > 1000);
+    QVERIFY2(nvls_checked > 100, QByteArray::number(nvls_checked));  // the H100 and NVL72 scenarios
 }
 
 // The search's best never gets slower with a faster resource either (it can always keep the

@@ -393,6 +393,7 @@ private slots:
     void ringCollectives_data();
     void ringCollectives();
     void hierarchicalCollectives();
+    void inSwitchAllReduce();
     void spanGroup_data();
     void spanGroup();
     void pipelineBubble_data();
@@ -1807,6 +1808,98 @@ void TestModel::softwareCapturesDenseLayersOrTheWholeStep() {
     QVERIFY(format_software(d).find("captured") == std::string::npos);
     d.software = dense;
     QVERIFY(format_software(d).find("captured as CUDA graphs") != std::string::npos);
+}
+
+// NCCL's NVLS (docs/model.md, "Collectives"): inside one scale-up domain an all-reduce may be
+// reduced in the switches, at the node's measured algorithm bandwidth plus NCCL's 25 us; the
+// faster of it and the ring, as NCCL's tuner picks. Only where the node's fabric can, the
+// software allows it and the whole group sits in one domain; nothing else changes.
+void TestModel::inSwitchAllReduce() {
+    const auto h100 = find_node_preset("dgx-h100");
+    const auto a100 = find_node_preset("dgx-a100-80gb");
+    QVERIFY(h100.has_value() && a100.has_value());
+    const NodeSpec& node = h100->node;
+    QCOMPARE(node.scale_up.switch_allreduce_fraction, 0.61);
+    QCOMPARE(a100->node.scale_up.switch_allreduce_fraction, 0.0);
+    SoftwareSpec on;
+    on.nvls = true;
+    const SoftwareSpec off;
+    QVERIFY(!off.nvls);
+
+    const GroupSpan ring = span_group(8, 1, node, 1);
+    const GroupSpan nvls = span_group(8, 1, node, 1, on);
+    QCOMPARE(nvls.in_switch.bytes_per_s, 450e9 * 0.61);
+    QCOMPARE(nvls.in_switch.latency_s, 25e-6);
+    // Off in the software, absent in the fabric, or a group that leaves the domain: the ring.
+    QCOMPARE(span_group(8, 1, node, 1, off).in_switch.bytes_per_s, 0.0);
+    QCOMPARE(span_group(8, 1, a100->node, 1, on).in_switch.bytes_per_s, 0.0);
+    const GroupSpan across = span_group(16, 1, node, 2, on);
+    QCOMPARE(across.outer, 2);
+    QCOMPARE(across.in_switch.bytes_per_s, 0.0);
+    QCOMPARE(all_reduce_s(1e9, across), all_reduce_s(1e9, span_group(16, 1, node, 2)));
+    // One member: nothing to reduce.
+    QCOMPARE(span_group(1, 1, node, 1, on).in_switch.bytes_per_s, 0.0);
+
+    for (double S : {1e3, 1e5, 1e6, 1e7, 1e8, 1e9, 4e9}) {
+        const double r = all_reduce_s(S, ring);
+        const double in_switch = S / (450e9 * 0.61) + 25e-6;
+        const double got = all_reduce_s(S, nvls);
+        QVERIFY2(close_rel(got, std::min(r, in_switch), 1e-12), qPrintable(QString::number(S)));
+        QVERIFY(got <= r);
+    }
+    // Large buffers: the measured 275 of 370 GB/s busbw the ring reaches -> about 1.3x faster
+    // (busbw 480 against 370 on 8 H100); small ones keep the ring's lower latency.
+    const double large = all_reduce_s(4e9, ring) / all_reduce_s(4e9, nvls);
+    QVERIFY2(large > 1.25 && large < 1.35, qPrintable(QString::number(large)));
+    // NVLS pays NCCL's 25 us whatever the size: a fabric of fast hops keeps the ring for small
+    // buffers (2 x 7 hops of 0.5 us), a slow one (5 us hops) takes NVLS even there.
+    NodeSpec quick = node;
+    quick.scale_up.latency_us = 0.5;
+    QCOMPARE(all_reduce_s(1e3, span_group(8, 1, quick, 1, on)), all_reduce_s(1e3, span_group(8, 1, quick, 1)));
+    QVERIFY(all_reduce_s(1e3, nvls) < all_reduce_s(1e3, ring));
+    // More bandwidth or a larger fraction never makes it slower.
+    NodeSpec faster = node;
+    faster.scale_up.switch_allreduce_fraction = 0.8;
+    QVERIFY(all_reduce_s(1e9, span_group(8, 1, faster, 1, on)) < all_reduce_s(1e9, nvls));
+    faster = node;
+    faster.scale_up.bandwidth_gbps *= 2;
+    QVERIFY(all_reduce_s(1e9, span_group(8, 1, faster, 1, on)) < all_reduce_s(1e9, nvls));
+
+    // In a step: tensor parallelism without sequence parallelism all-reduces inside the node;
+    // NVLS makes that traffic cheaper and the step no slower; on A100 nothing changes.
+    const auto model = find_model_preset("llama3-8b");
+    QVERIFY(model.has_value());
+    Config cfg;
+    cfg.model = model->model;
+    cfg.node = node;
+    cfg.cluster.nodes = 1;
+    cfg.training.precision = Precision::bf16;
+    cfg.training.global_batch = 64;
+    cfg.strategy.tp = 8;
+    cfg.strategy.dp = 1;
+    cfg.strategy.microbatch = 1;
+    cfg.strategy.recompute = Recompute::full;
+    const Result base = evaluate(cfg);
+    QVERIFY2(base.feasible, explain(base).c_str());
+    cfg.software.nvls = true;
+    const Result with = evaluate(cfg);
+    QVERIFY2(with.feasible, explain(with).c_str());
+    QVERIFY2(with.comm.tp_s < 0.9 * base.comm.tp_s, (num(with.comm.tp_s) + " vs " + num(base.comm.tp_s)).constData());
+    QVERIFY(with.iteration_s < base.iteration_s);
+    QCOMPARE(with.comm.dp_s, base.comm.dp_s);
+    cfg.node = a100->node;
+    const Result a100_on = evaluate(cfg);
+    cfg.software.nvls = false;
+    const Result a100_off = evaluate(cfg);
+    QCOMPARE(a100_on.iteration_s, a100_off.iteration_s);
+    // Sequence parallelism reduce-scatters and gathers (NCCL's tuner prices NVLS no faster
+    // there): unchanged.
+    cfg.node = node;
+    cfg.strategy.sequence_parallel = true;
+    const Result sp_off = evaluate(cfg);
+    cfg.software.nvls = true;
+    const Result sp_on = evaluate(cfg);
+    QCOMPARE(sp_on.iteration_s, sp_off.iteration_s);
 }
 
 // software.fused_attention (docs/model.md, "Fused attention"): FlashAttention-2 runs at the node's

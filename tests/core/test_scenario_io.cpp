@@ -1191,6 +1191,25 @@ private slots:
         QTest::newRow("margin negative")
             << with(m4, "software.hbm_allocator_margin", -0.01)
             << QStringList{f + "software.hbm_allocator_margin = -0.01: must be a fraction from 0 to 0.5 of node.hbm_capacity_gib"};
+        QTest::newRow("nvls as text") << with(m4, "software.nvls", "on")
+                                      << QStringList{f + "software.nvls: expected true or false, got string \"on\""};
+        QTest::newRow("nvls as number") << with(m4, "software.nvls", 1) << QStringList{f + "software.nvls: expected true or false"};
+        QTest::newRow("nvls on the node") << with(m4, "node.scale_up.nvls", true) << QStringList{f + "node.scale_up.nvls: unknown key"};
+        QTest::newRow("switch all-reduce above 1")
+            << with(m4, "node.scale_up.switch_allreduce_fraction", 1.5)
+            << QStringList{f +
+                           "node.scale_up.switch_allreduce_fraction = 1.5: must be 0 (no reduction in the switch) or a fraction up to 1"};
+        QTest::newRow("switch all-reduce negative")
+            << with(m4, "node.scale_up.switch_allreduce_fraction", -0.1)
+            << QStringList{f +
+                           "node.scale_up.switch_allreduce_fraction = -0.1: must be 0 (no reduction in the switch) or a fraction up to 1"};
+        QTest::newRow("switch all-reduce huge")
+            << with(m4, "node.scale_up.switch_allreduce_fraction", 1e308)
+            << QStringList{
+                   f + "node.scale_up.switch_allreduce_fraction = 1e+308: must be 0 (no reduction in the switch) or a fraction up to 1"};
+        QTest::newRow("switch all-reduce as text")
+            << with(m4, "node.scale_up.switch_allreduce_fraction", "61%")
+            << QStringList{f + "node.scale_up.switch_allreduce_fraction: expected a number, got string \"61%\""};
         QTest::newRow("margin as text") << with(m4, "software.hbm_allocator_margin", "5%")
                                         << QStringList{f + "software.hbm_allocator_margin: expected a number, got string \"5%\""};
         QTest::newRow("reserved as NaN text") << with(m4, "software.hbm_reserved_gib", "NaN")

@@ -192,6 +192,8 @@ private Q_SLOTS:
         every.config.node.scale_out.leaf_domains = 16;
         every.config.node.scale_out.oversubscription = 2;
         every.config.node.scale_out.spine_latency_us = 1.5;
+        every.config.node.scale_up.switch_allreduce_fraction = 0.61;
+        every.config.software.nvls = true;
         // A DLRM's fields live in a DLRM scenario: its shape, and the tables' strategy keys
         // (a transformer's file writes them only when they differ from their neutral values).
         Scenario dlrm = every;

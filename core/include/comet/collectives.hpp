@@ -26,6 +26,10 @@ struct GroupSpan {
     // Rail-only fabric: the share of a member's scale-out bytes that must also cross the
     // scale-up domain to reach a peer on another rail ((inner - 1) / inner; 0 otherwise).
     double rail_forward = 0.0;
+    // An all-reduce reduced in the switches of the scale-up domain (NCCL's NVLS): its algorithm
+    // bandwidth (buffer bytes per second) and latency; bytes_per_s 0 = not available (the fabric
+    // has none, the software turns it off, or the group leaves the domain).
+    Link in_switch{};
     [[nodiscard]] constexpr int size() const noexcept { return inner * outer; }
 };
 
@@ -37,7 +41,13 @@ struct GroupSpan {
 // once down (2 x bytes / bandwidth), in 2 x ceil(log2 n) latency steps instead of 2 (n - 1).
 [[nodiscard]] double tree_all_reduce_s(double bytes, int n, Link link) noexcept;
 
-// Collectives on a group that may span both tiers.
+// NCCL's latency for an NVLS collective inside one node: 25 us, whatever the group's size
+// (hwLatencies[NVLINK][NVLS][Simple], src/graph/tuning.cc at NVIDIA/nccl 5067397).
+inline constexpr double nvls_latency_s = 25e-6;
+
+// Collectives on a group that may span both tiers. An all-reduce inside one domain whose
+// GroupSpan::in_switch is set takes the faster of the ring and the in-switch reduction, as
+// NCCL's tuner picks by size.
 [[nodiscard]] double all_reduce_s(double bytes, const GroupSpan& g) noexcept;
 [[nodiscard]] double reduce_scatter_s(double bytes, const GroupSpan& g) noexcept;
 [[nodiscard]] double all_gather_s(double bytes, const GroupSpan& g) noexcept;
@@ -67,6 +77,11 @@ struct GroupSpan {
 // scale-up link, the rest of the group is reached over scale-out (docs/model.md, "Placement").
 // `nodes` is the job's node count (0 = whole domains).
 [[nodiscard]] GroupSpan span_group(int size, int stride, const NodeSpec& node, int nodes) noexcept;
+// The same group for an all-reduce under `software`: where the software lets the collective
+// library reduce in the switches (SoftwareSpec::nvls), the node's fabric can
+// (scale_up.switch_allreduce_fraction > 0) and the whole group sits in one domain, all_reduce_s()
+// may take NVLS instead of the ring (docs/model.md, "Collectives").
+[[nodiscard]] GroupSpan span_group(int size, int stride, const NodeSpec& node, int nodes, const SoftwareSpec& software) noexcept;
 // Accelerators of one scale-up domain the job's consecutive ranks fill. A domain wider than a
 // node (GB200 NVL72: 18 trays) is not always filled whole: the scheduler gives the job the same
 // number of nodes in every domain it touches, the largest count up to the domain's that

@@ -68,6 +68,7 @@ enum class Knob : std::uint8_t {
     moe_host_sync,    // the MoE dispatch waits for the host (0 no, 1 yes)
     fused_attention,  // the fused attention kernel (0 the vendor's, 1 FlashAttention-2)
     graph_scope,      // what the software captures as CUDA graphs (0 none, 1 dense layers, 2 whole step)
+    nvls,             // the collective library may all-reduce in the NVLink switches (0 no, 1 yes)
     count_
 };
 

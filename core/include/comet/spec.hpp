@@ -227,6 +227,11 @@ struct ScaleUpNetwork {
     double bandwidth_gbps = 0.0;  // per accelerator, per direction
     double latency_us = 5.0;
     double efficiency = 0.8;  // achievable fraction of link bandwidth for large collectives
+    // The switches reduce and multicast (NVLink SHARP, NCCL's NVLS algorithm): an all-reduce
+    // inside the domain reaches this fraction of `bandwidth_gbps` as algorithm bandwidth (buffer
+    // bytes per second), measured with nccl-tests; 0 = the fabric cannot reduce in the switch.
+    // Used only where the software lets the collective library do it (SoftwareSpec::nvls).
+    double switch_allreduce_fraction = 0.0;
 
     bool operator==(const ScaleUpNetwork&) const = default;
 };
@@ -429,6 +434,10 @@ struct SoftwareSpec {
     // What the software captures as CUDA graphs. `full` is the same as TrainingSpec::cuda_graphs;
     // `dense` leaves the host issue time of the routed part of each MoE layer.
     GraphScope graph_scope = GraphScope::none;
+    // The collective library may all-reduce in the NVLink switches (NCCL's NVLS algorithm, on by
+    // default where the fabric has it; NCCL_NVLS_ENABLE=0 turns it off). It takes effect on a
+    // node whose scale_up.switch_allreduce_fraction is above 0, inside one scale-up domain.
+    bool nvls = false;
     // The memory layout (docs/model.md, "Memory as the software lays it out"). The defaults are
     // Megatron-Core's: 16-bit weights, an fp32 master copy and fp32 Adam moments in the
     // distributed optimizer, the vocabulary-parallel cross entropy over an fp32 copy of the logits.

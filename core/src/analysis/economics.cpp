@@ -169,6 +169,11 @@ std::vector<SoftwareChange> software_changes(const Config& base, const SearchOpt
         c.software.fused_attention = FusedAttention::vendor;
         add("the vendor's attention kernel instead of FlashAttention-2", "software.fused_attention", "flash2", "vendor", c);
     }
+    if (!sw.nvls && base.node.scale_up.switch_allreduce_fraction > 0) {
+        Config c = base;
+        c.software.nvls = true;
+        add("all-reduce in the NVLink switches (NCCL's NVLS)", "software.nvls", "false", "true", c);
+    }
     if (candidates.empty()) return out;
     const auto cancelled = [&] { return control.cancel && control.cancel->load(std::memory_order_relaxed); };
     const BestTime b = best_time(base, opt, control);

@@ -80,6 +80,7 @@ constexpr std::array<KnobRow, static_cast<std::size_t>(Knob::count_)> rows{{
      "software.fused_attention"},
     {Knob::graph_scope, "graph_scope", "CUDA-graph scope (0 none, 1 dense layers, 2 whole step)", KnobKind::software,
      "software.graph_scope"},
+    {Knob::nvls, "nvls", "all-reduce in the NVLink switches, NCCL's NVLS (0 no, 1 yes)", KnobKind::software, "software.nvls"},
 }};
 
 constexpr bool rows_in_knob_order() {

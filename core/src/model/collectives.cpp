@@ -38,9 +38,14 @@ double all_reduce_s(double bytes, const GroupSpan& g) noexcept {
     // NCCL's tuner picks by size and scale), all-gather inside the domain.
     const double shard = bytes / g.inner;
     const Link out = ring_out(g);
-    return ring_reduce_scatter_s(bytes, g.inner, g.up) +
-           std::min(ring_all_reduce_s(shard, g.outer, out), tree_all_reduce_s(shard, g.outer, out)) +
-           ring_all_gather_s(bytes, g.inner, g.up);
+    const double hierarchical = ring_reduce_scatter_s(bytes, g.inner, g.up) +
+                                std::min(ring_all_reduce_s(shard, g.outer, out), tree_all_reduce_s(shard, g.outer, out)) +
+                                ring_all_gather_s(bytes, g.inner, g.up);
+    // NVLS: every member sends its buffer into the switches, which reduce it and multicast the
+    // sum back; measured as an algorithm bandwidth that holds from 5 to 8 GPUs (docs/model.md).
+    if (g.outer == 1 && g.inner > 1 && bytes > 0 && g.in_switch.bytes_per_s > 0)
+        return std::min(hierarchical, bytes / g.in_switch.bytes_per_s + g.in_switch.latency_s);
+    return hierarchical;
 }
 
 double reduce_scatter_s(double bytes, const GroupSpan& g) noexcept {
@@ -157,6 +162,14 @@ GroupSpan span_group(int size, int stride, const NodeSpec& node, int nodes) noex
             g.out.latency_s += units::us_to_s(so.spine_latency_us);
         }
     }
+    return g;
+}
+
+GroupSpan span_group(int size, int stride, const NodeSpec& node, int nodes, const SoftwareSpec& software) noexcept {
+    GroupSpan g = span_group(size, stride, node, nodes);
+    const double fraction = node.scale_up.switch_allreduce_fraction;
+    if (software.nvls && fraction > 0 && g.outer == 1 && g.inner > 1)
+        g.in_switch = {units::gbps_to_bytes_per_s(node.scale_up.bandwidth_gbps) * fraction, nvls_latency_s};
     return g;
 }
 

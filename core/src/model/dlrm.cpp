@@ -518,7 +518,7 @@ DlrmExchanges dlrm_exchanges(const Config& c, const TableWork& tw, const StateBy
         x.fwd = all_to_all_s(tw.pooled_out_bytes, all);
         x.bwd = x.fwd;
     }
-    x.allreduce = all_reduce_s(mlp_params * sb.gradients, all);
+    x.allreduce = all_reduce_s(mlp_params * sb.gradients, span_group(s.dp, 1, c.node, c.cluster.nodes, c.software));
     return x;
 }
 

@@ -407,7 +407,7 @@ RankWork rank_comm(const Config& c, const RankCompute& rc) noexcept {
     // the forward is recomputed. Sequence parallelism turns each all-reduce into a
     // reduce-scatter plus an all-gather of the same bytes. The vocabulary-parallel embedding
     // reduces its output over TP, and the LM head its input gradient: one collective each.
-    w.tp_group = span_group(t, 1, c.node, c.cluster.nodes);
+    w.tp_group = span_group(t, 1, c.node, c.cluster.nodes, c.software);
     if (t > 1)
         w.tp_one =
             sp ? reduce_scatter_s(rc.tp_bytes, w.tp_group) + all_gather_s(rc.tp_bytes, w.tp_group) : all_reduce_s(rc.tp_bytes, w.tp_group);

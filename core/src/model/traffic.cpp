@@ -54,7 +54,7 @@ void data_parallel_traffic(const Config& c, const StateBytes& sb, double gathers
     const double weight_bytes = g.params * sb.gathered;  // the 16-bit copy is gathered
     const int shard = std::clamp(static_cast<int>(g.shard), 1, g.replicas);
     if (s.zero_stage <= 0) {
-        f.dp_grad_reduce += all_reduce_s(grad_bytes, span_group(g.replicas, g.stride, node, c.cluster.nodes));
+        f.dp_grad_reduce += all_reduce_s(grad_bytes, span_group(g.replicas, g.stride, node, c.cluster.nodes, c.software));
         return;
     }
     const GroupSpan group = span_group(shard, g.stride, node, c.cluster.nodes);
@@ -63,7 +63,7 @@ void data_parallel_traffic(const Config& c, const StateBytes& sb, double gathers
         across = all_reduce_s(
             grad_bytes / shard,
             span_group(g.replicas / shard, static_cast<int>(std::min<long long>(static_cast<long long>(g.stride) * shard, 1 << 30)), node,
-                       c.cluster.nodes));
+                       c.cluster.nodes, c.software));
     if (s.zero_stage == 1) {
         f.dp_grad_reduce += reduce_scatter_s(grad_bytes, group) + across;
         f.dp_weight_gather += all_gather_s(weight_bytes, group);
@@ -149,7 +149,7 @@ Traffic traffic(const Config& c, const RankWork& w, const Placement& pl) noexcep
     // once per iteration.
     if (p > 1 && c.model.tied_embeddings) {
         const long long stride = static_cast<long long>(t) * pl.cp * d * (p - 1);
-        const GroupSpan pair = span_group(2, static_cast<int>(std::min<long long>(stride, 1 << 30)), c.node, c.cluster.nodes);
+        const GroupSpan pair = span_group(2, static_cast<int>(std::min<long long>(stride, 1 << 30)), c.node, c.cluster.nodes, c.software);
         f.other = all_reduce_s(w.embedding_params / t * pl.sb.gradients, pair);
     }
     return f;
