@@ -29,6 +29,11 @@ struct StateBytes {
 // HBM per accelerator that training cannot use: the software's runtime reservation plus its
 // allocator's margin (SoftwareSpec::hbm_allocator_margin of the node's capacity).
 [[nodiscard]] double hbm_unusable_bytes(const NodeSpec& n, const SoftwareSpec& sw) noexcept;
+// The capacity verdict of a footprint already in `r` (r.hbm with its capacity): feasible, or
+// infeasible for HBM first, else for the expanded tier (`expanded_used_bytes` of its
+// `expanded_capacity_bytes`), with the bytes needed and held as the reason's details. Returns
+// r.feasible. The transformer's fits() and the DLRM's memory both decide by it.
+bool capacity_verdict(Result& r, double expanded_used_bytes, double expanded_capacity_bytes) noexcept;
 
 // Activation bytes stored for backward by one layer for one microbatch on one TP rank.
 [[nodiscard]] double activation_bytes_per_layer(const ModelSpec& m, const TrainingSpec& t, int tp, bool sequence_parallel,

@@ -566,19 +566,7 @@ void dlrm_memory(const Config& c, const DlrmRankShare& sh, const TableWork& tw, 
     r.expanded.capacity_bytes = xs.capacity_bytes;
     r.expanded.weights_bytes = s.emb_placement != EmbeddingPlacement::hbm ? sh.rows_bytes : 0.0;
     r.expanded.optimizer_bytes = state_ex;
-    r.feasible = true;
-    r.reason = Infeasible::none;
-    if (r.hbm.used_bytes() > r.hbm.capacity_bytes) {
-        r.feasible = false;
-        r.reason = Infeasible::hbm_capacity;
-        r.detail_a = r.hbm.used_bytes();
-        r.detail_b = r.hbm.capacity_bytes;
-    } else if (r.expanded.used_bytes() > xs.capacity_bytes) {
-        r.feasible = false;
-        r.reason = Infeasible::expanded_capacity;
-        r.detail_a = r.expanded.used_bytes();
-        r.detail_b = xs.capacity_bytes;
-    }
+    capacity_verdict(r, r.expanded.used_bytes(), xs.capacity_bytes);
 }
 
 // Parameters, FLOPs and the throughput metrics.

@@ -653,20 +653,7 @@ bool fits(const Config& c, const RankWork& w, const Placement& pl, Result& r, bo
         ex_used = std::max(ex_used, ex_mid.used_bytes());
     }
 
-    r.feasible = true;
-    r.reason = Infeasible::none;
-    if (r.hbm.used_bytes() > r.hbm.capacity_bytes) {
-        r.feasible = false;
-        r.reason = Infeasible::hbm_capacity;
-        r.detail_a = r.hbm.used_bytes();
-        r.detail_b = r.hbm.capacity_bytes;
-    } else if (ex_used > xs.capacity_bytes) {
-        r.feasible = false;
-        r.reason = Infeasible::expanded_capacity;
-        r.detail_a = ex_used;
-        r.detail_b = xs.capacity_bytes;
-    }
-    return r.feasible;
+    return capacity_verdict(r, ex_used, xs.capacity_bytes);
 }
 
 namespace {

@@ -10,6 +10,23 @@ double hbm_unusable_bytes(const NodeSpec& n, const SoftwareSpec& sw) noexcept {
     return units::gib_to_bytes(sw.hbm_reserved_gib + sw.hbm_allocator_margin * n.hbm_capacity_gib);
 }
 
+bool capacity_verdict(Result& r, double expanded_used_bytes, double expanded_capacity_bytes) noexcept {
+    r.feasible = true;
+    r.reason = Infeasible::none;
+    if (r.hbm.used_bytes() > r.hbm.capacity_bytes) {
+        r.feasible = false;
+        r.reason = Infeasible::hbm_capacity;
+        r.detail_a = r.hbm.used_bytes();
+        r.detail_b = r.hbm.capacity_bytes;
+    } else if (expanded_used_bytes > expanded_capacity_bytes) {
+        r.feasible = false;
+        r.reason = Infeasible::expanded_capacity;
+        r.detail_a = expanded_used_bytes;
+        r.detail_b = expanded_capacity_bytes;
+    }
+    return r.feasible;
+}
+
 StateBytes state_bytes_per_parameter(const TrainingSpec& t, const SoftwareSpec& sw) noexcept {
     StateBytes s;
     s.weights = sw.weight_bytes;
