@@ -19,12 +19,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path data = fs::path(COMET_SOURCE_DIR) / "tests" / "data";
-const fs::path cdata = data / "calculon";
-const fs::path hfdata = data / "hf";
+// The test data: Calculon's example files and Hugging Face configs.
+fs::path cdata() { return fs::path(COMET_SOURCE_DIR) / "tests" / "data" / "calculon"; }
+fs::path hfdata() { return fs::path(COMET_SOURCE_DIR) / "tests" / "data" / "hf"; }
 
 Loaded<ImportResult> import_example() {
-    return import_calculon(cdata / "megatron-1T.json", cdata / "a100_80g.json", cdata / "3072_t4_p64_d12_mbs4_full.json");
+    return import_calculon(cdata() / "megatron-1T.json", cdata() / "a100_80g.json", cdata() / "3072_t4_p64_d12_mbs4_full.json");
 }
 
 QString read_text(const fs::path& file) {
@@ -257,7 +257,7 @@ void TestInterop::calculonEveryModelImports() {
     if (!fs::is_directory(shared / "models")) QSKIP("shared calculon-data not present");
     int n = 0;
     for (const auto& e : fs::directory_iterator(shared / "models")) {
-        const auto r = import_calculon(e.path(), cdata / "h100_80g_nvl8.json", cdata / "3072_t4_p64_d12_mbs4_full.json");
+        const auto r = import_calculon(e.path(), cdata() / "h100_80g_nvl8.json", cdata() / "3072_t4_p64_d12_mbs4_full.json");
         QVERIFY2(r.ok(), r.error_text().c_str());
         ++n;
     }
@@ -322,7 +322,7 @@ void TestInterop::calculonHostileInput() {
 }
 
 void TestInterop::calculonMissingFile() {
-    const auto r = import_calculon(cdata / "nope.json", cdata / "a100_80g.json", cdata / "also-nope.json");
+    const auto r = import_calculon(cdata() / "nope.json", cdata() / "a100_80g.json", cdata() / "also-nope.json");
     QVERIFY(!r.ok());
     QCOMPARE(r.errors.size(), std::size_t{2});
     QVERIFY(r.errors[0].find("nope.json: cannot open") != std::string::npos);
@@ -354,7 +354,7 @@ void TestInterop::hfDenseModels() {
     QFETCH(int, seq_len);
     QFETCH(double, published_b);
     const Scenario base = base_scenario();
-    const auto r = import_hf_config(hfdata / file.toStdString(), base);
+    const auto r = import_hf_config(hfdata() / file.toStdString(), base);
     QVERIFY2(r.ok(), r.error_text().c_str());
     const ModelSpec& m = r.value->scenario.config.model;
     QCOMPARE(m.layers, layers);
@@ -379,7 +379,7 @@ void TestInterop::hfDenseModels() {
 }
 
 void TestInterop::hfMixtralIsMoe() {
-    const auto r = import_hf_config(hfdata / "mixtral-8x7b.json", base_scenario());
+    const auto r = import_hf_config(hfdata() / "mixtral-8x7b.json", base_scenario());
     QVERIFY2(r.ok(), r.error_text().c_str());
     const ModelSpec& m = r.value->scenario.config.model;
     QVERIFY(m.is_moe());
@@ -406,7 +406,7 @@ void TestInterop::hfMixtralIsMoe() {
 }
 
 void TestInterop::hfDeepSeekV3IsMoe() {
-    const auto r = import_hf_config(hfdata / "deepseek-v3.json", base_scenario());
+    const auto r = import_hf_config(hfdata() / "deepseek-v3.json", base_scenario());
     QVERIFY2(r.ok(), r.error_text().c_str());
     const ModelSpec& m = r.value->scenario.config.model;
     QCOMPARE(m.layers, 61);
@@ -472,7 +472,7 @@ void TestInterop::hfQwenMoeModels() {
     QFETCH(int, shared);
     QFETCH(double, total_b);
     QFETCH(double, active_b);
-    const auto r = import_hf_config(hfdata / file.toStdString(), base_scenario());
+    const auto r = import_hf_config(hfdata() / file.toStdString(), base_scenario());
     QVERIFY2(r.ok(), r.error_text().c_str());
     const ModelSpec& m = r.value->scenario.config.model;
     QCOMPARE(m.experts, experts);
@@ -611,7 +611,7 @@ void TestInterop::hfDenseHasNoExperts() {
     base.config.model.moe_layer_interval = 2;
     base.config.model.capacity_factor = 1.25;
     for (const char* file : {"llama-3-8b.json", "mistral-7b.json", "qwen2.5-7b.json"}) {
-        const auto r = import_hf_config(hfdata / file, base);
+        const auto r = import_hf_config(hfdata() / file, base);
         QVERIFY2(r.ok(), r.error_text().c_str());
         const ModelSpec& m = r.value->scenario.config.model;
         QVERIFY(!m.is_moe());
@@ -666,7 +666,7 @@ void TestInterop::hfMatchesModelPresets() {
     QFETCH(QString, file);
     QFETCH(QString, preset);
     QFETCH(QString, approximation);
-    const auto r = import_hf_config(hfdata / file.toStdString(), base_scenario());
+    const auto r = import_hf_config(hfdata() / file.toStdString(), base_scenario());
     QVERIFY2(r.ok(), r.error_text().c_str());
     const auto p = find_model_preset(preset.toStdString());
     QVERIFY(p.has_value());
@@ -749,7 +749,7 @@ void TestInterop::hfKimiK2ByModelType() {
 // with one shared expert, intermediate_size for the experts and intermediate_size_mlp for the
 // dense layers, chunked attention in the RoPE layers (no_rope_layers, by default 3 of 4).
 void TestInterop::hfLlama4() {
-    const auto scout = import_hf_config(hfdata / "llama4-scout-17b-16e.json", base_scenario());
+    const auto scout = import_hf_config(hfdata() / "llama4-scout-17b-16e.json", base_scenario());
     QVERIFY2(scout.ok(), scout.error_text().c_str());
     const ModelSpec& s = scout.value->scenario.config.model;
     QCOMPARE(s.experts, 16);
@@ -779,7 +779,7 @@ void TestInterop::hfLlama4() {
 
     // The text model alone (Llama4ForCausalLM, model_type llama4_text, as text-only fine-tunes
     // publish it) imports to the same model ...
-    const auto alone = import_hf_config(hfdata / "llama4-scout-17b-16e-text.json", base_scenario());
+    const auto alone = import_hf_config(hfdata() / "llama4-scout-17b-16e-text.json", base_scenario());
     QVERIFY2(alone.ok(), alone.error_text().c_str());
     QVERIFY(alone.value->scenario.config.model == s);
     QVERIFY(contains(alone.value->mapped, "num_local_experts -> model.experts = 16"));
@@ -787,7 +787,7 @@ void TestInterop::hfLlama4() {
     // ... and so does it by model_type, with no_rope_layers spelled out.
     QString rope = "\"no_rope_layers\": [";
     for (int i = 0; i < 48; ++i) rope += QString(i ? ", " : "") + ((i + 1) % 4 == 0 ? "0" : "1");
-    const QString flat = read_text(hfdata / "llama4-scout-17b-16e-text.json");
+    const QString flat = read_text(hfdata() / "llama4-scout-17b-16e-text.json");
     const auto typed = import_hf_config_text(
         QString(flat).replace("\"Llama4ForCausalLM\"", "\"Llama4Text\"").replace("\"no_rope_layers\": []", rope + "]").toStdString(),
         "scout-text.json", base_scenario());
@@ -796,7 +796,7 @@ void TestInterop::hfLlama4() {
     QVERIFY(contains(typed.value->warnings, "read as model_type = \"llama4_text\""));
 
     // Maverick: MoE in the odd layers (moe_layers), 24 dense layers of 16384.
-    const auto mav = import_hf_config(hfdata / "llama4-maverick-17b-128e.json", base_scenario());
+    const auto mav = import_hf_config(hfdata() / "llama4-maverick-17b-128e.json", base_scenario());
     QVERIFY2(mav.ok(), mav.error_text().c_str());
     const ModelSpec& v = mav.value->scenario.config.model;
     QCOMPARE(v.experts, 128);
@@ -810,7 +810,7 @@ void TestInterop::hfLlama4() {
     QVERIFY(!contains(mav.value->warnings, "rope_scaling"));  // null
     // interleave_moe_layer_step = 2 alone says the same (Scout's file with Maverick's experts);
     // a step of 4 makes 12 MoE layers (3, 7, ...).
-    const QString nested = read_text(hfdata / "llama4-scout-17b-16e.json");
+    const QString nested = read_text(hfdata() / "llama4-scout-17b-16e.json");
     const QString maverick = QString(nested).replace("\"num_local_experts\": 16", "\"num_local_experts\": 128");
     const auto stepped = import_hf_config_text(
         QString(maverick).replace("\"interleave_moe_layer_step\": 1", "\"interleave_moe_layer_step\": 2").toStdString(), "maverick.json",
@@ -1108,7 +1108,7 @@ void TestInterop::hfHostileInput_data() {
         << "cfg.json: text_config.layer_types[0]: expected \"chunked_attention\" or \"full_attention\", got string \"sliding_attention\"";
     // The published configs of Qwen3-32B, Kimi K2 and GPT-OSS-20B with one bad value each.
     const auto broken = [&](const char* file, const QString& from, const QString& to) {
-        const QString text = read_text(hfdata / file);
+        const QString text = read_text(hfdata() / file);
         if (!text.contains(from)) qFatal("%s has no %s", file, qPrintable(from));
         return QString(text).replace(from, to);
     };

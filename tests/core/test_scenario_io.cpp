@@ -28,7 +28,7 @@ using namespace comet;
 
 namespace {
 
-const QString label = QStringLiteral("bad.comet.json");
+QString label() { return QStringLiteral("bad.comet.json"); }  // a file name for the messages
 
 Scenario full_scenario() {
     Scenario s;
@@ -85,7 +85,7 @@ QByteArray minimal_v4_json() {
 }
 
 Loaded<Scenario> parse(const QByteArray& text) {
-    return parse_scenario(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), label.toStdString());
+    return parse_scenario(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), label().toStdString());
 }
 
 QStringList lines_of(const Loaded<Scenario>& l) {
@@ -231,7 +231,7 @@ void expect_failure(const Loaded<Scenario>& l) {
     QVERIFY(!l.value.has_value());
     QVERIFY(!l.errors.empty());
     for (const auto& line : lines_of(l)) {
-        QVERIFY2(line.startsWith(label + ": "), qPrintable(line));
+        QVERIFY2(line.startsWith(label() + ": "), qPrintable(line));
         QVERIFY2(!line.contains('\n'), qPrintable(line));
         QVERIFY2(line.size() < 2000, "message is not bounded");
     }
@@ -641,30 +641,31 @@ private slots:
             QByteArray text;
             QStringList expected;
         } cases[] = {
-            {with(with_designs(), "comparison.baseline", 2), {label + ": comparison.baseline = 2: must be the index of a design, 0 to 1"}},
+            {with(with_designs(), "comparison.baseline", 2),
+             {label() + ": comparison.baseline = 2: must be the index of a design, 0 to 1"}},
             {with_designs(R"(, {"name": "z", "node": "dgx-h100", "nodes": 1, "strategy": "fastest"})"),
-             {label + ": " + d + "[2].strategy = \"fastest\": must be \"best\" or a strategy object"}},
+             {label() + ": " + d + "[2].strategy = \"fastest\": must be \"best\" or a strategy object"}},
             {with_designs(R"(, {"name": "z", "node": "dgx-h999", "nodes": 1, "strategy": "best"})"),
-             {label + ": " + d + "[2].node = \"dgx-h999\": no node preset of that name"}},
+             {label() + ": " + d + "[2].node = \"dgx-h999\": no node preset of that name"}},
             {with_designs(R"(, {"name": "z", "node": "dgx-h100", "nodes": 0, "strategy": "best"})"),
-             {label + ": " + d + "[2].nodes = 0: must be an integer from 1 to 1e7"}},
+             {label() + ": " + d + "[2].nodes = 0: must be an integer from 1 to 1e7"}},
             {with_designs(R"(, {"name": "z", "node": "dgx-h100", "nodes": 1, "strategy": "best", "colour": 1})"),
-             {label + ": " + d + "[2].colour: unknown key"}},
-            {with_designs(R"(, 7)"), {label + ": " + d + "[2]: expected a design object, got 7"}},
+             {label() + ": " + d + "[2].colour: unknown key"}},
+            {with_designs(R"(, 7)"), {label() + ": " + d + "[2]: expected a design object, got 7"}},
             {with_designs(R"(, {"name": "a", "node": "dgx-h100", "nodes": 1, "strategy": "best"},
                            {"name": "b", "node": "dgx-h100", "nodes": 1, "strategy": "best"},
                            {"name": "c", "node": "dgx-h100", "nodes": 1, "strategy": "best"})"),
-             {label + ": " + d + " = ", "must be a list of 1 to 4 designs"}},
+             {label() + ": " + d + " = ", "must be a list of 1 to 4 designs"}},
             {with_designs(R"(, {"name": "z", "node": "dgx-h100", "nodes": 1, "strategy": "best", "price_per_gpu_hour_usd": -3})"),
-             {label + ": " + d + "[2].price_per_gpu_hour_usd = -3: must be at least 0 USD"}},
+             {label() + ": " + d + "[2].price_per_gpu_hour_usd = -3: must be at least 0 USD"}},
             {with_designs(R"(, {"name": "z", "node": "dgx-h100", "nodes": 1, "strategy": "best", "purchase_price_per_gpu_usd": -15625})"),
-             {label + ": " + d + "[2].purchase_price_per_gpu_usd = -15625: must be at least 0 USD"}},
+             {label() + ": " + d + "[2].purchase_price_per_gpu_usd = -15625: must be at least 0 USD"}},
             {with_designs(R"(, {"name": "z", "node": "dgx-h100", "nodes": 1, "strategy": "best", "purchase_price_per_gpu_usd": "15625"})"),
-             {label + ": " + d + "[2].purchase_price_per_gpu_usd", "expected a number"}},
+             {label() + ": " + d + "[2].purchase_price_per_gpu_usd", "expected a number"}},
             {with_designs(R"(, {"name": "z", "node": "dgx-h100", "nodes": 1, "strategy": "best", "purchase_price_per_gpu_usd": null})"),
-             {label + ": " + d + "[2].purchase_price_per_gpu_usd", "expected a number"}},
-            {with(with_designs(), "cost.pue", 0.5), {label + ": cost.pue = 0.5: must be at least 1"}},
-            {with(minimal_json, "node.power_kw", -1), {label + ": node.power_kw = -1: must be 0 (unknown) up to 10000 kW per node"}},
+             {label() + ": " + d + "[2].purchase_price_per_gpu_usd", "expected a number"}},
+            {with(with_designs(), "cost.pue", 0.5), {label() + ": cost.pue = 0.5: must be at least 1"}},
+            {with(minimal_json, "node.power_kw", -1), {label() + ": node.power_kw = -1: must be 0 (unknown) up to 10000 kW per node"}},
         };
         for (const auto& c : cases) {
             const Loaded<Scenario> l = parse(c.text);
@@ -882,7 +883,7 @@ private slots:
         QTest::addColumn<QStringList>("expected");  // all in one line
         const QByteArray m = minimal_json;
         const QByteArray m3 = minimal_v4_json();
-        const QString f = label + ": ";
+        const QString f = label() + ": ";
 
         QTest::newRow("range") << with(m, "node.hbm_bandwidth_gbps", -5)
                                << QStringList{f + "node.hbm_bandwidth_gbps = -5: must be > 0 and at most 1e7 GB/s"};
@@ -1275,9 +1276,9 @@ private slots:
         expect_failure(l);
         const QStringList lines = lines_of(l);
         QCOMPARE(lines.size(), 3);
-        QVERIFY(has_line_starting(lines, label + ": model.layers: expected an integer"));
-        QVERIFY(has_line_starting(lines, label + ": strategy.tp: missing"));
-        QVERIFY(has_line_starting(lines, label + ": node.gemm.max_fractoin: unknown key (did you mean \"max_fraction\"?)"));
+        QVERIFY(has_line_starting(lines, label() + ": model.layers: expected an integer"));
+        QVERIFY(has_line_starting(lines, label() + ": strategy.tp: missing"));
+        QVERIFY(has_line_starting(lines, label() + ": node.gemm.max_fractoin: unknown key (did you mean \"max_fraction\"?)"));
     }
 
     void collectsAllRangeErrors() {
@@ -1286,15 +1287,15 @@ private slots:
         t = with(t, "node.gemm", QJsonObject{{"max_fraction", 1.5}});
         const QStringList lines = lines_of(parse(t));
         QCOMPARE(lines.size(), 3);
-        QVERIFY(has_line_starting(lines, label + ": node.hbm_bandwidth_gbps = -5: must be"));
-        QVERIFY(has_line_starting(lines, label + ": cluster.nodes = 0: must be an integer from 1"));
-        QVERIFY(has_line_starting(lines, label + ": node.gemm.max_fraction = 1.5: must be a fraction"));
+        QVERIFY(has_line_starting(lines, label() + ": node.hbm_bandwidth_gbps = -5: must be"));
+        QVERIFY(has_line_starting(lines, label() + ": cluster.nodes = 0: must be an integer from 1"));
+        QVERIFY(has_line_starting(lines, label() + ": node.gemm.max_fraction = 1.5: must be a fraction"));
     }
 
     void derivedDefaultsAreNotReportedTwice() {
         const Loaded<Scenario> l = parse(with(QByteArray(minimal_json), "model.heads", 0));
         expect_failure(l);
-        QCOMPARE(lines_of(l), QStringList{label + ": model.heads = 0: must be an integer from 1 to 65536"});
+        QCOMPARE(lines_of(l), QStringList{label() + ": model.heads = 0: must be an integer from 1 to 65536"});
     }
 
     void everyLeafWithWrongType() {
@@ -1306,7 +1307,7 @@ private slots:
             for (const QJsonValue& bad : {QJsonValue(QJsonObject{{"x", 1}}), QJsonValue(QJsonArray{1}), QJsonValue(QJsonValue::Null)}) {
                 const Loaded<Scenario> l = parse(with(full, path, bad));
                 expect_failure(l);
-                QVERIFY2(has_line_starting(lines_of(l), label + ": " + path + ": expected "),
+                QVERIFY2(has_line_starting(lines_of(l), label() + ": " + path + ": expected "),
                          qPrintable(path + ":\n" + lines_of(l).join('\n')));
             }
         }
@@ -1324,8 +1325,8 @@ private slots:
                 expect_failure(l);
                 // "model", "node" and "software" may also be a preset name: a string that names none says so.
                 const bool preset_ref = bad.isString() && (path == "model" || path == "node" || path == "software");
-                const QString expected = preset_ref ? label + ": " + path + " = \"x\": no " + path + " preset of that name"
-                                                    : label + ": " + path + ": expected an object, got ";
+                const QString expected = preset_ref ? label() + ": " + path + " = \"x\": no " + path + " preset of that name"
+                                                    : label() + ": " + path + ": expected an object, got ";
                 QVERIFY2(has_line_starting(lines_of(l), expected), qPrintable(path + ":\n" + lines_of(l).join('\n')));
             }
         }
@@ -1370,11 +1371,11 @@ private slots:
             const Loaded<Scenario> l = parse(without(full, path));
             if (required.contains(path)) {
                 expect_failure(l);
-                QVERIFY2(lines_of(l).contains(label + ": " + path + ": missing (required)"),
+                QVERIFY2(lines_of(l).contains(label() + ": " + path + ": missing (required)"),
                          qPrintable(path + ":\n" + lines_of(l).join('\n')));
             } else if (path == "node.expanded.bandwidth_gbps") {
                 // Optional, but this scenario has an expanded tier, which needs a bandwidth.
-                QVERIFY(has_line_starting(lines_of(l), label + ": node.expanded.bandwidth_gbps = 0: must be"));
+                QVERIFY(has_line_starting(lines_of(l), label() + ": node.expanded.bandwidth_gbps = 0: must be"));
             } else {
                 QVERIFY2(l.ok(), qPrintable(path + ":\n" + QString::fromStdString(l.error_text())));
             }
@@ -1390,9 +1391,9 @@ private slots:
         // 1 (top level) + 63 arrays is allowed and then reported as an unknown key; 1 + 64 is not.
         const QByteArray ok_depth = with_raw(minimal_json, "extra", QByteArray("[").repeated(63) + QByteArray("]").repeated(63));
         QCOMPARE(lines_of(parse(ok_depth)),
-                 QStringList{label + ": extra: unknown key (allowed keys: format, version, "
-                                     "name, description, workload, model, node, cluster, training, strategy, cost, "
-                                     "comparison)"});
+                 QStringList{label() + ": extra: unknown key (allowed keys: format, version, "
+                                       "name, description, workload, model, node, cluster, training, strategy, cost, "
+                                       "comparison)"});
         const QByteArray too_deep = with_raw(minimal_json, "extra", QByteArray("[").repeated(64) + QByteArray("]").repeated(64));
         QVERIFY(lines_of(parse(too_deep)).join('\n').contains("nested deeper than 64 levels"));
     }
@@ -1434,7 +1435,8 @@ private slots:
         const Loaded<Scenario> l = parse(text_of(many));
         expect_failure(l);
         QVERIFY(l.errors.size() <= 51);
-        QVERIFY(lines_of(l).last().endsWith("more errors not shown"));
+        const QStringList lines = lines_of(l);
+        QVERIFY(lines.last().endsWith("more errors not shown"));
         // Control characters and invalid UTF-8 inside strings.
         expect_failure(parse(QByteArray("{\"format\": \"a\x01\"}")));
         expect_failure(parse(QByteArray("{\"format\": \"\xff\xfe\"}")));
@@ -1615,7 +1617,7 @@ private slots:
         QVERIFY(again.ok());
         QCOMPARE(again.value->config, v1.value->config);
         QCOMPARE(lines_of(parse(with(minimal_json, "workload", "dlrm"))),
-                 QStringList{label + ": workload: needs format version 2 (this file says version 1)"});
+                 QStringList{label() + ": workload: needs format version 2 (this file says version 1)"});
         // Every shipped version 1 scenario still loads.
         for (const auto& e : std::filesystem::directory_iterator(presets_dir() / "scenarios")) {
             const Loaded<Scenario> l = load_scenario_file(e.path());
@@ -1635,7 +1637,7 @@ private slots:
             s.config.training.global_batch = 65536;
             return scenario_to_json(s);
         }());
-        const QString f = label + ": ";
+        const QString f = label() + ": ";
         QTest::newRow("workload unknown") << with(base, "workload", "gnn") << f + "workload = \"gnn\": must be one of transformer, dlrm";
         QTest::newRow("model in a dlrm") << with(base, "model", QJsonObject{})
                                          << f + "model: a DLRM scenario describes its model in \"dlrm\"";

@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const QString label = QStringLiteral("sweep.json");
+QString label() { return QStringLiteral("sweep.json"); }  // a file name for the messages
 
 fs::path source_dir() { return fs::path(COMET_SOURCE_DIR); }
 fs::path default_scenario_path() { return source_dir() / "presets" / "scenarios" / "default.comet.json"; }
@@ -47,7 +47,7 @@ QByteArray sweep_text(const QByteArray& body, const QByteArray& scenario = {}) {
 }
 
 Loaded<SweepFile> parse(const QByteArray& text, const fs::path& base = {}) {
-    return parse_sweep(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), label.toStdString(), base);
+    return parse_sweep(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), label().toStdString(), base);
 }
 
 Loaded<SweepFile> parse_body(const QByteArray& body) { return parse(sweep_text(body)); }
@@ -67,7 +67,7 @@ void expect_failure(const Loaded<T>& l, bool all_lines_from_label = true) {
     QVERIFY(!l.value.has_value());
     QVERIFY(!l.errors.empty());
     for (const auto& line : lines_of(l.errors)) {
-        if (all_lines_from_label) QVERIFY2(line.startsWith(label + ": "), qPrintable(line));
+        if (all_lines_from_label) QVERIFY2(line.startsWith(label() + ": "), qPrintable(line));
         QVERIFY2(!line.contains('\n'), qPrintable(line));
         QVERIFY2(line.size() < 2000, "message is not bounded");
     }
@@ -77,7 +77,7 @@ void expect_failure(const Loaded<T>& l, bool all_lines_from_label = true) {
 void expect_error(const QByteArray& body, const QString& expected) {
     const Loaded<SweepFile> l = parse_body(body);
     expect_failure(l);
-    QCOMPARE(joined(l.errors), label + ": " + expected);
+    QCOMPARE(joined(l.errors), label() + ": " + expected);
 }
 
 // Parses `body` and expects an error line starting with `start` after "sweep.json: ".
@@ -85,7 +85,7 @@ void expect_error_starting(const QByteArray& body, const QString& start) {
     const Loaded<SweepFile> l = parse_body(body);
     expect_failure(l);
     bool found = false;
-    for (const auto& line : lines_of(l.errors)) found = found || line.startsWith(label + ": " + start);
+    for (const auto& line : lines_of(l.errors)) found = found || line.startsWith(label() + ": " + start);
     QVERIFY2(found, qPrintable("no line starts with '" + start + "' in:\n" + joined(l.errors)));
 }
 
@@ -584,7 +584,7 @@ void TestSweepIo::badScenarioPath() {
     expect_failure(l, false);
     QCOMPARE(l.errors.size(), std::size_t{2});
     QCOMPARE(QString::fromStdString(l.errors[0]),
-             label + R"(: scenario = "no-such.comet.json": cannot load the scenario file /nonexistent-dir/no-such.comet.json:)");
+             label() + R"(: scenario = "no-such.comet.json": cannot load the scenario file /nonexistent-dir/no-such.comet.json:)");
     QCOMPARE(QString::fromStdString(l.errors[1]),
              QStringLiteral("/nonexistent-dir/no-such.comet.json: cannot open: No such file or directory"));
 }
@@ -611,11 +611,11 @@ void TestSweepIo::scenarioValueShapes() {
              {R"("")", "scenario: is empty; must be a path to a scenario file (relative to the sweep file) or a scenario object"}}) {
         const Loaded<SweepFile> l = parse(sweep_text(x, sc));
         expect_failure(l);
-        QCOMPARE(joined(l.errors), label + ": " + expected);
+        QCOMPARE(joined(l.errors), label() + ": " + expected);
     }
     const Loaded<SweepFile> missing = parse(R"({ "format": "comet-sweep", "version": 1, "x": { "knob": "tp", "values": [1] } })");
     expect_failure(missing);
-    QCOMPARE(joined(missing.errors), label + ": scenario: missing (required): a path to a scenario file or a scenario object");
+    QCOMPARE(joined(missing.errors), label() + ": scenario: missing (required): a path to a scenario file or a scenario object");
 }
 
 void TestSweepIo::embeddedScenarioErrorsCarryThePrefix() {
@@ -627,7 +627,7 @@ void TestSweepIo::embeddedScenarioErrorsCarryThePrefix() {
         sc.replace(at, from.size(), to);
         const Loaded<SweepFile> l = parse(sweep_text(x, QByteArray::fromStdString(sc)));
         expect_failure(l);
-        QVERIFY2(lines_of(l.errors).contains(label + ": " + expected), qPrintable(joined(l.errors)));
+        QVERIFY2(lines_of(l.errors).contains(label() + ": " + expected), qPrintable(joined(l.errors)));
     };
     check(R"("layers": 128)", R"("laers": 128)", R"(scenario.model.laers: unknown key (did you mean "layers"?))");
     check(R"("layers": 128)", R"("laers": 128)", "scenario.model.layers: missing (required)");
@@ -666,7 +666,7 @@ void TestSweepIo::wrongFormatOrVersion() {
           Case{"{ " + QByteArray(R"("version": 1, "scenario": "x", )") + x + " }", "format: missing (required)"}}) {
         const Loaded<SweepFile> l = parse(c.text, "/nonexistent-dir");
         expect_failure(l, false);
-        QVERIFY2(lines_of(l.errors).contains(label + ": " + c.expected), qPrintable(joined(l.errors)));
+        QVERIFY2(lines_of(l.errors).contains(label() + ": " + c.expected), qPrintable(joined(l.errors)));
     }
     // A newer or foreign file is refused as a whole, without a cascade of unknown keys.
     const Loaded<SweepFile> newer = parse(R"({ "format": "comet-sweep", "version": 3, "scenario": "x", "z": {} })");
@@ -677,7 +677,7 @@ void TestSweepIo::hostileInput() {
     auto expect_one = [](const QByteArray& text, const QString& start) {
         const Loaded<SweepFile> l = parse(text);
         expect_failure(l);
-        QVERIFY2(QString::fromStdString(l.errors.front()).startsWith(label + ": " + start), l.error_text().c_str());
+        QVERIFY2(QString::fromStdString(l.errors.front()).startsWith(label() + ": " + start), l.error_text().c_str());
     };
     expect_one("", "is empty");
     expect_one("   \n ", "contains only whitespace");
@@ -709,7 +709,7 @@ void TestSweepIo::fileOver16MiBIsRefused() {
     // The same text given directly is refused too.
     const Loaded<SweepFile> direct = parse(text);
     expect_failure(direct);
-    QVERIFY(QString::fromStdString(direct.errors[0]).startsWith(label + ": is too large"));
+    QVERIFY(QString::fromStdString(direct.errors[0]).startsWith(label() + ": is too large"));
 }
 
 void TestSweepIo::missingFile() {

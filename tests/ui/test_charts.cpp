@@ -138,7 +138,7 @@ QStringList drawn_chart_texts(QChart* chart) {
     return out;
 }
 
-const QString minus = QString(QChar(0x2212));
+constexpr QChar minus(0x2212);
 
 // The percent text a tornado bar end should carry, computed here from the times: one decimal,
 // or two significant digits below 0.1 %.

@@ -136,7 +136,7 @@ double non_white_share(const QImage& image) {
     return static_cast<double>(n) / (static_cast<double>(image.width()) * image.height());
 }
 
-const QByteArray precious = "an earlier export the user wants to keep";
+QByteArray precious() { return QByteArrayLiteral("an earlier export the user wants to keep"); }
 
 // A chart that runs a check while it is being painted, i.e. while the export is under way.
 class ProbeChart final : public ChartRenderable {
@@ -228,7 +228,8 @@ private Q_SLOTS:
         const QString info = QString::fromUtf8(run_tool("pdfinfo", {path}));
         if (QTest::currentTestFailed()) return;
         QVERIFY2(info.contains("COMET Explorer"), qPrintable(info));  // creator
-        QVERIFY2(info.contains(QRegularExpression("Pages:\\s+1\\n")), qPrintable(info));
+        static const QRegularExpression one_page(QStringLiteral("Pages:\\s+1\\n"));
+        QVERIFY2(info.contains(one_page), qPrintable(info));
         QVERIFY2(info.contains("576 x 324 pts"), qPrintable(info));  // exactly the chart's size
         const QString prefix = dir.filePath(kind + "-page");
         run_tool("pdftoppm", {"-png", "-r", "50", "-singlefile", path, prefix});
@@ -248,7 +249,7 @@ private Q_SLOTS:
         const Subject s = make_subject("tornado");
         QTemporaryDir dir;
         const QString path = dir.filePath("chart.svg");
-        write_file(path, precious);
+        write_file(path, precious());
         QVERIFY(export_chart(*s.chart, path).isEmpty());
         QVERIFY(QSvgRenderer(path).isValid());
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"chart.svg"});  // no temporary left
@@ -259,16 +260,16 @@ private Q_SLOTS:
         QTemporaryDir dir;
         for (const char* name : {"chart.png", "chart.svg", "chart.pdf"}) {
             const QString path = dir.filePath(name);
-            write_file(path, precious);
+            write_file(path, precious());
             ProbeChart probe;
             int checks = 0;
             probe.during_render = [&] {
                 ++checks;
-                QCOMPARE(read_all(path), precious);
+                QCOMPARE(read_all(path), precious());
             };
             QVERIFY(export_chart(probe, path).isEmpty());
             QCOMPARE(checks, 1);
-            QVERIFY(read_all(path) != precious);
+            QVERIFY(read_all(path) != precious());
             QVERIFY(read_all(path).size() > 100);
         }
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 3);
@@ -279,10 +280,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const auto refuse = [&](const QString& name, const ExportOptions& o, const QStringList& mentions) {
             const QString path = dir.filePath(name);
-            write_file(path, precious);
+            write_file(path, precious());
             const QString why = export_chart(*s.chart, path, o);
             for (const QString& m : mentions) QVERIFY2(why.contains(m), qPrintable(why + " lacks " + m));
-            QCOMPARE(read_all(path), precious);
+            QCOMPARE(read_all(path), precious());
         };
         ExportOptions ok;
         ok.size = QSize(600, 400);
@@ -315,11 +316,11 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(missing));
         // A file where a directory should be (permissions would not stop root).
         QTemporaryDir dir;
-        write_file(dir.filePath("file"), precious);
+        write_file(dir.filePath("file"), precious());
         const QString below_file = dir.filePath("file/chart.pdf");
         const QString why2 = export_chart(*s.chart, below_file);
         QVERIFY2(why2.contains(below_file), qPrintable(why2));
-        QCOMPARE(read_all(dir.filePath("file")), precious);
+        QCOMPARE(read_all(dir.filePath("file")), precious());
     }
 
     void clipboardGetsTheImageAtTwiceTheSize() {

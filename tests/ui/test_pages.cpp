@@ -383,7 +383,7 @@ private Q_SLOTS:
         QVERIFY(pf.open(QIODevice::ReadOnly));
         const QByteArray pdf_bytes = pf.readAll();
         QVERIFY(pdf_bytes.startsWith("%PDF"));
-        const QRegularExpression box(QStringLiteral("/MediaBox \\[0 0 ([0-9.]+) ([0-9.]+)\\]"));
+        static const QRegularExpression box(QStringLiteral("/MediaBox \\[0 0 ([0-9.]+) ([0-9.]+)\\]"));
         const QRegularExpressionMatch m = box.match(QString::fromLatin1(pdf_bytes));
         QVERIFY2(m.hasMatch(), "the PDF names its page size");
         QVERIFY2(std::abs(m.captured(1).toDouble() / m.captured(2).toDouble() - 16.0 / 9.0) < 0.01, qPrintable(m.captured(0)));
@@ -473,7 +473,8 @@ private Q_SLOTS:
         QCOMPARE(win.w.document()->config().training.global_batch, before);
         QCOMPARE(spin->value(), before);
         QVERIFY(!QKeySequence::keyBindings(QKeySequence::Redo).isEmpty());
-        QTest::keySequence(spin, QKeySequence::keyBindings(QKeySequence::Redo).first());  // and redone
+        const QList<QKeySequence> redo = QKeySequence::keyBindings(QKeySequence::Redo);
+        QTest::keySequence(spin, redo.first());  // and redone
         QCOMPARE(win.w.document()->config().training.global_batch, before * 2);
         QCOMPARE(spin->value(), before * 2);
     }

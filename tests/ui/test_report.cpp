@@ -48,7 +48,8 @@ QString pdf_text(const QString& path) {
 
 int pdf_pages(const QString& path) {
     const QString info = QString::fromUtf8(run_tool("pdfinfo", {path}));
-    const QRegularExpressionMatch m = QRegularExpression("Pages:\\s+(\\d+)").match(info);
+    static const QRegularExpression pages(QStringLiteral("Pages:\\s+(\\d+)"));
+    const QRegularExpressionMatch m = pages.match(info);
     return m.hasMatch() ? m.captured(1).toInt() : -1;
 }
 
@@ -79,7 +80,7 @@ int pixels_near(const QImage& image, const QColor& c, double tolerance) {
     return n;
 }
 
-const QByteArray precious = "an earlier report the user wants to keep";
+QByteArray precious() { return QByteArrayLiteral("an earlier report the user wants to keep"); }
 
 }  // namespace
 
@@ -148,12 +149,12 @@ private Q_SLOTS:
         QVERIFY(without_designs_.comparison.designs.empty());
         // The report numbers its designs as the Compare page does, from #1 (it said 0 and 1).
         const QString html = report::comparison_html(with_designs_);
+        QRegularExpression row;  // one pattern per design
         for (std::size_t i = 0; i < c.designs.size(); ++i) {
             const QString mark = static_cast<int>(i) == c.baseline ? QStringLiteral("\\*") : QString();
-            const QRegularExpression row(QStringLiteral(">%1%2</td><td[^>]*>%3</td>")
-                                             .arg(i + 1)
-                                             .arg(mark)
-                                             .arg(QRegularExpression::escape(QString::fromStdString(c.designs[i].name).toHtmlEscaped())));
+            row.setPattern(QStringLiteral(">%1%2</td><td[^>]*>%3</td>")
+                               .arg(QString::number(i + 1), mark,
+                                    QRegularExpression::escape(QString::fromStdString(c.designs[i].name).toHtmlEscaped())));
             QVERIFY2(row.match(html).hasMatch(), qPrintable(row.pattern() + QStringLiteral(" not in ") + html));
         }
     }
@@ -294,7 +295,8 @@ private Q_SLOTS:
         ReportData smaller = with_designs_;
         smaller.scenario.config.cluster.nodes = 24;
         QVERIFY(ui::report_title(smaller).contains(QStringLiteral(" on 24 x ")));
-        QVERIFY2(info.contains(QRegularExpression("Creator:\\s+COMET Explorer")), qPrintable(info));
+        static const QRegularExpression creator(QStringLiteral("Creator:\\s+COMET Explorer"));
+        QVERIFY2(info.contains(creator), qPrintable(info));
         QVERIFY2(info.contains("842 x 595 pts (A4)"), qPrintable(info));  // landscape
     }
 
@@ -430,19 +432,19 @@ private Q_SLOTS:
         // the test (a read-only directory does not stop root).
         const QString name = QString(250, QLatin1Char('r')) + ".pdf";
         const QString path = dir.filePath(name);
-        write_file(path, precious);
+        write_file(path, precious());
         const QString why = write_report_pdf(with_designs_, path);
         QVERIFY2(!why.isEmpty() && why.contains(path), qPrintable(why));
-        QCOMPARE(read_all(path), precious);
+        QCOMPARE(read_all(path), precious());
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{name});
 
         // A refused (cancelled) report leaves it too; a complete one replaces it wholly.
         ReportData cancelled = with_designs_;
         cancelled.cancelled = true;
         const QString other = dir.filePath("kept.pdf");
-        write_file(other, precious);
+        write_file(other, precious());
         QVERIFY(!write_report_pdf(cancelled, other).isEmpty());
-        QCOMPARE(read_all(other), precious);
+        QCOMPARE(read_all(other), precious());
         QVERIFY(write_report_pdf(with_designs_, other).isEmpty());
         QVERIFY(read_all(other).startsWith("%PDF"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 2);

@@ -420,7 +420,8 @@ private Q_SLOTS:
         QVERIFY(page->view().x_range.has_value());
         QCOMPARE(win.w.document()->view()->x_range, (std::optional<std::array<double, 2>>{{6000.0, 12000.0}}));
         // Another knob on the axis starts around its current value again.
-        auto* x_box = page->findChildren<QComboBox*>().front();
+        const QList<QComboBox*> boxes = page->findChildren<QComboBox*>();
+        auto* x_box = boxes.front();
         x_box->setCurrentIndex(x_box->findData(static_cast<int>(Knob::hbm_gib)));
         QTRY_VERIFY_WITH_TIMEOUT(page->lastEvaluation() && page->lastEvaluation()->spec.x.knob == Knob::hbm_gib, 30000);
         QVERIFY(!page->view().x_range.has_value());
@@ -458,7 +459,8 @@ private Q_SLOTS:
         const QString tip = h->tooltipText(*hatched);
         // Memory, with both numbers, not the most common rejection of the search.
         QVERIFY2(tip.contains(QStringLiteral("Infeasible: no strategy fits in HBM")), qPrintable(tip));
-        QVERIFY2(tip.contains(QRegularExpression(QStringLiteral("needs [0-9.]+ GiB per GPU, has [0-9.]+ GiB usable"))), qPrintable(tip));
+        static const QRegularExpression needs_has(QStringLiteral("needs [0-9.]+ GiB per GPU, has [0-9.]+ GiB usable"));
+        QVERIFY2(tip.contains(needs_has), qPrintable(tip));
         QVERIFY2(!tip.contains(QString::fromStdString(explain(cell.result))), qPrintable(tip));
         QVERIFY(tip.contains(QStringLiteral("HBM capacity: ")));  // the cell's axis values stay
         // Hovering shows the same text.
