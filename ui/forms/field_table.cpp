@@ -711,7 +711,7 @@ bool field_applies(const FieldSpec& f, const Config& c) {
     if (f.group == G::moe) return c.model.is_moe() || path == "model.experts";
     if (path == "software.grouped_gemm" || path == "software.moe_host_sync") return c.model.is_moe();
     if (path == "software.fused_attention") return c.training.attention == AttentionKernel::fused;
-    if (path == "software.nvls") return c.node.scale_up.switch_allreduce_fraction > 0;  // a fabric that reduces in the switch
+    if (path == "software.nvls") return switch_can_reduce(c.node);
     if (path.rfind("node.attention_flash2.", 0) == 0 && path != "node.attention_flash2.max_fraction")
         return c.node.attention_flash2.max_fraction > 0;
     if (f.group == G::mla) return c.model.is_mla() || path == "model.kv_lora_rank";

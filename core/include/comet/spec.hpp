@@ -465,6 +465,14 @@ struct SoftwareSpec {
     return training.cuda_graphs || software.graph_scope == GraphScope::full;
 }
 
+// The node's scale-up switches can reduce an all-reduce (NVLink SHARP), and the software lets
+// the collective library do it (NCCL's NVLS): collectives.cpp prices it, the report and the
+// software changes name it, the forms offer the switch where the fabric can.
+[[nodiscard]] inline bool switch_can_reduce(const NodeSpec& node) noexcept { return node.scale_up.switch_allreduce_fraction > 0; }
+[[nodiscard]] inline bool uses_nvls(const NodeSpec& node, const SoftwareSpec& software) noexcept {
+    return software.nvls && switch_can_reduce(node);
+}
+
 struct Config {
     Workload workload = Workload::transformer;
     DlrmSpec dlrm;    // the DLRM's shape when workload == dlrm

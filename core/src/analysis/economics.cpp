@@ -169,7 +169,7 @@ std::vector<SoftwareChange> software_changes(const Config& base, const SearchOpt
         c.software.fused_attention = FusedAttention::vendor;
         add("the vendor's attention kernel instead of FlashAttention-2", "software.fused_attention", "flash2", "vendor", c);
     }
-    if (!sw.nvls && base.node.scale_up.switch_allreduce_fraction > 0) {
+    if (!sw.nvls && switch_can_reduce(base.node)) {
         Config c = base;
         c.software.nvls = true;
         add("all-reduce in the NVLink switches (NCCL's NVLS)", "software.nvls", "false", "true", c);

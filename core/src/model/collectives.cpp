@@ -167,9 +167,8 @@ GroupSpan span_group(int size, int stride, const NodeSpec& node, int nodes) noex
 
 GroupSpan span_group(int size, int stride, const NodeSpec& node, int nodes, const SoftwareSpec& software) noexcept {
     GroupSpan g = span_group(size, stride, node, nodes);
-    const double fraction = node.scale_up.switch_allreduce_fraction;
-    if (software.nvls && fraction > 0 && g.outer == 1 && g.inner > 1)
-        g.in_switch = {units::gbps_to_bytes_per_s(node.scale_up.bandwidth_gbps) * fraction, nvls_latency_s};
+    if (uses_nvls(node, software) && g.outer == 1 && g.inner > 1)
+        g.in_switch = {units::gbps_to_bytes_per_s(node.scale_up.bandwidth_gbps) * node.scale_up.switch_allreduce_fraction, nvls_latency_s};
     return g;
 }
 

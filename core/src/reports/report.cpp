@@ -357,7 +357,7 @@ std::string format_software(const Config& c) {
         o += sw.grouped_gemm == GroupedGemm::one_kernel ? ", experts as one grouped kernel" : ", one GEMM launch per expert";
         o += sw.moe_host_sync ? ", dispatch synced with the host" : ", dispatch sizes on the device";
     }
-    if (sw.nvls && c.node.scale_up.switch_allreduce_fraction > 0) o += ", all-reduce in the NVLink switches (NVLS)";
+    if (uses_nvls(c.node, sw)) o += ", all-reduce in the NVLink switches (NVLS)";
     // The memory layout, where it is not Megatron-Core's (SoftwareSpec's defaults).
     const SoftwareSpec mcore;
     if (sw.weight_bytes != mcore.weight_bytes || sw.master_weights != mcore.master_weights)
